@@ -1,0 +1,47 @@
+// Password hashing with scrypt (OWASP cost: N=2^17, r=8, p=1), a per-user salt, and a
+// constant-time comparison. The parameters travel in the hash so they can be raised later.
+
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+export const OWASP_SCRYPT_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function scrypt(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  const options: ScryptOptions = { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
+  return new Promise((resolve, reject) => {
+    scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+/** "scrypt$N$r$p$salt$hash" with base64url salt and hash. */
+export async function hashPassword(password: string, cost: ScryptCost = OWASP_SCRYPT_COST): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const cost = { N: Number(parts[1]), r: Number(parts[2]), p: Number(parts[3]) };
+  if (![cost.N, cost.r, cost.p].every((n) => Number.isInteger(n) && n > 0)) return false;
+  const expected = Buffer.from(parts[5]!, 'base64url');
+  const actual = await scrypt(password, Buffer.from(parts[4]!, 'base64url'), cost);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+let dummyHash: Promise<string> | undefined;
+/**
+ * Spends the same work as a real verification, so an unknown account answers as slowly as a wrong
+ * password and response times do not reveal which accounts exist.
+ */
+export async function burnVerification(password: string, cost: ScryptCost): Promise<void> {
+  dummyHash ??= hashPassword('portcullis-timing-equaliser', cost);
+  await verifyPassword(password, await dummyHash);
+}

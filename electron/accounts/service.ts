@@ -1,0 +1,188 @@
+// Accounts: sign-up, password login with throttling, sessions with idle and absolute expiry,
+// password change, and the forgot/reset flow. Routes call this; it calls the repositories.
+
+import { PASSWORD_CHANGE_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES } from '../../shared/messages';
+import type { Clock } from '../clock';
+import type { CoreConfig } from '../config';
+import type { Logger } from '../log';
+import type { Repos } from '../store/index';
+import type { SessionRow } from '../store/sessions';
+import type { UserRow } from '../store/users';
+import { ApiError, badRequest, conflict, tooManyRequests, unauthorized } from '../api/errors';
+import type { Mailer } from './mailer';
+import { burnVerification, hashPassword, verifyPassword } from './passwords';
+import { FailureThrottle } from './throttle';
+import { hashToken, newToken } from './tokens';
+
+export interface ClientInfo {
+  /** User-Agent or the shell's name. */
+  client: string | null;
+  ip: string;
+}
+
+/** Sessions are touched at most this often, so reads do not turn into a write per request. */
+const TOUCH_INTERVAL_MS = 15_000;
+
+export interface AccountsDeps {
+  repos: Repos;
+  config: CoreConfig;
+  clock: Clock;
+  logger: Logger;
+  mailer: Mailer | null;
+}
+
+export function createAccounts({ repos, config, clock, logger, mailer }: AccountsDeps) {
+  const throttle = new FailureThrottle(clock, config.throttle);
+
+  async function idleTimeoutOf(userId: string): Promise<number> {
+    const prefs = await repos.userSettings.getPreferences(userId);
+    const minutes = Number.parseInt(prefs.security.sessionTimeout, 10);
+    return Number.isFinite(minutes) && minutes > 0 ? minutes : 30;
+  }
+
+  async function startSession(user: UserRow, info: ClientInfo, method: string): Promise<string> {
+    const now = clock.now();
+    const token = newToken();
+    await repos.sessions.create(
+      {
+        userId: user.id,
+        tokenHash: hashToken(token),
+        idleTimeoutMinutes: await idleTimeoutOf(user.id),
+        expiresAt: new Date(now.getTime() + config.sessionMaxAgeMs),
+        client: info.client?.slice(0, 200) ?? null,
+        ip: info.ip,
+      },
+      now,
+    );
+    await repos.loginEvents.record(user.id, method, info, now);
+    return token;
+  }
+
+  return {
+    startSession,
+
+    async signup(input: { firstName: string; lastName: string; email: string; username: string; password: string }) {
+      if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
+      if (await repos.users.findByUsername(input.username)) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
+      const passwordHash = await hashPassword(input.password, config.scryptCost);
+      try {
+        return await repos.users.create({ ...input, passwordHash }, clock.now());
+      } catch (err) {
+        // Two sign-ups raced for the same email or username.
+        if (/UNIQUE constraint failed: users\.email/.test(String(err))) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
+        if (/UNIQUE constraint failed: users\.username/.test(String(err)))
+          throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
+        throw err;
+      }
+    },
+
+    /** Checks the password; answers 429 while the identifier or the client is throttled. */
+    async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo) {
+      const id = (identifier.email ?? identifier.username ?? '').trim().toLowerCase();
+      const keys = [
+        { kind: 'account', value: id },
+        { kind: 'client', value: info.ip },
+      ];
+      const verdict = throttle.check(keys);
+      if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+      const user = identifier.email !== undefined ? await repos.users.findByEmail(id) : await repos.users.findByUsername(id);
+      const valid = user?.password_hash
+        ? await verifyPassword(password, user.password_hash)
+        : (await burnVerification(password, config.scryptCost), false);
+      if (!user || !valid) {
+        throttle.fail(keys);
+        logger.warn('Failed sign-in', { ip: info.ip });
+        throw unauthorized(SERVER_MESSAGES.invalidCredentials);
+      }
+      throttle.reset('account', id);
+      const token = await startSession(user, info, 'password');
+      logger.info('Signed in', { user: user.id, ip: info.ip });
+      return { token, user };
+    },
+
+    /** The session and user a bearer token stands for; 401 when unknown, idle too long or past its end. */
+    async authenticate(token: string): Promise<{ user: UserRow; session: SessionRow }> {
+      const session = await repos.sessions.findByTokenHash(hashToken(token));
+      if (!session) throw unauthorized(SERVER_MESSAGES.sessionExpired);
+      const now = clock.now();
+      const idleEnd = new Date(session.last_used_at).getTime() + session.idle_timeout_minutes * 60_000;
+      if (now.getTime() >= idleEnd || now.toISOString() >= session.expires_at) {
+        await repos.sessions.delete(session.id);
+        throw unauthorized(SERVER_MESSAGES.sessionExpired);
+      }
+      const user = await repos.users.findById(session.user_id);
+      if (!user) throw unauthorized(SERVER_MESSAGES.sessionExpired);
+      if (now.getTime() - new Date(session.last_used_at).getTime() >= TOUCH_INTERVAL_MS) {
+        await repos.sessions.touch(session.id, now);
+      }
+      return { user, session };
+    },
+
+    async logout(session: SessionRow): Promise<void> {
+      await repos.sessions.delete(session.id);
+    },
+
+    /** Always ends quietly: whether the account exists is never revealed. */
+    async forgotPassword(email: string, info: ClientInfo): Promise<void> {
+      const key = [{ kind: 'resetRequests', value: email }];
+      if (throttle.check(key).blocked) {
+        logger.warn('Password reset requests throttled', { ip: info.ip });
+        return;
+      }
+      throttle.fail(key);
+      const user = await repos.users.findByEmail(email);
+      if (!user) {
+        logger.info('Password reset requested for an unknown email', { ip: info.ip });
+        return;
+      }
+      const now = clock.now();
+      const token = newToken();
+      await repos.passwordResets.create(user.id, hashToken(token), new Date(now.getTime() + config.resetTokenTtlMs), now);
+      const link = `${config.publicUrl}/recover?token=${token}`;
+      // By design (spec: "the link from your email (or server console)"): the console gets the link.
+      logger.info(`Password reset link for ${user.email}: ${link}`);
+      if (mailer) {
+        await mailer.send({
+          to: user.email,
+          subject: 'Reset your Portcullis password',
+          text: `Someone asked to reset the password of your Portcullis account.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
+        });
+      }
+    },
+
+    async resetPassword(token: string, password: string): Promise<void> {
+      const now = clock.now();
+      const row = await repos.passwordResets.consume(hashToken(token), now);
+      if (!row) throw badRequest(RESET_MESSAGES.failed);
+      await repos.users.setPasswordHash(row.user_id, await hashPassword(password, config.scryptCost), now);
+      await repos.passwordResets.invalidateForUser(row.user_id, now);
+      await repos.sessions.deleteForUser(row.user_id);
+      logger.info('Password reset', { user: row.user_id });
+    },
+
+    /** Keeps the current session, signs out every other one. */
+    async changePassword(user: UserRow, session: SessionRow, current: string, next: string, info: ClientInfo) {
+      const keys = [{ kind: 'account', value: user.id }];
+      const verdict = throttle.check(keys);
+      if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+      if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
+        throttle.fail(keys);
+        logger.warn('Password change with a wrong current password', { user: user.id, ip: info.ip });
+        throw new ApiError(400, PASSWORD_CHANGE_MESSAGES.currentIncorrect, [
+          { field: 'currentPassword', message: PASSWORD_CHANGE_MESSAGES.currentIncorrect },
+        ]);
+      }
+      const now = clock.now();
+      await repos.users.setPasswordHash(user.id, await hashPassword(next, config.scryptCost), now);
+      await repos.sessions.deleteForUser(user.id, session.id);
+      logger.info('Password changed', { user: user.id });
+    },
+
+    /** Applies a new idle timeout to the user's open sessions too. */
+    async applySessionTimeout(userId: string): Promise<void> {
+      await repos.sessions.setIdleTimeoutForUser(userId, await idleTimeoutOf(userId));
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,0 +1,69 @@
+// `portcullis serve`: the team server on a host and port, with its data dir.
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../config';
+import { createCore } from '../core';
+import { createLogger } from '../log';
+import { startServer } from '../server';
+import { UsageError, type CliCommand } from './types';
+
+const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--web <dir>]
+
+Runs the team server: the Portcullis API over HTTP and the web app for browsers.
+  --port       port to listen on (default 4780; 0 picks a free one)
+  --host       address to bind (default 127.0.0.1; use 0.0.0.0 to serve your network)
+  --data-dir   where the database and keys live (default ${defaultDataDir()})
+  --web        the built web app (default: dist/renderer next to the program)
+  --verbose    log every request
+
+Environment: PORTCULLIS_ALLOW_LOCAL_SCANS=1 lets users scan loopback and private addresses;
+PORTCULLIS_SMTP_URL sends reset links by email; PORTCULLIS_PUBLIC_URL sets the base of links.`;
+
+/** dist/renderer relative to this bundle (dist/core/cli.js). */
+function defaultWebDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, '..', 'renderer');
+}
+
+export const serveCommand: CliCommand = {
+  summary: 'run the team server (API + web app)',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '4780' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'data-dir': { type: 'string' },
+        web: { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${values.port}".`);
+    const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
+    const logger = createLogger({ level: values.verbose ? 'debug' : 'info' });
+    const core = await createCore({ shell: 'server', dataDir, logger });
+    const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir() });
+    if (!process.env.PORTCULLIS_PUBLIC_URL) core.config.publicUrl = server.url;
+    process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
+    process.stdout.write(`Data: ${dataDir}\n`);
+    return new Promise<number>((resolve) => {
+      const stop = async () => {
+        process.stdout.write('Stopping...\n');
+        await server.close();
+        await core.close();
+        resolve(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  },
+};

@@ -1,0 +1,55 @@
+// The backend core, shared by the desktop shell, the team server and the CLI: the store with its
+// migrations, the services, and the /api app. Each shell creates one core and talks to `fetch`.
+
+import fs from 'node:fs';
+import { createAccounts } from './accounts/service';
+import { createMailer } from './accounts/mailer';
+import { createApp } from './api/app';
+import type { TransportInfo } from './api/env';
+import { systemClock, type Clock } from './clock';
+import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
+import { createLogger, type Logger } from './log';
+import { openStore, type OpenedStore } from './store/database';
+import { createRepos } from './store/index';
+import type { Services } from './services';
+
+export interface CoreOptions extends CoreConfigInput {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export interface Core {
+  config: CoreConfig;
+  services: Services;
+  store: OpenedStore;
+  /** The /api app's entry point; the transport says who is calling. */
+  fetch(request: Request, info?: TransportInfo): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const config = resolveConfig(options);
+  const logger = options.logger ?? createLogger();
+  const clock = options.clock ?? systemClock;
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const store = await openStore(config.dbFile);
+  const repos = createRepos(store.db);
+  const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
+  const accounts = createAccounts({ repos, config, clock, logger, mailer });
+  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts };
+  await repos.sessions.deleteExpired(clock.now());
+  const app = createApp(services);
+  const direct: TransportInfo = { transport: 'direct', clientIp: 'local' };
+  let closed = false;
+  return {
+    config,
+    services,
+    store,
+    fetch: async (request, info = direct) => app.fetch(request, info),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// Everything the route handlers and the background jobs use, built once per core.
+
+import type { Accounts } from './accounts/service';
+import type { Mailer } from './accounts/mailer';
+import type { Clock } from './clock';
+import type { CoreConfig } from './config';
+import type { Logger } from './log';
+import type { Db } from './store/database';
+import type { Repos } from './store/index';
+
+export interface Services {
+  config: CoreConfig;
+  db: Db;
+  repos: Repos;
+  logger: Logger;
+  clock: Clock;
+  mailer: Mailer | null;
+  accounts: Accounts;
+}

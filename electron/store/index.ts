@@ -1,0 +1,22 @@
+// The repositories of every aggregate, built over one database handle.
+
+import type { Db } from './database';
+import { createLoginEventsRepo } from './login-events';
+import { createPasswordResetsRepo } from './password-resets';
+import { createSessionsRepo } from './sessions';
+import { createStatsRepo } from './stats';
+import { createUserSettingsRepo } from './user-settings';
+import { createUsersRepo } from './users';
+
+export function createRepos(db: Db) {
+  return {
+    users: createUsersRepo(db),
+    sessions: createSessionsRepo(db),
+    passwordResets: createPasswordResetsRepo(db),
+    userSettings: createUserSettingsRepo(db),
+    stats: createStatsRepo(db),
+    loginEvents: createLoginEventsRepo(db),
+  };
+}
+
+export type Repos = ReturnType<typeof createRepos>;

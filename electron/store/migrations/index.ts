@@ -1,0 +1,8 @@
+// The numbered migrations, in order. Add new ones at the end; never edit or reorder landed ones.
+
+import type { Migration } from 'kysely';
+import * as m001 from './001-initial';
+
+export const migrations: Record<string, Migration> = {
+  '001-initial': m001,
+};

@@ -1,0 +1,199 @@
+// Row types of every table, as Kysely sees them. Times are ISO-8601 UTC text; booleans are 0/1;
+// JSON columns are text holding JSON.
+
+import type { ColumnType, Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  /** Null for accounts that only sign in with an identity provider. */
+  password_hash: string | null;
+  profile_picture: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdentitiesTable {
+  user_id: string;
+  issuer: string;
+  subject: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string;
+  /** Absolute end of the session, whatever its use. */
+  expires_at: string;
+  idle_timeout_minutes: number;
+  client: string | null;
+  ip: string | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface UserPreferencesTable {
+  user_id: string;
+  /** JSON of shared Preferences. */
+  data: string;
+  updated_at: string;
+}
+
+export interface UserProfilesTable {
+  user_id: string;
+  phone: string;
+  company: string;
+  position: string;
+  timezone: string;
+  avatar_url: string;
+  bio: string;
+  website_url: string;
+  location: string;
+  updated_at: string;
+}
+
+export interface ApisTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  base_url: string;
+  status: string;
+  source_format: string;
+  source_filename: string | null;
+  spec_version: string | null;
+  /** JSON: the API's security schemes and default security requirement, kept for the scanner. */
+  security_schemes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EndpointsTable {
+  id: string;
+  api_id: string;
+  position: number;
+  method: string;
+  path: string;
+  summary: string;
+  operation_id: string | null;
+  /** JSON arrays / objects. */
+  tags: string;
+  parameters: string;
+  request_body: string;
+  responses: string;
+  security: string;
+  created_at: string;
+}
+
+export interface EndpointFlagsTable {
+  endpoint_id: string;
+  flag: string;
+}
+
+export interface ScansTable {
+  id: string;
+  api_id: string;
+  user_id: string;
+  profile: string;
+  status: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  failure_reason: string | null;
+  progress_done: number;
+  progress_total: number;
+  requests_sent: number;
+  score: number | null;
+  /** JSON: engine options of this scan (rps, concurrency, lower-privilege key...). */
+  config: string;
+  /** Where the two keys are kept in the SecretStore; never the keys themselves. */
+  secret_ref: string | null;
+  /** JSON: errors, skipped checks and other run notes. */
+  notes: string;
+}
+
+export interface FindingsTable {
+  id: string;
+  scan_id: string;
+  api_id: string;
+  check_id: string;
+  fingerprint: string;
+  vulnerability_name: string;
+  severity: string;
+  confidence: string;
+  owasp: string;
+  cwe: string | null;
+  description: string;
+  recommendation: string;
+  cvss_vector: string;
+  cvss_score: number;
+  method: string;
+  path: string;
+  parameter: string | null;
+  evidence: string;
+  curl: string;
+  references: string;
+  trend: string;
+  created_at: string;
+}
+
+export interface SchedulesTable {
+  id: string;
+  api_id: string;
+  user_id: string;
+  frequency: string;
+  is_enabled: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SharesTable {
+  api_id: string;
+  user_id: string;
+  permission: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LoginEventsTable {
+  id: Generated<number>;
+  user_id: string;
+  created_at: string;
+  client: string | null;
+  ip: string | null;
+  method: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  identities: IdentitiesTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  user_preferences: UserPreferencesTable;
+  user_profiles: UserProfilesTable;
+  apis: ApisTable;
+  endpoints: EndpointsTable;
+  endpoint_flags: EndpointFlagsTable;
+  scans: ScansTable;
+  findings: FindingsTable;
+  schedules: SchedulesTable;
+  shares: SharesTable;
+  login_events: LoginEventsTable;
+}
+
+/** Helper for columns Kysely should treat as optional on insert. */
+export type WithDefault<T> = ColumnType<T, T | undefined, T>;

@@ -1,0 +1,350 @@
+// The /api contract: entities of spec section 3 and the request/response of every call of spec
+// section 7 (plus the routes this product adds), used by the core and the renderer alike.
+
+import type {
+  ApiPermission,
+  Confidence,
+  Flag,
+  PdfReportType,
+  Preferences,
+  ReportType,
+  ScanStatus,
+  ScheduleFrequency,
+  Severity,
+  SharePermission,
+} from './constants';
+import type { ValidationError } from './validation';
+
+/** Every JSON response: `{ success, message, data?, errors? }`. */
+export interface Envelope<T = undefined> {
+  success: boolean;
+  message: string;
+  data?: T;
+  errors?: ValidationError[];
+}
+
+// ---------------------------------------------------------------- entities (spec section 3)
+
+export interface User {
+  id: string;
+  email: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  profilePicture: string | null;
+}
+
+export interface ExtendedProfile {
+  phone: string;
+  company: string;
+  position: string;
+  timezone: string;
+  avatar_url: string;
+  bio: string;
+  website_url: string;
+  location: string;
+}
+
+export interface PlatformStats {
+  vulnerabilitiesFound: number;
+  apisSecured: number;
+  scansToday: number;
+}
+
+export interface DashboardOverview {
+  total_apis: number;
+  total_scans: number;
+  total_vulnerabilities: number;
+  critical_vulnerabilities: number;
+  scan_activity_weekly: { day: string; scans: number; vulnerabilities: number }[];
+  top_vuln_types: { type: string; count: number }[];
+  recent_scans: { id: string; apiName: string; date: string; status: ScanStatus; vulnerabilities: number }[];
+}
+
+export interface ApiSummary {
+  id: string;
+  name: string;
+  base_url: string;
+  created_at: string;
+  imported_on: string;
+  permission: ApiPermission;
+  owner_name: string;
+  /** "Running" while a scan runs, else the last scan's status in words ("Completed", "Failed"), or "Ready". */
+  scanStatus: string;
+  /** ISO time of the last completed scan, or "Never". */
+  lastScanned: string;
+  vulnerabilitiesFound: number;
+  /** "Active" counts as active. */
+  status: string;
+  /** Where the API came from: openapi-3.0, openapi-3.1, swagger-2.0, postman-2.0, postman-2.1, har-1.2, manual. */
+  source_format: string;
+  endpoint_count: number;
+}
+
+export interface EndpointParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema?: unknown;
+  example?: unknown;
+}
+
+export interface Endpoint {
+  id: string;
+  method: string;
+  path: string;
+  summary: string;
+  flags: Flag[];
+  tags: string[];
+  parameters: EndpointParameter[];
+  request_body: unknown;
+  responses: unknown;
+  security: unknown;
+}
+
+export interface ImportWarning {
+  /** Where: a JSON pointer ("/paths/~1pets/get") or "line N". */
+  location: string;
+  message: string;
+}
+
+export interface ScanSummary {
+  id: string;
+  api_id: string;
+  status: ScanStatus;
+  scan_profile: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  vulnerabilities: number;
+  score: number | null;
+  failure_reason: string | null;
+}
+
+export interface Finding {
+  id: string;
+  check_id: string;
+  vulnerability_name: string;
+  severity: Severity;
+  confidence: Confidence;
+  owasp: string;
+  cwe: string | null;
+  description: string;
+  recommendation: string;
+  cvss_score: number;
+  cvss_vector: string;
+  method: string;
+  path: string;
+  parameter: string | null;
+  /** Starts with "Method: ..." and "Path: ..." lines, then the exchanges that prove the finding. */
+  evidence: string;
+  curl: string;
+  references: string[];
+  fingerprint: string;
+  /** Against the previous scan of the same API. */
+  trend: 'new' | 'recurring';
+}
+
+export interface SkippedCheck {
+  check_id: string;
+  title: string;
+  reason: string;
+}
+
+export interface ScanInfo {
+  started_at: string | null;
+  completed_at: string | null;
+  progress: { done: number; total: number };
+  requests_sent: number;
+  errors: string[];
+  score: number | null;
+  failure_reason: string | null;
+  skipped_checks: SkippedCheck[];
+  /** Findings of the previous scan that this scan no longer sees. */
+  fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string }[];
+}
+
+export interface ScanDetails {
+  scan_id: string;
+  api_id: string;
+  status: ScanStatus;
+  results: { scan_info: ScanInfo; results: Finding[] };
+}
+
+export interface Schedule {
+  api_id: string;
+  frequency: ScheduleFrequency;
+  is_enabled: boolean;
+  next_run_at: string | null;
+  last_run_at: string | null;
+}
+
+export interface Share {
+  user_id: string;
+  name: string;
+  email: string;
+  permission: SharePermission;
+}
+
+export interface Environment {
+  isDocker: boolean;
+  /** May this runner scan loopback and private addresses (DESIGN.md section 7). */
+  localScans: boolean;
+}
+
+// ---------------------------------------------------------------- requests and responses
+
+export type LoginRequest = ({ email: string } | { username: string }) & { password: string };
+export interface LoginData {
+  token: string;
+  user: User;
+}
+export interface SignupRequest {
+  firstName: string;
+  lastName: string;
+  email: string;
+  username: string;
+  password: string;
+}
+export interface GoogleLoginRequest {
+  email: string;
+  firstName: string;
+  lastName: string;
+  name: string;
+  profilePicture: string;
+  googleId: string;
+  provider: 'google';
+  /** The ID token the identity provider issued; the only part the server trusts. */
+  idToken?: string;
+  nonce?: string;
+}
+export interface ForgotPasswordRequest {
+  email: string;
+}
+export interface ResetPasswordRequest {
+  token: string;
+  password: string;
+}
+export interface UpdateProfileRequest {
+  firstName: string;
+  lastName: string;
+  username?: string;
+}
+export interface PasswordChangeRequest {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+export interface UpdatePreferencesRequest {
+  preferences: Preferences;
+}
+export type UpdateExtendedProfileRequest = Partial<Omit<ExtendedProfile, 'avatar_url'>> & { avatar_url?: string };
+
+export interface ApiScoped {
+  api_id: string;
+  user_id?: string;
+}
+export type DeleteApiRequest = ApiScoped;
+export interface UpdateApiRequest extends ApiScoped {
+  updates: { title?: string; base_url?: string };
+}
+export interface ManualApiRequest {
+  user_id?: string;
+  name: string;
+  base_url: string;
+  endpoints: { method: string; path: string; summary?: string }[];
+}
+export interface ImportData {
+  api: ApiSummary;
+  endpoint_count: number;
+  warnings: ImportWarning[];
+  format: string;
+}
+export type EndpointsRequest = ApiScoped;
+export interface FlagRequest extends ApiScoped {
+  endpoint_id: string;
+  flags: Flag;
+}
+export interface CreateScanRequest extends ApiScoped {
+  scan_profile: string;
+  api_key_1: string;
+  api_key_2?: string;
+  /** Which key belongs to the lower-privileged user, for BFLA (default 2). */
+  lower_privilege_key?: 1 | 2;
+}
+export interface StartScanRequest extends ApiScoped {
+  scan_profile: string;
+}
+export interface ScanIdRequest {
+  scan_id: string;
+  user_id?: string;
+}
+export interface ScheduleRequest extends ApiScoped {
+  frequency: ScheduleFrequency;
+  is_enabled: boolean;
+}
+export interface ShareRequest {
+  owner_user_id?: string;
+  api_id: string;
+  email: string;
+  permission: SharePermission;
+}
+export interface RevokeShareRequest {
+  owner_user_id?: string;
+  api_id: string;
+  revoke_user_id: string;
+}
+export type LeaveShareRequest = ApiScoped;
+
+/**
+ * Every route: request (body or query) and the `data` of its envelope.
+ * `query` routes take their input in the query string; the others in a JSON body.
+ */
+export interface ApiContract {
+  'POST /api/auth/login': { body: LoginRequest; data: LoginData };
+  'POST /api/auth/signup': { body: SignupRequest; data: { user: User } };
+  'POST /api/auth/google-login': { body: GoogleLoginRequest; data: LoginData };
+  'POST /api/auth/logout': { body: Record<string, never>; data: undefined };
+  'POST /api/auth/forgot-password': { body: ForgotPasswordRequest; data: undefined };
+  'POST /api/auth/reset-password': { body: ResetPasswordRequest; data: undefined };
+  'GET /api/user/profile': { query: Record<string, never>; data: { user: User } };
+  'PUT /api/user/update': { body: UpdateProfileRequest; data: { user: User } };
+  'PUT /api/user/password': { body: PasswordChangeRequest; data: undefined };
+  'GET /api/user/preferences': { query: Record<string, never>; data: { preferences: Preferences } };
+  'PUT /api/user/preferences': { body: UpdatePreferencesRequest; data: { preferences: Preferences } };
+  'GET /api/user/extended-profile': { query: Record<string, never>; data: { profile: ExtendedProfile } };
+  'PUT /api/user/extended-profile': { body: UpdateExtendedProfileRequest; data: { profile: ExtendedProfile } };
+  'GET /api/stats/platform': { query: Record<string, never>; data: PlatformStats };
+  'GET /api/dashboard/overview': { query: { user_id?: string }; data: DashboardOverview };
+  'GET /api/environment': { query: Record<string, never>; data: Environment };
+  'GET /api/apis': { query: { user_id?: string }; data: { apis: ApiSummary[] } };
+  'POST /api/import': { body: FormData; data: ImportData };
+  'POST /api/apis/manual': { body: ManualApiRequest; data: ImportData };
+  'DELETE /api/apis/delete': { body: DeleteApiRequest; data: undefined };
+  'PUT /api/apis/update': { body: UpdateApiRequest; data: { api: ApiSummary } };
+  'POST /api/endpoints': { body: EndpointsRequest; data: { endpoints: Endpoint[] } };
+  'POST /api/endpoints/flags/add': { body: FlagRequest; data: { endpoint: Endpoint } };
+  'POST /api/endpoints/flags/remove': { body: FlagRequest; data: { endpoint: Endpoint } };
+  'POST /api/scan/create': { body: CreateScanRequest; data: { scan_id: string } };
+  'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
+  'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
+  'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
+  'GET /api/scan/list': { query: { user_id?: string; api_id: string }; data: { scans: ScanSummary[] } };
+  'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };
+  'POST /api/scans/schedule': { body: ScheduleRequest; data: { schedule: Schedule } };
+  'DELETE /api/scans/schedule': { body: ApiScoped; data: undefined };
+  'GET /api/reports/download': {
+    query: { scan_id: string; report_type: ReportType; user_id?: string };
+    data: undefined;
+  };
+  'POST /api/apis/share': { body: ShareRequest; data: { share: Share } };
+  'GET /api/apis/shares': { query: { user_id?: string; api_id: string }; data: { shares: Share[] } };
+  'DELETE /api/apis/share': { body: RevokeShareRequest; data: undefined };
+  'DELETE /api/apis/leave-share': { body: LeaveShareRequest; data: undefined };
+}
+
+export type RouteKey = keyof ApiContract;
+export type RouteData<K extends RouteKey> = ApiContract[K]['data'];
+
+/** PDF report types only; the other report types are exports. */
+export type { PdfReportType };

@@ -1,0 +1,220 @@
+// Every user-visible text of the product spec (sections 4, 5 and 8), verbatim, plus the few server
+// texts the spec leaves open. Screens and the server both read them from here.
+
+export const SIGNUP_MESSAGES = {
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email',
+  usernameRequired: 'Username is required',
+  usernameTooShort: 'Username too short',
+  passwordRequired: 'Password required',
+  passwordTooShort: 'Password too short',
+  passwordsMustMatch: 'Passwords must match',
+  termsRequired: 'Please agree to terms',
+  usernameHint: 'At least 3 characters',
+  passwordHint: 'At least 8 characters',
+  success: 'Account created successfully! Redirecting to dashboard...',
+  autoLoginFailed: 'Signup succeeded but auto-login failed. Please log in manually.',
+  failed: 'Signup failed',
+  unexpected: 'Unexpected error. Try again.',
+} as const;
+
+export const LOGIN_MESSAGES = {
+  bothRequired: 'Please enter both identifier and password',
+  success: 'Login successful! Redirecting to dashboard...',
+  failed: 'Login failed',
+  unexpected: 'An unexpected error occurred. Please try again.',
+  notAuthenticated: 'Not authenticated',
+  logoutConfirm: 'Are you sure you want to logout?',
+} as const;
+
+export const PASSWORD_CHANGE_MESSAGES = {
+  currentRequired: 'Current password is required.',
+  newRequired: 'New password is required.',
+  /** The spec names the rule (at least 8 characters) but not its text. */
+  tooShort: 'Password must be at least 8 characters long.',
+  lowercase: 'Password must contain at least one lowercase letter.',
+  uppercase: 'Password must contain at least one uppercase letter.',
+  number: 'Password must contain at least one number.',
+  confirmMismatch: 'Password confirmation does not match.',
+  mustDiffer: 'New password must be different from current password.',
+  formNote: 'At least 8 characters with uppercase, lowercase and number.',
+  success: 'Password updated successfully!',
+  failed: 'Password update failed',
+  currentIncorrect: 'Current password is incorrect.',
+  failedGeneric: 'Failed to update password.',
+} as const;
+
+export const FORGOT_MESSAGES = {
+  generic:
+    'If that account exists, we sent a reset link. If you cannot find the email, make sure to check your spam folder.',
+  network: 'Something went wrong. Try again.',
+} as const;
+
+export const RESET_MESSAGES = {
+  noToken: 'Open this page via the link from your email (or server console).',
+  /** The spec names the rule (minimum 8) but not its text. */
+  tooShort: 'Password must be at least 8 characters.',
+  mismatch: 'Passwords do not match.',
+  missingToken: 'Missing or invalid token.',
+  failed: 'Reset failed. Link may be invalid or expired.',
+  network: 'Network error. Try again.',
+  success: 'Password reset. You can log in now.',
+} as const;
+
+export const SOCIAL_MESSAGES = {
+  signupCancelled: 'You cancelled the Google sign-up process.',
+  loginCancelled: 'You cancelled the Google sign-in process.',
+  signupInvalidRequest: 'Invalid Google sign-up request. Please try again.',
+  loginInvalidRequest: 'Invalid Google sign-in request. Please try again.',
+  signupFailed: 'Google sign-up failed. Please try again.',
+  loginFailed: 'Google sign-in failed. Please try again.',
+  notConfigured: 'Google login not configured. Please check environment variables.',
+  initiateFailed: 'Failed to initiate Google login',
+  signupStartFailed: 'Google signup failed. Please try again.',
+  loginStartFailed: 'Google login failed. Please try again.',
+  signupFallbackHint: '...or use regular signup.',
+  loginFallbackHint: '...or use regular login.',
+  backendFailed: 'Google login failed',
+} as const;
+
+export const SETTINGS_MESSAGES = {
+  firstNameRequired: 'First name is required',
+  firstNameTooShort: 'First name must be at least 2 characters',
+  firstNameTooLong: 'First name must be less than 50 characters',
+  lastNameRequired: 'Last name is required',
+  lastNameTooShort: 'Last name must be at least 2 characters',
+  lastNameTooLong: 'Last name must be less than 50 characters',
+  usernameTooShort: 'Username must be at least 3 characters',
+  usernameTooLong: 'Username must be less than 30 characters',
+  usernameChars: 'Username can only contain letters, numbers, underscores, and dashes',
+  phoneInvalid: 'Please enter a valid phone number',
+  websiteInvalid: 'Website URL must start with http:// or https://',
+  bioTooLong: 'Bio must be less than 500 characters',
+  fixErrors: 'Please fix the validation errors above.',
+  extendedPartial: 'Profile updated but some extended fields have errors.',
+  emailReadOnly: 'Email changes require verification - contact support',
+  updating: 'Updating...',
+  saving: 'Saving...',
+  timeout: 'Request timeout. Please check your connection and try again.',
+  sessionExpired: 'Session expired. Please log in again.',
+  forbidden: 'You do not have permission to perform this action.',
+  usernameTaken: 'Username already exists. Please choose a different username.',
+  serverError: 'Server error. Please try again later.',
+  network: 'Network error. Please check your connection.',
+  loadFailed: 'Failed to load user data. Some settings may not be available.',
+  tokenMissing: 'Authentication token not found. Please log in again.',
+  updateFailed: 'Update failed',
+  refreshFailed: 'Failed to refresh profile',
+  preferencesLoadFailed: 'Failed to load preferences',
+  preferencesUpdateFailed: 'Failed to update preferences',
+} as const;
+
+export const DASHBOARD_MESSAGES = {
+  loadFailed: (reason: string) => `Could not load dashboard data: ${reason}`,
+  noVulnerabilities: 'No vulnerabilities recorded yet.',
+  noRecentScans: 'No recent scan activity. Run a scan to get started!',
+  fetchApisFailed: 'Failed to fetch APIs.',
+  userIdRequired: 'User ID is required.',
+  loadFailedGeneric: 'Failed to load dashboard data',
+} as const;
+
+/** Fallbacks shown when a server failure carries no message (spec section 8). */
+export const FALLBACK_MESSAGES = {
+  fetchApis: 'Failed to fetch APIs.',
+  import: 'Import failed',
+  deleteApi: 'Failed to delete API',
+  updateApi: 'Failed to update API details',
+  fetchEndpoints: 'Failed to fetch endpoints',
+  createScan: 'Failed to create scan',
+  startScan: 'Failed to start scan',
+  pollScan: 'Polling for scan results failed',
+  fetchScanList: 'Failed to fetch scan list.',
+  fetchSchedule: 'Failed to fetch schedule',
+  saveSchedule: 'Failed to save schedule',
+  deleteSchedule: 'Failed to delete schedule',
+  share: 'Failed to share API',
+  fetchShares: 'Failed to fetch shared users',
+  revoke: 'Failed to revoke access',
+  leaveShare: 'Failed to leave share',
+  downloadReport: 'Failed to download report.',
+  fetchEnvironment: 'Failed to fetch environment settings.',
+} as const;
+
+export const API_MESSAGES = {
+  fetchApisError: (reason: string) => `Error fetching APIs: ${reason}`,
+  createScanError: (reason: string) => `Could not create scan: ${reason}`,
+  fetchReportError: (reason: string) => `Error fetching report: ${reason}`,
+  downloadReportError: (reason: string) => `Error downloading report: ${reason}`,
+  shareError: (reason: string) => `Error sharing API: ${reason}`,
+  revokeError: (reason: string) => `Error revoking access: ${reason}`,
+  fetchSharesError: (reason: string) => `Error fetching shares: ${reason}`,
+  flagError: (reason: string) => `Failed to update flag: ${reason}`,
+  allFlagsError: (reason: string) => `Failed to update all flags: ${reason}`,
+  imported: (file: string) => `API from "${file}" imported successfully.`,
+  updated: 'API updated successfully',
+  deleted: (name: string) => `API "${name}" deleted successfully.`,
+  scheduleDisabled: 'Schedule disabled successfully.',
+  accessRevoked: 'Access revoked successfully.',
+  leftShare: 'Successfully removed from API.',
+  reportDownloaded: 'Report downloaded successfully!',
+  allSkipped: 'All endpoints have been marked to skip.',
+  confirmDelete: (name: string) =>
+    `Are you sure you want to permanently delete "${name}"? This action cannot be undone.`,
+  confirmRevoke: (name: string) => `Are you sure you want to revoke access for ${name}?`,
+  confirmLeave: (apiName: string) =>
+    `Are you sure you want to leave "${apiName}"? You will lose access to this API. This action cannot be undone.`,
+  confirmReset: 'Are you sure you want to reset your changes?',
+  noEndpoints: 'No endpoints found for this API.',
+  noPastScans: 'No past scans found.',
+  noEndpointsMatch: 'No endpoints match your search.',
+  notShared: 'Not shared with anyone yet.',
+  noApisMatch: 'No APIs Match Your Criteria',
+  selectFile: 'Please select a file.',
+  unsupportedFile: 'Please choose a .json, .yaml or .yml file.',
+  enterEmail: 'Please enter an email address.',
+  primaryKeyRequired: 'A primary API key is required.',
+  sharedBy: (owner: string) => `Shared by ${owner}`,
+} as const;
+
+export const SCAN_MESSAGES = {
+  finished: (name: string) => `Scan for "${name}" has finished.`,
+  pollingError: (reason: string) => `Error polling scan results: ${reason}`,
+  startFailed: (reason: string) => `Failed to start scan: ${reason}`,
+  localDisabled: 'Scans for local APIs are disabled in this environment',
+  anotherInProgress: 'Another scan is in progress. Please wait.',
+  startNew: 'Start a new scan',
+  demoHint: 'Tip: for a quick demo scan, skip all endpoints, then un-skip at most 5.',
+} as const;
+
+export const CARD_STATUS = { scanning: 'Scanning...', completed: 'Completed', ready: 'Ready' } as const;
+
+export const UNDER_CONSTRUCTION = { title: 'Page Under Construction' } as const;
+
+/** Server texts the spec leaves open (DESIGN.md section 2). */
+export const SERVER_MESSAGES = {
+  notAuthenticated: LOGIN_MESSAGES.notAuthenticated,
+  sessionExpired: SETTINGS_MESSAGES.sessionExpired,
+  forbidden: SETTINGS_MESSAGES.forbidden,
+  notFound: 'Not found',
+  internal: 'Something went wrong on our side. Please try again.',
+  invalidJson: 'The request body must be valid JSON.',
+  bodyTooLarge: 'The request body is too large.',
+  importTooLarge: 'The file is too large: the limit is 25 MB.',
+  validationFailed: 'Please fix the validation errors above.',
+  invalidCredentials: 'Invalid username/email or password.',
+  tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',
+  emailTaken: 'An account with this email already exists.',
+  usernameTaken: SETTINGS_MESSAGES.usernameTaken,
+  signupOk: 'Account created successfully',
+  loginOk: 'Login successful',
+  logoutOk: 'Logged out',
+  profileOk: 'Profile loaded',
+  profileUpdated: 'Profile updated successfully',
+  preferencesUpdated: 'Preferences updated successfully',
+  extendedUpdated: 'Extended profile updated successfully',
+  ok: 'OK',
+} as const;
+
+export const LOADING_TEXT = 'Loading...';

@@ -1,0 +1,248 @@
+// Validation rules of spec section 5. Each validator returns every failing rule, in the spec's order,
+// as {field, message}; the client shows the first (or one per field), the server answers them all with 400.
+
+import { IMPORT_EXTENSIONS, LIMITS } from './constants';
+import {
+  API_MESSAGES,
+  LOGIN_MESSAGES,
+  PASSWORD_CHANGE_MESSAGES,
+  RESET_MESSAGES,
+  SETTINGS_MESSAGES,
+  SIGNUP_MESSAGES,
+} from './messages';
+
+export interface ValidationError {
+  field: string;
+  message: string;
+}
+
+/** The spec's {email} pattern: something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const SETTINGS_USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const PHONE_PATTERN = /^\+?[0-9\s\-()]+$/;
+export const WEBSITE_PATTERN = /^https?:\/\//i;
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export function isValidEmail(value: string): boolean {
+  return value.length <= LIMITS.emailMax && EMAIL_PATTERN.test(value);
+}
+
+export interface SignupForm {
+  firstName?: unknown;
+  lastName?: unknown;
+  email?: unknown;
+  username?: unknown;
+  password?: unknown;
+  /** Client-only fields; the server payload has neither. */
+  confirmPassword?: unknown;
+  terms?: unknown;
+}
+
+/** Sign-up rules in the spec's order. `form: false` skips the client-only confirmation and terms. */
+export function validateSignup(input: SignupForm, options: { form?: boolean } = {}): ValidationError[] {
+  const form = options.form ?? true;
+  const errors: ValidationError[] = [];
+  const firstName = text(input.firstName).trim();
+  const lastName = text(input.lastName).trim();
+  const email = text(input.email).trim();
+  const username = text(input.username).trim();
+  const password = text(input.password);
+  if (!firstName) errors.push({ field: 'firstName', message: SIGNUP_MESSAGES.firstNameRequired });
+  if (!lastName) errors.push({ field: 'lastName', message: SIGNUP_MESSAGES.lastNameRequired });
+  if (!email) errors.push({ field: 'email', message: SIGNUP_MESSAGES.emailRequired });
+  else if (!isValidEmail(email)) errors.push({ field: 'email', message: SIGNUP_MESSAGES.emailInvalid });
+  if (!username) errors.push({ field: 'username', message: SIGNUP_MESSAGES.usernameRequired });
+  else if (username.length < LIMITS.signupUsernameMin)
+    errors.push({ field: 'username', message: SIGNUP_MESSAGES.usernameTooShort });
+  if (!password) errors.push({ field: 'password', message: SIGNUP_MESSAGES.passwordRequired });
+  else if (password.length < LIMITS.passwordMin)
+    errors.push({ field: 'password', message: SIGNUP_MESSAGES.passwordTooShort });
+  if (form) {
+    if (text(input.confirmPassword) !== password)
+      errors.push({ field: 'confirmPassword', message: SIGNUP_MESSAGES.passwordsMustMatch });
+    if (input.terms !== true) errors.push({ field: 'terms', message: SIGNUP_MESSAGES.termsRequired });
+  }
+  return errors;
+}
+
+/** The payload the sign-up form sends: trimmed, email and username lower-cased. */
+export function signupPayload(input: SignupForm): {
+  firstName: string;
+  lastName: string;
+  email: string;
+  username: string;
+  password: string;
+} {
+  return {
+    firstName: text(input.firstName).trim(),
+    lastName: text(input.lastName).trim(),
+    email: text(input.email).trim().toLowerCase(),
+    username: text(input.username).trim().toLowerCase(),
+    password: text(input.password),
+  };
+}
+
+export function validateLogin(input: { identifier?: unknown; password?: unknown }): ValidationError[] {
+  if (!text(input.identifier).trim() || !text(input.password))
+    return [{ field: 'identifier', message: LOGIN_MESSAGES.bothRequired }];
+  return [];
+}
+
+/** The identifier goes out as `email` when it contains @, otherwise as `username`. */
+export function loginPayload(
+  identifier: string,
+  password: string,
+): { email: string; password: string } | { username: string; password: string } {
+  const id = identifier.trim();
+  return id.includes('@') ? { email: id.toLowerCase(), password } : { username: id.toLowerCase(), password };
+}
+
+export interface PasswordChangeForm {
+  currentPassword?: unknown;
+  newPassword?: unknown;
+  confirmPassword?: unknown;
+}
+
+export function validatePasswordChange(input: PasswordChangeForm): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const current = text(input.currentPassword);
+  const next = text(input.newPassword);
+  const confirm = text(input.confirmPassword);
+  if (!current) errors.push({ field: 'currentPassword', message: PASSWORD_CHANGE_MESSAGES.currentRequired });
+  if (!next) {
+    errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.newRequired });
+  } else {
+    if (next.length < LIMITS.passwordMin)
+      errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.tooShort });
+    if (!/[a-z]/.test(next)) errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.lowercase });
+    if (!/[A-Z]/.test(next)) errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.uppercase });
+    if (!/[0-9]/.test(next)) errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.number });
+  }
+  if (confirm !== next)
+    errors.push({ field: 'confirmPassword', message: PASSWORD_CHANGE_MESSAGES.confirmMismatch });
+  if (current && next && current === next)
+    errors.push({ field: 'newPassword', message: PASSWORD_CHANGE_MESSAGES.mustDiffer });
+  return errors;
+}
+
+export interface ResetForm {
+  token?: unknown;
+  password?: unknown;
+  /** Client-only. */
+  confirmPassword?: unknown;
+}
+
+export function validateReset(input: ResetForm, options: { form?: boolean } = {}): ValidationError[] {
+  const form = options.form ?? true;
+  const errors: ValidationError[] = [];
+  const password = text(input.password);
+  if (password.length < LIMITS.passwordMin) errors.push({ field: 'password', message: RESET_MESSAGES.tooShort });
+  if (form) {
+    const confirm = text(input.confirmPassword);
+    if (confirm.length < LIMITS.passwordMin)
+      errors.push({ field: 'confirmPassword', message: RESET_MESSAGES.tooShort });
+    if (confirm !== password) errors.push({ field: 'confirmPassword', message: RESET_MESSAGES.mismatch });
+  }
+  if (!text(input.token).trim()) errors.push({ field: 'token', message: RESET_MESSAGES.missingToken });
+  return errors;
+}
+
+export function validateShare(input: { email?: unknown }): ValidationError[] {
+  const email = text(input.email).trim();
+  if (!email) return [{ field: 'email', message: API_MESSAGES.enterEmail }];
+  if (!isValidEmail(email)) return [{ field: 'email', message: SIGNUP_MESSAGES.emailInvalid }];
+  return [];
+}
+
+export function validateImportFile(file: { name: string } | null | undefined): ValidationError[] {
+  if (!file || !file.name) return [{ field: 'file', message: API_MESSAGES.selectFile }];
+  const lower = file.name.toLowerCase();
+  if (!IMPORT_EXTENSIONS.some((ext) => lower.endsWith(ext)))
+    return [{ field: 'file', message: API_MESSAGES.unsupportedFile }];
+  return [];
+}
+
+export function validateScanConfig(input: { api_key_1?: unknown }): ValidationError[] {
+  if (!text(input.api_key_1).trim()) return [{ field: 'api_key_1', message: API_MESSAGES.primaryKeyRequired }];
+  return [];
+}
+
+export interface SettingsProfileForm {
+  firstName?: unknown;
+  lastName?: unknown;
+  username?: unknown;
+}
+
+function nameRules(
+  field: 'firstName' | 'lastName',
+  value: string,
+  messages: { required: string; short: string; long: string },
+): ValidationError[] {
+  if (!value) return [{ field, message: messages.required }];
+  if (value.length < LIMITS.nameMin) return [{ field, message: messages.short }];
+  if (value.length > LIMITS.nameMax) return [{ field, message: messages.long }];
+  return [];
+}
+
+/** Basic profile of Settings: first name, last name, optional username. */
+export function validateSettingsProfile(input: SettingsProfileForm): ValidationError[] {
+  const errors: ValidationError[] = [
+    ...nameRules('firstName', text(input.firstName).trim(), {
+      required: SETTINGS_MESSAGES.firstNameRequired,
+      short: SETTINGS_MESSAGES.firstNameTooShort,
+      long: SETTINGS_MESSAGES.firstNameTooLong,
+    }),
+    ...nameRules('lastName', text(input.lastName).trim(), {
+      required: SETTINGS_MESSAGES.lastNameRequired,
+      short: SETTINGS_MESSAGES.lastNameTooShort,
+      long: SETTINGS_MESSAGES.lastNameTooLong,
+    }),
+  ];
+  const username = text(input.username).trim();
+  if (username) {
+    if (username.length < LIMITS.settingsUsernameMin)
+      errors.push({ field: 'username', message: SETTINGS_MESSAGES.usernameTooShort });
+    else if (username.length > LIMITS.settingsUsernameMax)
+      errors.push({ field: 'username', message: SETTINGS_MESSAGES.usernameTooLong });
+    else if (!SETTINGS_USERNAME_PATTERN.test(username))
+      errors.push({ field: 'username', message: SETTINGS_MESSAGES.usernameChars });
+  }
+  return errors;
+}
+
+export interface ExtendedProfileForm {
+  phone?: unknown;
+  website_url?: unknown;
+  bio?: unknown;
+}
+
+/** Extended profile of Settings: phone, website and bio rules. */
+export function validateExtendedProfile(input: ExtendedProfileForm): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const phone = text(input.phone).trim();
+  if (phone && (!PHONE_PATTERN.test(phone) || !/[0-9]/.test(phone)))
+    errors.push({ field: 'phone', message: SETTINGS_MESSAGES.phoneInvalid });
+  const website = text(input.website_url).trim();
+  if (website && !WEBSITE_PATTERN.test(website))
+    errors.push({ field: 'website_url', message: SETTINGS_MESSAGES.websiteInvalid });
+  if (text(input.bio).length > LIMITS.bioMax) errors.push({ field: 'bio', message: SETTINGS_MESSAGES.bioTooLong });
+  return errors;
+}
+
+/** Flags modal search: by method or path, case-insensitive. */
+export function matchesEndpointSearch(endpoint: { method: string; path: string }, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return endpoint.method.toLowerCase().includes(q) || endpoint.path.toLowerCase().includes(q);
+}
+
+/** True for an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
