@@ -81,12 +81,46 @@ export interface ApiSummary {
   endpoint_count: number;
 }
 
+/**
+ * A JSON Schema object as the importer stores it: local $refs inlined, a cycle cut where it closes
+ * with `{ "x-circular": "<ref>" }`, external $refs left as `{ "x-unresolved-ref": "<ref>" }`.
+ */
+export type JsonSchema = Record<string, unknown>;
+
 export interface EndpointParameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
-  schema?: unknown;
+  schema: JsonSchema | null;
   example?: unknown;
+}
+
+export interface RequestBodySpec {
+  required: boolean;
+  /** The preferred media type: JSON when offered, else the first. */
+  content_type: string;
+  schema: JsonSchema | null;
+  example?: unknown;
+}
+
+export interface ResponseSpec {
+  description: string;
+  content_type: string | null;
+  schema: JsonSchema | null;
+}
+
+/** OpenAPI semantics: the list is OR, the names inside one requirement are AND; [] means anonymous. */
+export type SecurityRequirement = Record<string, string[]>;
+
+export type SecurityScheme =
+  | { type: 'http'; scheme: string; bearerFormat?: string }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string }
+  | { type: 'oauth2' | 'openIdConnect' };
+
+/** An API's security schemes and its default requirement, kept for the scanner. */
+export interface ApiSecurity {
+  schemes: Record<string, SecurityScheme>;
+  default: SecurityRequirement[];
 }
 
 export interface Endpoint {
@@ -95,11 +129,14 @@ export interface Endpoint {
   path: string;
   summary: string;
   flags: Flag[];
+  operation_id: string | null;
   tags: string[];
   parameters: EndpointParameter[];
-  request_body: unknown;
-  responses: unknown;
-  security: unknown;
+  request_body: RequestBodySpec | null;
+  /** By status code ("200", "4XX", "default"). */
+  responses: Record<string, ResponseSpec>;
+  /** null: the API's default applies. */
+  security: SecurityRequirement[] | null;
 }
 
 export interface ImportWarning {

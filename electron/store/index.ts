@@ -1,6 +1,8 @@
 // The repositories of every aggregate, built over one database handle.
 
+import { createApisRepo } from './apis';
 import type { Db } from './database';
+import { createEndpointsRepo } from './endpoints';
 import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
 import { createSessionsRepo } from './sessions';
@@ -16,6 +18,8 @@ export function createRepos(db: Db) {
     userSettings: createUserSettingsRepo(db),
     stats: createStatsRepo(db),
     loginEvents: createLoginEventsRepo(db),
+    apis: createApisRepo(db),
+    endpoints: createEndpointsRepo(db),
   };
 }
 

@@ -1,0 +1,198 @@
+// APIs repository: an API with its endpoints is written in one transaction; reads give the
+// API list of spec section 3 (permission, owner name, scan status, vulnerabilities) per viewer.
+
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { ApiPermission } from '../../shared/constants';
+import type { ApiSecurity, ApiSummary, Endpoint } from '../../shared/contract';
+import type { Db } from './database';
+import type { ApisTable } from './schema';
+
+export type ApiRow = ApisTable;
+
+export type NewEndpoint = Omit<Endpoint, 'id'>;
+
+export interface NewApi {
+  ownerId: string;
+  name: string;
+  baseUrl: string;
+  sourceFormat: string;
+  sourceFilename: string | null;
+  specVersion: string | null;
+  security: ApiSecurity;
+  endpoints: NewEndpoint[];
+}
+
+/** Rows per multi-row insert; SQLite allows 32,766 bound values per statement. */
+const INSERT_CHUNK = 500;
+
+const SCAN_STATUS_WORDS: Record<string, string> = {
+  running: 'Running',
+  created: 'Ready',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export function parseSecurity(json: string): ApiSecurity {
+  try {
+    const v = JSON.parse(json) as Partial<ApiSecurity>;
+    return { schemes: v.schemes ?? {}, default: v.default ?? [] };
+  } catch {
+    return { schemes: {}, default: [] };
+  }
+}
+
+export function createApisRepo(db: Db) {
+  return {
+    /** Creates the API, its endpoints and their flags in one transaction; returns the API id. */
+    async createWithEndpoints(input: NewApi, now: Date): Promise<string> {
+      const id = randomUUID();
+      const at = now.toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('apis')
+          .values({
+            id,
+            owner_id: input.ownerId,
+            name: input.name,
+            base_url: input.baseUrl,
+            status: 'Active',
+            source_format: input.sourceFormat,
+            source_filename: input.sourceFilename,
+            spec_version: input.specVersion,
+            security_schemes: JSON.stringify(input.security),
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        const rows = input.endpoints.map((e, position) => ({
+          id: randomUUID(),
+          api_id: id,
+          position,
+          method: e.method.toUpperCase(),
+          path: e.path,
+          summary: e.summary,
+          operation_id: e.operation_id,
+          tags: JSON.stringify(e.tags),
+          parameters: JSON.stringify(e.parameters),
+          request_body: JSON.stringify(e.request_body),
+          responses: JSON.stringify(e.responses),
+          security: JSON.stringify(e.security),
+          created_at: at,
+        }));
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          await trx.insertInto('endpoints').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+        }
+        const flags = rows.flatMap((r, i) => [...new Set(input.endpoints[i]!.flags)].map((flag) => ({ endpoint_id: r.id, flag })));
+        for (let i = 0; i < flags.length; i += INSERT_CHUNK) {
+          await trx.insertInto('endpoint_flags').values(flags.slice(i, i + INSERT_CHUNK)).execute();
+        }
+      });
+      return id;
+    },
+
+    async findById(id: string): Promise<ApiRow | undefined> {
+      return db.selectFrom('apis').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The viewer's permission on an API, or undefined when the viewer cannot see it at all. */
+    async access(userId: string, apiId: string): Promise<{ api: ApiRow; permission: ApiPermission } | undefined> {
+      const api = await db.selectFrom('apis').selectAll().where('id', '=', apiId).executeTakeFirst();
+      if (!api) return undefined;
+      if (api.owner_id === userId) return { api, permission: 'owner' };
+      const share = await db
+        .selectFrom('shares')
+        .select('permission')
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!share) return undefined;
+      return { api, permission: share.permission === 'manage' ? 'manage' : 'read' };
+    },
+
+    /** Every API the user owns or has been shared, newest first, as the API list shows them. */
+    async listVisible(userId: string): Promise<ApiSummary[]> {
+      return this.summaries(userId, null);
+    },
+
+    async summary(userId: string, apiId: string): Promise<ApiSummary | undefined> {
+      return (await this.summaries(userId, apiId))[0];
+    },
+
+    async summaries(userId: string, onlyApiId: string | null): Promise<ApiSummary[]> {
+      let q = db
+        .selectFrom('apis')
+        .innerJoin('users as owner', 'owner.id', 'apis.owner_id')
+        .leftJoin('shares', (j) => j.onRef('shares.api_id', '=', 'apis.id').on('shares.user_id', '=', userId))
+        .where((eb) => eb.or([eb('apis.owner_id', '=', userId), eb('shares.user_id', '=', userId)]))
+        .select([
+          'apis.id',
+          'apis.name',
+          'apis.base_url',
+          'apis.created_at',
+          'apis.status',
+          'apis.source_format',
+          'apis.owner_id',
+          'owner.first_name',
+          'owner.last_name',
+          'owner.username',
+          'shares.permission',
+          sql<number>`(select count(*) from endpoints e where e.api_id = apis.id)`.as('endpoint_count'),
+          sql<string | null>`(select s.status from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
+            'last_status',
+          ),
+          sql<string | null>`(select max(s.completed_at) from scans s where s.api_id = apis.id and s.status = 'completed')`.as(
+            'last_completed',
+          ),
+          sql<number>`coalesce((select count(*) from findings f where f.scan_id = (select s.id from scans s where s.api_id = apis.id and s.status = 'completed' order by s.completed_at desc limit 1)), 0)`.as(
+            'vulns',
+          ),
+        ])
+        .orderBy('apis.created_at', 'desc');
+      if (onlyApiId) q = q.where('apis.id', '=', onlyApiId);
+      const rows = await q.execute();
+      return rows.map((r) => {
+        const ownerName = [r.first_name, r.last_name].filter(Boolean).join(' ') || r.username;
+        const permission: ApiPermission = r.owner_id === userId ? 'owner' : r.permission === 'manage' ? 'manage' : 'read';
+        return {
+          id: r.id,
+          name: r.name,
+          base_url: r.base_url,
+          created_at: r.created_at,
+          imported_on: r.created_at,
+          permission,
+          owner_name: ownerName,
+          scanStatus: r.last_status ? (SCAN_STATUS_WORDS[r.last_status] ?? r.last_status) : 'Ready',
+          lastScanned: r.last_completed ?? 'Never',
+          vulnerabilitiesFound: Number(r.vulns),
+          status: r.status,
+          source_format: r.source_format,
+          endpoint_count: Number(r.endpoint_count),
+        };
+      });
+    },
+
+    async update(id: string, fields: { name?: string; baseUrl?: string }, now: Date): Promise<void> {
+      await db
+        .updateTable('apis')
+        .set({
+          ...(fields.name !== undefined ? { name: fields.name } : {}),
+          ...(fields.baseUrl !== undefined ? { base_url: fields.baseUrl } : {}),
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Deletes the API; its endpoints, flags, scans, findings, schedule and shares go with it (FK cascades). */
+    async delete(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('apis').where('id', '=', id).execute();
+      });
+    },
+  };
+}
+
+export type ApisRepo = ReturnType<typeof createApisRepo>;
+
