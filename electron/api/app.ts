@@ -80,6 +80,8 @@ export function createApp(s: Services): Hono<AppEnv> {
   app.onError((err, c) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      // The unread rest of an oversized body makes the connection unusable: tell the client.
+      if (err.status === 413) c.header('Connection', 'close');
       return c.json(
         err.errors?.length ? { success: false, message: err.message, errors: err.errors } : { success: false, message: err.message },
         err.status,

@@ -56,14 +56,18 @@ export const serveCommand: CliCommand = {
     process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
     process.stdout.write(`Data: ${dataDir}\n`);
     return new Promise<number>((resolve) => {
+      let stopping = false;
       const stop = async () => {
+        // A second signal while stopping means "now".
+        if (stopping) process.exit(130);
+        stopping = true;
         process.stdout.write('Stopping...\n');
         await server.close();
         await core.close();
         resolve(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
   },
 };
