@@ -6,6 +6,7 @@ import { createEndpointsRepo } from './endpoints';
 import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
 import { createSessionsRepo } from './sessions';
+import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
@@ -20,6 +21,7 @@ export function createRepos(db: Db) {
     loginEvents: createLoginEventsRepo(db),
     apis: createApisRepo(db),
     endpoints: createEndpointsRepo(db),
+    shares: createSharesRepo(db),
   };
 }
 
