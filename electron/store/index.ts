@@ -1,6 +1,7 @@
 // The repositories of every aggregate, built over one database handle.
 
 import { createApisRepo } from './apis';
+import { createDashboardRepo } from './dashboard';
 import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
 import { createLoginEventsRepo } from './login-events';
@@ -22,6 +23,7 @@ export function createRepos(db: Db) {
     apis: createApisRepo(db),
     endpoints: createEndpointsRepo(db),
     shares: createSharesRepo(db),
+    dashboard: createDashboardRepo(db),
   };
 }
 
