@@ -1,8 +1,9 @@
 // The dashboard overview: SQL aggregates over every API the user can see (owned and shared).
-// "Open" vulnerabilities are the findings of each API's latest completed scan; days are UTC.
+// "Open" vulnerabilities are the findings of each API's latest completed scan; "critical" is CVSS >= 9.0
+// (CRITICAL_CVSS, counted per scan by the findings triggers of migration 002); days are UTC.
 
 import { sql, type RawBuilder } from 'kysely';
-import { CRITICAL_CVSS, type ScanStatus } from '../../shared/constants';
+import type { ScanStatus } from '../../shared/constants';
 import type { DashboardOverview } from '../../shared/contract';
 import type { Db } from './database';
 
