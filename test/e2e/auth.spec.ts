@@ -2,8 +2,15 @@
 // against the real team server.
 
 import { LOGIN_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, SOCIAL_MESSAGES, FORGOT_MESSAGES } from '../../shared/messages';
-import { STORAGE_KEYS } from '../../shared/constants';
-import { createAccount, expect, newAccount, resetLinkFor, signInByStorage, test } from './fixtures';
+import { DELAYS, STORAGE_KEYS } from '../../shared/constants';
+import { createAccount, expect, newAccount, resetLinkFor, signInByStorage, test, trackRedirect } from './fixtures';
+
+/** React commits the message a few ms after the timer starts; a timer never fires early. */
+const COMMIT_SLACK_MS = 50;
+const expectDelay = (measured: number, delay: number) => {
+  expect(measured).toBeGreaterThanOrEqual(delay - COMMIT_SLACK_MS);
+  expect(measured).toBeLessThan(delay + 1000);
+};
 
 test.describe('sign-up', () => {
   test('shows the validation messages one by one in the spec order, shaking each time', async ({ page }) => {
@@ -43,6 +50,7 @@ test.describe('sign-up', () => {
 
   test('signs up, signs in automatically and lands on the dashboard after 1.5 s', async ({ page }) => {
     const a = newAccount();
+    const delay = await trackRedirect(page, 'signup-success');
     await page.goto('/signup');
     await page.getByTestId('signup-first-name').fill(`  ${a.firstName} `);
     await page.getByTestId('signup-last-name').fill(a.lastName);
@@ -53,10 +61,8 @@ test.describe('sign-up', () => {
     await page.getByTestId('signup-terms').check();
     await page.getByTestId('signup-submit').click();
     await expect(page.getByTestId('signup-success')).toHaveText(SIGNUP_MESSAGES.success);
-    const shownAt = Date.now();
-    await expect(page).toHaveURL(/\/signup$/);
     await page.waitForURL('**/dashboard');
-    expect(Date.now() - shownAt).toBeGreaterThan(1000);
+    expectDelay(await delay('/dashboard'), DELAYS.signupRedirectMs);
     await expect(page.getByTestId('dashboard-page')).toBeVisible();
     await expect(page.getByTestId('user-name')).toHaveText(`${a.firstName} ${a.lastName}`);
     await expect(page.getByTestId('user-initial')).toHaveText('AL');
@@ -90,15 +96,15 @@ test.describe('sign-up', () => {
 test.describe('login', () => {
   test('by username: success message, then the dashboard after 0.8 s', async ({ page, request }) => {
     const a = await createAccount(request);
+    const delay = await trackRedirect(page, 'login-success');
     await page.goto('/login');
     await expect(page.getByTestId('login-page')).toHaveAttribute('data-phase', 'entered');
     await page.getByTestId('login-identifier').fill(a.username);
     await page.getByTestId('login-password').fill(a.password);
     await page.getByTestId('login-submit').click();
     await expect(page.getByTestId('login-success')).toHaveText(LOGIN_MESSAGES.success);
-    const shownAt = Date.now();
     await page.waitForURL('**/dashboard');
-    expect(Date.now() - shownAt).toBeGreaterThan(500);
+    expectDelay(await delay('/dashboard'), DELAYS.loginRedirectMs);
     await expect(page.getByTestId('user-name')).toHaveText(`${a.firstName} ${a.lastName}`);
   });
 
@@ -171,6 +177,7 @@ test.describe('forgot and recover', () => {
 
     const link = await resetLinkFor(a.email);
     expect(new URL(link).pathname).toBe('/recover');
+    const delay = await trackRedirect(page, 'recover-success');
     await page.goto(link);
     await expect(page.getByTestId('recover-no-token')).toHaveCount(0);
     const newPassword = `${a.password}-renewed`;
@@ -182,6 +189,7 @@ test.describe('forgot and recover', () => {
     await page.getByTestId('recover-submit').click();
     await expect(page.getByTestId('recover-success')).toHaveText(RESET_MESSAGES.success);
     await page.waitForURL('**/login');
+    expectDelay(await delay('/login'), DELAYS.resetRedirectMs);
 
     await page.getByTestId('login-identifier').fill(a.username);
     await page.getByTestId('login-password').fill(a.password);

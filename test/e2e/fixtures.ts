@@ -86,3 +86,36 @@ export const test = base.extend({
 });
 
 export { expect };
+
+interface Timing {
+  shown?: number;
+  navigations: { at: number; path: string }[];
+}
+
+/**
+ * Measures, inside the page, the time from the moment an element (a success message) first appears to
+ * the in-app navigation to `path`: the spec's redirect delays, without polling slack from the test side.
+ */
+export async function trackRedirect(page: Page, testId: string): Promise<(path: string) => Promise<number>> {
+  await page.addInitScript((id) => {
+    const w = window as unknown as { __timing: Timing };
+    w.__timing = { navigations: [] };
+    new MutationObserver(() => {
+      if (w.__timing.shown === undefined && document.querySelector(`[data-testid="${id}"]`)) w.__timing.shown = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+    for (const method of ['pushState', 'replaceState'] as const) {
+      const original = history[method].bind(history);
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original(...args);
+        w.__timing.navigations.push({ at: performance.now(), path: location.pathname });
+      };
+    }
+  }, testId);
+  return async (path) => {
+    const timing = await page.evaluate(() => (window as unknown as { __timing: Timing }).__timing);
+    const nav = timing.navigations.find((n) => n.path === path && timing.shown !== undefined && n.at >= timing.shown);
+    expect(timing.shown, `${testId} was never shown`).toBeDefined();
+    expect(nav, `no navigation to ${path} after ${testId} appeared`).toBeDefined();
+    return nav!.at - timing.shown!;
+  };
+}
