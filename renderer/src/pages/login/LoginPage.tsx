@@ -25,6 +25,8 @@ export function LoginPage(): ReactElement {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [hint, setHint] = useState<string | null>(null);
+  /** Whether the error is about what was typed (marks the fields invalid) or about social sign-in. */
+  const [fieldError, setFieldError] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
@@ -33,6 +35,7 @@ export function LoginPage(): ReactElement {
     const oauthError = oauthErrorFromUrl(location.search, location.hash, 'login');
     if (!oauthError) return;
     setError(oauthError);
+    setFieldError(false);
     navigate(withoutOauthParams(location.pathname, location.search), { replace: true, state: location.state });
   }, [location, navigate]);
 
@@ -51,6 +54,7 @@ export function LoginPage(): ReactElement {
     const problems = validateLogin({ identifier, password });
     if (problems.length) {
       setError(problems[0]!.message);
+      setFieldError(true);
       return;
     }
     setError(null);
@@ -62,6 +66,7 @@ export function LoginPage(): ReactElement {
       setRedirectPending(false);
       setSubmitting(false);
       setError(outcome.reason === 'network' ? LOGIN_MESSAGES.unexpected : outcome.message || LOGIN_MESSAGES.failed);
+      setFieldError(outcome.reason === 'rejected' && outcome.status < 500);
       return;
     }
     setSuccess(LOGIN_MESSAGES.success);
@@ -73,6 +78,7 @@ export function LoginPage(): ReactElement {
   const onSocialError = (err: SocialError) => {
     setError(err.message);
     setHint(err.hint);
+    setFieldError(false);
   };
 
   const busy = submitting || !!success;
@@ -104,7 +110,7 @@ export function LoginPage(): ReactElement {
           autoComplete="username"
           value={identifier}
           onChange={(e) => edit(setIdentifier)(e.target.value)}
-          invalid={!!error && !hint}
+          invalid={!!error && fieldError}
           errorId="login-error-text"
           disabled={busy}
           testId="login-identifier"
@@ -116,7 +122,7 @@ export function LoginPage(): ReactElement {
           autoComplete="current-password"
           value={password}
           onChange={(e) => edit(setPassword)(e.target.value)}
-          invalid={!!error && !hint}
+          invalid={!!error && fieldError}
           errorId="login-error-text"
           disabled={busy}
           testId="login-password"
