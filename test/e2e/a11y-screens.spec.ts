@@ -44,11 +44,18 @@ for (const theme of ['light', 'dark'] as const) {
 
     for (const p of PAGES) {
       test(`${p.name}: no serious or critical accessibility violation; screenshot`, async ({ page }) => {
+        // A CSP refusal or a script error shows up in the console.
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
         await page.goto(p.path);
         await settle(page, p.ready);
         await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
         await expectNoSeriousViolations(page);
         await page.screenshot({ path: path.join(SCREENSHOTS, `${p.name}-${theme}.png`), fullPage: true });
+        expect(problems).toEqual([]);
       });
     }
 
