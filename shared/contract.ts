@@ -311,6 +311,8 @@ export interface CreateScanRequest extends ApiScoped {
 }
 export interface StartScanRequest extends ApiScoped {
   scan_profile: string;
+  /** The scan that create answered; without it the API's latest created scan of the caller starts. */
+  scan_id?: string;
 }
 export interface ScanIdRequest {
   scan_id: string;

@@ -33,6 +33,8 @@ export interface AuthState {
   login(credentials: LoginRequest): Promise<LoginOutcome>;
   logout(): void;
   setRedirectPending(pending: boolean): void;
+  /** Settings saved the profile: the header and every screen show the new names at once. */
+  setUser(user: User): void;
 }
 
 export interface AuthDeps {
@@ -111,6 +113,12 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
     setRedirectPending(pending) {
       set({ redirectPending: pending });
     },
+
+    setUser(user) {
+      const current = get().user;
+      if (!current || current.id !== user.id) return;
+      set({ user });
+    },
   }));
 }
 
@@ -123,6 +131,11 @@ export const authStore = createAuthStore({
 
 export function useAuthStore<T>(selector: (state: AuthState) => T): T {
   return useStore(authStore, selector);
+}
+
+/** The token and user id of the signed-in user, for the calls that carry both; null when signed out. */
+export function currentAuth(state: AuthState = authStore.getState()): { token: string; userId: string } | null {
+  return state.token && state.user ? { token: state.token, userId: state.user.id } : null;
 }
 
 /** Authenticated means a token and a loaded user both exist (spec section 6). */
