@@ -310,6 +310,16 @@ export function seed(db: Db, opts: SeedOptions): SeedResult {
   return { users };
 }
 
+/** Seeds a new database file without WAL, so it can be copied as a template. */
+export function buildTemplate(file: string, opts: SeedOptions): SeedResult {
+  const db = new Database(file);
+  try {
+    return seed(db, opts);
+  } finally {
+    db.close();
+  }
+}
+
 export function newId(): string {
   return crypto.randomUUID();
 }

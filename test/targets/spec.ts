@@ -240,7 +240,7 @@ export interface SpecBundle {
   json: string;
 }
 
-export function buildSpec(origin: string): SpecBundle {
+function build(origin: string): SpecBundle {
   const named: Record<string, Schema> = { ...SCHEMAS, ...PAGES };
   const byObject = new Map<unknown, string>(Object.entries(named).map(([n, s]) => [s, n]));
   const ref = (s: SchemaName | Schema | undefined): Json | undefined =>
@@ -304,6 +304,16 @@ export function buildSpec(origin: string): SpecBundle {
     },
   };
   return { object, yaml: YAML.stringify(object, { aliasDuplicateObjects: false }), json: JSON.stringify(object, null, 2) };
+}
+
+const PLACEHOLDER = 'http://acme-origin.invalid';
+let cached: SpecBundle | undefined;
+
+/** The spec for a target at `origin` (built once, then the server URL is filled in). */
+export function buildSpec(origin: string): SpecBundle {
+  cached ??= build(PLACEHOLDER);
+  const json = cached.json.replaceAll(PLACEHOLDER, origin);
+  return { object: JSON.parse(json) as Json, yaml: cached.yaml.replaceAll(PLACEHOLDER, origin), json };
 }
 
 /** The documented operations as "METHOD /api/v2/path" lines (for tests and docs). */

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type MintOptions, AuthService, hashPassword } from './auth';
 import { BodyParseError, Ctx, type SentMessage, type TargetState, tooMany } from './context';
-import { openDb, seed, UnsafeSql } from './db';
+import { buildTemplate, openDb, type SeedResult, UnsafeSql } from './db';
 import { OutboundLog, UrlFetcher } from './fetcher';
 import { type FlawId, resolveFlaws, type TargetMode } from './flaws';
 import { HttpError, type Reply, RequestLog, Router } from './http';
@@ -119,6 +119,19 @@ function makeCertificate(dir: string): { key: string; cert: string } {
   return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
 }
 
+// Seeding (and scrypt) is the slow part of a start: seed one template database per process and
+// copy it for every target. API keys and integration keys are therefore shared by the targets
+// of one process; JWT and webhook secrets are fresh per target.
+let template: { file: string; users: SeedResult['users'] } | undefined;
+function seededTemplate(): { file: string; users: SeedResult['users'] } {
+  if (template && fs.existsSync(template.file)) return template;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acme-target-template-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'shop.db');
+  template = { file, users: buildTemplate(file, { hashPassword }).users };
+  return template;
+}
+
 export async function startTarget(options: TargetOptions): Promise<Target> {
   const flaws = resolveFlaws(options.mode, options.flaws);
   const has = (id: FlawId) => flaws.has(id);
@@ -128,8 +141,9 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   for (const [file, d] of Object.entries(DOWNLOADS)) fs.writeFileSync(path.join(downloadsDir, file), d.content);
 
   const dbFile = path.join(dir, 'shop.db');
+  const seeded = seededTemplate();
+  fs.copyFileSync(seeded.file, dbFile);
   const db = openDb(dbFile);
-  const seeded = seed(db, { hashPassword });
   const legacy = new LegacyAccounts();
   for (const u of Object.values(seeded.users)) legacy.upsert({ userId: u.id, username: u.username, email: u.email, password: u.password });
 

@@ -143,8 +143,8 @@ export function registerShop(r: Router<Ctx>, t: TargetState): void {
       total = rows.length ? Number(rows[0]!.total) : 0;
     } else {
       const category = ctx.enumQuery('category', CATEGORIES) ?? null;
-      rows = ctx.t.db.prepare('SELECT * FROM products WHERE ?1 IS NULL OR category = ?1 ORDER BY id LIMIT ?2 OFFSET ?3').all(category, limit, offset) as Row[];
-      total = (ctx.t.db.prepare('SELECT COUNT(*) AS n FROM products WHERE ?1 IS NULL OR category = ?1').get(category) as { n: number }).n;
+      rows = ctx.t.db.prepare('SELECT * FROM products WHERE @category IS NULL OR category = @category ORDER BY id LIMIT @limit OFFSET @offset').all({ category, limit, offset }) as Row[];
+      total = (ctx.t.db.prepare('SELECT COUNT(*) AS n FROM products WHERE @category IS NULL OR category = @category').get({ category }) as { n: number }).n;
     }
     return json(200, { items: rows.map(productView), total, limit, offset });
   });
@@ -253,8 +253,8 @@ export function registerShop(r: Router<Ctx>, t: TargetState): void {
     } else {
       const status = ctx.enumQuery('status', ORDER_STATUSES) ?? null;
       rows = ctx.t.db
-        .prepare('SELECT *, COUNT(*) OVER () AS total FROM orders WHERE owner_id = ?1 AND deleted = 0 AND (?2 IS NULL OR status = ?2) ORDER BY id LIMIT ?3 OFFSET ?4')
-        .all(me.id, status, pageSize, offset) as Row[];
+        .prepare('SELECT *, COUNT(*) OVER () AS total FROM orders WHERE owner_id = @owner AND deleted = 0 AND (@status IS NULL OR status = @status) ORDER BY id LIMIT @limit OFFSET @offset')
+        .all({ owner: me.id, status, limit: pageSize, offset }) as Row[];
     }
     const total = rows.length ? Number(rows[0]!.total) : 0;
     return json(200, { items: rows.map((o) => orderView(o as unknown as OrderRow, ctx)), total, page, pageSize });
@@ -385,7 +385,7 @@ export function registerShop(r: Router<Ctx>, t: TargetState): void {
 
   r.get('/api/v2/transfers', async (ctx) => {
     const me = await ctx.user();
-    const rows = ctx.t.db.prepare(`${transferSelect} WHERE t.from_user_id = ?1 OR t.to_user_id = ?1 ORDER BY t.id DESC LIMIT 50`).all(me.id) as Row[];
+    const rows = ctx.t.db.prepare(`${transferSelect} WHERE t.from_user_id = @me OR t.to_user_id = @me ORDER BY t.id DESC LIMIT 50`).all({ me: me.id }) as Row[];
     return json(200, rows.map(transferView));
   });
 
