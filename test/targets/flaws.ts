@@ -109,7 +109,7 @@ export const FLAWS = {
     owasp: 'API2',
     technique: 'API2.3 login brute force',
     description: 'POST /api/v2/auth/login answers every wrong password with 401, without limit.',
-    hardened: 'After 5 failures per username (or 20 per client) within 15 minutes: 429 with Retry-After.',
+    hardened: 'After 5 failures per username (or 20 per client) within 15 minutes, or 30 attempts of any outcome per client and minute: 429 with Retry-After.',
   },
   'reset-no-throttle': {
     owasp: 'API2',
@@ -222,16 +222,16 @@ export const FLAWS = {
   'admin-path-variants': {
     owasp: 'API5',
     technique: 'API5.3 admin path insertion',
-    description: 'An internal console answers without any auth: GET /admin (HTML), /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection} and undeclared /api/v2/admin/{collection} (orders, notes, documents, transfers, payments, products) list every user\'s rows.',
+    description: 'An internal console answers without any auth: GET /admin, /api/admin, /api/v2/admin (HTML), and /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection}, /api/v2/admin/{collection} (undeclared ones), /api/v2/{collection}/admin list every user\'s rows (collections: users, customers, orders, notes, documents, transfers, payments, products).',
     hardened: '404.',
   },
 
   // ---- API6 Sensitive business flows ---------------------------------------------------------
   'flow-checkout': {
     owasp: 'API6',
-    technique: 'API6 burst on checkout',
-    description: 'POST /api/v2/checkout has no throttle.',
-    hardened: '5 per minute per user, then 429 with Retry-After.',
+    technique: 'API6 burst on checkout / purchase',
+    description: 'POST /api/v2/checkout (buy now) and POST /api/v2/orders (place an order) have no throttle.',
+    hardened: 'Checkout 5 and order placement 20 per minute per user, then 429 with Retry-After.',
   },
   'flow-transfer': {
     owasp: 'API6',
@@ -380,19 +380,19 @@ export const FLAWS = {
   'exposed-docs': {
     owasp: 'API9',
     technique: 'API9.2 exposed API docs',
-    description: 'The spec is served at /openapi.json, /openapi.yaml, /swagger.json, /api-docs, /v2/api-docs, /v3/api-docs (also under /api/v2/), and a Swagger UI page at /swagger, /swagger-ui.html, /docs.',
+    description: 'The spec is served at /openapi.json, /openapi.yaml, /swagger.json, /api-docs, /v2/api-docs, /v3/api-docs, /swagger/v1/swagger.json, and a Swagger UI page at /swagger, /swagger-ui.html, /swagger-ui/, /docs, /redoc; all also under /api and /api/v2.',
     hardened: '404.',
   },
   'debug-endpoints': {
     owasp: 'API9',
     technique: 'API9.2 exposed actuator, debug and metrics endpoints',
-    description: '/actuator, /actuator/env (environment with the database path and a JWT secret hint), /actuator/health, /actuator/metrics, /debug/vars (expvar JSON), /debug/pprof/, /metrics (Prometheus text); also under /api/v2/.',
+    description: '/actuator, /actuator/env (environment: database path, an internal service URL, the start of the webhook secret), /actuator/health, /actuator/metrics, /debug/vars (expvar JSON with the command line), /debug/pprof/, /metrics (Prometheus text); all also under /api and /api/v2.',
     hardened: '404.',
   },
   'graphql-introspection': {
     owasp: 'API9',
     technique: 'API9.2 GraphQL introspection',
-    description: '/graphql (and /api/v2/graphql) serves a small GraphQL API over products and orders with introspection on (the standard IntrospectionQuery works, GET or POST).',
+    description: '/graphql (also /api/graphql, /api/v2/graphql) serves a small GraphQL API over products, the caller and their orders with introspection on (the standard IntrospectionQuery works, GET or POST).',
     hardened: '404.',
   },
   'undeclared-status': {

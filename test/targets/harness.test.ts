@@ -125,8 +125,8 @@ describe('request log', () => {
 
   it('counts requests that are still in flight', async () => {
     const t = await start({ mode: 'hardened', flaws: { 'sqli-time': true } });
-    const slow = call(t, 'GET', `/api/v2/orders?status=${encodeURIComponent("shipped' AND sleep(1)--")}`, { key: t.users.alice.key });
-    await new Promise((r) => setTimeout(r, 200));
+    const slow = call(t, 'GET', `/api/v2/orders?status=${encodeURIComponent("shipped' AND sleep(2)--")}`, { key: t.users.alice.key });
+    for (let i = 0; i < 80 && t.requests.count({ pathPrefix: '/api/v2/orders' }) === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(t.requests.count({ pathPrefix: '/api/v2/orders' })).toBe(1);
     expect(t.requests.last()!.status).toBeUndefined();
     await slow;

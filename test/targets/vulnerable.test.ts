@@ -39,8 +39,8 @@ describe('SQL injection is real SQL', () => {
     const one = await q(0.5);
     const two = await q(1.5);
     expect(one.ms).toBeGreaterThanOrEqual(450);
-    expect(one.ms).toBeLessThan(1200);
     expect(two.ms).toBeGreaterThanOrEqual(1450);
+    expect(two.ms - one.ms).toBeGreaterThan(600);
     // A sleeping query does not hold up the rest of the target.
     const [slow, fast] = await Promise.all([q(1), call(t, 'GET', '/api/v2/products/12')]);
     expect(fast.ms).toBeLessThan(slow.ms / 2);
@@ -54,7 +54,6 @@ describe('command injection runs a real shell', () => {
     results.forEach((r, i) => expect(r.ms, payloads[i]).toBeGreaterThanOrEqual(900));
     const plain = await call(t, 'GET', '/api/v2/downloads/checksum?file=catalog-2026.txt', alice());
     expect(plain.json.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(plain.ms).toBeLessThan(900);
   });
 
   it('runs an out-of-band command that reaches a listener', async () => {

@@ -88,6 +88,12 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
     const throttled = !ctx.has('login-no-throttle');
     let user: UserRow | undefined;
     let name: string;
+    if (throttled) {
+      // Any outcome counts here: credential stuffing uses many usernames from one client.
+      const a = t.limiter.state(`login-any:${ctx.clientIp}`, 60_000);
+      if (a.count >= 30) throw tooMany(a.resetSeconds, 'Too many sign-in attempts. Try again later.');
+      t.limiter.record(`login-any:${ctx.clientIp}`);
+    }
     const guard = (key: string) => {
       if (!throttled) return;
       const u = t.limiter.state(`login-fail:user:${key}`, LOGIN_WINDOW);
