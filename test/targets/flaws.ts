@@ -231,7 +231,7 @@ export const FLAWS = {
     owasp: 'API6',
     technique: 'API6 burst on checkout / purchase',
     description: 'POST /api/v2/checkout (buy now) and POST /api/v2/orders (place an order) have no throttle.',
-    hardened: 'Checkout 5 and order placement 20 per minute per user, then 429 with Retry-After.',
+    hardened: 'Checkout and order placement: 5 per minute per user each, then 429 with Retry-After.',
   },
   'flow-transfer': {
     owasp: 'API6',

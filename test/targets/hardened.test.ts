@@ -150,9 +150,8 @@ describe('hardened twin: limits', () => {
     expect(transfers.map((c) => c.status)).toEqual([201, 201, 201, 201, 201, 429]);
     const me = await call(t, 'GET', '/api/v2/me', { key });
     expect(me.json.balance).toBe(10_000 - 10);
-    const orders = await burst(21, () => call(t, 'POST', '/api/v2/orders', { key: t.users.bob.key, body: { items: [{ productId: 7, quantity: 1 }] } }), 1);
-    expect(orders.filter((c) => c.status === 201)).toHaveLength(20);
-    expect(orders[20]!.status).toBe(429);
+    const orders = await burst(6, () => call(t, 'POST', '/api/v2/orders', { key: t.users.bob.key, body: { items: [{ productId: 7, quantity: 1 }] } }), 1);
+    expect(orders.map((c) => c.status)).toEqual([201, 201, 201, 201, 201, 429]);
   });
 
   it('validates sizes, page sizes and types with 400 and field errors, never a stack trace', async () => {

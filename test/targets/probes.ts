@@ -310,7 +310,11 @@ export const PROBES: Record<FlawId, Probe> = {
 
   // ---- API6 ----
   'flow-checkout': {
-    run: (t) => flowBurst(t, () => call(t, 'POST', '/api/v2/checkout', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], paymentMethodId: SEED.paymentMethods.alice } })),
+    async run(t) {
+      const checkout = await flowBurst(t, () => call(t, 'POST', '/api/v2/checkout', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], paymentMethodId: SEED.paymentMethods.alice } }));
+      const orders = await flowBurst(t, () => call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }] } }));
+      return r(checkout.shown && orders.shown, `checkout ${checkout.evidence}`, `orders ${orders.evidence}`);
+    },
   },
   'flow-transfer': {
     run: (t) => flowBurst(t, () => call(t, 'POST', '/api/v2/transfers', { key: t.users.alice.key, body: { to: 'carol', amount: 1 } })),

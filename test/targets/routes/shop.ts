@@ -262,8 +262,8 @@ export function registerShop(r: Router<Ctx>, t: TargetState): void {
 
   r.post('/api/v2/orders', async (ctx) => {
     const me = await ctx.user();
-    // Placing an order is a purchase flow too, with a looser limit than the one-step checkout.
-    ctx.throttle('flow-checkout', `order:${me.id}`, 20, 60_000);
+    // Placing an order is a purchase flow too.
+    ctx.throttle('flow-checkout', `order:${me.id}`, 5, 60_000);
     const flawed = ctx.has('mass-assign-readonly');
     const input = ctx.input<Row & { items: { productId: number; quantity: number }[] }>(SCHEMAS.Order, { rejectUnknown: !flawed, dropReadOnly: !flawed });
     const { lines, total } = orderItems(ctx, input.items);
