@@ -70,6 +70,15 @@ describe('listening', () => {
     expect(refused).toBe(true);
   });
 
+  it('listens on a requested port, and fails cleanly when it is taken', async () => {
+    const a = await start({ mode: 'hardened' });
+    const port = Number(new URL(a.url).port);
+    await expect(startTarget({ mode: 'hardened', port })).rejects.toThrow(/EADDRINUSE/);
+    await a.close();
+    const b = await start({ mode: 'hardened', port });
+    expect(b.url).toBe(`http://127.0.0.1:${port}`);
+  });
+
   it('serves HTTPS and plain HTTP on one port with the tls option', async () => {
     const t = await start({ mode: 'hardened', tls: true });
     expect(t.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

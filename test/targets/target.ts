@@ -104,6 +104,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<{ body: Buf
       if (size > DRAIN_LIMIT) req.destroy();
     });
     req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge }));
+    req.on('close', () => resolve({ body: Buffer.concat(chunks), tooLarge: true }));
     req.on('error', reject);
   });
 }
@@ -368,10 +369,17 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     s.on('close', () => sockets.delete(s));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    front.once('error', reject);
-    front.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      front.once('error', reject);
+      front.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+  } catch (e) {
+    await fetcher.close();
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const port = (front.address() as net.AddressInfo).port;
   const origin = `${tlsMaterial ? 'https' : 'http'}://127.0.0.1:${port}`;
   state.origin = origin;

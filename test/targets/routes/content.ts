@@ -78,7 +78,7 @@ export function registerContent(r: Router<Ctx>): void {
     const me = await ctx.user();
     const readonlyFlaw = ctx.has('mass-assign-readonly');
     const now = new Date().toISOString();
-    let id = newId();
+    const id = newId();
     if (ctx.has('leak-on-failed-create')) {
       // Insert first, validate after: a rejected body still leaves its row behind.
       const raw = ctx.body();
@@ -94,7 +94,6 @@ export function registerContent(r: Router<Ctx>): void {
       const ownerIn = input.ownerId ?? input.owner_id;
       if (ownerIn !== undefined && Number.isSafeInteger(Number(ownerIn))) owner = Number(ownerIn);
       if (typeof input.createdAt === 'string') createdAt = input.createdAt;
-      if (typeof input.id === 'string' && input.id && !getNote(ctx, input.id)) id = input.id;
     }
     ctx.t.db
       .prepare('INSERT OR REPLACE INTO notes (id, owner_id, title, body, tags_json, priority, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
