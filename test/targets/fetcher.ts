@@ -129,18 +129,40 @@ function isLoopback(hostname: string): boolean {
   return h === '::1' || (v4 !== undefined && v4.startsWith('127.'));
 }
 
+/**
+ * Origins the hardened policy trusts: exact origins ("http://127.0.0.1:4567"), or a host with any
+ * port ("http://127.0.0.1:*"), which never covers the target's own origin.
+ */
+export class FetchAllowlist {
+  private readonly exact = new Set<string>();
+  private readonly anyPort = new Set<string>();
+  /** The target's own origin, set once it listens. */
+  self = '';
+
+  add(entry: string): void {
+    const m = /^(https?):\/\/([^/]+):\*\/?$/.exec(entry.trim());
+    if (m) this.anyPort.add(`${m[1]}://${m[2]!.toLowerCase()}`);
+    else this.exact.add(new URL(entry).origin);
+  }
+
+  has(url: URL): boolean {
+    if (this.exact.has(url.origin)) return true;
+    return url.origin !== this.self && this.anyPort.has(`${url.protocol}//${url.hostname}`);
+  }
+}
+
 export class UrlFetcher {
   private readonly agent = new Agent({ keepAliveTimeout: 1000, connections: 16 });
 
   constructor(
     private readonly has: (id: FlawId) => boolean,
-    private readonly allowlist: Set<string>,
+    private readonly allowlist: FetchAllowlist,
     private readonly log: OutboundLog,
   ) {}
 
   private allowed(url: URL): boolean {
     if (this.has('ssrf')) return true;
-    if (this.allowlist.has(url.origin)) return true;
+    if (this.allowlist.has(url)) return true;
     return !isInternalHost(url.hostname);
   }
 

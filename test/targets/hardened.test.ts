@@ -233,6 +233,27 @@ describe('hardened twin: outbound requests', () => {
     }
   });
 
+  it('with a wildcard allowlist, trusts any loopback port but its own, and re-checks redirects', async () => {
+    const hop = await listen((req, res) => {
+      if (req.url === '/start') res.writeHead(302, { location: `http://localhost:${new URL(hop.url).port}/internal` }).end();
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('reached');
+    });
+    try {
+      for (const followed of [false, true]) {
+        t = await startTarget({ mode: 'hardened', flaws: { 'follow-redirects': followed }, fetchAllowlist: ['http://127.0.0.1:*'] });
+        const key = t.users.alice.key;
+        hop.hits.length = 0;
+        expect((await call(t, 'POST', '/api/v2/link-preview', { key, body: { url: `${t.url}/` } })).status).toBe(400);
+        const res = await call(t, 'POST', '/api/v2/link-preview', { key, body: { url: `${hop.url}/start` } });
+        expect(hop.hits.map((h) => h.url)).toEqual(followed ? ['/start', '/internal'] : ['/start']);
+        expect(res.status).toBe(followed ? 200 : 400);
+        if (!followed) await t.close(); // afterEach closes the last one
+      }
+    } finally {
+      await hop.close();
+    }
+  });
+
   it('accepts a correctly signed payment webhook and refuses unsigned or mis-signed ones', async () => {
     await fresh();
     const pending = SEED.orders.alice[3];

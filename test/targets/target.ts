@@ -11,7 +11,7 @@ import path from 'node:path';
 import { type MintOptions, AuthService, hashPassword } from './auth';
 import { BodyParseError, Ctx, type SentMessage, type TargetState, tooMany } from './context';
 import { buildTemplate, openDb, type SeedResult, UnsafeSql } from './db';
-import { OutboundLog, UrlFetcher } from './fetcher';
+import { FetchAllowlist, OutboundLog, UrlFetcher } from './fetcher';
 import { type FlawId, resolveFlaws, type TargetMode } from './flaws';
 import { HttpError, type Reply, RequestLog, Router } from './http';
 import { LegacyAccounts } from './legacy-store';
@@ -30,7 +30,11 @@ export interface TargetOptions {
   flaws?: Partial<Record<FlawId, boolean>>;
   /** Default 0 (ephemeral). The target always binds 127.0.0.1. */
   port?: number;
-  /** Origins (e.g. "http://127.0.0.1:4567") the hardened URL policy treats as trusted external services. */
+  /**
+   * Origins the hardened URL policy treats as trusted external services: "http://127.0.0.1:4567",
+   * or "http://127.0.0.1:*" for any port (never the target's own origin). For the follow-redirects
+   * flaw, whose first hop must be allowed.
+   */
   fetchAllowlist?: string[];
   /** The hardened twin's ordinary rate limit, per client and route. Default 100 per 10 s. */
   rateLimit?: { limit: number; windowMs: number };
@@ -151,7 +155,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const secret = crypto.randomBytes(32);
   const auth = new AuthService(db, has, secret);
   const outbound = new OutboundLog();
-  const allowlist = new Set((options.fetchAllowlist ?? []).map((o) => new URL(o).origin));
+  const allowlist = new FetchAllowlist();
+  for (const o of options.fetchAllowlist ?? []) allowlist.add(o);
   const fetcher = new UrlFetcher(has, allowlist, outbound);
   const requests = new RequestLog();
   const internalErrors: Error[] = [];
@@ -383,6 +388,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const port = (front.address() as net.AddressInfo).port;
   const origin = `${tlsMaterial ? 'https' : 'http'}://127.0.0.1:${port}`;
   state.origin = origin;
+  allowlist.self = origin;
   const spec = buildSpec(origin);
   state.specYaml = spec.yaml;
   state.specJson = spec.json;
@@ -416,7 +422,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     },
     signWebhook: (rawBody) => `sha256=${crypto.createHmac('sha256', state.webhookSecret).update(rawBody).digest('hex')}`,
     allowFetchOrigin: (o) => {
-      allowlist.add(new URL(o).origin);
+      allowlist.add(o);
     },
     async close() {
       if (closed) return;
