@@ -412,7 +412,7 @@ export const FLAWS = {
   'follow-redirects': {
     owasp: 'API10',
     technique: 'API10 server follows redirects to internal addresses',
-    description: 'The URL fetcher validates only the first URL and follows redirects without re-checking them: an allowed (fetchAllowlist) origin that redirects to http://127.0.0.1:<port>/... is followed.',
+    description: 'The URL fetcher validates only the first URL and follows redirects without re-checking them: an allowed origin (fetchAllowlist, e.g. "http://127.0.0.1:*") that redirects to an internal address (http://localhost:<port>/..., http://127.0.0.1:<target port>/...) is followed and the content returned by link-preview.',
     hardened: 'Every redirect hop is validated like the first URL; a redirect to a refused address is refused.',
   },
   'unsigned-webhook': {
