@@ -310,11 +310,12 @@ export function seed(db: Db, opts: SeedOptions): SeedResult {
   return { users };
 }
 
-/** Seeds a new database file without WAL, so it can be copied as a template. */
-export function buildTemplate(file: string, opts: SeedOptions): SeedResult {
-  const db = new Database(file);
+/** Seeds an in-memory database and returns its image, to be written out for every target. */
+export function buildTemplate(opts: SeedOptions): SeedResult & { image: Buffer } {
+  const db = new Database(':memory:');
   try {
-    return seed(db, opts);
+    const result = seed(db, opts);
+    return { ...result, image: db.serialize() };
   } finally {
     db.close();
   }

@@ -124,16 +124,12 @@ function makeCertificate(dir: string): { key: string; cert: string } {
   return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
 }
 
-// Seeding (and scrypt) is the slow part of a start: seed one template database per process and
-// copy it for every target. API keys and integration keys are therefore shared by the targets
-// of one process; JWT and webhook secrets are fresh per target.
-let template: { file: string; users: SeedResult['users'] } | undefined;
-function seededTemplate(): { file: string; users: SeedResult['users'] } {
-  if (template && fs.existsSync(template.file)) return template;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acme-target-template-'));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'shop.db');
-  template = { file, users: buildTemplate(file, { hashPassword }).users };
+// Seeding (and scrypt) is the slow part of a start: seed one in-memory template per process and
+// write its image out for every target. API keys and integration keys are therefore shared by the
+// targets of one process; JWT and webhook secrets are fresh per target.
+let template: { image: Buffer; users: SeedResult['users'] } | undefined;
+function seededTemplate(): { image: Buffer; users: SeedResult['users'] } {
+  template ??= buildTemplate({ hashPassword });
   return template;
 }
 
@@ -147,7 +143,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
 
   const dbFile = path.join(dir, 'shop.db');
   const seeded = seededTemplate();
-  fs.copyFileSync(seeded.file, dbFile);
+  fs.writeFileSync(dbFile, seeded.image);
   const db = openDb(dbFile);
   const legacy = new LegacyAccounts();
   for (const u of Object.values(seeded.users)) legacy.upsert({ userId: u.id, username: u.username, email: u.email, password: u.password });
