@@ -17,11 +17,22 @@ import { currentAuth, useAuthStore } from '../../stores/useAuthStore';
 type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: DashboardOverview };
 
 function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly'] }): ReactElement {
-  const scale = barScale(days.flatMap((d) => [d.scans, d.vulnerabilities]));
+  const values = days.flatMap((d) => [d.scans, d.vulnerabilities]);
+  const scale = barScale(values);
+  const max = Math.max(1, ...values);
+  const empty = values.every((v) => !v);
   const summary = days.map((d) => `${dayLabel(d.day).long}: ${d.scans} scans, ${d.vulnerabilities} vulnerabilities`).join('; ');
   return (
     <figure className="chart-figure" style={{ margin: 0 }}>
-      <div className="chart" role="img" aria-label={`Scans and vulnerabilities per day. ${summary}`} data-testid="weekly-chart">
+      <div className="chart" role="img" aria-label={`Scans and vulnerabilities per day. ${summary}`} data-testid="weekly-chart" data-max={max}>
+        <span className="chart-max" aria-hidden="true">
+          {max}
+        </span>
+        {empty && (
+          <span className="chart-empty" aria-hidden="true">
+            No scans in the last 7 days
+          </span>
+        )}
         {days.map((d) => (
           <div key={d.day} className="chart-day" data-testid="chart-day" data-day={d.day}>
             <div
@@ -129,7 +140,7 @@ export default function DashboardPage(): ReactElement {
           </div>
 
           <section className="panel" aria-labelledby="weekly-title">
-            <div className="panel-head">
+            <div className="panel-head" style={{ marginBottom: 28 }}>
               <h2 id="weekly-title">Scan activity this week</h2>
               <span className="muted small">Last 7 days (UTC)</span>
             </div>

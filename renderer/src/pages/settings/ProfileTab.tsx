@@ -66,7 +66,7 @@ export function ProfileTab({
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
-    const token = ctx.token;
+    const token = ctx.token();
     if (!token) return ctx.missingToken();
     // An unchanged username is not checked again: sign-up allows names Settings would refuse.
     const username = form.username.trim();

@@ -36,7 +36,7 @@ export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: Prefe
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
-    const token = ctx.token;
+    const token = ctx.token();
     if (!token) return ctx.missingToken();
     const problems = validatePasswordChange(form);
     if (problems.length) {

@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { DEFAULT_PREFERENCES, DELAYS, type Preferences } from '../../../../shared/constants';
+import { DEFAULT_PREFERENCES, DELAYS, STORAGE_KEYS, type Preferences } from '../../../../shared/constants';
 import type { ExtendedProfile } from '../../../../shared/contract';
 import { API_MESSAGES, SETTINGS_MESSAGES } from '../../../../shared/messages';
 import * as settingsApi from '../../api/settings';
@@ -12,6 +12,7 @@ import { Alert } from '../../components/Alert';
 import { Icon, type IconName } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { useTimers } from '../../hooks/useTimers';
+import { browserStorage } from '../../stores/storage';
 import { useAuthStore } from '../../stores/useAuthStore';
 import { useThemeStore } from '../../stores/useThemeStore';
 import { PreferencesPanel } from './PreferencesPanel';
@@ -20,6 +21,9 @@ import { SecurityTab } from './SecurityTab';
 import type { Banner, PreferencesControl, SettingsContext } from './types';
 
 const PREFERENCES_SAVED = 'Preferences updated successfully';
+
+/** Settings calls take the token from local storage (spec section 6), at the moment of each call. */
+const readToken = (): string | null => browserStorage().getItem(STORAGE_KEYS.authToken);
 
 type TabId = 'profile' | 'notifications' | 'security' | 'preferences';
 
@@ -50,7 +54,6 @@ function mergePreferences(p: Partial<Preferences> | undefined): Preferences {
 }
 
 export default function SettingsPage(): ReactElement {
-  const token = useAuthStore((s) => s.token);
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
   const timers = useTimers();
@@ -91,7 +94,7 @@ export default function SettingsPage(): ReactElement {
   );
 
   const ctx: SettingsContext = {
-    token,
+    token: readToken,
     disabled: ending,
     setBanner,
     missingToken: () => endSession(SETTINGS_MESSAGES.tokenMissing),
@@ -105,6 +108,7 @@ export default function SettingsPage(): ReactElement {
     edit: (section, key, value) =>
       setDraftPrefs((d) => ({ ...d, [section]: { ...d[section], [key]: value } }) as Preferences),
     async save() {
+      const token = readToken();
       if (!token) return ctx.missingToken();
       setSavingPrefs(true);
       const res = await settingsApi.updatePreferences(token, draftPrefs);
@@ -128,6 +132,7 @@ export default function SettingsPage(): ReactElement {
   };
 
   useEffect(() => {
+    const token = readToken();
     if (!token) {
       setLoading(false);
       endSession(SETTINGS_MESSAGES.tokenMissing);

@@ -8,7 +8,8 @@ export interface Banner {
 }
 
 export interface SettingsContext {
-  token: string | null;
+  /** The stored bearer token, read at each call: another tab may have signed out meanwhile. */
+  token(): string | null;
   /** The session is ending (expired or no token): every control is disabled. */
   disabled: boolean;
   setBanner(banner: Banner | null): void;
