@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const log = fs.openSync(logFile, 'a');
 
   // Links must point at this server, and no reset email may leave the machine.
-  const env = { ...process.env, PORTCULLIS_ALLOW_LOCAL_SCANS: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORTCULLIS_ALLOW_LOCAL_SCANS: '1' };
   delete env.PORTCULLIS_PUBLIC_URL;
   delete env.PORTCULLIS_SMTP_URL;
   const child = spawn(
