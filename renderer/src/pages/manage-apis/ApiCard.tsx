@@ -74,7 +74,7 @@ export function ApiCard({
           {!owner && (
             <p className="api-shared-by" data-testid="shared-by">
               {API_MESSAGES.sharedBy(api.owner_name)}
-              <span className="badge badge-neutral" style={{ marginLeft: 8 }}>
+              <span className="badge badge-neutral">
                 {api.permission === 'manage' ? 'Manage' : 'View'}
               </span>
             </p>
