@@ -123,6 +123,9 @@ function emit(doc: Doc, pages: PageModel[]): void {
         case 'line':
           w.line(op.x1, op.y1, op.x2, op.y2, op.color, op.width, op.dash);
           break;
+        case 'polyline':
+          w.polyline(op.points, op.color, op.width);
+          break;
         case 'path':
           w.flush();
           doc.save().path(op.d);
@@ -158,7 +161,7 @@ function emit(doc: Doc, pages: PageModel[]): void {
         }
       }
     }
-    w.flush();
+    w.finish();
   }
 }
 

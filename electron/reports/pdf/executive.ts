@@ -77,7 +77,7 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
 function summary(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   const s = summarize(input);
   flow.heading('1. Summary', STYLES.h1, { toc: 0, rule: true, keepWith: 240 });
-  const top = flow.reserve(178);
+  const top = flow.reserve(182);
   gauge(flow, PAGE.left, top, 230, input.scan.score);
   const x = PAGE.left + 250;
   const facts: [string, string, string?][] = [
@@ -90,9 +90,9 @@ function summary(flow: Flow, input: ReportInput, opts: RenderOptions): void {
     ['Compared with', s.score_change ? `${day(s.score_change.previous_at, opts)}: ${s.score_change.previous} (${s.score_change.delta >= 0 ? '+' : ''}${s.score_change.delta})` : 'first scan of this API'],
   ];
   facts.forEach(([k, v, color], i) => {
-    const y = top + 6 + i * 23;
-    flow.textAt(k, x, y, { font: 'sans', size: 8, color: THEME.muted });
-    flow.textAt(flow.ts.truncate(v, 'bold', 10.5, PAGE.left + CONTENT_WIDTH - x), x, y + 10, { font: 'bold', size: 10.5, color: color ?? THEME.ink });
+    const y = top + 2 + i * 25.5;
+    flow.textAt(k, x, y, { font: 'sans', size: 7.5, color: THEME.muted });
+    flow.textAt(flow.ts.truncate(v, 'bold', 10.5, PAGE.left + CONTENT_WIDTH - x), x, y + 9.5, { font: 'bold', size: 10.5, color: color ?? THEME.ink, leading: 1.3 });
   });
 
   flow.heading('Findings by severity', STYLES.h3, { keepWith: 110 });
@@ -117,7 +117,7 @@ function risks(flow: Flow, input: ReportInput): void {
   list.forEach((r, i) => {
     const f = r.worst;
     const cat = owaspCategory(f.owasp);
-    flow.heading(`${i + 1}. ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60 });
+    flow.heading(`Risk ${i + 1}: ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60 });
     const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
     const sevText = `${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]} · CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${cat.id} ${cat.title}` : ''}`;
     flow.paragraph(sevText, { font: 'bold', size: 8.5, color }, { gapAfter: 3 });
@@ -148,11 +148,11 @@ function coverageTable(flow: Flow, input: ReportInput): void {
   });
   flow.table(
     [
-      { header: 'Category', width: 150 },
-      { header: 'Status', width: 72 },
-      { header: 'Endpoints', width: 50, align: 'right' },
-      { header: 'Findings', width: 46, align: 'right' },
-      { header: 'Notes: what was skipped and why', width: CONTENT_WIDTH - 318 },
+      { header: 'Category', width: 146 },
+      { header: 'Status', width: 68 },
+      { header: 'Endpoints', width: 56, align: 'right' },
+      { header: 'Findings', width: 52, align: 'right' },
+      { header: 'Notes: what was skipped and why', width: CONTENT_WIDTH - 322 },
     ],
     rows,
     { size: 8 },

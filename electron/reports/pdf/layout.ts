@@ -46,6 +46,8 @@ export type Op =
   | { k: 'rect'; x: number; y: number; w: number; h: number; fill?: string; stroke?: string; lineWidth?: number; radius?: number }
   | { k: 'line'; x1: number; y1: number; x2: number; y2: number; color: string; width: number; dash?: [number, number] }
   | { k: 'path'; d: string; fill?: string; stroke?: string; width?: number }
+  /** A stroked open polyline (drawn without pdfkit's SVG path parser: cheap enough for every wrapped line). */
+  | { k: 'polyline'; points: number[]; color: string; width: number }
   | { k: 'circle'; x: number; y: number; r: number; fill?: string; stroke?: string; width?: number }
   | { k: 'link'; x: number; y: number; w: number; h: number; url: string }
   | { k: 'goto'; x: number; y: number; w: number; h: number; dest: string }
@@ -224,7 +226,7 @@ export class Flow {
         const line = lines[i]!;
         if (line.continued) {
           const my = this.y + lh * 0.25;
-          this.push({ k: 'path', d: `M ${x + 4} ${my} L ${x + 4} ${my + lh * 0.45} L ${x + 7.5} ${my + lh * 0.45}`, stroke: THEME.faint, width: 0.6 });
+          this.push({ k: 'polyline', points: [x + 4, my, x + 4, my + lh * 0.45, x + 7.5, my + lh * 0.45], color: THEME.faint, width: 0.6 });
         }
         if (line.text) this.textAt(line.text, x + pad + gutter - 4, this.y, style);
         this.y += lh;

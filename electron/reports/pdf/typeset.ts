@@ -9,6 +9,7 @@
 // widths and unicode tables); `fontHandle` checks they are there so a pdfkit upgrade that moves them
 // fails loudly in the tests instead of producing broken PDFs.
 
+import zlib from 'node:zlib';
 import type PDFDocument from 'pdfkit';
 import { fontBuffer, type FontFileKey } from '../fonts';
 
@@ -71,6 +72,27 @@ export class ByteSink {
   ascii(s: string): void {
     this.room(s.length);
     this.end += this.buf.write(s, this.end, 'latin1');
+  }
+
+  /** A number with at most two decimals, in its shortest form (as `num()` writes it), without a string. */
+  number(v: number): void {
+    this.room(24);
+    let n = Math.round(v * 100);
+    if (n < 0) {
+      this.buf[this.end++] = 0x2d;
+      n = -n;
+    }
+    const int = Math.floor(n / 100);
+    const frac = n % 100;
+    let digits = 1;
+    for (let i = int; i >= 10; i = Math.floor(i / 10)) digits += 1;
+    for (let i = int, p = this.end + digits - 1; p >= this.end; i = Math.floor(i / 10), p -= 1) this.buf[p] = 0x30 + (i % 10);
+    this.end += digits;
+    if (frac) {
+      this.buf[this.end++] = 0x2e;
+      this.buf[this.end++] = 0x30 + Math.floor(frac / 10);
+      if (frac % 10) this.buf[this.end++] = 0x30 + (frac % 10);
+    }
   }
 
   /** One byte inside a PDF literal string: "(", ")" and "\\" escaped, line ends as \\n and \\r. */
@@ -215,7 +237,14 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u202
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text as a PDF can show it: NFC, no control characters or lone surrogates, tabs as spaces. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const NEEDS_CLEANING = /[\r\t\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
+/** Printable ASCII and newlines: nothing to clean or normalise. */
+const PLAIN_ASCII = /^[\n\u0020-\u007e]*$/;
+
 export function cleanText(text: string, tabSize = 4): string {
+  if (PLAIN_ASCII.test(text)) return text;
+  if (!NEEDS_CLEANING.test(text)) return text.normalize('NFC');
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, ' '.repeat(tabSize))
@@ -370,9 +399,9 @@ export class Typesetter {
         lines.push({ text: '', continued: false });
         continue;
       }
-      // Fast path: the whole paragraph fits.
-      const whole = this.width(para, font, size);
-      if (whole <= width) {
+      // Fast path: the whole paragraph fits (not even tried when it is far too long to fit:
+      // no glyph is narrower than a fifth of an em).
+      if (para.length * size * 0.2 <= width && this.width(para, font, size) <= width) {
         lines.push({ text: para.trimEnd(), continued: false });
         continue;
       }
@@ -406,7 +435,8 @@ export class Typesetter {
           line += head;
           push();
           word = word.slice(head.length);
-          w = this.width(word, font, size);
+          // Subtract rather than re-measure: a 2,000-character token would otherwise cost O(n²).
+          w -= this.width(head, font, size);
         }
         line += word;
         lineW += w;
@@ -477,7 +507,7 @@ export class PageWriter {
       sink.ascii(`${rgb(it.color)} rg\n`);
     }
     let x = it.x;
-    const y = num(this.pageHeight - it.y);
+    const y = this.pageHeight - it.y;
     for (const run of it.runs) {
       if (run.font.id !== this.font || it.size !== this.size) {
         this.font = run.font.id;
@@ -485,7 +515,11 @@ export class PageWriter {
         if (!this.fonts[this.font]) this.fonts[this.font] = run.font.ref();
         sink.ascii(`/${this.font} ${num(it.size)} Tf\n`);
       }
-      sink.ascii(`1 0 0 1 ${num(x)} ${y} Tm (`);
+      sink.ascii('1 0 0 1 ');
+      sink.number(x);
+      sink.ascii(' ');
+      sink.number(y);
+      sink.ascii(' Tm (');
       run.font.encodeInto(sink, run.text);
       sink.ascii(') Tj\n');
       x += (run.units * it.size) / 1000;
@@ -510,9 +544,36 @@ export class PageWriter {
     this.sink.ascii(`q ${rgb(color)} RG ${num(width)} w ${dash ? `[${num(dash[0])} ${num(dash[1])}] 0 d ` : ''}${num(x1)} ${num(y1)} m ${num(x2)} ${num(y2)} l S Q\n`);
   }
 
+  polyline(points: number[], color: string, width: number): void {
+    this.endText();
+    const sink = this.sink;
+    sink.ascii(`q ${rgb(color)} RG ${num(width)} w 1 J 1 j `);
+    for (let i = 0; i + 1 < points.length; i += 2) {
+      sink.number(points[i]!);
+      sink.ascii(' ');
+      sink.number(points[i + 1]!);
+      sink.ascii(i === 0 ? ' m ' : ' l ');
+    }
+    sink.ascii('S Q\n');
+  }
+
   /** Hands what was written so far to pdfkit (before any pdfkit drawing call, and at the page end). */
   flush(): void {
     this.endText();
     if (this.sink.length) this.doc.addContent(this.sink.take());
+  }
+
+  /**
+   * Ends the page's content: compresses it at deflate level 1 (pdfkit would use level 6, which is
+   * most of the CPU time of a large report, for ~15 % smaller files). Left to pdfkit if its page
+   * object does not look as expected.
+   */
+  finish(): void {
+    this.flush();
+    const content = (this.doc as unknown as { page?: { content?: { buffer?: unknown; compress?: unknown; data?: Record<string, unknown> } } }).page?.content;
+    if (!content || !Array.isArray(content.buffer) || typeof content.compress !== 'boolean' || !content.data || content.data.Filter !== 'FlateDecode') return;
+    const raw = Buffer.concat(content.buffer as Uint8Array[]);
+    content.buffer = [zlib.deflateSync(raw, { level: 1 })];
+    content.compress = false;
   }
 }
