@@ -11,7 +11,7 @@ import { resolveTimeZone } from './format';
 import { loadReportInput } from './loader';
 import { renderReport } from './render';
 
-export { loadReportInput } from './loader';
+export { findScanRef, loadReportInput } from './loader';
 export { renderReport, CONTENT_TYPES, type RenderedReport } from './render';
 export { resolveTimeZone, type RenderOptions } from './format';
 export type { ReportInput } from './model';

@@ -99,6 +99,11 @@ function checksOf(notes: ScanNotes, findings: ReportFinding[]): ReportCheck[] {
   return [...checks.values()].sort((a, b) => categoryOrder(a.category) - categoryOrder(b.category) || (a.check_id < b.check_id ? -1 : a.check_id > b.check_id ? 1 : 0));
 }
 
+/** Just enough of a scan to authorise a download: which API it belongs to and its status. */
+export async function findScanRef(db: Db, scanId: string): Promise<{ id: string; api_id: string; status: string } | undefined> {
+  return db.selectFrom('scans').select(['id', 'api_id', 'status']).where('id', '=', scanId).executeTakeFirst();
+}
+
 /** Everything a report of this scan needs; undefined when there is no such scan. */
 export async function loadReportInput(db: Db, scanId: string): Promise<ReportInput | undefined> {
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();

@@ -92,6 +92,8 @@ export interface CategoryCoverage {
   findings: number;
   /** What was tested, in a sentence. */
   tested: string;
+  /** What was tested, in a few words (with the endpoint count). */
+  tested_short: string;
   /** Checks of this category that did not run, with why. */
   skipped: { check_id: string; title: string; reason: string }[];
   /** Why the status is what it is (coverage honesty). */

@@ -15,6 +15,8 @@ export interface OwaspCategory {
   risk: string;
   /** What Portcullis sends to test it. */
   tests: string;
+  /** The same in a few words, for the executive table. */
+  short: string;
   /** Runs against every non-skipped endpoint, whatever its flags. */
   always: boolean;
   /** No tool automates this category fully; the report says coverage is partial. */
@@ -28,6 +30,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.BOLA.title,
     risk: 'One user can read or change another user’s data by changing an id in a request.',
     tests: 'Replays one user’s requests for objects with the second user’s key, creates objects as one user and reads, updates and deletes them as the other, and swaps ids between users.',
+    short: 'Cross-user access to objects: token swap, id swap, create-then-steal',
     always: false,
     partial: null,
   },
@@ -37,6 +40,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.BKEN_AUTH.title,
     risk: 'Someone can use the API without valid credentials, or guess and forge them.',
     tests: 'Calls secured endpoints without or with broken credentials, tampers with JWTs (alg none, stripped signature, expired, changed subject), and checks login and reset routes for brute-force throttling.',
+    short: 'Missing and forged credentials, JWT tampering, login throttling',
     always: false,
     partial: null,
   },
@@ -46,6 +50,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.BOPLA.title,
     risk: 'Users can see fields they should not see, or set fields they should not set (for example making themselves administrators).',
     tests: 'Adds read-only and privilege-like properties to writes and reads them back, and looks for undeclared or sensitive properties in responses.',
+    short: 'Mass assignment and excessive data in responses',
     always: false,
     partial: null,
   },
@@ -55,6 +60,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.URC.title,
     risk: 'Anyone can make the API do unbounded work (huge pages, oversized input, unlimited request rates), slowing it down or running up costs.',
     tests: 'Asks for 10x and 100x page sizes, sends bounded bursts to look for rate limits, and sends input past the declared size limits.',
+    short: 'Page sizes, rate limits and oversized input',
     always: false,
     partial: null,
   },
@@ -64,6 +70,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.BFLA.title,
     risk: 'An ordinary user can call administrative functions.',
     tests: 'Calls administrative operations with the lower-privileged key, tries undeclared methods on existing routes, and probes admin variants of known paths.',
+    short: 'Admin operations with the lower-privileged key, method swaps',
     always: false,
     partial: null,
   },
@@ -73,6 +80,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.UABF.title,
     risk: 'Automated clients can abuse a business flow (sign-up, purchase, voting, comments) at a scale the business did not intend.',
     tests: 'Sends a bounded burst of valid requests to flows tagged as business flows and reports when none is throttled or challenged.',
+    short: 'Throttling of business flows (bounded bursts)',
     always: false,
     partial:
       'Partial in every tool: only the absence of throttling is measured automatically; whether a flow can be abused depends on business rules that need a manual review.',
@@ -83,6 +91,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.SSRF.title,
     risk: 'The API can be made to fetch URLs chosen by an attacker, reaching internal systems.',
     tests: 'Puts the URL of the scanner’s own listener (with a unique token) into URL-like parameters and reports when the API fetches it; also tries internal addresses and looks for their content.',
+    short: 'URL parameters fetched by the API (callback listener)',
     always: false,
     partial: null,
   },
@@ -92,6 +101,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.SEC_MISC.title,
     risk: 'Unsafe defaults or missing hardening (permissive CORS, missing security headers, verbose errors, injection) expose the API.',
     tests: 'Checks CORS, security headers, verbose error pages, SQL/NoSQL/command injection and path traversal, and transport settings.',
+    short: 'CORS, security headers, verbose errors, injection, transport',
     always: true,
     partial: null,
   },
@@ -101,6 +111,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.IIM.title,
     risk: 'Old API versions, documentation or debug endpoints stay reachable and unprotected.',
     tests: 'Looks for older versions of documented routes, exposed documentation and debug surfaces, and undocumented methods and status codes.',
+    short: 'Old versions, exposed docs and debug endpoints',
     always: true,
     partial: null,
   },
@@ -110,6 +121,7 @@ export const OWASP_CATEGORIES: OwaspCategory[] = [
     title: FLAG_OWASP.UCAPI.title,
     risk: 'The API trusts data or redirects from third-party services without checking them.',
     tests: 'Tests open redirects, whether the API follows redirects from URLs it fetches, and whether callback endpoints accept unsigned payloads.',
+    short: 'Open redirects, followed redirects, unsigned callbacks',
     always: false,
     partial:
       'Partial in every tool: how the API treats data from the third parties it really uses cannot be observed from outside; review those integrations manually.',
@@ -201,6 +213,7 @@ export function computeCoverage(endpoints: ReportEndpoint[], findings: ReportFin
       endpoints_tested: applies.length,
       findings: found,
       tested: applies.length ? `${cat.tests} Applied to ${plural(applies.length, 'endpoint')} (${scope}).` : 'Nothing: no endpoint applied.',
+      tested_short: applies.length ? `${cat.short}, on ${plural(applies.length, 'endpoint')}` : 'Nothing: no endpoint applied',
       skipped,
       note: notes.join(' '),
     };

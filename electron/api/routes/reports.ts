@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { REPORT_TYPES, type ReportType } from '../../../shared/constants';
 import { defaultTimeZone } from '../../../shared/display';
-import { contentDisposition, loadReportInput, renderReport, resolveTimeZone } from '../../reports/index';
+import { contentDisposition, findScanRef, loadReportInput, renderReport, resolveTimeZone } from '../../reports/index';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
 import type { AppEnv } from '../env';
@@ -31,7 +31,7 @@ export function registerReportRoutes(app: Hono<AppEnv>, s: Services): void {
     const me = c.get('user');
     const q = parseQuery(c, query);
     if (!isReportType(q.report_type)) throw badRequest(REPORT_MESSAGES.unknownType, 'report_type');
-    const scan = await s.db.selectFrom('scans').select(['id', 'api_id', 'status']).where('id', '=', q.scan_id).executeTakeFirst();
+    const scan = await findScanRef(s.db, q.scan_id);
     if (!scan) throw notFound(REPORT_MESSAGES.scanNotFound);
     try {
       await requireApiAccess(s.repos, me.id, scan.api_id, 'view');

@@ -137,26 +137,34 @@ function coverageTable(flow: Flow, input: ReportInput): void {
       'API6 (business flows) and API10 (unsafe consumption of APIs) are partial in every automated tool and need a manual review as well.',
   );
   const rows = input.coverage.map((c) => {
-    const skipped = c.skipped.map((s) => `Skipped ${s.title}: ${s.reason}`).join(' ');
+    const notes = [
+      owaspCategory(c.id)?.partial && c.status !== 'not_tested' ? 'Partial in every tool: needs a manual review too.' : '',
+      c.skipped.map((k) => `${k.title}: ${k.reason}`).join(' '),
+      c.status === 'not_tested' ? c.note : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     return [
       `${c.id.split(':')[0]} ${c.title}`,
       { text: COVERAGE_LABELS[c.status], dot: COVERAGE_COLORS[c.status] },
-      { text: String(c.endpoints_tested) },
+      c.tested_short,
       { text: String(c.findings), font: c.findings ? ('bold' as const) : undefined },
-      [c.note, skipped].filter(Boolean).join(' '),
+      notes || '—',
     ];
   });
   flow.table(
     [
-      { header: 'Category', width: 146 },
-      { header: 'Status', width: 68 },
-      { header: 'Endpoints', width: 56, align: 'right' },
-      { header: 'Findings', width: 52, align: 'right' },
-      { header: 'Notes: what was skipped and why', width: CONTENT_WIDTH - 322 },
+      { header: 'Category', width: 112 },
+      { header: 'Status', width: 62 },
+      { header: 'What was tested', width: 150 },
+      { header: 'Findings', width: 46, align: 'right' },
+      { header: 'Skipped, and why', width: CONTENT_WIDTH - 370 },
     ],
     rows,
-    { size: 8 },
+    { size: 7.5 },
   );
+  const skippedEndpoints = input.endpoints.filter((e) => e.flags.includes('SKIP')).length;
+  if (skippedEndpoints) flow.paragraph(`${plural(skippedEndpoints, 'endpoint')} marked SKIP got no requests in any category.`, STYLES.small);
 }
 
 function trend(flow: Flow, input: ReportInput, opts: RenderOptions): void {
