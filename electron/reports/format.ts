@@ -69,3 +69,14 @@ export function resolveTimeZone(candidate: string | null | undefined, fallback: 
     return fallback;
   }
 }
+
+/** Bidi controls: invisible, and able to reorder what a reader sees. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Spells out bidi control characters ("[U+202E]") so text from a scanned API cannot reorder what a
+ * report shows (the "Trojan Source" trick); used by the PDFs and the HTML export.
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+}

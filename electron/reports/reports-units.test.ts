@@ -180,6 +180,7 @@ describe('escaping', () => {
     expect(esc('<script>alert("x")</script> & \'')).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;');
     expect(xml('a\u0000b<c>&"\'')).toBe('a\ufffdb&lt;c&gt;&amp;&quot;&apos;');
     expect(xml('\ud800x')).toBe('\ufffdx');
+    expect(esc('invoice\u202efdp.exe')).toBe('invoice[U+202E]fdp.exe');
   });
 
   it('only links http(s) URLs', () => {

@@ -206,3 +206,35 @@ describe('executive PDF', () => {
     expect(tech).toContain('The scan found no issues in the checks it ran.');
   });
 });
+
+describe('hostile finding text', () => {
+  it('keeps absurdly long names, paths, vectors and references inside the page', async () => {
+    const weird = await seedReportFixture(store.db, { findings: 3, history: 0, name: `${'Very long API name '.repeat(30)}end` });
+    const id = weird.findings[0]!.id;
+    await store.db
+      .updateTable('findings')
+      .set({
+        vulnerability_name: `Name${'X'.repeat(1200)}`,
+        path: `/${'segment/'.repeat(120)}{id}`,
+        cvss_vector: `CVSS:3.1/${'AV:N/'.repeat(200)}`,
+        parameter: 'p'.repeat(600),
+        references: JSON.stringify([`https://example.com/${'a'.repeat(900)}`]),
+        evidence: `Method: GET\nPath: /x\n\tTabbed\u0000NUL \u202eRTL override\u202c emoji 🔥🔥 עברית العربية\r\n${'{'.repeat(4000)}`,
+        recommendation: `Fix it. ${'word '.repeat(800)}`,
+      })
+      .where('id', '=', id)
+      .execute();
+    const inp = (await loadReportInput(store.db, weird.scanId))!;
+    for (const type of ['technical', 'executive'] as const) {
+      const file = pdfFile(`weird-${type}.pdf`, (await renderReport(inp, type, { timeZone: 'UTC' })).body);
+      const outside = words(file).filter((w) => w.xMin < 20 || w.xMax > A4.width - 20 || w.yMin < 15 || w.yMax > A4.height - 15);
+      expect(outside.map((w) => `${type} p${w.page}: ${w.text.slice(0, 40)}`)).toEqual([]);
+    }
+    const raw = text(pdfFile('weird-technical.pdf', (await renderReport(inp, 'technical', { timeZone: 'UTC' })).body), '-raw').replace(/\n/g, '');
+    expect(raw.includes(`Name${'X'.repeat(1200)}`)).toBe(true);
+    // No embedded font has emoji: they are spelled out rather than drawn as empty boxes.
+    expect(raw).toContain('emoji [U+1F525][U+1F525]');
+    // A right-to-left override in evidence cannot reorder anything: it is shown, not obeyed.
+    expect(raw).toContain('[U+202E]RTL override');
+  });
+});

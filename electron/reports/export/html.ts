@@ -3,7 +3,7 @@
 // the API or the scan is HTML-escaped, so hostile evidence stays text.
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
-import { day, endpointLabel, firstSentence, plural, safeUrl, seconds, when, type RenderOptions } from '../format';
+import { day, endpointLabel, firstSentence, plural, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
@@ -14,7 +14,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text safe in element content and in quoted attribute values. */
 export function esc(value: unknown): string {
   // eslint-disable-next-line no-control-regex -- control characters have no place in a report page
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+  return showBidiControls(String(value ?? '')).replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
 }
 
 function link(url: string, text: string = url): string {

@@ -50,7 +50,7 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
   const out: string[] = [];
   if (s.total === 0) {
     out.push(
-      `The scan completed on ${day(input.scan.completed_at, opts)} found no issues in the checks it ran. That does not prove the API is secure: section 3 lists what was and was not tested.`,
+      `The scan completed on ${day(input.scan.completed_at, opts)} found no issues in the checks it ran. That does not prove the API is secure: the coverage section lists what was and was not tested.`,
     );
   } else {
     out.push(
@@ -70,7 +70,7 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
     `Of the ten OWASP API Security Top 10 categories, ${by('tested')} were tested, ${by('partial')} partially, ${by('skipped')} skipped and ${by('not_tested')} not tested. ` +
       'API6 and API10 can only be covered partially by any automated tool.',
   );
-  if (input.scan.errors.length) out.push(`${plural(input.scan.errors.length, 'error')} occurred during the scan; some results may be incomplete (see section 5).`);
+  if (input.scan.errors.length) out.push(`${plural(input.scan.errors.length, 'error')} occurred during the scan; some results may be incomplete (see About this scan).`);
   return out;
 }
 

@@ -195,6 +195,8 @@ export class Flow {
     if (opts.outline !== false && opts.toc !== undefined) this.push({ k: 'outline', title: text, level: opts.toc });
     if (opts.toc !== undefined) this.toc.push({ title: text, level: opts.toc, page: this.pages.length - 1, dest });
     for (const line of lines) {
+      // A heading taller than a page (a pathological finding name) still never runs off it.
+      this.ensure(lh);
       this.textAt(line.text, PAGE.left, this.y, style);
       this.y += lh;
     }

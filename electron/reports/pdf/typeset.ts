@@ -12,6 +12,7 @@
 import zlib from 'node:zlib';
 import type PDFDocument from 'pdfkit';
 import { fontBuffer, type FontFileKey } from '../fonts';
+import { showBidiControls } from '../format';
 
 export type Doc = InstanceType<typeof PDFDocument>;
 
@@ -244,8 +245,8 @@ const PLAIN_ASCII = /^[\n\u0020-\u007e]*$/;
 
 export function cleanText(text: string, tabSize = 4): string {
   if (PLAIN_ASCII.test(text)) return text;
-  if (!NEEDS_CLEANING.test(text)) return text.normalize('NFC');
-  return text
+  if (!NEEDS_CLEANING.test(text)) return showBidiControls(text.normalize('NFC'));
+  return showBidiControls(text)
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, ' '.repeat(tabSize))
     .replace(LONE_SURROGATE, '\ufffd')
@@ -378,9 +379,29 @@ export class Typesetter {
     return text.slice(0, end);
   }
 
+  /**
+   * Characters no font of the chain can draw (emoji, rare scripts) become "[U+1F525]": a reader of
+   * evidence learns what was there instead of seeing an empty box, and text extraction keeps it.
+   */
+  visible(text: string, font: FontName): string {
+    if (PLAIN_ASCII.test(text)) return text;
+    const face = this.faces[font];
+    let out = '';
+    let changed = false;
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      if (cp < 0x7f || cp === 0x0a || this.handle(face.chain[this.pickIndex(face, cp)]!).has(cp)) out += ch;
+      else {
+        out += `[U+${cp.toString(16).toUpperCase().padStart(4, '0')}]`;
+        changed = true;
+      }
+    }
+    return changed ? out : text;
+  }
+
   /** The text cut to fit one line, ending with an ellipsis when shortened. */
   truncate(text: string, font: FontName, size: number, width: number): string {
-    const t = text.replace(/\s+/g, ' ');
+    const t = this.visible(cleanText(text), font).replace(/\s+/g, ' ');
     if (this.width(t, font, size) <= width) return t;
     const ell = this.width('…', font, size);
     return `${this.fitPrefix(t, font, size, Math.max(0, width - ell)).trimEnd()}…`;
@@ -394,7 +415,7 @@ export class Typesetter {
   wrap(text: string, font: FontName, size: number, width: number): { text: string; continued: boolean }[] {
     const lines: { text: string; continued: boolean }[] = [];
     const spaceW = this.width(' ', font, size);
-    for (const para of cleanText(text).split('\n')) {
+    for (const para of this.visible(cleanText(text), font).split('\n')) {
       if (para.trim() === '') {
         lines.push({ text: '', continued: false });
         continue;
