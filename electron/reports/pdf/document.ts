@@ -101,10 +101,14 @@ function decorate(ts: Typesetter, page: PageModel, index: number, total: number,
 
 type OutlineItem = ReturnType<Doc['outline']['addItem']>;
 
-function emit(doc: Doc, pages: PageModel[]): void {
+/** Pages written between two yields to the event loop: a large report must not stall other requests. */
+const PAGES_PER_TURN = 25;
+
+async function emit(doc: Doc, pages: PageModel[]): Promise<void> {
   const outline: OutlineItem[] = [];
   const sink = new ByteSink();
-  for (const page of pages) {
+  for (const [index, page] of pages.entries()) {
+    if (index > 0 && index % PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     doc.addPage({ size: [PAGE.width, PAGE.height], margin: 0 });
     const w = new PageWriter(doc, PAGE.height, sink);
     for (const op of page.ops) {
@@ -211,7 +215,7 @@ export async function renderPdf(spec: PdfSpec, input: ReportInput, opts: RenderO
   pages.forEach((p, i) => {
     if (i >= first) decorate(ts, p, i, pages.length, spec, input, footer);
   });
-  emit(doc, pages);
+  await emit(doc, pages);
   doc.end();
   await done;
   return Buffer.concat(chunks);
