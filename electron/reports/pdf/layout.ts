@@ -190,10 +190,13 @@ export class Flow {
     const lines = this.ts.wrap(text, style.font, style.size, CONTENT_WIDTH);
     const lh = leading(style);
     this.ensure(lines.length * lh + (opts.keepWith ?? 48));
-    const dest = `${this.destPrefix}${(this.dests += 1)}`;
-    this.push({ k: 'dest', name: dest, y: this.y });
-    if (opts.outline !== false && opts.toc !== undefined) this.push({ k: 'outline', title: text, level: opts.toc });
-    if (opts.toc !== undefined) this.toc.push({ title: text, level: opts.toc, page: this.pages.length - 1, dest });
+    // Only headings listed in the contents need a named destination (the link target).
+    const dest = opts.toc !== undefined ? `${this.destPrefix}${(this.dests += 1)}` : '';
+    if (opts.toc !== undefined) {
+      this.push({ k: 'dest', name: dest, y: this.y });
+      if (opts.outline !== false) this.push({ k: 'outline', title: text, level: opts.toc });
+      this.toc.push({ title: text, level: opts.toc, page: this.pages.length - 1, dest });
+    }
     for (const line of lines) {
       // A heading taller than a page (a pathological finding name) still never runs off it.
       this.ensure(lh);

@@ -96,9 +96,13 @@ export class ByteSink {
     }
   }
 
-  /** One byte inside a PDF literal string: "(", ")" and "\\" escaped, line ends as \\n and \\r. */
+  /** Makes room for `n` more bytes (callers writing many bytes reserve once). */
+  reserve(n: number): void {
+    this.room(n);
+  }
+
+  /** One byte inside a PDF literal string: "(", ")" and "\\" escaped, line ends as \\n and \\r. Needs 2 bytes reserved. */
   literalByte(b: number): void {
-    this.room(2);
     if (b === 0x28 || b === 0x29 || b === 0x5c) {
       this.buf[this.end++] = 0x5c;
       this.buf[this.end++] = b;
@@ -178,6 +182,8 @@ export class FontHandle {
 
   /** Writes the text's two-byte glyph codes into a literal string being built in `sink`. */
   encodeInto(sink: ByteSink, text: string): void {
+    // At most two escaped bytes (4) per UTF-16 unit.
+    sink.reserve(text.length * 4);
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i);
       let gid: number;
