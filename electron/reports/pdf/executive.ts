@@ -117,7 +117,7 @@ function risks(flow: Flow, input: ReportInput): void {
   list.forEach((r, i) => {
     const f = r.worst;
     const cat = owaspCategory(f.owasp);
-    flow.heading(`Risk ${i + 1}: ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60 });
+    flow.heading(`Risk ${i + 1}: ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60, toc: 1 });
     const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
     const sevText = `${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]} · CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${cat.id} ${cat.title}` : ''}`;
     flow.paragraph(sevText, { font: 'bold', size: 8.5, color }, { gapAfter: 3 });
