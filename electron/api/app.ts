@@ -13,6 +13,7 @@ import { requestLog } from './middleware/request-log';
 import { requireSession, userIdGuard } from './middleware/session';
 import { registerAuthRoutes } from './routes/auth';
 import { registerPublicRoutes } from './routes/public';
+import { registerReportRoutes } from './routes/reports';
 import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
 
@@ -38,6 +39,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerUserRoutes,
   registerPublicRoutes,
   registerShareRoutes,
+  registerReportRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>
