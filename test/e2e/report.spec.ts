@@ -60,6 +60,8 @@ const findings = SEVERITIES.map((severity, i) => ({
   trend: 'new',
 }));
 
+test.use({ timezoneId: 'Africa/Johannesburg' });
+
 async function mockApi(page: Page): Promise<void> {
   await page.route('**/api/apis?*', (route) => route.fulfill({ json: { success: true, message: 'APIs loaded', data: { apis: [API] } } }));
   await page.route('**/api/environment', (route) => route.fulfill({ json: { success: true, message: 'OK', data: { isDocker: false, localScans: true } } }));
@@ -163,7 +165,8 @@ test('history lists completed scans newest first; the report pages findings by 1
   await report.getByTestId('download-executive').click();
   await expect(report.getByTestId('report-message')).toHaveText(API_MESSAGES.downloadReportError('Report engine unavailable'));
   const [download] = await Promise.all([page.waitForEvent('download'), report.getByTestId('download-sarif').click()]);
-  expect(download.suggestedFilename()).toBe('2026-11-20_1000 - SARIF Results - Billing_API.sarif');
+  // Named like the PDFs, after the scan's completion in the viewer's zone (UTC+2 here).
+  expect(download.suggestedFilename()).toBe('2026-11-20_1200 - SARIF Results - Billing_API.sarif');
   await expect(report.getByTestId('report-message')).toHaveText(API_MESSAGES.reportDownloaded);
 });
 

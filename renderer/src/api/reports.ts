@@ -1,5 +1,5 @@
 // Report downloads (spec section 7): the one binary route. It goes through request() like every other
-// call; the body is read as a Blob and the server's content-disposition name is kept for the exports.
+// call; the body is read as a Blob, which the screen saves under the spec's file name.
 
 import type { ReportType } from '../../../shared/constants';
 import { NetworkError } from './client';
@@ -7,24 +7,8 @@ import { request } from './request';
 import type { Auth } from './session';
 
 export type DownloadResult =
-  | { ok: true; blob: Blob; filename: string | null; contentType: string }
+  | { ok: true; blob: Blob; contentType: string }
   | { ok: false; status: number; message: string };
-
-/** The file name of a content-disposition header (RFC 6266: filename* wins over filename). */
-export function dispositionFilename(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (star) {
-    try {
-      return decodeURIComponent(star[1]!.trim());
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
-  if (!plain) return null;
-  return (plain[2] ?? plain[1]!).trim() || null;
-}
 
 export async function downloadReport(auth: Auth, scanId: string, type: ReportType): Promise<DownloadResult> {
   const qs = new URLSearchParams({ scan_id: scanId, report_type: type, user_id: auth.userId });
@@ -50,7 +34,7 @@ export async function downloadReport(auth: Auth, scanId: string, type: ReportTyp
     }
     return { ok: false, status: res.status, message };
   }
-  return { ok: true, blob: await res.blob(), filename: dispositionFilename(res.headers.get('content-disposition')), contentType };
+  return { ok: true, blob: await res.blob(), contentType };
 }
 
 /** Hands a downloaded file to the browser (or the desktop shell's download handling) under `filename`. */

@@ -5,7 +5,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
 import type { ApiSummary, Finding, ScanDetails } from '../../../shared/contract';
-import { formatDurationSeconds, reportFilename, severityBucket } from '../../../shared/display';
+import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { downloadReport, saveBlob } from '../api/reports';
 import { scanDetails } from '../api/scans';
@@ -22,11 +22,11 @@ type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: '
 
 const SEVERITY_RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
-const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string; ext: string; name: string }[] = [
-  { type: 'json', label: 'JSON', ext: 'json', name: 'Findings' },
-  { type: 'sarif', label: 'SARIF', ext: 'sarif', name: 'SARIF Report' },
-  { type: 'html', label: 'HTML', ext: 'html', name: 'HTML Report' },
-  { type: 'junit', label: 'JUnit', ext: 'xml', name: 'JUnit Report' },
+const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
+  { type: 'json', label: 'JSON' },
+  { type: 'sarif', label: 'SARIF' },
+  { type: 'html', label: 'HTML' },
+  { type: 'junit', label: 'JUnit' },
 ];
 
 /** Findings ordered high to info, then by CVSS score. */
@@ -169,13 +169,8 @@ export function ScanReportModal({
         show('error', API_MESSAGES.downloadReportError(res.message || FALLBACK_MESSAGES.downloadReport));
         return;
       }
-      let filename: string;
-      if (type === 'executive' || type === 'technical') filename = reportFilename(api.name, type, stamp);
-      else {
-        const spec = EXPORTS.find((e) => e.type === type)!;
-        filename = res.filename ?? reportFilename(api.name, 'executive', stamp).replace(' - Executive Report - ', ` - ${spec.name} - `).replace(/\.pdf$/, `.${spec.ext}`);
-      }
-      saveBlob(res.blob, filename);
+      // Named in the viewer's time zone after the scan's completion (spec section 7), exports alike.
+      saveBlob(res.blob, reportFileName(api.name, type, stamp));
       show('success', API_MESSAGES.reportDownloaded);
     } catch (err) {
       show('error', API_MESSAGES.downloadReportError(reasonOf(err, FALLBACK_MESSAGES.downloadReport)));
