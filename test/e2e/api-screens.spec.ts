@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, missingRoutes, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
 
 const QUICK_SCAN = ['GET /me', 'GET /documents/download', 'GET /orders/{orderId}', 'POST /invoices/lookup', 'GET /notes/{noteId}'];
 
@@ -54,9 +54,13 @@ async function seed(request: APIRequestContext): Promise<Seed> {
 }
 
 let data: Seed;
+let schedules = true;
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
+  const missing = await missingRoutes(request, ['GET /api/apis', 'POST /api/scan/details', 'GET /api/scans/schedule']);
+  test.skip(missing.includes('GET /api/apis') || missing.includes('POST /api/scan/details'), `this server lacks ${missing.join(', ')}`);
+  schedules = !missing.includes('GET /api/scans/schedule');
   data = await seed(request);
 });
 
@@ -145,7 +149,8 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByTestId('flags-row').first()).toBeVisible();
       await check(page, `modal-flags-${theme}`);
       await page.getByTestId('modal-close').click();
-      expect(problems).toEqual([]);
+      // Without the schedule routes the Schedule dialog's load is a 404 (shown as its error).
+      expect(problems.filter((p) => schedules || !p.includes('404'))).toEqual([]);
     });
 
     test('a card while its scan runs, with the live progress bar', async ({ page, request }) => {
