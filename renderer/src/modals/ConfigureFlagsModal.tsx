@@ -17,8 +17,9 @@ import { useTransient } from '../hooks/useTransient';
 import { currentAuth } from '../stores/useAuthStore';
 import { scanStore } from '../stores/useScanStore';
 import { flagTitle } from './EndpointsModal';
-import { MessageLine, MethodBadge, paginate, Pager, reasonOf } from './shared';
+import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 import { useEndpoints } from './useEndpoints';
+import { paginate } from '../lib/scans';
 
 const BULK_CONCURRENCY = 6;
 

@@ -1,7 +1,7 @@
 // Endpoints of an API (spec section 2): method, path, summary and the checks each one carries.
 
 import { useState, type ReactElement } from 'react';
-import { FLAG_OWASP, PAGE_SIZES, type Flag } from '../../../shared/constants';
+import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary } from '../../../shared/contract';
 import { API_MESSAGES } from '../../../shared/messages';
 import { matchesEndpointSearch } from '../../../shared/validation';
@@ -9,8 +9,9 @@ import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { Spinner } from '../components/Spinner';
-import { MethodBadge, paginate, Pager } from './shared';
+import { MethodBadge, Pager } from './shared';
 import { useEndpoints } from './useEndpoints';
+import { paginate } from '../lib/scans';
 
 export function flagTitle(flag: Flag): string {
   return flag === 'SKIP' ? 'Skip: no requests are sent to this endpoint' : `${FLAG_OWASP[flag].id} ${FLAG_OWASP[flag].title}`;
@@ -89,7 +90,7 @@ export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): v
                       {e.flags.length === 0 ? (
                         <span className="muted small">No checks</span>
                       ) : (
-                        e.flags.map((f) => (
+                        FLAGS.filter((f) => e.flags.includes(f)).map((f) => (
                           <span key={f} className={`flag-chip${f === 'SKIP' ? ' flag-skip' : ''}`} title={flagTitle(f)}>
                             {f}
                           </span>

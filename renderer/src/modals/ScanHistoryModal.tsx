@@ -11,15 +11,9 @@ import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { Spinner } from '../components/Spinner';
 import { when } from '../lib/format';
+import { completedHistory } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
 import { reasonOf } from './shared';
-
-/** Completed scans that carry completed_at, newest first (spec section 9). */
-export function completedHistory(scans: ScanSummary[]): ScanSummary[] {
-  return scans
-    .filter((s) => s.status === 'completed' && !!s.completed_at)
-    .sort((a, b) => new Date(b.completed_at!).getTime() - new Date(a.completed_at!).getTime());
-}
 
 type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; scans: ScanSummary[] };
 

@@ -15,12 +15,11 @@ import { Modal } from '../components/Modal';
 import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
+import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
-import { MessageLine, MethodBadge, paginate, Pager, reasonOf } from './shared';
+import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 
 type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; details: ScanDetails };
-
-const SEVERITY_RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
 const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
   { type: 'json', label: 'JSON' },
@@ -28,19 +27,6 @@ const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
   { type: 'html', label: 'HTML' },
   { type: 'junit', label: 'JUnit' },
 ];
-
-/** Findings ordered high to info, then by CVSS score. */
-export function orderFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort(
-    (a, b) => SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0),
-  );
-}
-
-export function severityCounts(findings: Finding[]): Record<Severity, number> {
-  const counts: Record<Severity, number> = { high: 0, medium: 0, low: 0, info: 0 };
-  for (const f of findings) counts[severityBucket(f.severity)] += 1;
-  return counts;
-}
 
 function CodeBlock({ title, text, testId, onCopied }: { title: string; text: string; testId: string; onCopied(ok: boolean): void }): ReactElement {
   const copy = async () => {

@@ -64,10 +64,3 @@ export function Pager({
     </nav>
   );
 }
-
-/** Slices a list into pages and keeps the page in range as the list changes. */
-export function paginate<T>(items: T[], page: number, pageSize: number): { rows: T[]; page: number; pageCount: number } {
-  const pageCount = Math.max(1, Math.ceil(items.length / pageSize));
-  const current = Math.min(Math.max(0, page), pageCount - 1);
-  return { rows: items.slice(current * pageSize, (current + 1) * pageSize), page: current, pageCount };
-}
