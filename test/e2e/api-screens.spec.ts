@@ -184,6 +184,29 @@ for (const theme of ['light', 'dark'] as const) {
       await check(page, `manage-apis-scanning-${theme}`);
     });
 
+    test('an API typed by hand', async ({ page, request }) => {
+      await signInByStorage(page, request, data.owner);
+      await openManage(page);
+      await page.getByTestId('import-button').click();
+      await page.getByTestId('import-mode-manual').click();
+      await page.getByTestId('manual-endpoints').fill('GET /payments/{id} A payment\nthis is not an endpoint');
+      await page.getByTestId('manual-submit').click();
+      await expect(page.getByTestId('manual-name-error')).toBeVisible();
+      await expect(page.getByTestId('manual-endpoints-error')).toContainText('Line 2');
+      await check(page, `modal-manual-api-${theme}`);
+      const name = `Payments ${theme}`;
+      await page.getByTestId('manual-name').fill(name);
+      await page.getByTestId('manual-base-url').fill('https://payments.example.com/v1');
+      await page.getByTestId('manual-endpoints').fill('GET /payments/{id} A payment\nPOST /payments Pay');
+      await page.getByTestId('manual-submit').click();
+      await expect(page.getByTestId('import-modal')).toHaveCount(0);
+      await expect(page.getByTestId('notice')).toBeVisible();
+      const card = page.locator(`[data-testid="api-card"][data-api-name="${name}"]`);
+      await expect(card).toContainText('https://payments.example.com/v1');
+      await card.getByTestId('endpoints-button').click();
+      await expect(page.getByTestId('endpoint-row')).toHaveCount(2);
+    });
+
     test('the shared user: card and Manage Shared', async ({ page, request }) => {
       await signInByStorage(page, request, data.viewer);
       await openManage(page);

@@ -1,7 +1,7 @@
 // Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml file, follow its progress
 // (reading the file, then the upload and analysis), and read the importer's warnings before closing.
 
-import { useRef, useState, type DragEvent, type ReactElement } from 'react';
+import { useId, useRef, useState, type DragEvent, type ReactElement } from 'react';
 import { IMPORT_EXTENSIONS, IMPORT_MAX_BYTES } from '../../../shared/constants';
 import type { ImportData } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
@@ -13,6 +13,7 @@ import { Modal } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
 import { currentAuth } from '../stores/useAuthStore';
 import { noticeStore } from '../stores/useNoticeStore';
+import { ManualApiForm } from './ManualApiForm';
 import { reasonOf } from './shared';
 
 type Phase =
@@ -56,8 +57,11 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   const [error, setError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [over, setOver] = useState(false);
+  const [mode, setMode] = useState<'file' | 'manual'>('file');
+  const [manualBusy, setManualBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  const busy = phase.kind === 'reading' || phase.kind === 'uploading';
+  const formId = useId();
+  const busy = phase.kind === 'reading' || phase.kind === 'uploading' || manualBusy;
 
   const choose = (picked: File | null) => {
     setPhase({ kind: 'idle' });
@@ -117,7 +121,17 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   };
 
   const footer =
-    phase.kind === 'done' ? (
+    mode === 'manual' ? (
+      <>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="manual-submit">
+          <Icon name="plus" size={16} />
+          {manualBusy ? 'Creating...' : 'Create API'}
+        </button>
+      </>
+    ) : phase.kind === 'done' ? (
       <button type="button" className="button button-primary" onClick={onClose} data-testid="import-done">
         Done
       </button>
@@ -134,8 +148,29 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     );
 
   return (
-    <Modal title="Import API Spec" subtitle="OpenAPI 3.x, Swagger 2.0 or Postman collection" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
-      {phase.kind === 'done' ? (
+    <Modal title="Import API Spec" subtitle="OpenAPI 3.x, Swagger 2.0 or Postman collection, or endpoints typed by hand" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
+      {phase.kind !== 'done' && (
+        <div className="segmented" role="group" aria-label="How to add the API">
+          <button type="button" aria-pressed={mode === 'file'} onClick={() => setMode('file')} disabled={busy} data-testid="import-mode-file">
+            <Icon name="upload" size={16} />
+            Upload a file
+          </button>
+          <button type="button" aria-pressed={mode === 'manual'} onClick={() => setMode('manual')} disabled={busy} data-testid="import-mode-manual">
+            <Icon name="edit" size={16} />
+            Type endpoints
+          </button>
+        </div>
+      )}
+      {mode === 'manual' ? (
+        <ManualApiForm
+          formId={formId}
+          onBusy={setManualBusy}
+          onCreated={() => {
+            onImported();
+            onClose();
+          }}
+        />
+      ) : phase.kind === 'done' ? (
         <div data-testid="import-result">
           <Alert kind="success" testId="import-success">
             {phase.message}
