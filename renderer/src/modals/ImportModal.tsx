@@ -148,7 +148,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     );
 
   return (
-    <Modal title="Import API Spec" subtitle="OpenAPI 3.x, Swagger 2.0 or Postman collection, or endpoints typed by hand" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
+    <Modal title="Import API Spec" subtitle="A specification file, or endpoints typed by hand" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
       {phase.kind !== 'done' && (
         <div className="segmented" role="group" aria-label="How to add the API">
           <button type="button" aria-pressed={mode === 'file'} onClick={() => setMode('file')} disabled={busy} data-testid="import-mode-file">
