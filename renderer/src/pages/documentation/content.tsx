@@ -114,6 +114,10 @@ export const GUIDES: Guide[] = [
             fetched (a specification must not make the app read your disk or the network). They show up as warnings.
           </li>
           <li>
+            <strong>No specification?</strong> Choose <em>Type endpoints</em> in the import dialog and write one endpoint
+            per line (<code>GET /users/{'{id}'}</code>), with the API&apos;s name and base URL.
+          </li>
+          <li>
             <strong>Default flags</strong>: id-like parameters get BOLA, secured or login routes BKEN_AUTH, bodies and
             objects BOPLA, collections and uploads URC, admin-like or destructive routes BFLA, business flows UABF,
             URL-like parameters SSRF and UCAPI; SEC_MISC and IIM apply to every endpoint.
