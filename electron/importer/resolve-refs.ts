@@ -1,0 +1,341 @@
+// The importer's own `$ref` resolver. Only local JSON pointers (`#/...`) inside the uploaded
+// document are followed: it never reads a file or opens a connection. An external reference stays
+// as `{ "x-unresolved-ref": ref }` with a warning; a cycle is cut where it closes with
+// `{ "x-circular": ref }`; copies are bounded in depth and size (`{ "x-truncated": ... }`).
+// Complete copies of a reference are memoised, so a schema used by 400 operations is resolved once.
+
+import type { JsonSchema } from '../../shared/contract';
+import { parseLocalRef, lookup } from './json-pointer';
+import { IMPORT_LIMITS } from './limits';
+import type { Warnings } from './warnings';
+import { hasOwn, isObject, put, type Obj } from './values';
+
+/** What one endpoint may still store; shared by all its schemas and examples. */
+export interface Budget {
+  remaining: number;
+  /** How many cuts (depth or size) happened while filling it. */
+  truncations: number;
+  /** References nested deeper than this are not inlined (`{ "x-ref", "x-truncated": "depth" }`). */
+  refDepth: number;
+}
+
+export const newBudget = (size: number = IMPORT_LIMITS.requestNodeBudget, refDepth = Number.POSITIVE_INFINITY): Budget => ({
+  remaining: size,
+  truncations: 0,
+  refDepth,
+});
+
+/** An endpoint's two budgets: what the scanner sends (parameters, body) matters more than what it reads back. */
+export interface Budgets {
+  request: Budget;
+  responses: Budget;
+}
+
+export const newBudgets = (): Budgets => ({
+  request: newBudget(),
+  responses: newBudget(IMPORT_LIMITS.responseNodeBudget, IMPORT_LIMITS.responseRefDepth),
+});
+
+export type Deref =
+  | { ok: true; value: unknown; ref: string | null }
+  | { ok: false; ref: string; reason: 'external' | 'missing' | 'circular' | 'chain' };
+
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+const SCHEMA_ONE = new Set([
+  'additionalProperties',
+  'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+  'contentSchema',
+]);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords kept as literal values. Vendor extensions, xml, externalDocs and $defs are dropped. */
+const LITERALS = new Set([
+  'type',
+  'format',
+  'enum',
+  'const',
+  'default',
+  'example',
+  'examples',
+  'nullable',
+  'x-nullable',
+  'required',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'multipleOf',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'title',
+  'discriminator',
+  'contentMediaType',
+  'contentEncoding',
+  'collectionFormat',
+]);
+const DESCRIPTION_MAX = 200;
+/** Descriptions are kept on a schema and its direct properties only: deeper ones are most of a large spec's bytes. */
+const DESCRIPTION_DEPTH = 1;
+const LITERAL_DEPTH = 16;
+
+interface Copy {
+  value: unknown;
+  height: number;
+}
+
+interface MemoEntry {
+  value: JsonSchema;
+  size: number;
+  height: number;
+}
+
+function clampString(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+export class RefResolver {
+  private readonly memo = new Map<string, MemoEntry>();
+  private readonly open = new Set<string>();
+
+  constructor(
+    private readonly root: unknown,
+    private readonly warnings: Warnings,
+  ) {}
+
+  private warnRef(where: string, ref: string, reason: 'external' | 'missing' | 'chain'): void {
+    if (reason === 'external')
+      this.warnings.add(where, `External $ref "${clampString(ref, 200)}" was not followed: an import never reads other files or URLs.`);
+    else if (reason === 'missing') this.warnings.add(where, `$ref "${clampString(ref, 200)}" points to nothing in this file.`);
+    else this.warnings.add(where, `$ref "${clampString(ref, 200)}" starts a chain of references that is too long or loops.`);
+  }
+
+  /** The target of a local reference, following $ref -> $ref chains. */
+  private target(ref: string): Deref {
+    let current = ref;
+    const seen = new Set<string>();
+    for (let hop = 0; hop < IMPORT_LIMITS.maxRefChain; hop += 1) {
+      const tokens = parseLocalRef(current);
+      if (!tokens) return { ok: false, ref: current, reason: 'external' };
+      const value = lookup(this.root, tokens);
+      if (value === undefined) return { ok: false, ref: current, reason: 'missing' };
+      seen.add(current);
+      const next = isObject(value) && typeof value.$ref === 'string' ? value.$ref : null;
+      if (next === null) return { ok: true, value, ref: current };
+      if (seen.has(next)) return { ok: false, ref: current, reason: 'chain' };
+      current = next;
+    }
+    return { ok: false, ref: current, reason: 'chain' };
+  }
+
+  /**
+   * A non-schema object (parameter, response, request body, path item, example, security scheme):
+   * the object itself, or the object its local $ref points to. Problems are warned at `where`.
+   */
+  deref(node: unknown, where: string): Deref {
+    if (!isObject(node) || typeof node.$ref !== 'string') return { ok: true, value: node, ref: null };
+    const result = this.target(node.$ref);
+    if (!result.ok && result.reason !== 'circular') this.warnRef(where, result.ref, result.reason);
+    return result;
+  }
+
+  /** A stored copy of a schema with local references inlined; null when there is none. */
+  schema(node: unknown, budget: Budget, where: string): JsonSchema | null {
+    if (node === undefined || node === null) return null;
+    const copy = this.copySchema(node, 0, budget, where);
+    return isObject(copy.value) ? (copy.value as JsonSchema) : null;
+  }
+
+  /** A bounded literal copy of an example or default value (references inside are not followed). */
+  value(node: unknown, budget: Budget): unknown {
+    return this.copyLiteral(node, 0, budget);
+  }
+
+  private truncated(budget: Budget, reason: 'depth' | 'size', ref?: string): Copy {
+    budget.truncations += 1;
+    budget.remaining -= 1;
+    return { value: ref ? { 'x-truncated': reason, 'x-ref': ref } : { 'x-truncated': reason }, height: 0 };
+  }
+
+  private copyRef(ref: string, siblings: Obj, depth: number, budget: Budget, where: string): Copy {
+    if (this.open.has(ref)) {
+      budget.remaining -= 1;
+      return { value: { 'x-circular': ref }, height: 0 };
+    }
+    const levelsLeft = budget.refDepth - this.open.size;
+    if (levelsLeft <= 0) {
+      budget.remaining -= 1;
+      return { value: { 'x-ref': ref, 'x-truncated': 'depth' }, height: 0 };
+    }
+    // A copy depends on how many reference levels it may still inline.
+    const key = Number.isFinite(levelsLeft) ? `${levelsLeft}|${ref}` : ref;
+    let resolved: Copy;
+    const memo = this.memo.get(key);
+    if (memo && memo.size <= budget.remaining && depth + memo.height <= IMPORT_LIMITS.maxSchemaDepth) {
+      budget.remaining -= memo.size;
+      resolved = { value: memo.value, height: memo.height };
+    } else {
+      const target = this.target(ref);
+      if (!target.ok) {
+        if (target.reason !== 'circular') this.warnRef(where, target.ref, target.reason);
+        budget.remaining -= 1;
+        resolved = { value: { 'x-unresolved-ref': ref }, height: 0 };
+      } else {
+        this.open.add(ref);
+        const before = budget.remaining;
+        const cuts = budget.truncations;
+        try {
+          resolved = this.copySchema(target.value, depth, budget, where, true);
+        } finally {
+          this.open.delete(ref);
+        }
+        if (budget.truncations === cuts && isObject(resolved.value))
+          this.memo.set(key, { value: resolved.value as JsonSchema, size: before - budget.remaining, height: resolved.height });
+      }
+    }
+    const extra = Object.keys(siblings).filter((k) => k !== '$ref');
+    if (!extra.length || !isObject(resolved.value)) return resolved;
+    // OpenAPI 3.1 applies keywords next to $ref; for 3.0 they are descriptions at most.
+    const own = this.copySchemaObject(siblings, depth, budget, where);
+    return { value: { ...resolved.value, ...(own.value as Obj) }, height: Math.max(resolved.height, own.height) };
+  }
+
+  private copySchema(node: unknown, depth: number, budget: Budget, where: string, viaRef = false): Copy {
+    if (typeof node === 'boolean') {
+      budget.remaining -= 1;
+      return { value: node ? {} : { not: {} }, height: 0 };
+    }
+    if (!isObject(node)) {
+      budget.remaining -= 1;
+      return { value: {}, height: 0 };
+    }
+    if (depth >= IMPORT_LIMITS.maxSchemaDepth) return this.truncated(budget, 'depth', typeof node.$ref === 'string' ? node.$ref : undefined);
+    if (budget.remaining <= 0) return this.truncated(budget, 'size', typeof node.$ref === 'string' ? node.$ref : undefined);
+    if (!viaRef && typeof node.$ref === 'string') return this.copyRef(node.$ref, node, depth, budget, where);
+    if (viaRef && typeof node.$ref === 'string') {
+      // target() already followed the chain; a $ref left here is one it could not follow.
+      budget.remaining -= 1;
+      return { value: { 'x-unresolved-ref': node.$ref }, height: 0 };
+    }
+    return this.copySchemaObject(node, depth, budget, where);
+  }
+
+  private copySchemaObject(node: Obj, depth: number, budget: Budget, where: string): Copy {
+    const out: Obj = {};
+    let height = 0;
+    budget.remaining -= 1;
+    for (const key of Object.keys(node)) {
+      if (budget.remaining <= 0) {
+        budget.truncations += 1;
+        out['x-truncated'] = 'size';
+        break;
+      }
+      const v = node[key];
+      if (SCHEMA_MAPS.has(key)) {
+        if (!isObject(v)) continue;
+        const map: Obj = {};
+        budget.remaining -= 1;
+        for (const name of Object.keys(v)) {
+          if (budget.remaining <= 0) {
+            budget.truncations += 1;
+            map['x-truncated'] = 'size';
+            break;
+          }
+          const c = this.copySchema(v[name], depth + 1, budget, where);
+          put(map, name, c.value);
+          if (c.height + 1 > height) height = c.height + 1;
+        }
+        out[key] = map;
+      } else if (SCHEMA_ONE.has(key)) {
+        if (key === 'items' && Array.isArray(v)) {
+          out[key] = this.copySchemaList(v, depth, budget, where, (h) => (height = Math.max(height, h)));
+        } else if (typeof v === 'boolean' && (key === 'additionalProperties' || key.startsWith('unevaluated'))) {
+          budget.remaining -= 1;
+          out[key] = v;
+        } else if (isObject(v) || typeof v === 'boolean') {
+          const c = this.copySchema(v, depth + 1, budget, where);
+          out[key] = c.value;
+          if (c.height + 1 > height) height = c.height + 1;
+        }
+      } else if (SCHEMA_LISTS.has(key)) {
+        if (Array.isArray(v)) out[key] = this.copySchemaList(v, depth, budget, where, (h) => (height = Math.max(height, h)));
+      } else if (key === 'description') {
+        if (typeof v === 'string' && depth <= DESCRIPTION_DEPTH) {
+          budget.remaining -= 1;
+          out[key] = clampString(v, DESCRIPTION_MAX);
+        }
+      } else if (LITERALS.has(key)) {
+        out[key] = this.copyLiteral(v, 0, budget);
+      }
+    }
+    return { value: out, height };
+  }
+
+  private copySchemaList(list: unknown[], depth: number, budget: Budget, where: string, onHeight: (h: number) => void): unknown[] {
+    const out: unknown[] = [];
+    budget.remaining -= 1;
+    for (const item of list) {
+      if (budget.remaining <= 0) {
+        budget.truncations += 1;
+        out.push({ 'x-truncated': 'size' });
+        break;
+      }
+      const c = this.copySchema(item, depth + 1, budget, where);
+      out.push(c.value);
+      onHeight(c.height + 1);
+    }
+    return out;
+  }
+
+  private copyLiteral(v: unknown, depth: number, budget: Budget): unknown {
+    budget.remaining -= 1;
+    if (typeof v === 'string') return v.length > IMPORT_LIMITS.maxStoredString ? clampString(v, IMPORT_LIMITS.maxStoredString) : v;
+    if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+    if (typeof v === 'boolean' || v === null) return v;
+    if (v === undefined || typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return null;
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    if (depth >= LITERAL_DEPTH) {
+      budget.truncations += 1;
+      return { 'x-truncated': 'depth' };
+    }
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const item of v) {
+        if (budget.remaining <= 0) {
+          budget.truncations += 1;
+          break;
+        }
+        out.push(this.copyLiteral(item, depth + 1, budget));
+      }
+      return out;
+    }
+    if (!isObject(v)) return null;
+    const out: Obj = {};
+    for (const key of Object.keys(v)) {
+      if (budget.remaining <= 0) {
+        budget.truncations += 1;
+        out['x-truncated'] = 'size';
+        break;
+      }
+      if (!hasOwn(v, key)) continue;
+      put(out, key, this.copyLiteral(v[key], depth + 1, budget));
+    }
+    return out;
+  }
+}
