@@ -139,7 +139,7 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
 
   if (method === 'DELETE' || method === 'PUT' || method === 'PATCH' || has(routeAndTags, ADMIN)) flags.add('BFLA');
 
-  if (!reads && method !== 'OPTIONS' && has(action, BUSINESS)) flags.add('UABF');
+  if (writes && has(action, BUSINESS)) flags.add('UABF');
 
   const urlParam =
     e.parameters.some((p) => p.in !== 'header' && (has(wordsOf(p.name), URL_WORD) || isUrlish(p.schema, p.example))) ||

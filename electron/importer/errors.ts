@@ -7,7 +7,8 @@ export class ImportError extends Error {
     /** "line 3, column 7", a JSON pointer ("/paths/~1pets"), or "" when the whole file is meant. */
     readonly location: string = '',
   ) {
-    super(location ? `${message} (at ${location})` : message);
+    // "Problem (at line 3, column 7)." reads better than "Problem. (at ...)".
+    super(location ? `${message.replace(/\.$/, '')} (at ${location}).` : message);
     this.name = 'ImportError';
   }
 }
@@ -24,3 +25,11 @@ export function lineColumnOf(text: string, offset: number): { line: number; colu
 }
 
 export const lineColumn = (line: number, column: number): string => `line ${line}, column ${column}`;
+
+/** Thrown while reading one operation: it is skipped with a warning saying why; the rest imports. */
+export class SkipOperation extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'SkipOperation';
+  }
+}

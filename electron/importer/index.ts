@@ -13,7 +13,7 @@ import { parseDocument } from './parse-document';
 import { readHar } from './read-har';
 import { readOpenApi3 } from './read-openapi3';
 import { readPostman } from './read-postman';
-import { buildEndpoints, type SpecReading } from './read-spec';
+import { buildEndpoints, type SpecReading, type UnexpectedErrorHook } from './read-spec';
 import { readSwagger2 } from './read-swagger2';
 import type { ImportResult, SourceFormat } from './result';
 import { clampText, type Obj } from './values';
@@ -25,6 +25,8 @@ export type { ImportResult } from './result';
 export interface ImportOptions {
   /** The uploaded file's name: the API's name when the file has none. */
   filename?: string;
+  /** Told about an error no reader meant to throw (the operation is skipped either way): logs, tests. */
+  onUnexpectedError?: UnexpectedErrorHook;
 }
 
 export class ImportTooLargeError extends ImportError {}
@@ -61,7 +63,7 @@ export function importApiDocument(bytes: Uint8Array, options: ImportOptions = {}
       reading = readHar(doc, warnings);
       break;
   }
-  const { endpoints, skipped } = buildEndpoints(reading, warnings);
+  const { endpoints, skipped } = buildEndpoints(reading, warnings, options.onUnexpectedError);
   if (skipped > 0 && endpoints.length === 0) {
     const first = warnings.toArray().find((w) => w.message.startsWith('Skipped'));
     throw new ImportError(

@@ -15,6 +15,7 @@ import {
 import { IMPORT_LIMITS } from './limits';
 import { RefResolver, type Budget, type Budgets } from './resolve-refs';
 import { HTTP_METHODS, type ExtractedEndpoint } from './result';
+import { SkipOperation } from './errors';
 import type { Warnings } from './warnings';
 import { arr, clampText, isObject, obj, oneLine, own, str, type Obj } from './values';
 import type { PendingOperation, SpecReading } from './read-spec';
@@ -133,7 +134,7 @@ function readResponses(raw: unknown, ctx: OperationContext): Record<string, Resp
 }
 
 function readOperation(method: string, path: string, op: unknown, pathParams: unknown, ctx: OperationContext): ExtractedEndpoint {
-  if (!isObject(op)) throw new Error('the operation is not an object');
+  if (!isObject(op)) throw new SkipOperation('the operation is not an object');
   const params = [...readParameters(pathParams, { ...ctx, where: ctx.where.replace(/\/[^/]+$/, '') }), ...readParameters(op.parameters, ctx)];
   return {
     method: method.toUpperCase(),

@@ -10,6 +10,7 @@ import { finishBaseUrl, pathTemplateNames } from './openapi-common';
 import type { PendingOperation, SpecReading } from './read-spec';
 import type { Budget, Budgets } from './resolve-refs';
 import type { ExtractedEndpoint } from './result';
+import { SkipOperation } from './errors';
 import type { Warnings } from './warnings';
 import { arr, clampText, isObject, obj, own, put, str, type Obj } from './values';
 
@@ -352,12 +353,12 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
       where: it.where,
       read: (budgets: Budgets): ExtractedEndpoint => {
         const request = typeof it.item.request === 'string' ? { url: it.item.request } : obj(it.item.request);
-        if (!request) throw new Error('its request is not an object');
+        if (!request) throw new SkipOperation('its request is not an object');
         const method = (str(request.method) ?? 'GET').trim().toUpperCase();
         const requestAuth = readAuth(request.auth);
-        if (!METHOD.test(method)) throw new Error(`"${clampText(request.method, 20)}" is not an HTTP method`);
+        if (!METHOD.test(method)) throw new SkipOperation(`"${clampText(request.method, 20)}" is not an HTTP method`);
         if (loc.originKey && baseKey && loc.originKey !== baseKey)
-          throw new Error(`it targets ${clampText(loc.origin ?? loc.originKey, 200)}, not the API's base URL ${clampText(baseUrl || baseKey, 200)}`);
+          throw new SkipOperation(`it targets ${clampText(loc.origin ?? loc.originKey, 200)}, not the API's base URL ${clampText(baseUrl || baseKey, 200)}`);
         const rel = basePath && (loc.path === basePath || loc.path.startsWith(`${basePath}/`)) ? loc.path.slice(basePath.length) : loc.path;
         const path = templatePath(rel);
         const url = obj(request.url);

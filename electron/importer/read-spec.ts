@@ -5,6 +5,7 @@
 import type { ApiSecurity } from '../../shared/contract';
 import type { NewEndpoint } from '../store/apis';
 import { defaultFlags } from './default-flags';
+import { SkipOperation } from './errors';
 import { IMPORT_LIMITS } from './limits';
 import { newBudgets, type Budgets } from './resolve-refs';
 import type { ExtractedEndpoint } from './result';
@@ -30,7 +31,10 @@ export interface BuiltEndpoints {
   skipped: number;
 }
 
-export function buildEndpoints(reading: SpecReading, warnings: Warnings): BuiltEndpoints {
+/** Called with an error no reader meant to throw (a bug), before the operation is skipped anyway. */
+export type UnexpectedErrorHook = (err: unknown, operation: string) => void;
+
+export function buildEndpoints(reading: SpecReading, warnings: Warnings, onUnexpected?: UnexpectedErrorHook): BuiltEndpoints {
   const endpoints: NewEndpoint[] = [];
   let skipped = 0;
   let shortened = 0;
@@ -45,12 +49,15 @@ export function buildEndpoints(reading: SpecReading, warnings: Warnings): BuiltE
     const budgets = newBudgets();
     try {
       const e = op.read(budgets);
-      if (e.path.length > IMPORT_LIMITS.maxPathLength) throw new Error(`the path is longer than ${IMPORT_LIMITS.maxPathLength} characters`);
+      if (e.path.length > IMPORT_LIMITS.maxPathLength) throw new SkipOperation(`the path is longer than ${IMPORT_LIMITS.maxPathLength} characters`);
       if (budgets.request.truncations || budgets.responses.truncations) shortened += 1;
       endpoints.push({ ...e, flags: defaultFlags(e, reading.security) });
     } catch (err) {
       skipped += 1;
-      const reason = err instanceof RangeError ? 'it nests too deeply' : err instanceof Error ? err.message : 'it could not be read';
+      let reason = 'it could not be read';
+      if (err instanceof SkipOperation) reason = err.message;
+      else if (err instanceof RangeError) reason = 'it nests too deeply';
+      else onUnexpected?.(err, op.label);
       warnings.add(op.where, `Skipped ${op.label.slice(0, 300)}: ${reason.slice(0, 300)}.`);
     }
   }

@@ -16,6 +16,7 @@ import {
 import type { PendingOperation, SpecReading } from './read-spec';
 import { RefResolver, type Budget, type Budgets } from './resolve-refs';
 import { HTTP_METHODS, type ExtractedEndpoint } from './result';
+import { SkipOperation } from './errors';
 import type { Warnings } from './warnings';
 import { arr, clampText, isObject, obj, oneLine, own, put, str, type Obj } from './values';
 
@@ -167,7 +168,7 @@ function readResponses(raw: unknown, produces: string[], ctx: Ctx): Record<strin
 }
 
 function readOperation(doc: Obj, method: string, path: string, op: unknown, pathParams: unknown, ctx: Ctx): ExtractedEndpoint {
-  if (!isObject(op)) throw new Error('the operation is not an object');
+  if (!isObject(op)) throw new SkipOperation('the operation is not an object');
   const read = readParams([pathParams, op.parameters], ctx);
   const consumes = op.consumes !== undefined ? strings(op.consumes) : strings(doc.consumes);
   const produces = op.produces !== undefined ? strings(op.produces) : strings(doc.produces);

@@ -125,7 +125,10 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
     const filename = cleanFilename(file.name);
     let result: ImportResult;
     try {
-      result = importApiDocument(new Uint8Array(await file.arrayBuffer()), { filename });
+      result = importApiDocument(new Uint8Array(await file.arrayBuffer()), {
+        filename,
+        onUnexpectedError: (error, operation) => s.logger.warn('Import skipped an operation after an unexpected error', { operation, error }),
+      });
     } catch (err) {
       if (err instanceof ImportTooLargeError) throw new ApiError(413, SERVER_MESSAGES.importTooLarge);
       if (err instanceof ImportError) throw badRequest(err.message, 'file');
