@@ -7,8 +7,26 @@ import type { ApiSecurity, JsonSchema } from '../../shared/contract';
 import type { ExtractedEndpoint } from './result';
 import { arr, isObject, obj } from './values';
 
+const wordCache = new Map<string, string>();
+const WORD_CACHE_MAX = 20_000;
+
 /** Lower-case words of identifiers and text: "resetPassword /users/{user_id}" -> "reset password users user id". */
 export function wordsOf(...parts: (string | null | undefined)[]): string {
+  // Parameter and property names repeat across a spec's endpoints: split each once.
+  const key = parts.length === 1 ? (parts[0] ?? '') : null;
+  if (key !== null) {
+    const hit = wordCache.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const words = splitWords(parts);
+  if (key !== null) {
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+    wordCache.set(key, words);
+  }
+  return words;
+}
+
+function splitWords(parts: (string | null | undefined)[]): string {
   const text = parts
     .filter(Boolean)
     .join(' ')

@@ -32,6 +32,14 @@ export interface DocumentStats {
   height: number;
 }
 
+/**
+ * Whether a YAML text can contain aliases: an alias must name an anchor, and an anchor is always
+ * written with "&". Without one, js-yaml's own depth limit is all the guarding the tree needs.
+ */
+export function mayHaveAliases(text: string): boolean {
+  return text.includes('&');
+}
+
 export function guardDocument(root: unknown, syntax: Syntax): DocumentStats {
   const maxDepth = IMPORT_LIMITS.maxDocumentDepth;
   if (root === null || typeof root !== 'object') return { expandedNodes: 1, distinctNodes: 1, height: 0 };

@@ -7,7 +7,7 @@ import { SERVER_MESSAGES } from '../../shared/messages';
 import { decodeText } from './decode-text';
 import { detectFormat } from './detect-format';
 import { ImportError } from './errors';
-import { guardDocument } from './guard-document';
+import { guardDocument, mayHaveAliases } from './guard-document';
 import { IMPORT_LIMITS } from './limits';
 import { parseDocument } from './parse-document';
 import { readHar } from './read-har';
@@ -42,7 +42,7 @@ export function importApiDocument(bytes: Uint8Array, options: ImportOptions = {}
   if (bytes.length > IMPORT_MAX_BYTES) throw new ImportTooLargeError(SERVER_MESSAGES.importTooLarge);
   const text = decodeText(bytes);
   const parsed = parseDocument(text);
-  guardDocument(parsed.value, parsed.syntax);
+  if (parsed.syntax === 'json' || mayHaveAliases(text)) guardDocument(parsed.value, parsed.syntax);
   const detected = detectFormat(parsed.value);
   const doc = parsed.value as Obj;
   const warnings = new Warnings();

@@ -17,7 +17,7 @@ export const IMPORT_LIMITS = {
   /** ...and for all its response schemas together. */
   responseNodeBudget: 1_000,
   /** Response schemas inline references this many levels deep; deeper ones stay named by `x-ref`. */
-  responseRefDepth: 2,
+  responseRefDepth: 1,
   /** Strings inside stored schemas and examples are cut to this many characters. */
   maxStoredString: 1_000,
   maxEndpoints: 10_000,

@@ -17,12 +17,15 @@ export interface Budget {
   truncations: number;
   /** References nested deeper than this are not inlined (`{ "x-ref", "x-truncated": "depth" }`). */
   refDepth: number;
+  /** Leave out examples, descriptions and titles (response schemas: the scanner reads their shape only). */
+  lean: boolean;
 }
 
-export const newBudget = (size: number = IMPORT_LIMITS.requestNodeBudget, refDepth = Number.POSITIVE_INFINITY): Budget => ({
+export const newBudget = (size: number = IMPORT_LIMITS.requestNodeBudget, refDepth = Number.POSITIVE_INFINITY, lean = false): Budget => ({
   remaining: size,
   truncations: 0,
   refDepth,
+  lean,
 });
 
 /** An endpoint's two budgets: what the scanner sends (parameters, body) matters more than what it reads back. */
@@ -33,7 +36,7 @@ export interface Budgets {
 
 export const newBudgets = (): Budgets => ({
   request: newBudget(),
-  responses: newBudget(IMPORT_LIMITS.responseNodeBudget, IMPORT_LIMITS.responseRefDepth),
+  responses: newBudget(IMPORT_LIMITS.responseNodeBudget, IMPORT_LIMITS.responseRefDepth, true),
 });
 
 export type Deref =
@@ -91,6 +94,7 @@ const LITERALS = new Set([
   'collectionFormat',
 ]);
 const DESCRIPTION_MAX = 200;
+const LEAN_DROPS = new Set(['description', 'example', 'examples', 'title', 'default']);
 /** Descriptions are kept on a schema and its direct properties only: deeper ones are most of a large spec's bytes. */
 const DESCRIPTION_DEPTH = 1;
 const LITERAL_DEPTH = 16;
@@ -112,7 +116,10 @@ function clampString(s: string, max: number): string {
 
 export class RefResolver {
   private readonly memo = new Map<string, MemoEntry>();
+  private readonly targets = new Map<string, Deref>();
   private readonly open = new Set<string>();
+  /** References to objects being inlined right now (what Budget.refDepth bounds). */
+  private objectLevels = 0;
 
   constructor(
     private readonly root: unknown,
@@ -126,8 +133,17 @@ export class RefResolver {
     else this.warnings.add(where, `$ref "${clampString(ref, 200)}" starts a chain of references that is too long or loops.`);
   }
 
-  /** The target of a local reference, following $ref -> $ref chains. */
+  /** The target of a local reference, following $ref -> $ref chains (looked up once per reference). */
   private target(ref: string): Deref {
+    let found = this.targets.get(ref);
+    if (!found) {
+      found = this.follow(ref);
+      this.targets.set(ref, found);
+    }
+    return found;
+  }
+
+  private follow(ref: string): Deref {
     let current = ref;
     const seen = new Set<string>();
     for (let hop = 0; hop < IMPORT_LIMITS.maxRefChain; hop += 1) {
@@ -178,32 +194,37 @@ export class RefResolver {
       budget.remaining -= 1;
       return { value: { 'x-circular': ref }, height: 0 };
     }
-    const levelsLeft = budget.refDepth - this.open.size;
-    if (levelsLeft <= 0) {
-      budget.remaining -= 1;
-      return { value: { 'x-ref': ref, 'x-truncated': 'depth' }, height: 0 };
-    }
-    // A copy depends on how many reference levels it may still inline.
-    const key = Number.isFinite(levelsLeft) ? `${levelsLeft}|${ref}` : ref;
+    const target = this.target(ref);
     let resolved: Copy;
-    const memo = this.memo.get(key);
-    if (memo && memo.size <= budget.remaining && depth + memo.height <= IMPORT_LIMITS.maxSchemaDepth) {
-      budget.remaining -= memo.size;
-      resolved = { value: memo.value, height: memo.height };
+    if (!target.ok) {
+      if (target.reason !== 'circular') this.warnRef(where, target.ref, target.reason);
+      budget.remaining -= 1;
+      resolved = { value: { 'x-unresolved-ref': ref }, height: 0 };
     } else {
-      const target = this.target(ref);
-      if (!target.ok) {
-        if (target.reason !== 'circular') this.warnRef(where, target.ref, target.reason);
+      // Only references to objects with properties count as a level: an array or a composition
+      // wrapper (Pets = array of Pet) is kept together with what it wraps.
+      const level = Number.isFinite(budget.refDepth) && isObject(target.value) && isObject(target.value.properties);
+      const levelsLeft = budget.refDepth - this.objectLevels;
+      if (level && levelsLeft <= 0) {
         budget.remaining -= 1;
-        resolved = { value: { 'x-unresolved-ref': ref }, height: 0 };
+        return { value: { 'x-ref': ref, 'x-truncated': 'depth' }, height: 0 };
+      }
+      // A copy depends on how many reference levels it may still inline, and on leanness.
+      const key = `${budget.lean ? 'L' : ''}${Number.isFinite(levelsLeft) ? levelsLeft : ''}|${ref}`;
+      const memo = this.memo.get(key);
+      if (memo && memo.size <= budget.remaining && depth + memo.height <= IMPORT_LIMITS.maxSchemaDepth) {
+        budget.remaining -= memo.size;
+        resolved = { value: memo.value, height: memo.height };
       } else {
         this.open.add(ref);
+        if (level) this.objectLevels += 1;
         const before = budget.remaining;
         const cuts = budget.truncations;
         try {
           resolved = this.copySchema(target.value, depth, budget, where, true);
         } finally {
           this.open.delete(ref);
+          if (level) this.objectLevels -= 1;
         }
         if (budget.truncations === cuts && isObject(resolved.value))
           this.memo.set(key, { value: resolved.value as JsonSchema, size: before - budget.remaining, height: resolved.height });
@@ -275,6 +296,8 @@ export class RefResolver {
         }
       } else if (SCHEMA_LISTS.has(key)) {
         if (Array.isArray(v)) out[key] = this.copySchemaList(v, depth, budget, where, (h) => (height = Math.max(height, h)));
+      } else if (budget.lean && LEAN_DROPS.has(key)) {
+        continue;
       } else if (key === 'description') {
         if (typeof v === 'string' && depth <= DESCRIPTION_DEPTH) {
           budget.remaining -= 1;

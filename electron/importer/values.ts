@@ -34,11 +34,13 @@ export function clampText(v: unknown, max: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** A one-line summary: the text up to its first line break, clamped. */
+/** A one-line summary: the text up to its first line break, HTML tags removed, clamped. */
 export function oneLine(v: unknown, max: number): string {
   if (typeof v !== 'string') return '';
-  const first = v.replace(/<\/?[A-Za-z][^<>]{0,100}>/g, '').trim().split(/\r?\n/, 1)[0] ?? '';
-  return clampText(first, max);
+  const text = v.trimStart();
+  const end = text.indexOf('\n');
+  const first = (end === -1 ? text : text.slice(0, end)).slice(0, max * 4);
+  return clampText(first.includes('<') ? first.replace(/<\/?[A-Za-z][^<>]{0,100}>/g, '') : first, max);
 }
 
 /** o[k] = v, also when k is "__proto__" (which plain assignment would turn into a prototype change). */
