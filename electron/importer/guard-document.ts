@@ -29,6 +29,7 @@ export interface DocumentStats {
   /** Values once aliases are expanded. */
   expandedNodes: number;
   distinctNodes: number;
+  /** Levels of nested objects and lists. */
   height: number;
 }
 
@@ -49,14 +50,15 @@ export function guardDocument(root: unknown, syntax: Syntax): DocumentStats {
   const open = new Set<object>();
   let distinct = 0;
   const newFrame = (value: object, depth: number, key: string | number | null, parent: Frame | null): Frame => {
-    if (depth > maxDepth)
+    // depth counts from 0: the container at depth `maxDepth` is the (maxDepth + 1)th level.
+    if (depth >= maxDepth)
       throw new ImportError(`The file nests deeper than ${maxDepth} levels.`, shortPointer(tokensOf(parent, key ?? undefined)));
     distinct += 1;
     if (shared) open.add(value);
-    return { value, keys: Array.isArray(value) ? null : Object.keys(value), index: 0, depth, key, parent, size: 1, height: 0 };
+    return { value, keys: Array.isArray(value) ? null : Object.keys(value), index: 0, depth, key, parent, size: 1, height: 1 };
   };
   let top: Frame | null = newFrame(root, 0, null, null);
-  let result = { size: 1, height: 0 };
+  let result = { size: 1, height: 1 };
   const limit = () => Math.max(IMPORT_LIMITS.maxExpandedNodes, distinct * IMPORT_LIMITS.maxExpansionRatio);
 
   while (top) {

@@ -45,7 +45,8 @@ function parseJson(text: string): unknown {
 
 function parseYaml(text: string): unknown {
   try {
-    const options: LoadOptions = { schema: YAML_SCHEMA, maxDepth: IMPORT_LIMITS.maxDocumentDepth };
+    // js-yaml counts scalars as a level too: one more lets leaves sit under the deepest allowed container.
+    const options: LoadOptions = { schema: YAML_SCHEMA, maxDepth: IMPORT_LIMITS.maxDocumentDepth + 1 };
     return yaml.load(text, options);
   } catch (err) {
     if (err instanceof yaml.YAMLException) {
