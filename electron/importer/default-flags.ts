@@ -12,17 +12,13 @@ const WORD_CACHE_MAX = 20_000;
 
 /** Lower-case words of identifiers and text: "resetPassword /users/{user_id}" -> "reset password users user id". */
 export function wordsOf(...parts: (string | null | undefined)[]): string {
-  // Parameter and property names repeat across a spec's endpoints: split each once.
-  const key = parts.length === 1 ? (parts[0] ?? '') : null;
-  if (key !== null) {
-    const hit = wordCache.get(key);
-    if (hit !== undefined) return hit;
-  }
+  // Parameter, property and tag names repeat across a spec's endpoints: split each once.
+  const key = parts.length === 1 ? (parts[0] ?? '') : parts.join('\u0000');
+  const hit = wordCache.get(key);
+  if (hit !== undefined) return hit;
   const words = splitWords(parts);
-  if (key !== null) {
-    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
-    wordCache.set(key, words);
-  }
+  if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+  wordCache.set(key, words);
   return words;
 }
 

@@ -99,11 +99,6 @@ const LEAN_DROPS = new Set(['description', 'example', 'examples', 'title', 'defa
 const DESCRIPTION_DEPTH = 1;
 const LITERAL_DEPTH = 16;
 
-interface Copy {
-  value: unknown;
-  height: number;
-}
-
 interface MemoEntry {
   value: JsonSchema;
   size: number;
@@ -120,6 +115,8 @@ export class RefResolver {
   private readonly open = new Set<string>();
   /** References to objects being inlined right now (what Budget.refDepth bounds). */
   private objectLevels = 0;
+  /** Deepest schema level reached by the copy in progress: gives a memoised copy its height. */
+  private deepest = 0;
 
   constructor(
     private readonly root: unknown,
@@ -174,8 +171,9 @@ export class RefResolver {
   /** A stored copy of a schema with local references inlined; null when there is none. */
   schema(node: unknown, budget: Budget, where: string): JsonSchema | null {
     if (node === undefined || node === null) return null;
+    this.deepest = 0;
     const copy = this.copySchema(node, 0, budget, where);
-    return isObject(copy.value) ? (copy.value as JsonSchema) : null;
+    return isObject(copy) ? (copy as JsonSchema) : null;
   }
 
   /** A bounded literal copy of an example or default value (references inside are not followed). */
@@ -183,23 +181,23 @@ export class RefResolver {
     return this.copyLiteral(node, 0, budget);
   }
 
-  private truncated(budget: Budget, reason: 'depth' | 'size', ref?: string): Copy {
+  private truncated(budget: Budget, reason: 'depth' | 'size', ref?: string): Obj {
     budget.truncations += 1;
     budget.remaining -= 1;
-    return { value: ref ? { 'x-truncated': reason, 'x-ref': ref } : { 'x-truncated': reason }, height: 0 };
+    return ref ? { 'x-truncated': reason, 'x-ref': ref } : { 'x-truncated': reason };
   }
 
-  private copyRef(ref: string, siblings: Obj, depth: number, budget: Budget, where: string): Copy {
+  private copyRef(ref: string, siblings: Obj, depth: number, budget: Budget, where: string): unknown {
     if (this.open.has(ref)) {
       budget.remaining -= 1;
-      return { value: { 'x-circular': ref }, height: 0 };
+      return { 'x-circular': ref };
     }
     const target = this.target(ref);
-    let resolved: Copy;
+    let resolved: unknown;
     if (!target.ok) {
       if (target.reason !== 'circular') this.warnRef(where, target.ref, target.reason);
       budget.remaining -= 1;
-      resolved = { value: { 'x-unresolved-ref': ref }, height: 0 };
+      resolved = { 'x-unresolved-ref': ref };
     } else {
       // Only references to objects with properties count as a level: an array or a composition
       // wrapper (Pets = array of Pet) is kept together with what it wraps.
@@ -207,44 +205,49 @@ export class RefResolver {
       const levelsLeft = budget.refDepth - this.objectLevels;
       if (level && levelsLeft <= 0) {
         budget.remaining -= 1;
-        return { value: { 'x-ref': ref, 'x-truncated': 'depth' }, height: 0 };
+        return { 'x-ref': ref, 'x-truncated': 'depth' };
       }
       // A copy depends on how many reference levels it may still inline, and on leanness.
       const key = `${budget.lean ? 'L' : ''}${Number.isFinite(levelsLeft) ? levelsLeft : ''}|${ref}`;
       const memo = this.memo.get(key);
       if (memo && memo.size <= budget.remaining && depth + memo.height <= IMPORT_LIMITS.maxSchemaDepth) {
         budget.remaining -= memo.size;
-        resolved = { value: memo.value, height: memo.height };
+        if (depth + memo.height > this.deepest) this.deepest = depth + memo.height;
+        resolved = memo.value;
       } else {
         this.open.add(ref);
         if (level) this.objectLevels += 1;
         const before = budget.remaining;
         const cuts = budget.truncations;
+        const outer = this.deepest;
+        this.deepest = depth;
         try {
           resolved = this.copySchema(target.value, depth, budget, where, true);
         } finally {
           this.open.delete(ref);
           if (level) this.objectLevels -= 1;
         }
-        if (budget.truncations === cuts && isObject(resolved.value))
-          this.memo.set(key, { value: resolved.value as JsonSchema, size: before - budget.remaining, height: resolved.height });
+        const height = this.deepest - depth;
+        if (outer > this.deepest) this.deepest = outer;
+        if (budget.truncations === cuts && isObject(resolved))
+          this.memo.set(key, { value: resolved as JsonSchema, size: before - budget.remaining, height });
       }
     }
     const extra = Object.keys(siblings).filter((k) => k !== '$ref');
-    if (!extra.length || !isObject(resolved.value)) return resolved;
+    if (!extra.length || !isObject(resolved)) return resolved;
     // OpenAPI 3.1 applies keywords next to $ref; for 3.0 they are descriptions at most.
     const own = this.copySchemaObject(siblings, depth, budget, where);
-    return { value: { ...resolved.value, ...(own.value as Obj) }, height: Math.max(resolved.height, own.height) };
+    return { ...resolved, ...own };
   }
 
-  private copySchema(node: unknown, depth: number, budget: Budget, where: string, viaRef = false): Copy {
+  private copySchema(node: unknown, depth: number, budget: Budget, where: string, viaRef = false): unknown {
     if (typeof node === 'boolean') {
       budget.remaining -= 1;
-      return { value: node ? {} : { not: {} }, height: 0 };
+      return node ? {} : { not: {} };
     }
     if (!isObject(node)) {
       budget.remaining -= 1;
-      return { value: {}, height: 0 };
+      return {};
     }
     if (depth >= IMPORT_LIMITS.maxSchemaDepth) return this.truncated(budget, 'depth', typeof node.$ref === 'string' ? node.$ref : undefined);
     if (budget.remaining <= 0) return this.truncated(budget, 'size', typeof node.$ref === 'string' ? node.$ref : undefined);
@@ -252,14 +255,14 @@ export class RefResolver {
     if (viaRef && typeof node.$ref === 'string') {
       // target() already followed the chain; a $ref left here is one it could not follow.
       budget.remaining -= 1;
-      return { value: { 'x-unresolved-ref': node.$ref }, height: 0 };
+      return { 'x-unresolved-ref': node.$ref };
     }
     return this.copySchemaObject(node, depth, budget, where);
   }
 
-  private copySchemaObject(node: Obj, depth: number, budget: Budget, where: string): Copy {
+  private copySchemaObject(node: Obj, depth: number, budget: Budget, where: string): Obj {
     const out: Obj = {};
-    let height = 0;
+    if (depth > this.deepest) this.deepest = depth;
     budget.remaining -= 1;
     for (const key of Object.keys(node)) {
       if (budget.remaining <= 0) {
@@ -278,24 +281,20 @@ export class RefResolver {
             map['x-truncated'] = 'size';
             break;
           }
-          const c = this.copySchema(v[name], depth + 1, budget, where);
-          put(map, name, c.value);
-          if (c.height + 1 > height) height = c.height + 1;
+          put(map, name, this.copySchema(v[name], depth + 1, budget, where));
         }
         out[key] = map;
       } else if (SCHEMA_ONE.has(key)) {
         if (key === 'items' && Array.isArray(v)) {
-          out[key] = this.copySchemaList(v, depth, budget, where, (h) => (height = Math.max(height, h)));
+          out[key] = this.copySchemaList(v, depth, budget, where);
         } else if (typeof v === 'boolean' && (key === 'additionalProperties' || key.startsWith('unevaluated'))) {
           budget.remaining -= 1;
           out[key] = v;
         } else if (isObject(v) || typeof v === 'boolean') {
-          const c = this.copySchema(v, depth + 1, budget, where);
-          out[key] = c.value;
-          if (c.height + 1 > height) height = c.height + 1;
+          out[key] = this.copySchema(v, depth + 1, budget, where);
         }
       } else if (SCHEMA_LISTS.has(key)) {
-        if (Array.isArray(v)) out[key] = this.copySchemaList(v, depth, budget, where, (h) => (height = Math.max(height, h)));
+        if (Array.isArray(v)) out[key] = this.copySchemaList(v, depth, budget, where);
       } else if (budget.lean && LEAN_DROPS.has(key)) {
         continue;
       } else if (key === 'description') {
@@ -307,10 +306,10 @@ export class RefResolver {
         out[key] = this.copyLiteral(v, 0, budget);
       }
     }
-    return { value: out, height };
+    return out;
   }
 
-  private copySchemaList(list: unknown[], depth: number, budget: Budget, where: string, onHeight: (h: number) => void): unknown[] {
+  private copySchemaList(list: unknown[], depth: number, budget: Budget, where: string): unknown[] {
     const out: unknown[] = [];
     budget.remaining -= 1;
     for (const item of list) {
@@ -319,9 +318,7 @@ export class RefResolver {
         out.push({ 'x-truncated': 'size' });
         break;
       }
-      const c = this.copySchema(item, depth + 1, budget, where);
-      out.push(c.value);
-      onHeight(c.height + 1);
+      out.push(this.copySchema(item, depth + 1, budget, where));
     }
     return out;
   }
