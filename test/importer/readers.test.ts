@@ -73,6 +73,18 @@ describe('OpenAPI 3.1 reader', () => {
     expect(eps['DELETE /orders/{orderId}']!.flags.sort()).toEqual(['BFLA', 'BKEN_AUTH', 'BOLA', 'IIM', 'SEC_MISC'].sort());
   });
 
+  it('keeps a relative or missing server URL, with a warning to edit it', () => {
+    const relative = importJson({ ...openapi({ '/a': { get: { responses: {} } } }), servers: [{ url: '/api/v1/' }] });
+    expect(relative.base_url).toBe('/api/v1');
+    expect(relative.warnings).toContainEqual({ location: '/servers/0/url', message: 'The base URL "/api/v1" is not an absolute http(s) URL; edit it before scanning.' });
+    const none = importJson({ ...openapi({ '/a': { get: { responses: {} } } }), servers: undefined });
+    expect(none.base_url).toBe('');
+    expect(none.warnings[0]!.message).toBe('The file gives no server URL; set the base URL (Edit API) before scanning.');
+    const unfilled = importJson({ ...openapi({}), servers: [{ url: 'https://{tenant}.example.test' }] });
+    expect(unfilled.base_url).toBe('https://{tenant}.example.test');
+    expect(unfilled.warnings[0]!.message).toBe('Server variable {tenant} has no default value; it was left in the base URL.');
+  });
+
   it('adds undeclared path parameters and warns', () => {
     const x = importJson(openapi({ '/things/{thingId}/parts/{part}': { get: { parameters: [{ name: 'part', in: 'path', schema: { type: 'integer' } }], responses: {} } } }));
     expect(x.endpoints[0]!.parameters.map((p) => p.name)).toEqual(['part', 'thingId']);
