@@ -49,8 +49,8 @@ function readVariables(doc: Obj): Variables {
 
 /** Replaces {{name}} with known, non-empty values; others stay. */
 function fill(text: string, vars: Variables): string {
-  return text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (whole, name: string) => {
-    const v = vars.get(name);
+  return text.replace(/\{\{([^{}]{1,200})\}\}/g, (whole, raw: string) => {
+    const v = vars.get(raw.trim());
     return v ? v : whole;
   });
 }
@@ -88,8 +88,8 @@ function splitQuery(raw: string): { noQuery: string; query: [string, string][] }
 function locate(urlValue: unknown, vars: Variables): Location {
   const { noQuery, query } = splitQuery(rawUrl(urlValue).trim().slice(0, 8_192));
   const filled = fill(noQuery, vars);
-  const unknownHost = /^\{\{\s*([^{}]+?)\s*\}\}(.*)$/s.exec(filled);
-  if (unknownHost) return { originKey: `{{${unknownHost[1]}}}`, origin: null, path: unknownHost[2]!, query };
+  const unknownHost = /^\{\{([^{}]{1,200})\}\}(.*)$/s.exec(filled);
+  if (unknownHost) return { originKey: `{{${unknownHost[1]!.trim()}}}`, origin: null, path: unknownHost[2]!, query };
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(filled) ? filled : `http://${filled}`;
   try {
     const u = new URL(withScheme.replace(/\{\{/g, '%7B%7B').replace(/\}\}/g, '%7D%7D'));
@@ -124,7 +124,7 @@ function templatePath(path: string): string {
   const segments = path.split('/').map((seg) => {
     const colon = /^:([A-Za-z_][\w.-]*)$/.exec(seg);
     if (colon) return `{${colon[1]}}`;
-    return seg.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_w, name: string) => `{${name.trim()}}`);
+    return seg.replace(/\{\{([^{}]{1,200})\}\}/g, (_w, name: string) => `{${name.trim()}}`);
   });
   const joined = `/${segments.filter((s, i) => s !== '' || i === segments.length - 1).join('/')}`;
   return joined.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
@@ -321,9 +321,9 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
         warnings.add(at, 'An item that is not an object was skipped.');
         return;
       }
-      const own = readAuth(entry.auth);
-      const effective = own === undefined ? auth : own;
-      if (entry.request !== undefined) items.push({ item: entry, folders, auth: own === undefined ? auth : own, where: at });
+      const itemAuth = readAuth(entry.auth);
+      const effective = itemAuth === undefined ? auth : itemAuth;
+      if (entry.request !== undefined) items.push({ item: entry, folders, auth: effective, where: at });
       else if (entry.item !== undefined) {
         const name = clampText(entry.name, IMPORT_LIMITS.maxTagLength);
         walk(entry.item, name ? [...folders, name] : folders, effective, `${at}/item`, depth + 1);

@@ -231,6 +231,34 @@ describe('huge strings', () => {
     expect(ms).toBeLessThan(5_000);
   });
 
+  it('keeps its text patterns linear on pathological strings (no ReDoS)', () => {
+    const dots = `a@${'.'.repeat(200_000)} x`;
+    const braces = `{{${'{{a'.repeat(50_000)}`;
+    const collection = {
+      info: { name: 'x', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: Array.from({ length: 20 }, (_, i) => ({
+        name: `r${i}`,
+        request: {
+          method: 'POST',
+          url: { raw: `https://x.test/${braces}` },
+          body: { mode: 'raw', raw: JSON.stringify({ email: dots, list: [dots, dots] }), options: { raw: { language: 'json' } } },
+        },
+        response: [{ code: 200, body: JSON.stringify({ v: dots }) }],
+      })),
+    };
+    collection.item.push({
+      name: 'ok',
+      request: { method: 'POST', url: { raw: 'https://x.test/users' }, body: { mode: 'raw', raw: JSON.stringify({ email: dots }), options: { raw: { language: 'json' } } } },
+      response: [{ code: 200, body: JSON.stringify({ v: dots }) }],
+    });
+    const { value: r, ms } = timed(() => importJson(collection));
+    expect(ms).toBeLessThan(5_000);
+    expect(r.endpoints.map((e) => e.path)).toEqual(['/users']);
+    expect(r.endpoints[0]!.request_body!.schema).toEqual({ type: 'object', properties: { email: { type: 'string' } } });
+    const server = openapi({ '/a': { get: { responses: {} } } }, { servers: [{ url: `https://x.test/{${'a'.repeat(1_000_000)}` }] });
+    expect(timed(() => importJson(server)).ms).toBeLessThan(5_000);
+  });
+
   it('bounds the warnings a file can cause', () => {
     const paths: Record<string, unknown> = {};
     for (let i = 0; i < 5_000; i += 1) paths[`/p${i}`] = { get: `broken ${i}` };
