@@ -136,6 +136,27 @@ describe.each(['http', 'ipc'] as const)('API routes over %s', (kind) => {
       expect(res.json.message).toMatch(/not valid UTF-8/);
     });
 
+    it('answers 400 for an alias bomb and deep nesting, and leaves an external $ref unresolved', async () => {
+      const levels = ['a: &a [x,x,x,x,x,x,x,x,x,x]'];
+      for (let i = 1; i < 9; i += 1) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+      const bomb = await upload(owner, 'bomb.yaml', Buffer.from(`openapi: 3.0.0\ninfo: {title: b, version: "1"}\npaths: {}\n${levels.join('\n')}\n`));
+      expect(bomb.status).toBe(400);
+      expect(bomb.json.message).toMatch(/YAML aliases expand this file/);
+      const deep = await upload(owner, 'deep.json', Buffer.from(`{"openapi":"3.0.0","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`));
+      expect(deep.status).toBe(400);
+      expect(deep.json.message).toMatch(/nests deeper than 256 levels \(at \/x\/0\/0\/0/);
+      const external = await upload(
+        owner,
+        'ext.json',
+        Buffer.from(JSON.stringify({ openapi: '3.0.0', info: { title: 'e', version: '1' }, paths: { '/a': { get: { responses: { '200': { $ref: 'file:///etc/passwd' } } } } } })),
+      );
+      expect(external.status).toBe(201);
+      expect(external.json.data.warnings).toEqual([
+        { location: '/servers/0/url', message: 'The file gives no server URL; set the base URL (Edit API) before scanning.' },
+        { location: '/paths/~1a/get', message: 'External $ref "file:///etc/passwd" was not followed: an import never reads other files or URLs.' },
+      ]);
+    });
+
     it('answers 400 for a malformed multipart body', async () => {
       const res = await t.call<Env<never>>('POST', '/api/import', {
         token: owner.token,
