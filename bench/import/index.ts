@@ -1,7 +1,9 @@
 // Import budget (issue 3): for each fixture, the end-to-end import (read the file, parse, extract,
 // store into a real SQLite file) measured in the same run as SwaggerParser.validate() on the same
-// file. Each measurement runs in its own child process, alternating between the two tools, so both
-// see the same machine load; the first call of a process is reported as "cold", the others "warm".
+// file. Each tool runs in its own child process per round; rounds alternate which tool goes first,
+// so both see the same machine load. The first call of a process is "cold", the others "warm".
+// Ratios are paired: import/validate within a round, then the median over rounds; CPU time
+// (user + system of the process) is reported next to wall time because the machine is shared.
 // Budget: import <= 0.5x validate on the GitHub, Stripe and Azure specs; peak RSS <= 250 MB.
 // Run: npm run bench -- import [--rounds N]
 
@@ -9,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createFastYamlReader } from '../../electron/importer/fast-yaml';
 import { importApiDocument } from '../../electron/importer/index';
+import { YAML_SCHEMA } from '../../electron/importer/parse-document';
 import { storeImport } from '../../electron/importer/store-import';
 import { openStore } from '../../electron/store/database';
 import { createRepos } from '../../electron/store/index';
@@ -36,8 +40,13 @@ const BUDGETED = new Set(FIXTURES.slice(0, 3));
 const RATIO_BUDGET = 0.5;
 const RSS_BUDGET_MB = 250;
 
+interface Sample {
+  wall: number;
+  cpu: number;
+}
+
 interface ChildResult {
-  ms: number[];
+  samples: Sample[];
   maxRssMB: number;
   error?: string;
   endpoints?: number;
@@ -46,60 +55,76 @@ interface ChildResult {
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const rssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
+async function measure(fn: () => Promise<void> | void): Promise<Sample> {
+  gc();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
 async function childImport(file: string, iterations: number): Promise<ChildResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-bench-import-'));
   const store = await openStore(path.join(dir, 'bench.db'));
   const repos = createRepos(store.db);
   const owner = await repos.users.create({ email: 'b@example.com', username: 'bench', firstName: 'B', lastName: 'M', passwordHash: null }, new Date());
-  const ms: number[] = [];
+  const samples: Sample[] = [];
   let endpoints = 0;
   for (let i = 0; i < iterations; i += 1) {
-    gc();
-    const t0 = performance.now();
-    const bytes = fs.readFileSync(file);
-    const result = importApiDocument(bytes, { filename: path.basename(file) });
-    await storeImport(repos, { ownerId: owner.id, result, filename: path.basename(file), now: new Date() });
-    ms.push(performance.now() - t0);
-    endpoints = result.endpoints.length;
+    samples.push(
+      await measure(async () => {
+        const bytes = fs.readFileSync(file);
+        const result = importApiDocument(bytes, { filename: path.basename(file) });
+        await storeImport(repos, { ownerId: owner.id, result, filename: path.basename(file), now: new Date() });
+        endpoints = result.endpoints.length;
+      }),
+    );
   }
   const maxRssMB = rssMB();
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
-  return { ms, maxRssMB, endpoints };
+  return { samples, maxRssMB, endpoints };
 }
 
 async function childValidate(file: string, iterations: number): Promise<ChildResult> {
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  const ms: number[] = [];
+  const samples: Sample[] = [];
   let error: string | undefined;
   for (let i = 0; i < iterations; i += 1) {
-    gc();
-    const t0 = performance.now();
-    try {
-      // External refs off; http off. The file resolver stays on only so it can read this path.
-      await SwaggerParser.validate(file, { resolve: { external: false, http: false } });
-    } catch (err) {
-      error = (err as Error).message.split('\n')[0]!.slice(0, 120);
-    }
-    ms.push(performance.now() - t0);
+    samples.push(
+      await measure(async () => {
+        try {
+          // External refs off; http off. The file resolver stays on only so it can read this path.
+          await SwaggerParser.validate(file, { resolve: { external: false, http: false } });
+        } catch (err) {
+          error = (err as Error).message.split('\n')[0]!.replace(FIXTURE_DIR, '').slice(0, 120);
+        }
+      }),
+    );
   }
-  return { ms, maxRssMB: rssMB(), ...(error ? { error } : {}) };
+  return { samples, maxRssMB: rssMB(), ...(error ? { error } : {}) };
 }
 
-async function childYaml(file: string, iterations: number): Promise<{ jsYaml: number[]; yaml: number[] }> {
+type YamlTimes = { jsYaml: number[]; yaml: number[]; fastBlock: number[] };
+
+async function childYaml(file: string, iterations: number): Promise<YamlTimes> {
   const jsYaml = (await import('js-yaml')).default;
   const YAML = await import('yaml');
+  const readFast = createFastYamlReader(YAML_SCHEMA);
   const text = fs.readFileSync(file, 'utf8');
-  const out = { jsYaml: [] as number[], yaml: [] as number[] };
+  const out: YamlTimes = { jsYaml: [], yaml: [], fastBlock: [] };
   for (let i = 0; i < iterations; i += 1) {
-    gc();
-    let t0 = performance.now();
-    jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
-    out.jsYaml.push(performance.now() - t0);
-    gc();
-    t0 = performance.now();
-    YAML.parse(text, { maxAliasCount: 100 });
-    out.yaml.push(performance.now() - t0);
+    out.jsYaml.push((await measure(() => void jsYaml.load(text, { schema: YAML_SCHEMA }))).wall);
+    out.yaml.push((await measure(() => void YAML.parse(text, { maxAliasCount: 100 }))).wall);
+    out.fastBlock.push(
+      (
+        await measure(() => {
+          if (!readFast(text)) throw new Error('the fast YAML reader gave up on the Azure spec');
+        })
+      ).wall,
+    );
   }
   return out;
 }
@@ -115,7 +140,26 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const round1 = (x: number) => Math.round(x * 10) / 10;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+interface Round {
+  imp: ChildResult;
+  val: ChildResult;
+}
+
+function summarize(rounds: Round[], pick: (s: Sample) => number) {
+  const cold = (c: ChildResult) => pick(c.samples[0]!);
+  const warm = (c: ChildResult) => median(c.samples.slice(1).map(pick));
+  return {
+    importCold: r1(median(rounds.map((r) => cold(r.imp)))),
+    validateCold: r1(median(rounds.map((r) => cold(r.val)))),
+    coldRatio: r2(median(rounds.map((r) => cold(r.imp) / cold(r.val)))),
+    importWarm: r1(median(rounds.map((r) => warm(r.imp)))),
+    validateWarm: r1(median(rounds.map((r) => warm(r.val)))),
+    warmRatio: r2(median(rounds.map((r) => warm(r.imp) / warm(r.val)))),
+  };
+}
 
 async function main(): Promise<void> {
   const [mode, file, n] = process.argv.slice(2);
@@ -126,69 +170,62 @@ async function main(): Promise<void> {
     return;
   }
   const roundsArg = process.argv.indexOf('--rounds');
-  const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
+  const roundCount = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 7;
   const rows: Record<string, unknown>[] = [];
   let failed = false;
-  console.log(`import vs SwaggerParser.validate, ${rounds} rounds, ms (cold = first call of a process, warm = median of the others)`);
-  console.log(['fixture'.padEnd(52), 'eps', 'imp cold', 'val cold', 'ratio', 'imp warm', 'val warm', 'ratio', 'best ratio', 'RSS MB', ''].join('\t'));
+  console.log(`import vs SwaggerParser.validate: ${roundCount} rounds; ms; ratios are paired per round (median)`);
+  console.log(['fixture'.padEnd(40), 'eps', 'wall cold i/v', 'ratio', 'wall warm i/v', 'ratio', 'cpu cold', 'cpu warm', 'RSS MB', ''].join('\t'));
   for (const name of FIXTURES) {
     const file = path.join(FIXTURE_DIR, name);
     const size = fs.statSync(file).size;
-    const iterations = size > 1_000_000 ? 6 : 15;
-    const imp: ChildResult[] = [];
-    const val: ChildResult[] = [];
-    for (let r = 0; r < rounds; r += 1) {
-      imp.push(runChild<ChildResult>('import', file, iterations));
-      val.push(runChild<ChildResult>('validate', file, iterations));
+    const iterations = size > 1_000_000 ? 5 : 10;
+    const rounds: Round[] = [];
+    for (let r = 0; r < roundCount; r += 1) {
+      if (r % 2 === 0) {
+        const imp = runChild<ChildResult>('import', file, iterations);
+        rounds.push({ imp, val: runChild<ChildResult>('validate', file, iterations) });
+      } else {
+        const val = runChild<ChildResult>('validate', file, iterations);
+        rounds.push({ imp: runChild<ChildResult>('import', file, iterations), val });
+      }
     }
-    const importCold = median(imp.map((c) => c.ms[0]!));
-    const importWarm = median(imp.flatMap((c) => c.ms.slice(1)));
-    const validateCold = median(val.map((c) => c.ms[0]!));
-    const validateWarm = median(val.flatMap((c) => c.ms.slice(1)));
-    const rss = Math.max(...imp.map((c) => c.maxRssMB));
-    const bestRatio = Math.min(...imp.flatMap((c) => c.ms)) / Math.min(...val.flatMap((c) => c.ms));
-    const coldRatio = importCold / validateCold;
-    const warmRatio = importWarm / validateWarm;
+    const wall = summarize(rounds, (s) => s.wall);
+    const cpu = summarize(rounds, (s) => s.cpu);
+    const rss = Math.max(...rounds.map((r) => r.imp.maxRssMB));
     const budgeted = BUDGETED.has(name);
-    const ok = !budgeted || (coldRatio <= RATIO_BUDGET && warmRatio <= RATIO_BUDGET && rss <= RSS_BUDGET_MB);
-    if (!ok) failed = true;
-    const row = {
-      fixture: name,
-      bytes: size,
-      endpoints: imp[0]!.endpoints,
-      importColdMs: round1(importCold),
-      validateColdMs: round1(validateCold),
-      coldRatio: Math.round(coldRatio * 100) / 100,
-      importWarmMs: round1(importWarm),
-      validateWarmMs: round1(validateWarm),
-      warmRatio: Math.round(warmRatio * 100) / 100,
-      importBestMs: round1(Math.min(...imp.flatMap((c) => c.ms))),
-      validateBestMs: round1(Math.min(...val.flatMap((c) => c.ms))),
-      bestRatio: Math.round(bestRatio * 100) / 100,
-      importPeakRssMB: rss,
-      validateError: val.find((c) => c.error)?.error ?? null,
-      budget: budgeted ? (ok ? 'pass' : 'FAIL') : null,
-    };
-    rows.push(row);
+    const ok = wall.coldRatio <= RATIO_BUDGET && wall.warmRatio <= RATIO_BUDGET && rss <= RSS_BUDGET_MB;
+    if (budgeted && !ok) failed = true;
+    const validateError = rounds.find((r) => r.val.error)?.val.error ?? null;
+    rows.push({ fixture: name, bytes: size, endpoints: rounds[0]!.imp.endpoints, wall, cpu, importPeakRssMB: rss, validateError, budget: budgeted ? (ok ? 'pass' : 'FAIL') : null });
     console.log(
-      [name.slice(0, 52).padEnd(52), row.endpoints, row.importColdMs, row.validateColdMs, row.coldRatio, row.importWarmMs, row.validateWarmMs, row.warmRatio, row.bestRatio, rss, row.budget ?? (row.validateError ? `validate: ${row.validateError.slice(0, 60)}` : '')].join('\t'),
+      [
+        name.slice(0, 40).padEnd(40),
+        rounds[0]!.imp.endpoints,
+        `${wall.importCold}/${wall.validateCold}`,
+        wall.coldRatio,
+        `${wall.importWarm}/${wall.validateWarm}`,
+        wall.warmRatio,
+        cpu.coldRatio,
+        cpu.warmRatio,
+        rss,
+        budgeted ? (ok ? 'pass' : 'FAIL') : validateError ? `(validate: ${validateError.slice(0, 50)})` : '',
+      ].join('\t'),
     );
   }
   const azure = path.join(FIXTURE_DIR, FIXTURES[2]!);
-  const yamlRuns = Array.from({ length: rounds }, () => runChild<{ jsYaml: number[]; yaml: number[] }>('yaml', azure, 5));
+  const yamlRuns = Array.from({ length: 3 }, () => runChild<YamlTimes>('yaml', azure, 5));
+  const warmOf = (k: keyof YamlTimes) => r1(median(yamlRuns.flatMap((r) => r[k].slice(1))));
+  const coldOf = (k: keyof YamlTimes) => r1(median(yamlRuns.map((r) => r[k][0]!)));
   const yamlParsers = {
     file: FIXTURES[2],
-    jsYamlColdMs: round1(median(yamlRuns.map((r) => r.jsYaml[0]!))),
-    jsYamlWarmMs: round1(median(yamlRuns.flatMap((r) => r.jsYaml.slice(1)))),
-    yamlColdMs: round1(median(yamlRuns.map((r) => r.yaml[0]!))),
-    yamlWarmMs: round1(median(yamlRuns.flatMap((r) => r.yaml.slice(1)))),
+    jsYaml: { coldMs: coldOf('jsYaml'), warmMs: warmOf('jsYaml') },
+    yaml: { coldMs: coldOf('yaml'), warmMs: warmOf('yaml') },
+    fastBlockReader: { coldMs: coldOf('fastBlock'), warmMs: warmOf('fastBlock') },
   };
-  console.log('YAML parsers on the Azure spec (ms):', yamlParsers);
-  writeResult('import', { rounds, ratioBudget: RATIO_BUDGET, rssBudgetMB: RSS_BUDGET_MB, fixtures: rows, yamlParsers, loadAverage: os.loadavg() });
-  if (failed) {
-    console.log('Budget: FAIL');
-    process.exitCode = 1;
-  } else console.log('Budget: pass');
+  console.log('YAML parsers on the Azure spec (ms):', JSON.stringify(yamlParsers));
+  writeResult('import', { rounds: roundCount, ratioBudget: RATIO_BUDGET, rssBudgetMB: RSS_BUDGET_MB, fixtures: rows, yamlParsers, loadAverage: os.loadavg().map(r2) });
+  console.log(failed ? 'Budget: FAIL' : 'Budget: pass');
+  if (failed) process.exitCode = 1;
 }
 
 await main();

@@ -58,7 +58,7 @@ describe('fast YAML reader', () => {
     const key = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('200', 'true', 'null', '~', '1.5', '0x1F', '-', 'a b', 'a:b', "it's", '"q"', '#x', '__proto__', '<<', 'on', 'y'));
     const scalar = fc.oneof(
       fc.string({ maxLength: 30 }),
-      fc.constantFrom('', ' ', 'a: b', 'a #b', 'x:', "'", '"', '|', '- a', 'line\nbreak', 'trail \n', '\n\nlead', 'tab\there', '1e3', '.inf', '-.Inf', '.NaN', '0o17', '+12', '0b101', '1_000', 'Null', 'TRUE', '2001-12-14'),
+      fc.constantFrom('', ' ', 'nbsp\u00a0', '\u3000wide', 'a: b', 'a #b', 'x:', "'", '"', '|', '- a', 'line\nbreak', 'trail \n', '\n\nlead', 'tab\there', '1e3', '.inf', '-.Inf', '.NaN', '0o17', '+12', '0b101', '1_000', 'Null', 'TRUE', '2001-12-14'),
       fc.integer(),
       fc.double(),
       fc.boolean(),
@@ -116,7 +116,7 @@ describe('fast YAML reader', () => {
     const damage = fc.record({
       at: fc.nat(),
       cut: fc.nat({ max: 4 }),
-      insert: fc.constantFrom('', ' ', '  ', '-', '- ', ':', ': ', '#', ' #', "'", "''", '"', '\\', '\\u', '\\x4', '|', '|-', '|+', '\n', '\n ', '\n  -', 'k: v\n', '---\n', '...', '[', '{}', '*a', '!t ', '?', '- - ', '  k:', '\u00e9', '\u2028'),
+      insert: fc.constantFrom('', ' ', '  ', '-', '- ', ':', ': ', '#', ' #', "'", "''", '"', '\\', '\\u', '\\x4', '|', '|-', '|+', '\n', '\n ', '\n  -', 'k: v\n', '---\n', '...', '[', '{}', '*a', '!t ', '?', '- - ', '  k:', '\u00e9', '\u2028', '\u00a0', ' \u3000', '\ufeff'),
     });
     fc.assert(
       fc.property(fc.constantFrom(...bases), fc.array(damage, { minLength: 1, maxLength: 3 }), (base, ds) => {
@@ -129,6 +129,14 @@ describe('fast YAML reader', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 5_000) },
     );
+  });
+
+  it('stays linear on long documents', () => {
+    const lines = ['root:'];
+    for (let i = 0; i < 200_000; i += 1) lines.push(`  key${i}: 'value ${i}'`);
+    const t = performance.now();
+    expect(fast(lines.join('\n'))).not.toBeNull();
+    expect(performance.now() - t).toBeLessThan(3_000);
   });
 
   it('gives up on what it does not read', () => {
