@@ -7,6 +7,7 @@
 import type { EndpointParameter, RequestBodySpec, ResponseSpec, SecurityScheme } from '../../shared/contract';
 import { inferSchema, redactedExample, REDACTED, SECRET_NAME } from './infer-schema';
 import { IMPORT_LIMITS } from './limits';
+import { ImportError } from './errors';
 import type { PendingOperation, SpecReading } from './read-spec';
 import type { Budget, Budgets } from './resolve-refs';
 import type { ExtractedEndpoint } from './result';
@@ -280,7 +281,8 @@ export function readHar(doc: Obj, warnings: Warnings): SpecReading {
       };
     },
   }));
-  if (!operations.length && entries.length === 0) warnings.add('/log/entries', 'The recording holds no API calls.');
+  if (!operations.length)
+    throw new ImportError('The recording holds no API calls to import: only pages, static files and preflights, or nothing at all.', '/log/entries');
 
   const pages = arr(log.pages);
   const title = clampText(own(pages?.[0], 'title'), IMPORT_LIMITS.maxNameLength);

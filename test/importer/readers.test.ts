@@ -196,6 +196,12 @@ describe('HAR reader', () => {
     ]);
   });
 
+  it('refuses a recording without API calls', () => {
+    const pagesOnly = { log: { version: '1.2', entries: [HAR_12.log.entries[3], HAR_12.log.entries[4]] } };
+    expect(() => importJson(pagesOnly)).toThrow(/^The recording holds no API calls to import: .* \(at \/log\/entries\)\.$/);
+    expect(() => importJson({ log: { version: '1.2', entries: [] } })).toThrow(/no API calls/);
+  });
+
   it('reads parameters with the values seen, and never keeps secrets', () => {
     const list = eps['GET /api/users/{userId}/orders']!;
     expect(list.parameters).toEqual([
