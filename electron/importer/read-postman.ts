@@ -84,17 +84,24 @@ function splitQuery(raw: string): { noQuery: string; query: [string, string][] }
   return { noQuery, query };
 }
 
-/** Where a request goes: its origin (or the unknown `{{variable}}` standing for it) and its path. */
+/**
+ * Where a request goes: its origin (or the unknown `{{variable}}` standing for it) and its path.
+ * Variables are filled in the scheme and host part only: in the path they stay placeholders, so
+ * `/users/{{userId}}` becomes the parameter `/users/{userId}` whatever value the collection holds.
+ */
 function locate(urlValue: unknown, vars: Variables): Location {
   const { noQuery, query } = splitQuery(rawUrl(urlValue).trim().slice(0, 8_192));
-  const filled = fill(noQuery, vars);
-  const unknownHost = /^\{\{([^{}]{1,200})\}\}(.*)$/s.exec(filled);
-  if (unknownHost) return { originKey: `{{${unknownHost[1]!.trim()}}}`, origin: null, path: unknownHost[2]!, query };
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(filled) ? filled : `http://${filled}`;
+  const split = /^(\{\{[^{}]{1,200}\}\}|[a-z][a-z0-9+.-]*:\/\/[^/]*|[^/]*)(.*)$/is.exec(noQuery)!;
+  const head = fill(split[1]!, vars);
+  const rest = split[2]!;
+  const unknownHost = /^\{\{([^{}]{1,200})\}\}(.*)$/s.exec(head);
+  if (unknownHost) return { originKey: `{{${unknownHost[1]!.trim()}}}`, origin: null, path: unknownHost[2]! + rest, query };
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(head) ? head : `http://${head}`;
   try {
+    // A variable may stand for a base with a path (https://api.test/v2): it prefixes the request's path.
     const u = new URL(withScheme.replace(/\{\{/g, '%7B%7B').replace(/\}\}/g, '%7D%7D'));
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return { originKey: '', origin: null, path: '', query };
-    let path = u.pathname;
+    let path = `${u.pathname === '/' ? '' : u.pathname}${rest}`;
     try {
       path = decodeURIComponent(path);
     } catch {
@@ -102,7 +109,7 @@ function locate(urlValue: unknown, vars: Variables): Location {
     }
     return { originKey: u.origin, origin: u.origin, path, query };
   } catch {
-    return { originKey: '', origin: null, path: filled.replace(/^[a-z]+:\/\/[^/]*/i, ''), query };
+    return { originKey: '', origin: null, path: rest, query };
   }
 }
 
@@ -370,7 +377,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
         }
         for (const name of pathTemplateNames(path)) {
           const p: EndpointParameter = { name, in: 'path', required: true, schema: { type: 'string' } };
-          const ex = exampleValue(name, own(pathVars.get(name), 'value'));
+          const ex = exampleValue(name, own(pathVars.get(name), 'value')) ?? exampleValue(name, vars.get(name));
           if (ex !== undefined) p.example = ex;
           parameters.push(p);
         }

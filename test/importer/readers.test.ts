@@ -140,6 +140,19 @@ describe('Postman reader', () => {
     });
   });
 
+  it('keeps {{variables}} in paths as parameters, even when the collection gives them a value', () => {
+    const r = importJson({
+      info: { name: 'v', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      variable: [
+        { key: 'host', value: 'https://api.v.test/v2/' },
+        { key: 'postId', value: '7' },
+      ],
+      item: [{ name: 'one', request: { method: 'GET', url: '{{host}}/posts/{{postId}}?full=1' } }],
+    });
+    expect(r.base_url).toBe('https://api.v.test/v2');
+    expect(r.endpoints[0]).toMatchObject({ path: '/posts/{postId}', parameters: [{ name: 'postId', in: 'path', example: '7' }, { name: 'full', in: 'query', example: '1' }] });
+  });
+
   it('uses folders as tags and items as summaries', () => {
     expect(eps['PUT /admin/files/{fileId}']).toMatchObject({ summary: 'Upload', tags: ['Posts', 'Admin'] });
   });
