@@ -1,4 +1,4 @@
-// Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml file, follow its progress
+// Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml (or .har) file, follow its progress
 // (reading the file, then the upload and analysis), and read the importer's warnings before closing.
 
 import { useId, useRef, useState, type DragEvent, type ReactElement } from 'react';
@@ -216,7 +216,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
             <input
               ref={input}
               type="file"
-              accept={`${IMPORT_EXTENSIONS.join(',')},application/json,application/yaml,text/yaml`}
+              accept={IMPORT_EXTENSIONS.join(',')}
               style={{ display: 'none' }}
               onChange={(e) => {
                 choose(e.target.files?.[0] ?? null);

@@ -5,6 +5,7 @@ import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import {
   FREE_PLAN_API_LIMIT,
+  IMPORT_EXTENSIONS,
   IMPORT_MAX_BYTES,
   PAGE_SIZES,
   PRODUCT_NAME,
@@ -33,6 +34,7 @@ export const SECTIONS: { id: SectionId; title: string; lead: string }[] = [
 ];
 
 const importLimitMb = Math.round(IMPORT_MAX_BYTES / (1024 * 1024));
+const extensions = IMPORT_EXTENSIONS.join(', ');
 const profileLabel = SCAN_PROFILES[0].label;
 
 export const GUIDES: Guide[] = [
@@ -54,7 +56,7 @@ export const GUIDES: Guide[] = [
           <li>
             Open <Link to="/manage-apis">API Management</Link> and choose <strong>Import API</strong>.
           </li>
-          <li>Pick a .json, .yaml or .yml file and choose Import. The API appears as a card with its base URL and endpoint count.</li>
+          <li>Pick a {extensions} file and choose Import. The API appears as a card with its base URL and endpoint count.</li>
           <li>If the importer had to guess or skip something it lists warnings; read them before you scan.</li>
         </ol>
         <h2>2. Configure the scan</h2>
@@ -97,7 +99,7 @@ export const GUIDES: Guide[] = [
       <>
         <p>
           The format is recognised from the content, not the file extension: OpenAPI 3.0 and 3.1, Swagger 2.0, Postman
-          collections v2.0 and v2.1, and HAR recordings saved as .json. Files up to {importLimitMb} MB are accepted.
+          collections v2.0 and v2.1, and HAR 1.2 recordings. Files up to {importLimitMb} MB are accepted.
         </p>
         <ul>
           <li>
@@ -326,7 +328,7 @@ export const GUIDES: Guide[] = [
     body: () => (
       <>
         <ul>
-          <li>Only .json, .yaml and .yml files are accepted, up to {importLimitMb} MB.</li>
+          <li>Only {extensions} files are accepted, up to {importLimitMb} MB.</li>
           <li>The error names the line or the place in the document that could not be read; fix it and import again.</li>
           <li>References to other files or URLs are not followed: bundle the specification into one file first.</li>
           <li>

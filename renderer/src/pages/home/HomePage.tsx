@@ -3,7 +3,7 @@
 
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '../../../../shared/constants';
+import { IMPORT_EXTENSIONS, PRODUCT_NAME } from '../../../../shared/constants';
 import { displayName, greeting } from '../../../../shared/display';
 import { Icon, type IconName } from '../../components/Icon';
 import { LogoMark } from '../../components/Logo';
@@ -43,7 +43,7 @@ const WHAT_IS: { icon: IconName; title: string; text: string }[] = [
 ];
 
 const STEPS: { title: string; text: string }[] = [
-  { title: 'Import your API', text: 'Upload an OpenAPI 3, Swagger 2.0 or Postman collection (.json, .yaml, .yml).' },
+  { title: 'Import your API', text: `Upload an OpenAPI 3, Swagger 2.0 or Postman collection or a HAR recording (${IMPORT_EXTENSIONS.join(', ')}), or type its endpoints.` },
   { title: 'Choose a profile', text: 'Pick the OWASP API Top 10 profile and give one or two API keys; tune the checks per endpoint.' },
   { title: 'Run the tests', text: 'Start the scan and follow its progress; one scan runs at a time.' },
   { title: 'Get your results', text: 'Read findings by severity with evidence and fixes, then download the reports.' },
