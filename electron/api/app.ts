@@ -13,6 +13,7 @@ import { requestLog } from './middleware/request-log';
 import { requireSession, userIdGuard } from './middleware/session';
 import { registerAuthRoutes } from './routes/auth';
 import { registerPublicRoutes } from './routes/public';
+import { registerScanRoutes } from './routes/scans';
 import { registerUserRoutes } from './routes/user';
 
 /** Calls that need no session (DESIGN.md section 2). Everything else under /api does. */
@@ -36,6 +37,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerAuthRoutes,
   registerUserRoutes,
   registerPublicRoutes,
+  registerScanRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>

@@ -145,7 +145,7 @@ export function createApisRepo(db: Db) {
           sql<string | null>`(select max(s.completed_at) from scans s where s.api_id = apis.id and s.status = 'completed')`.as(
             'last_completed',
           ),
-          sql<number>`coalesce((select count(*) from findings f where f.scan_id = (select s.id from scans s where s.api_id = apis.id and s.status = 'completed' order by s.completed_at desc limit 1)), 0)`.as(
+          sql<number>`coalesce((select count(*) from findings f where f.severity <> 'info' and f.scan_id = (select s.id from scans s where s.api_id = apis.id and s.status = 'completed' order by s.completed_at desc limit 1)), 0)`.as(
             'vulns',
           ),
         ])

@@ -3,8 +3,11 @@
 import { createApisRepo } from './apis';
 import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
+import { createFindingsRepo } from './findings';
 import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
+import { createScansRepo } from './scans';
+import { createSecretsRepo } from './secrets';
 import { createSessionsRepo } from './sessions';
 import { createStatsRepo } from './stats';
 import { createUserSettingsRepo } from './user-settings';
@@ -20,6 +23,9 @@ export function createRepos(db: Db) {
     loginEvents: createLoginEventsRepo(db),
     apis: createApisRepo(db),
     endpoints: createEndpointsRepo(db),
+    scans: createScansRepo(db),
+    findings: createFindingsRepo(db),
+    secrets: createSecretsRepo(db),
   };
 }
 

@@ -2,7 +2,9 @@
 
 import type { Migration } from 'kysely';
 import * as m001 from './001-initial';
+import * as m002 from './002-scan-engine';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
+  '002-scan-engine': m002,
 };
