@@ -199,6 +199,8 @@ export interface ScanInfo {
   skipped_checks: SkippedCheck[];
   /** Findings of the previous scan that this scan no longer sees. */
   fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string }[];
+  /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
+  requests_by_check: Record<string, number>;
 }
 
 export interface ScanDetails {

@@ -71,6 +71,8 @@ export interface ScanOutcome {
   errors: string[];
   skipped: SkippedCheck[];
   progress: ScanProgress;
+  /** Requests each check sent itself (baselines and creates are not counted). */
+  requestsByCheck: Record<string, number>;
 }
 
 interface Task {
@@ -111,6 +113,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     if (!skipped.some((s) => s.check_id === check.id)) skipped.push({ check_id: check.id, title: check.title, reason: redactor.redact(reason) });
   };
   const failures = new Map<string, number>();
+  const requestsByCheck: Record<string, number> = {};
 
   const active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
   let watch: KeyWatch | null = null;
@@ -179,7 +182,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     }
     progress.requestsSent = engine.requestsSent;
     emit(true);
-    return { status, failureReason: failureReason ? redactor.redact(failureReason) : null, errors, skipped, progress: { ...progress } };
+    return { status, failureReason: failureReason ? redactor.redact(failureReason) : null, errors, skipped, progress: { ...progress }, requestsByCheck };
   };
   const stopped = (): ScanOutcome['status'] | null => {
     if (!controller.signal.aborted) return null;
@@ -249,11 +252,12 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   emit(true);
 
   let scanBudgetSpent = false;
-  const makeContext = (task: Task): CheckContext => {
+  const makeContext = (task: Task): CheckContext & { spent(): number } => {
     const checkBudget = new Budget(`${task.check.id}${task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : ''}`, task.check.budget);
     const first = task.endpoint ?? task.endpoints[0]!;
     const budgets = (e?: Endpoint | null) => (e ? [checkBudget, budgetOf(e)] : [checkBudget]);
-    const ctx: CheckContext = {
+    const ctx: CheckContext & { spent(): number } = {
+      spent: () => checkBudget.used,
       check: task.check,
       api: job.api,
       endpoint: first,
@@ -284,6 +288,14 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
 
   const runTask = async (task: Task) => {
     const ctx = makeContext(task);
+    try {
+      await runChecked(task, ctx);
+    } finally {
+      requestsByCheck[task.check.id] = (requestsByCheck[task.check.id] ?? 0) + ctx.spent();
+    }
+  };
+
+  const runChecked = async (task: Task, ctx: CheckContext & { spent(): number }) => {
     const where = task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : '';
     try {
       for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {

@@ -121,7 +121,7 @@ export function createScanService(deps: ScanServiceDeps) {
       const raw = row.secret_ref ? await secrets.get(row.secret_ref) : null;
       const api = await repos.apis.findById(row.api_id);
       if (!raw || !api) {
-        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 } };
+        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 }, requestsByCheck: {} };
       } else {
         const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
         const cfg = parseConfig(row.config);
@@ -173,10 +173,11 @@ export function createScanService(deps: ScanServiceDeps) {
         errors: [],
         skipped: [],
         progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
+        requestsByCheck: {},
       };
     }
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
-    const finalNotes: ScanNotes = { ...notes, errors: outcome.errors, skipped_checks: outcome.skipped };
+    const finalNotes: ScanNotes = { ...notes, errors: outcome.errors, skipped_checks: outcome.skipped, requests_by_check: outcome.requestsByCheck };
     const reason = outcome.status === 'completed' ? null : outcome.failureReason ?? (outcome.status === 'cancelled' ? SCAN_TEXT.userCancelled : null);
     await repos.scans.finish(
       scanId,
@@ -317,6 +318,7 @@ export function createScanService(deps: ScanServiceDeps) {
             failure_reason: row.failure_reason,
             skipped_checks: notes.skipped_checks,
             fixed,
+            requests_by_check: notes.requests_by_check,
           },
           results: await repos.findings.listForScan(scanId),
         },

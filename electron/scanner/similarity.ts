@@ -160,7 +160,8 @@ export function isEmptyBody(x: Exchange | string): boolean {
   if (text.trim() === '') return true;
   if (json === undefined) return false;
   if (json === null) return true;
-  return flatten(json).count === 0;
+  for (const bag of flatten(json).values.values()) for (const v of bag.keys()) if (v !== 'null' && v !== '""') return false;
+  return true;
 }
 
 /** Leaf values worth looking for elsewhere: strings of 4+ characters and numbers that look like ids. */

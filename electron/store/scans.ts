@@ -16,9 +16,11 @@ export interface ScanNotes {
   skipped_checks: SkippedCheck[];
   /** The completed scan of the same API this one is compared with (trend, fixed findings). */
   previous_scan_id: string | null;
+  /** Requests each check sent itself (baselines and creates not counted). */
+  requests_by_check: Record<string, number>;
 }
 
-export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null };
+export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} };
 
 export function parseNotes(json: string): ScanNotes {
   try {
@@ -27,9 +29,10 @@ export function parseNotes(json: string): ScanNotes {
       errors: Array.isArray(v.errors) ? v.errors : [],
       skipped_checks: Array.isArray(v.skipped_checks) ? v.skipped_checks : [],
       previous_scan_id: v.previous_scan_id ?? null,
+      requests_by_check: v.requests_by_check && typeof v.requests_by_check === 'object' ? v.requests_by_check : {},
     };
   } catch {
-    return { ...EMPTY_NOTES };
+    return { ...EMPTY_NOTES, requests_by_check: {} };
   }
 }
 

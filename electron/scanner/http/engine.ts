@@ -3,6 +3,7 @@
 // the requests-per-second cap, the per-request timeout, credentials, and retries for connection
 // errors only. Checks never import an HTTP library; they call this.
 
+import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
 import { formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../auth';
@@ -128,6 +129,8 @@ export class HttpEngine {
     this.semaphore = new Semaphore(Math.max(1, options.concurrency));
     this.limiter = new RateLimiter(options.rps);
     this.budget = new Budget('scan', options.maxRequests);
+    // Every request in flight listens on the scan's signal.
+    setMaxListeners(0, options.signal);
   }
 
   /** Requests that left the scanner (each attempt, each redirect hop). */
