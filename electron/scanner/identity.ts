@@ -74,14 +74,10 @@ function verdict(results: ProbeResult[], pick: (r: ProbeResult) => Exchange | nu
     if (!ex?.response) continue;
     // Accepted: a success where a request without credentials is refused (or a /me-like answer).
     if (ex.ok && (r.anon.status === 401 || r.anon.status === 403 || isMeLike(r.endpoint))) return { accepted: true, evidence: r };
-    if (ex.status === 401 && !rejected) rejected = r;
+    // Refused: 401 with the key, as without any (the key made no difference).
+    if (ex.status === 401 && r.anon.status === 401 && !rejected) rejected = r;
   }
-  if (rejected) {
-    // 401 on one endpoint but 2xx elsewhere means the key works and that endpoint wants more.
-    const worksElsewhere = results.some((r) => pick(r)?.ok);
-    return worksElsewhere ? { accepted: null, evidence: null } : { accepted: false, evidence: rejected };
-  }
-  return { accepted: null, evidence: null };
+  return rejected ? { accepted: false, evidence: rejected } : { accepted: null, evidence: null };
 }
 
 export async function checkKeys(input: {
@@ -103,6 +99,8 @@ export async function checkKeys(input: {
     const [key1, key2, anon, request] = await Promise.all([get('key1'), hasKey2 ? get('key2') : null, get('anonymous'), input.baselines.request(endpoint)]);
     if (!key1 || !anon || !request) continue;
     results.push({ endpoint, request, key1, key2, anon });
+    // A /me-like endpoint that refuses key 1 exactly as it refuses no key settles it.
+    if (isMeLike(endpoint) && key1.status === 401 && anon.status === 401) break;
     // One endpoint that proves key 1 (and key 2) works is enough.
     if (key1.ok && (anon.status === 401 || anon.status === 403) && (!hasKey2 || key2?.ok)) break;
   }

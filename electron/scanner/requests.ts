@@ -33,8 +33,17 @@ export interface PreparedRequest {
 const PATH_PARAM = /\{([^}]+)\}/g;
 const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'content-type', 'accept', 'content-length', 'host', 'user-agent']);
 
+const paramNamesCache = new Map<string, string[]>();
+
+/** The {names} in a path template, in order (cached: templates repeat on every request). */
 export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(PATH_PARAM)].map((m) => m[1]!);
+  let names = paramNamesCache.get(template);
+  if (!names) {
+    names = [...template.matchAll(PATH_PARAM)].map((m) => m[1]!);
+    if (paramNamesCache.size > 50_000) paramNamesCache.clear();
+    paramNamesCache.set(template, names);
+  }
+  return names;
 }
 
 export function fillPath(template: string, values: Record<string, string>): string {

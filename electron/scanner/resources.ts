@@ -142,12 +142,19 @@ export class ResourcePool {
   private readonly harvests = new Map<string, Promise<string[]>>();
   private readonly all: CreatedObject[] = [];
   private readonly failures: { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] = [];
+  private readonly prefixes = new Map<string, string | null>();
+  /** For a collection template, the name its consumers give the id ({petId} for "/pets"). */
+  private readonly idNames = new Map<string, string>();
 
   constructor(private readonly deps: ResourceDeps) {
     for (const e of deps.endpoints) {
       const t = normalizeTemplate(e.path);
       if (e.method === 'POST' && !this.producers.has(t)) this.producers.set(t, e);
       if (e.method === 'GET' && !this.lists.has(t)) this.lists.set(t, e);
+      for (const n of pathParamNames(e.path)) {
+        const prefix = this.prefixOf(e.path, n);
+        if (prefix && !this.idNames.has(prefix)) this.idNames.set(prefix, n);
+      }
     }
   }
 
@@ -168,10 +175,15 @@ export class ResourcePool {
 
   /** The prefix (collection) template a path parameter belongs to: "/users/{}/posts" for {postId}. */
   private prefixOf(template: string, param: string): string | null {
-    const segs = template.split('/');
-    const i = segs.findIndex((s) => s.includes(`{${param}}`));
-    if (i <= 0) return null;
-    return normalizeTemplate(segs.slice(0, i).join('/') || '/');
+    const k = `${template}\n${param}`;
+    let prefix = this.prefixes.get(k);
+    if (prefix === undefined) {
+      const segs = template.split('/');
+      const i = segs.findIndex((s) => s.includes(`{${param}}`));
+      prefix = i <= 0 ? null : normalizeTemplate(segs.slice(0, i).join('/') || '/');
+      this.prefixes.set(k, prefix);
+    }
+    return prefix;
   }
 
   /** The POST that creates what this endpoint's parameter addresses (by default its last path parameter). */
@@ -300,12 +312,7 @@ export class ResourcePool {
 
   /** The name consumers give the id ({petId} in /pets/{petId}), to look for it in the create response. */
   private consumerParamName(producer: Endpoint): string | null {
-    const t = normalizeTemplate(producer.path);
-    for (const e of this.deps.endpoints) {
-      const names = pathParamNames(e.path);
-      for (const n of names) if (this.prefixOf(e.path, n) === t) return n;
-    }
-    return null;
+    return this.idNames.get(normalizeTemplate(producer.path)) ?? null;
   }
 
   /** Ids visible to `key` in the collection's list response (read-only use). */

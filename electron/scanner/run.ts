@@ -268,6 +268,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
       options: job.options,
       resources,
       signal: controller.signal,
+      parallelism: Math.max(1, job.engine.concurrency),
       send: (request: ProbeRequest, endpoint?: Endpoint) => engine.send(request, budgets(endpoint ?? task.endpoint)),
       sendPrepared: (request: PreparedRequest, auth, extra) => engine.send(toProbe(request, auth, extra), budgets(request.endpoint ?? task.endpoint)),
       baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),
@@ -322,7 +323,8 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   };
 
   let next = 0;
-  const workers = Math.max(4, Math.min(64, job.engine.concurrency * 2));
+  // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in flight.
+  const workers = Math.max(4, Math.min(256, job.engine.concurrency * 2));
   const worker = async () => {
     while (next < tasks.length && !controller.signal.aborted) {
       const task = tasks[next++]!;

@@ -30,6 +30,8 @@ export interface MiniApi {
   url: string;
   users: { alice: { token: string; id: number }; bob: { token: string; id: number } };
   requests: LoggedRequest[];
+  /** Owner of every pet the API created during the test (id -> user id). */
+  createdBy: Map<number, number>;
   /** Revokes a user's token (the key stops working mid-scan). */
   revoke(token: string): void;
   /** Extra handler consulted first; return true when it answered. */
@@ -60,6 +62,7 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
     [2, { id: 2, name: 'Tom', tag: 'cat', owner: 2 }],
   ]);
   let nextId = 100;
+  const createdBy = new Map<number, number>();
   const requests: LoggedRequest[] = [];
 
   const server = http.createServer((req, res) => {
@@ -112,6 +115,7 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
         }
         const pet: Pet = { id: nextId++, name: String(body.name ?? 'x'), tag: String(body.tag ?? ''), owner: userId };
         pets.set(pet.id, pet);
+        createdBy.set(pet.id, userId);
         return send(201, pet, { location: `/pets/${pet.id}` });
       }
       const m = /^\/pets\/(\d+)$/.exec(path);
@@ -138,6 +142,7 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
     url: `http://127.0.0.1:${port}`,
     users,
     requests,
+    createdBy,
     revoke: (t) => revoked.add(t),
     extra: null,
     close: () =>

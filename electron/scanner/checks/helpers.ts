@@ -113,7 +113,7 @@ export function headerCheck(meta: Omit<CheckMeta, 'kind' | 'scope'> & { rules: H
     scope: 'api',
     async *run(ctx) {
       const hits = new Map<string, Hit[]>();
-      await forEachLimit(ctx.endpoints, 16, async (endpoint) => {
+      await forEachLimit(ctx.endpoints, ctx.parallelism, async (endpoint) => {
         const ex = await ctx.baseline('key1', endpoint);
         if (!ex?.ok) return;
         for (const rule of meta.rules) {

@@ -145,7 +145,7 @@ export const corsPolicy = defineCheck({
   async *run(ctx) {
     const hits: Record<'reflectedCredentials' | 'reflected' | 'nullCredentials' | 'null' | 'wildcard', Hit[]> = { reflectedCredentials: [], reflected: [], nullCredentials: [], null: [], wildcard: [] };
     const quiet: Endpoint[] = [];
-    await forEachLimit(ctx.endpoints, 16, async (endpoint) => {
+    await forEachLimit(ctx.endpoints, ctx.parallelism, async (endpoint) => {
       const probe = await corsProbe(ctx, endpoint, randomOrigin());
       if (!probe?.exchange.response) return;
       const acao = (probe.exchange.header('access-control-allow-origin') ?? '').trim();

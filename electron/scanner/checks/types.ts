@@ -120,6 +120,8 @@ export interface CheckContext {
   readonly options: ScanOptions;
   readonly resources: ResourcePool;
   readonly signal: AbortSignal;
+  /** How many requests the engine runs at once: a sensible limit for a check's own parallel loops. */
+  readonly parallelism: number;
 
   /** Sends a request charged to this check's budget (and the endpoint's). */
   send(request: ProbeRequest, endpoint?: Endpoint): Promise<Exchange>;

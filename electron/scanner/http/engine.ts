@@ -104,11 +104,12 @@ function describeError(err: unknown): string {
   return (err as Error)?.message || code || 'request failed';
 }
 
+/** undici gives lower-case names; repeated headers come as arrays. */
 function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  for (const name in raw) {
+    const v = raw[name];
     if (v === undefined) continue;
-    const name = k.toLowerCase();
     out[name] = Array.isArray(v) ? v.join(name === 'set-cookie' ? '\n' : ', ') : v;
   }
   return out;
@@ -126,11 +127,19 @@ export class HttpEngine {
 
   constructor(readonly options: EngineOptions) {
     this.base = new URL(options.baseUrl);
-    this.semaphore = new Semaphore(Math.max(1, options.concurrency));
+    this.semaphore = new Semaphore(Math.max(1, options.concurrency), options.signal);
     this.limiter = new RateLimiter(options.rps);
     this.budget = new Budget('scan', options.maxRequests);
-    // Every request in flight listens on the scan's signal.
     setMaxListeners(0, options.signal);
+    // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
+    // than an abort listener per request).
+    options.signal.addEventListener('abort', () => void this.destroyPools(), { once: true });
+  }
+
+  private async destroyPools(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
   }
 
   /** Requests that left the scanner (each attempt, each redirect hop). */
@@ -193,8 +202,9 @@ export class HttpEngine {
     const auth = req.auth ?? { kind: 'none' };
     const value = this.credential(auth);
     if (value !== null) {
-      const target = new URL(url);
-      for (const p of req.placements?.length ? req.placements : [DEFAULT_PLACEMENT]) {
+      const placements = req.placements?.length ? req.placements : [DEFAULT_PLACEMENT];
+      const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
+      for (const p of placements) {
         const formatted = formatCredential(value, p.format);
         if (p.in === 'header') headers[p.name.toLowerCase()] = formatted;
         else if (p.in === 'query') target.searchParams.set(p.name, formatted);
@@ -267,7 +277,7 @@ export class HttpEngine {
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     for (let attempt = 0; ; attempt += 1) {
       this.charge(budgets);
-      if (!this.semaphore.tryAcquire()) await this.semaphore.acquire(signal);
+      if (!this.semaphore.tryAcquire()) await this.semaphore.acquire();
       let response: ExchangeResponse | null = null;
       let error: string | null = null;
       let code = '';
@@ -281,7 +291,6 @@ export class HttpEngine {
           path: `${wire.url.pathname}${wire.url.search}`,
           headers: wire.headers,
           body: body ?? undefined,
-          signal,
           headersTimeout: timeout,
           bodyTimeout: timeout,
         });
@@ -346,7 +355,6 @@ export class HttpEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => undefined)));
-    this.pools.clear();
+    await this.destroyPools();
   }
 }

@@ -27,9 +27,24 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export class Semaphore {
   private available: number;
   private readonly waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private abortReason: unknown = undefined;
+  private aborted = false;
 
-  constructor(readonly size: number) {
+  /** With a signal, an abort rejects every waiter at once (one listener, not one per wait). */
+  constructor(
+    readonly size: number,
+    signal?: AbortSignal,
+  ) {
     this.available = size;
+    signal?.addEventListener(
+      'abort',
+      () => {
+        this.aborted = true;
+        this.abortReason = signal.reason;
+        for (const w of this.waiters.splice(0)) w.reject(new AbortedError(signal.reason));
+      },
+      { once: true },
+    );
   }
 
   /** Takes a permit without waiting, if one is free. */
@@ -41,25 +56,10 @@ export class Semaphore {
     return false;
   }
 
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(): Promise<void> {
+    if (this.aborted) return Promise.reject(new AbortedError(this.abortReason));
     if (this.tryAcquire()) return Promise.resolve();
-    if (signal?.aborted) return Promise.reject(new AbortedError(signal.reason));
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        reject,
-      };
-      const onAbort = () => {
-        const i = this.waiters.indexOf(waiter);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(new AbortedError(signal?.reason));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   release(): void {
@@ -69,9 +69,13 @@ export class Semaphore {
   }
 }
 
-/** Spaces request starts 1/rps apart (no bursts): at most `rps` starts in any one-second window. */
+/**
+ * Spaces request starts at least 1/rps apart, measured when each request actually goes: at most
+ * `rps` starts in any one-second window, even when the event loop was late for a while.
+ */
 export class RateLimiter {
-  private next = 0;
+  private last = -Infinity;
+  private tail: Promise<void> = Promise.resolve();
   private readonly interval: number;
 
   constructor(readonly rps: number) {
@@ -83,11 +87,15 @@ export class RateLimiter {
   }
 
   /** Resolves at this caller's start slot. */
-  async take(signal?: AbortSignal): Promise<void> {
-    if (!this.interval) return;
-    const now = performance.now();
-    const slot = Math.max(now, this.next);
-    this.next = slot + this.interval;
-    if (slot > now) await sleep(slot - now, signal);
+  take(signal?: AbortSignal): Promise<void> {
+    if (!this.interval) return Promise.resolve();
+    const turn = this.tail.then(async () => {
+      const wait = this.last + this.interval - performance.now();
+      if (wait > 0) await sleep(wait, signal);
+      if (signal?.aborted) throw new AbortedError(signal.reason);
+      this.last = performance.now();
+    });
+    this.tail = turn.catch(() => undefined);
+    return turn;
   }
 }

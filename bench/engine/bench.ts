@@ -1,0 +1,182 @@
+// Engine benchmark, in one run against a trivial loopback target (its own process):
+//  1. raw undici throughput at concurrency 64 (the reference);
+//  2. HttpEngine.send throughput at concurrency 64, cap off (scope, budgets, credentials, body reads);
+//  3. a whole scan with the registered checks, cap off, concurrency 64: requests per second;
+//  4. a synthetic 1,000-endpoint API scanned with the cap off: wall time and peak RSS.
+// Results go to stdout as JSON (and a table); docs/benchmarks.md "## Engine" records them.
+
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { createCore } from '../../electron/core';
+import { createLogger } from '../../electron/log';
+import { HttpEngine } from '../../electron/scanner/http/engine';
+import type { NewEndpoint } from '../../electron/store/apis';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Scanner CPU time per request in microseconds (robust to a busy machine, unlike wall time). */
+const cpu: Record<string, number> = {};
+function cpuPer(start: NodeJS.CpuUsage, n: number): number {
+  const d = process.cpuUsage(start);
+  return Math.round((d.user + d.system) / n);
+}
+const CONCURRENCY = 64;
+const RAW_REQUESTS = Number(process.env.BENCH_RAW_REQUESTS ?? 60_000);
+
+async function startTarget(): Promise<{ url: string; stop(): void }> {
+  const script = process.env.BENCH_TARGET ?? path.join(here, 'target.mjs');
+  const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+async function rawUndici(url: string, n: number): Promise<number> {
+  const pool = new Pool(url, { connections: CONCURRENCY, pipelining: 1 });
+  let next = 0;
+  const worker = async () => {
+    while (next++ < n) {
+      const res = await pool.request({ method: 'GET', path: '/raw', headers: { authorization: 'Bearer bench-key-1' } });
+      await res.body.text();
+    }
+  };
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const s = (performance.now() - t0) / 1000;
+  cpu.raw = cpuPer(c0, n);
+  await pool.close();
+  return n / s;
+}
+
+async function engineSend(url: string, n: number): Promise<number> {
+  const engine = new HttpEngine({
+    baseUrl: url,
+    concurrency: CONCURRENCY,
+    rps: 0,
+    timeoutMs: 15_000,
+    retries: 2,
+    maxBodyBytes: 1 << 20,
+    maxRequests: n + 10,
+    allowLocal: true,
+    keys: { 1: 'bench-key-1' },
+    signal: new AbortController().signal,
+  });
+  let next = 0;
+  const target = engine.resolve('/engine');
+  const worker = async () => {
+    while (next++ < n) {
+      const ex = await engine.send({ method: 'GET', url: target, auth: { kind: 'key', key: 1 } });
+      if (!ex.ok) throw new Error(`status ${ex.status}`);
+    }
+  };
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const s = (performance.now() - t0) / 1000;
+  cpu.send = cpuPer(c0, n);
+  await engine.close();
+  return n / s;
+}
+
+/** A synthetic API: `resources` collections, each with list, create, read, update, delete. */
+export function syntheticEndpoints(count: number): NewEndpoint[] {
+  const out: NewEndpoint[] = [];
+  const schema = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', example: 'n' }, size: { type: 'integer' } } };
+  const flags: NewEndpoint['flags'] = ['BKEN_AUTH', 'SEC_MISC', 'IIM'];
+  for (let r = 0; out.length < count; r += 1) {
+    const base = `/v1/resource${r}`;
+    const item = `${base}/{id${r}}`;
+    const param = [{ name: `id${r}`, in: 'path' as const, required: true, schema: { type: 'integer' } }];
+    const common = { summary: '', operation_id: null, tags: [], responses: { '200': { description: 'ok', content_type: 'application/json', schema } }, security: null, flags };
+    out.push({ ...common, method: 'GET', path: base, parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', default: 20 } }], request_body: null });
+    out.push({ ...common, method: 'POST', path: base, parameters: [], request_body: { required: true, content_type: 'application/json', schema } });
+    out.push({ ...common, method: 'GET', path: item, parameters: param, request_body: null });
+    out.push({ ...common, method: 'PUT', path: item, parameters: param, request_body: { required: true, content_type: 'application/json', schema } });
+  }
+  return out.slice(0, count);
+}
+
+async function scan(url: string, endpoints: number): Promise<{ seconds: number; requests: number; rps: number; cpuUsPerRequest: number; peakRssMb: number; findings: number; status: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-'));
+  const core = await createCore({ shell: 'cli', dataDir, secretStore: 'encrypted', logger: createLogger({ level: 'warn' }), scan: { maxRequestsPerScan: 1_000_000 } });
+  try {
+    const s = core.services;
+    const user = await s.repos.users.create({ email: 'bench@example.com', username: 'bench', firstName: 'B', lastName: 'B', passwordHash: null }, new Date());
+    const apiId = await s.repos.apis.createWithEndpoints(
+      {
+        ownerId: user.id,
+        name: 'bench',
+        baseUrl: url,
+        sourceFormat: 'openapi-3.0',
+        sourceFilename: null,
+        specVersion: '3.0.3',
+        security: { schemes: { bearer: { type: 'http', scheme: 'bearer' } }, default: [{ bearer: [] }] },
+        endpoints: syntheticEndpoints(endpoints),
+      },
+      new Date(),
+    );
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);
+    const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', key1: 'bench-key-1', key2: 'bench-key-2', rps: 0, concurrency: CONCURRENCY });
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const timeline: string[] = [];
+    const off = s.scanEvents.subscribe((e) => {
+      if (e.type === 'scan:progress') timeline.push(`${Math.round(performance.now() - t0)}ms:${e.requestsSent}r:${e.done}/${e.total}`);
+    });
+    await s.scans.start(user.id, { apiId });
+    await s.scans.wait(scanId);
+    const seconds = (performance.now() - t0) / 1000;
+    off();
+    if (process.env.BENCH_TIMELINE) process.stderr.write(`${timeline.join(' ')}\n`);
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const d = await s.scans.details(scanId);
+    const requests = d.results.scan_info.requests_sent;
+    return { seconds, requests, rps: requests / seconds, cpuUsPerRequest: cpuPer(c0, requests), peakRssMb: peak / 1024 / 1024, findings: d.results.results.length, status: d.status };
+  } finally {
+    await core.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const target = await startTarget();
+if (process.env.BENCH_ONLY === 'scan') {
+  const r = await scan(target.url, Number(process.env.BENCH_SCAN_ENDPOINTS ?? 2000));
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+  target.stop();
+  process.exit(0);
+}
+try {
+  await rawUndici(target.url, 5000); // warm-up
+  const raw = await rawUndici(target.url, RAW_REQUESTS);
+  await engineSend(target.url, 5000); // warm-up
+  const send = await engineSend(target.url, RAW_REQUESTS);
+  const scanChecks = await scan(target.url, Number(process.env.BENCH_SCAN_ENDPOINTS ?? 2000));
+  const thousand = await scan(target.url, 1000);
+  const result = {
+    node: process.version,
+    cpus: os.cpus().length,
+    concurrency: CONCURRENCY,
+    loadAverage: os.loadavg().map((l) => +l.toFixed(2)),
+    rawUndiciRps: Math.round(raw),
+    rawUndiciCpuUsPerRequest: cpu.raw,
+    engineSendRps: Math.round(send),
+    engineSendCpuUsPerRequest: cpu.send,
+    scanWithChecks: { ...scanChecks, rps: Math.round(scanChecks.rps), seconds: +scanChecks.seconds.toFixed(2), peakRssMb: Math.round(scanChecks.peakRssMb) },
+    scanRatioToRaw: +(scanChecks.rps / raw).toFixed(2),
+    thousandEndpoints: { ...thousand, rps: Math.round(thousand.rps), seconds: +thousand.seconds.toFixed(2), peakRssMb: Math.round(thousand.peakRssMb) },
+    budgets: {
+      scanAtLeastThirdOfRaw: scanChecks.rps >= raw / 3,
+      thousandWithin60s: thousand.seconds <= 60,
+      thousandRssWithin300Mb: thousand.peakRssMb <= 300,
+    },
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (!Object.values(result.budgets).every(Boolean)) process.exitCode = 1;
+} finally {
+  target.stop();
+}
