@@ -10,7 +10,7 @@ import type { Flag } from '../../shared/constants';
 import type { ScanDetails } from '../../shared/contract';
 import { createMemoryLogger } from '../../electron/log';
 import { defineCheck } from '../../electron/scanner/checks/helpers';
-import type { Identities } from '../../electron/scanner/checks/types';
+import type { FindingDraft, Identities } from '../../electron/scanner/checks/types';
 import type { ScanEvent } from '../../electron/scanner/events';
 import { runScan, type ScanJob } from '../../electron/scanner/run';
 import type { NewEndpoint } from '../../electron/store/apis';
@@ -212,6 +212,7 @@ describe('identities and cross-user checks', () => {
     appliesTo: () => true,
     async *run(ctx) {
       seen.push(ctx.identities);
+      yield* [] as FindingDraft[];
     },
   });
 
