@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'url', 'util', 'stream', 'events', 'worker_threads'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.tmp/**', 'release/**', 'coverage/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.tmp/**', '.ci-tmp/**', 'release/**', 'coverage/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

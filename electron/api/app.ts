@@ -14,6 +14,7 @@ import { requireSession, userIdGuard } from './middleware/session';
 import { registerAuthRoutes } from './routes/auth';
 import { registerPublicRoutes } from './routes/public';
 import { registerScanRoutes } from './routes/scans';
+import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
 
 /** Calls that need no session (DESIGN.md section 2). Everything else under /api does. */
@@ -38,6 +39,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerUserRoutes,
   registerPublicRoutes,
   registerScanRoutes,
+  registerShareRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>
@@ -82,6 +84,8 @@ export function createApp(s: Services): Hono<AppEnv> {
   app.onError((err, c) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      // The unread rest of an oversized body makes the connection unusable: tell the client.
+      if (err.status === 413) c.header('Connection', 'close');
       return c.json(
         err.errors?.length ? { success: false, message: err.message, errors: err.errors } : { success: false, message: err.message },
         err.status,

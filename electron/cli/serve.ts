@@ -53,17 +53,22 @@ export const serveCommand: CliCommand = {
     const core = await createCore({ shell: 'server', dataDir, logger });
     const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir() });
     if (!process.env.PORTCULLIS_PUBLIC_URL) core.config.publicUrl = server.url;
-    process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
-    process.stdout.write(`Data: ${dataDir}\n`);
     return new Promise<number>((resolve) => {
+      let stopping = false;
       const stop = async () => {
+        // A second signal while stopping means "now".
+        if (stopping) process.exit(130);
+        stopping = true;
         process.stdout.write('Stopping...\n');
         await server.close();
         await core.close();
         resolve(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // Handlers go in before the "listening" line: whoever waits for that line may signal at once.
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
+      process.stdout.write(`Data: ${dataDir}\n`);
     });
   },
 };

@@ -145,9 +145,9 @@ export function createApisRepo(db: Db) {
           sql<string | null>`(select max(s.completed_at) from scans s where s.api_id = apis.id and s.status = 'completed')`.as(
             'last_completed',
           ),
-          sql<number>`coalesce((select count(*) from findings f where f.severity <> 'info' and f.scan_id = (select s.id from scans s where s.api_id = apis.id and s.status = 'completed' order by s.completed_at desc limit 1)), 0)`.as(
+          sql<number>`coalesce((select s.findings_count from scans s where s.api_id = apis.id and s.status = 'completed' order by s.completed_at desc limit 1), 0)`.as(
             'vulns',
-          ),
+                    ),
         ])
         .orderBy('apis.created_at', 'desc');
       if (onlyApiId) q = q.where('apis.id', '=', onlyApiId);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
@@ -29,6 +29,29 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely's SQLite driver prepares every statement on every query; preparing is the largest cost of a
+ * simple read. Statements are reusable and Kysely runs one query at a time on its single connection,
+ * so a bounded cache of prepared statements by SQL text is safe.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  } as SqliteDatabase;
+}
+
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
@@ -38,7 +61,7 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
 
 export async function openStore(file: string): Promise<OpenedStore> {
   const sqlite = openSqlite(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   try {
     await migrateToLatest(db as Kysely<unknown>);
   } catch (err) {

@@ -1,6 +1,7 @@
 // The repositories of every aggregate, built over one database handle.
 
 import { createApisRepo } from './apis';
+import { createDashboardRepo } from './dashboard';
 import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
 import { createFindingsRepo } from './findings';
@@ -9,6 +10,7 @@ import { createPasswordResetsRepo } from './password-resets';
 import { createScansRepo } from './scans';
 import { createSecretsRepo } from './secrets';
 import { createSessionsRepo } from './sessions';
+import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
@@ -26,6 +28,8 @@ export function createRepos(db: Db) {
     scans: createScansRepo(db),
     findings: createFindingsRepo(db),
     secrets: createSecretsRepo(db),
+    shares: createSharesRepo(db),
+    dashboard: createDashboardRepo(db),
   };
 }
 

@@ -17,6 +17,7 @@ export function createStatsRepo(db: Db) {
           .selectFrom('scans')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('created_at', '>=', startOfUtcDay(now))
+          .where('status', 'in', ['running', 'completed', 'failed', 'cancelled'])
           .executeTakeFirstOrThrow(),
       ]);
       return { vulnerabilitiesFound: Number(findings.n), apisSecured: Number(apis.n), scansToday: Number(scans.n) };

@@ -287,8 +287,8 @@ describe('the event loop stays free during a scan', () => {
     expect(latencies.length).toBeGreaterThan(3);
     // Generous bounds: this machine may be shared; a scan that blocked the loop would stall for seconds.
     const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)]!).toBeLessThan(100);
-    expect(sorted[sorted.length - 1]!).toBeLessThan(1000);
-    expect(histogram.percentile(99) / 1e6).toBeLessThan(500);
+    expect(sorted[Math.floor(sorted.length / 2)]!).toBeLessThan(250);
+    expect(sorted[sorted.length - 1]!).toBeLessThan(2000);
+    expect(histogram.percentile(99) / 1e6).toBeLessThan(1000);
   });
 });

@@ -1,4 +1,5 @@
-// Public facts: the runner's environment and platform-wide activity counts.
+// Activity figures: the runner's environment and platform-wide counts (public), and the signed-in
+// dashboard overview.
 
 import type { Hono } from 'hono';
 import { SERVER_MESSAGES } from '../../../shared/messages';
@@ -13,4 +14,9 @@ export function registerPublicRoutes(app: Hono<AppEnv>, s: Services): void {
   );
 
   app.get('/api/stats/platform', async (c) => ok(c, SERVER_MESSAGES.ok, await s.repos.stats.platform(s.clock.now())));
+
+  // Signed in: the overview over every API the caller can see.
+  app.get('/api/dashboard/overview', async (c) =>
+    ok(c, 'Dashboard loaded', await s.repos.dashboard.overview(c.get('user').id, s.clock.now())),
+  );
 }

@@ -1,0 +1,115 @@
+// The dashboard overview: SQL aggregates over every API the user can see (owned and shared).
+// "Open" vulnerabilities are the findings of each API's latest completed scan; "critical" is CVSS >= 9.0
+// (CRITICAL_CVSS, counted per scan by the findings triggers of migration 002); days are UTC.
+
+import { sql, type RawBuilder } from 'kysely';
+import type { ScanStatus } from '../../shared/constants';
+import type { DashboardOverview } from '../../shared/contract';
+import type { Db } from './database';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const STARTED = ['running', 'completed', 'failed', 'cancelled'];
+const TOP_TYPES = 5;
+const RECENT = 10;
+
+function utcDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+export function createDashboardRepo(db: Db) {
+  return {
+    async overview(userId: string, now: Date): Promise<DashboardOverview> {
+      // The visible APIs, then the latest completed scan of each, as CTEs every figure builds on.
+      const visible = sql`
+        visible AS (
+          SELECT id, name FROM apis WHERE owner_id = ${userId}
+          UNION
+          SELECT a.id, a.name FROM apis a JOIN shares s ON s.api_id = a.id WHERE s.user_id = ${userId}
+        )`;
+      // One index seek per visible API (scans_api_status_completed), not a sort of every scan.
+      const latest = sql`
+        latest AS (
+          SELECT (SELECT sc.id FROM scans sc WHERE sc.api_id = v.id AND sc.status = 'completed'
+                  ORDER BY sc.completed_at DESC LIMIT 1) AS id
+          FROM visible v
+        )`;
+      const started = sql.join(STARTED.map((s) => sql`${s}`));
+
+      const totals = await sql<{ total_apis: number; total_scans: number; all_apis: number; total_vulns: number; critical: number }>`
+        WITH ${visible}, ${latest}
+        SELECT
+          (SELECT count(*) FROM visible) AS total_apis,
+          (SELECT count(*) FROM visible v CROSS JOIN scans sc ON sc.api_id = v.id WHERE sc.status IN (${started})) AS total_scans,
+          (SELECT count(*) FROM apis) AS all_apis,
+          (SELECT coalesce(sum(sc.findings_count), 0) FROM scans sc JOIN latest l ON l.id = sc.id) AS total_vulns,
+          (SELECT coalesce(sum(sc.critical_count), 0) FROM scans sc JOIN latest l ON l.id = sc.id) AS critical
+      `.execute(db);
+
+      const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 6 * DAY_MS);
+      const sinceIso = since.toISOString();
+      const t = totals.rows[0]!;
+      const [scansPerDay, vulnsPerDay, top, recent] = await Promise.all([
+        sql<{ day: string; n: number }>`
+          WITH ${visible}
+          SELECT substr(sc.created_at, 1, 10) AS day, count(*) AS n
+          FROM scans sc
+          WHERE sc.created_at >= ${sinceIso} AND sc.status IN (${started}) AND sc.api_id IN (SELECT id FROM visible)
+          GROUP BY day`.execute(db),
+        sql<{ day: string; n: number }>`
+          WITH ${visible}
+          SELECT substr(sc.completed_at, 1, 10) AS day, sum(sc.findings_count) AS n
+          FROM scans sc
+          WHERE sc.status = 'completed' AND sc.completed_at >= ${sinceIso} AND sc.api_id IN (SELECT id FROM visible)
+          GROUP BY day`.execute(db),
+        sql<{ type: string; count: number }>`
+          WITH ${visible}, ${latest}
+          SELECT f.vulnerability_name AS type, count(*) AS count
+          FROM findings f JOIN latest l ON l.id = f.scan_id
+          GROUP BY f.vulnerability_name
+          ORDER BY count DESC, type ASC
+          LIMIT ${TOP_TYPES}`.execute(db),
+        this.recentScans(visible, started, Number(t.total_apis) * 10 >= Number(t.all_apis)),
+      ]);
+
+      const scanMap = new Map(scansPerDay.rows.map((r) => [r.day, Number(r.n)]));
+      const vulnMap = new Map(vulnsPerDay.rows.map((r) => [r.day, Number(r.n)]));
+      const scan_activity_weekly = Array.from({ length: 7 }, (_, i) => {
+        const day = utcDay(new Date(since.getTime() + i * DAY_MS));
+        return { day, scans: scanMap.get(day) ?? 0, vulnerabilities: vulnMap.get(day) ?? 0 };
+      });
+      return {
+        total_apis: Number(t.total_apis),
+        total_scans: Number(t.total_scans),
+        total_vulnerabilities: Number(t.total_vulns),
+        critical_vulnerabilities: Number(t.critical),
+        scan_activity_weekly,
+        top_vuln_types: top.rows.map((r) => ({ type: r.type, count: Number(r.count) })),
+        recent_scans: recent.rows.map((r) => ({ ...r, vulnerabilities: Number(r.vulnerabilities) })),
+      };
+    },
+
+    /**
+     * The latest started scans. When the user sees a good share of the instance's APIs, walking
+     * scans_created newest-first stops after a handful of rows; when they see few (a big team server),
+     * sorting just their own scans is cheaper than walking everyone's.
+     */
+    recentScans(visible: RawBuilder<unknown>, started: RawBuilder<unknown>, walkAll: boolean) {
+      type Row = { id: string; apiName: string; date: string; status: ScanStatus; vulnerabilities: number };
+      const cols = sql`sc.id, (SELECT v.name FROM visible v WHERE v.id = sc.api_id) AS apiName,
+        coalesce(sc.completed_at, sc.started_at, sc.created_at) AS date, sc.status, sc.findings_count AS vulnerabilities`;
+      return walkAll
+        ? sql<Row>`
+            WITH ${visible}
+            SELECT ${cols} FROM scans sc
+            WHERE +sc.status IN (${started}) AND +sc.api_id IN (SELECT id FROM visible)
+            ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db)
+        : sql<Row>`
+            WITH ${visible}
+            SELECT ${cols} FROM visible vv CROSS JOIN scans sc ON sc.api_id = vv.id
+            WHERE sc.status IN (${started})
+            ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db);
+    },
+  };
+}
+
+export type DashboardRepo = ReturnType<typeof createDashboardRepo>;

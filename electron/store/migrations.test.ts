@@ -1,0 +1,70 @@
+import { Kysely, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest, openSqlite } from './database';
+import { migrations } from './migrations/index';
+
+const TABLES = [
+  'apis',
+  'endpoint_flags',
+  'endpoints',
+  'findings',
+  'identities',
+  'login_events',
+  'password_resets',
+  'scans',
+  'schedules',
+  'sessions',
+  'shares',
+  'user_preferences',
+  'user_profiles',
+  'users',
+];
+
+describe('migrations', () => {
+  it('run in order on an empty database and create every table', async () => {
+    const sqlite = openSqlite(':memory:');
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const applied = await migrateToLatest(db);
+    expect(applied).toEqual(Object.keys(migrations));
+    expect(Object.keys(migrations)).toEqual([...Object.keys(migrations)].sort());
+    const tables = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'kysely%' AND name NOT LIKE 'sqlite%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    for (const t of TABLES) expect(tables).toContain(t);
+    expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    // A second start applies nothing.
+    expect(await migrateToLatest(db)).toEqual([]);
+    await db.destroy();
+  });
+
+  it('are numbered, and each has an up step', () => {
+    for (const [name, m] of Object.entries(migrations)) {
+      expect(name).toMatch(/^\d{3}-[a-z0-9-]+$/);
+      expect(typeof m.up).toBe('function');
+    }
+  });
+
+  it('cascade an API delete to everything under it', async () => {
+    const sqlite = openSqlite(':memory:');
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    await migrateToLatest(db);
+    const now = new Date().toISOString();
+    sqlite.prepare("INSERT INTO users (id,email,username,first_name,last_name,created_at,updated_at) VALUES ('u','u@x.io','u','U','U',?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO users (id,email,username,first_name,last_name,created_at,updated_at) VALUES ('v','v@x.io','v','V','V',?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO apis (id,owner_id,name,base_url,source_format,created_at,updated_at) VALUES ('a','u','A','http://x','manual',?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO endpoints (id,api_id,position,method,path,created_at) VALUES ('e','a',0,'GET','/x',?)").run(now);
+    sqlite.prepare("INSERT INTO endpoint_flags (endpoint_id,flag) VALUES ('e','BOLA')").run();
+    sqlite.prepare("INSERT INTO scans (id,api_id,user_id,profile,status,created_at) VALUES ('s','a','u','owasp','completed',?)").run(now);
+    sqlite
+      .prepare(
+        "INSERT INTO findings (id,scan_id,api_id,check_id,fingerprint,vulnerability_name,severity,confidence,owasp,description,recommendation,cvss_vector,cvss_score,method,path,evidence,created_at) VALUES ('f','s','a','c','fp','n','high','high','API1','d','r','v',7.5,'GET','/x','Method: GET',?)",
+      )
+      .run(now);
+    sqlite.prepare("INSERT INTO schedules (id,api_id,user_id,frequency,is_enabled,created_at,updated_at) VALUES ('sc','a','u','daily',1,?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO shares (api_id,user_id,permission,created_at,updated_at) VALUES ('a','v','read',?,?)").run(now, now);
+    sqlite.prepare("DELETE FROM apis WHERE id = 'a'").run();
+    for (const t of ['endpoints', 'endpoint_flags', 'scans', 'findings', 'schedules', 'shares']) {
+      expect((sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n).toBe(0);
+    }
+    expect((sqlite.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(2);
+    await db.destroy();
+  });
+});

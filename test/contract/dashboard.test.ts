@@ -1,0 +1,108 @@
+// Dashboard overview on a seeded store, checked against hand-computed figures, over both transports.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestCore, openTransport, signUpAndLogin, type TestCore, type TestUser, type Transport } from '../helpers/core';
+import { seedApi, seedFinding, seedScan } from '../helpers/seed';
+
+describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => {
+  let tc: TestCore;
+  let t: Transport;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let ids: Record<string, string>;
+
+  beforeAll(async () => {
+    tc = await createTestCore(); // the clock reads 2026-03-02T10:00:00Z
+    t = await openTransport(kind, tc.core);
+    alice = await signUpAndLogin(t, 'alice');
+    bob = await signUpAndLogin(t, 'bob');
+    carol = await signUpAndLogin(t, 'carol');
+    const db = tc.core.store.sqlite;
+    const a1 = seedApi(db, alice.id, 'Orders API');
+    const a2 = seedApi(db, alice.id, 'Billing API');
+    const b1 = seedApi(db, bob.id, 'Bob Shared API');
+    const c1 = seedApi(db, carol.id, 'Carol Private API');
+    db.prepare("INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, 'read', '', '')").run(b1, alice.id);
+    const s1 = seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-02-20T08:00:00.000Z', completed_at: '2026-02-20T08:05:00.000Z' });
+    seedFinding(db, s1, a1, { name: 'BOLA', cvss: 9.1 });
+    seedFinding(db, s1, a1, { name: 'BOLA', cvss: 7.5, path: '/y' });
+    seedFinding(db, s1, a1, { name: 'CORS', cvss: 5.3 });
+    const s2 = seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:10:00.000Z' });
+    seedFinding(db, s2, a1, { name: 'BOLA', cvss: 9.1 });
+    seedFinding(db, s2, a1, { name: 'Headers', cvss: 3.1 });
+    const s3 = seedScan(db, a1, alice.id, { status: 'failed', created_at: '2026-03-02T08:00:00.000Z' });
+    seedScan(db, a1, alice.id, { status: 'created', created_at: '2026-03-02T09:30:00.000Z', started_at: null });
+    const s5 = seedScan(db, a2, alice.id, { status: 'running', created_at: '2026-03-02T09:00:00.000Z' });
+    const s6 = seedScan(db, b1, bob.id, { status: 'completed', created_at: '2026-02-28T12:00:00.000Z', completed_at: '2026-02-28T12:30:00.000Z' });
+    seedFinding(db, s6, b1, { name: 'CORS', cvss: 9.8 });
+    const s7 = seedScan(db, c1, carol.id, { status: 'completed', created_at: '2026-03-02T07:00:00.000Z', completed_at: '2026-03-02T07:10:00.000Z' });
+    for (let i = 0; i < 5; i += 1) seedFinding(db, s7, c1, { name: 'Secret', cvss: 10, path: `/p${i}` });
+    ids = { s1, s2, s3, s5, s6 };
+  });
+  afterAll(async () => {
+    await t.close();
+    await tc.close();
+  });
+
+  it('adds up what the user owns and what is shared with them, nothing else', async () => {
+    const res = await t.call<{ success: boolean; data: Record<string, unknown> }>('GET', `/api/dashboard/overview?user_id=${alice.id}`, {
+      token: alice.token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.success).toBe(true);
+    expect(res.json.data).toEqual({
+      total_apis: 3,
+      total_scans: 5,
+      total_vulnerabilities: 3,
+      critical_vulnerabilities: 2,
+      scan_activity_weekly: [
+        { day: '2026-02-24', scans: 0, vulnerabilities: 0 },
+        { day: '2026-02-25', scans: 0, vulnerabilities: 0 },
+        { day: '2026-02-26', scans: 0, vulnerabilities: 0 },
+        { day: '2026-02-27', scans: 0, vulnerabilities: 0 },
+        { day: '2026-02-28', scans: 1, vulnerabilities: 1 },
+        { day: '2026-03-01', scans: 1, vulnerabilities: 2 },
+        { day: '2026-03-02', scans: 2, vulnerabilities: 0 },
+      ],
+      top_vuln_types: [
+        { type: 'BOLA', count: 1 },
+        { type: 'CORS', count: 1 },
+        { type: 'Headers', count: 1 },
+      ],
+      recent_scans: [
+        { id: ids.s5, apiName: 'Billing API', date: '2026-03-02T09:00:00.000Z', status: 'running', vulnerabilities: 0 },
+        { id: ids.s3, apiName: 'Orders API', date: '2026-03-02T08:00:00.000Z', status: 'failed', vulnerabilities: 0 },
+        { id: ids.s2, apiName: 'Orders API', date: '2026-03-01T09:10:00.000Z', status: 'completed', vulnerabilities: 2 },
+        { id: ids.s6, apiName: 'Bob Shared API', date: '2026-02-28T12:30:00.000Z', status: 'completed', vulnerabilities: 1 },
+        { id: ids.s1, apiName: 'Orders API', date: '2026-02-20T08:05:00.000Z', status: 'completed', vulnerabilities: 3 },
+      ],
+    });
+  });
+
+  it('gives the same recent scans when the user sees few of the instance\'s APIs', async () => {
+    const before = await t.call<{ data: { recent_scans: unknown[] } }>('GET', '/api/dashboard/overview', { token: alice.token });
+    const db = tc.core.store.sqlite;
+    db.transaction(() => {
+      for (let i = 0; i < 40; i += 1) seedApi(db, carol.id, `Carol filler ${i}`);
+    })();
+    const after = await t.call<{ data: { recent_scans: unknown[] } }>('GET', '/api/dashboard/overview', { token: alice.token });
+    expect(after.json.data.recent_scans).toEqual(before.json.data.recent_scans);
+    db.prepare("DELETE FROM apis WHERE name LIKE 'Carol filler %'").run();
+  });
+
+  it('is empty for a new user, and refuses another user id and anonymous callers', async () => {
+    const dave = await signUpAndLogin(t, 'dave');
+    const res = await t.call<{ data: Record<string, unknown> }>('GET', '/api/dashboard/overview', { token: dave.token });
+    expect(res.json.data).toMatchObject({ total_apis: 0, total_scans: 0, total_vulnerabilities: 0, critical_vulnerabilities: 0, top_vuln_types: [], recent_scans: [] });
+    expect((res.json.data.scan_activity_weekly as unknown[]).length).toBe(7);
+    expect((await t.call('GET', `/api/dashboard/overview?user_id=${alice.id}`, { token: bob.token })).status).toBe(403);
+    expect((await t.call('GET', '/api/dashboard/overview')).status).toBe(401);
+  });
+
+  it('platform stats count the whole instance', async () => {
+    const res = await t.call<{ data: Record<string, number> }>('GET', '/api/stats/platform');
+    // Today: s3, s5 and s7 started; the created-but-never-started scan does not count.
+    expect(res.json.data).toEqual({ vulnerabilitiesFound: 11, apisSecured: 4, scansToday: 3 });
+  });
+});
