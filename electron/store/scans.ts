@@ -191,6 +191,7 @@ export function createScansRepo(db: Db) {
         .where('status', '=', 'completed')
         .where('id', '<>', excludeId)
         .orderBy('completed_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
         .executeTakeFirst();
     },
 

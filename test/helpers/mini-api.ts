@@ -32,6 +32,8 @@ export interface MiniApi {
   requests: LoggedRequest[];
   /** Owner of every pet the API created during the test (id -> user id). */
   createdBy: Map<number, number>;
+  /** Turns flaws on or off between scans. */
+  setFlaws(change: Partial<MiniApiFlaws>): void;
   /** Revokes a user's token (the key stops working mid-scan). */
   revoke(token: string): void;
   /** Extra handler consulted first; return true when it answered. */
@@ -143,6 +145,7 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
     users,
     requests,
     createdBy,
+    setFlaws: (change) => Object.assign(f, change),
     revoke: (t) => revoked.add(t),
     extra: null,
     close: () =>
