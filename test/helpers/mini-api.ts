@@ -17,6 +17,8 @@ export interface MiniApiFlaws {
   corsCredentials: boolean;
   /** No nosniff / no-store, and a Server header with a version. */
   weakHeaders: boolean;
+  /** Every answer waits this long (a slow API, for long-running scans). */
+  delayMs: number;
 }
 
 export interface LoggedRequest {
@@ -49,7 +51,7 @@ interface Pet {
 }
 
 export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<MiniApi> {
-  const f: MiniApiFlaws = { noAuth: false, anyToken: false, corsReflect: false, corsCredentials: false, weakHeaders: false, ...flaws };
+  const f: MiniApiFlaws = { noAuth: false, anyToken: false, corsReflect: false, corsCredentials: false, weakHeaders: false, delayMs: 0, ...flaws };
   const users = {
     alice: { token: 'alice-8f2b9c1d4e5f6a7b8c9d0e1f2a3b4c5d', id: 1 },
     bob: { token: 'bob-1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d', id: 2 },
@@ -86,8 +88,12 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
         headers.vary = 'Origin';
       }
       const send = (status: number, body?: unknown, extra: Record<string, string> = {}) => {
-        res.writeHead(status, { ...headers, ...extra });
-        res.end(body === undefined ? '' : JSON.stringify(body));
+        const answer = () => {
+          res.writeHead(status, { ...headers, ...extra });
+          res.end(body === undefined ? '' : JSON.stringify(body));
+        };
+        if (f.delayMs > 0) setTimeout(answer, f.delayMs);
+        else answer();
       };
       if (req.method === 'OPTIONS') {
         if (f.corsReflect && origin) return send(204, undefined, { 'access-control-allow-methods': 'GET,POST,PUT,DELETE' });
