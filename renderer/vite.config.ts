@@ -8,7 +8,9 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   root,
-  base: './',
+  // Absolute asset URLs: nested routes (/guide/:id) load the same index.html from the server's SPA
+  // fallback, and the desktop's app:// scheme is a standard origin too.
+  base: '/',
   plugins: [react()],
   build: {
     outDir: path.resolve(root, '..', 'dist', 'renderer'),

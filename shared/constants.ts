@@ -209,3 +209,9 @@ export const GREETING_HOURS = { afternoonFrom: 12, eveningFrom: 18 } as const;
 
 /** Documentation text only; not enforced (spec section 1). */
 export const FREE_PLAN_API_LIMIT = 5;
+
+/** Where the legal pages, the contact page and the privacy mail button send email. */
+export const SUPPORT_EMAIL = 'support@portcullis.dev';
+
+/** "Last updated" of the security statement and the terms (spec section 2), also used by the privacy policy. */
+export const LEGAL_LAST_UPDATED = 'September 27, 2025';

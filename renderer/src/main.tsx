@@ -1,16 +1,15 @@
-// Renderer entry. The routes and screens arrive with the renderer issues; this shell proves the
-// build and the transport.
+// Renderer entry: apply the theme before the first paint, check a stored session, render the routes.
+
+// base.css first: page styles imported by the screens must come after it in the bundle to win.
+import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { PRODUCT_NAME } from '../../shared/constants';
+import { App } from './App';
+import { authStore } from './stores/useAuthStore';
+import { getThemeStore } from './stores/useThemeStore';
 
-function App() {
-  return (
-    <main>
-      <h1>{PRODUCT_NAME}</h1>
-    </main>
-  );
-}
+getThemeStore();
+void authStore.getState().restore();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,147 @@
+// Login by username or email (spec sections 2, 4, 5, 8): success shows its message, then the page the
+// user first asked for (or /dashboard) after 0.8 s; editing any field clears the current error.
+
+import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { DELAYS, PRODUCT_NAME } from '../../../../shared/constants';
+import { LOGIN_MESSAGES } from '../../../../shared/messages';
+import { loginPayload, validateLogin } from '../../../../shared/validation';
+import { Alert } from '../../components/Alert';
+import { AuthLayout } from '../../components/AuthLayout';
+import { FormField } from '../../components/FormField';
+import { SocialButton } from '../../components/SocialButton';
+import { useTimers } from '../../hooks/useTimers';
+import { returnPath } from '../../lib/return-to';
+import { oauthErrorFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { useAuthStore } from '../../stores/useAuthStore';
+
+export function LoginPage(): ReactElement {
+  const login = useAuthStore((s) => s.login);
+  const setRedirectPending = useAuthStore((s) => s.setRedirectPending);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const timers = useTimers();
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [hint, setHint] = useState<string | null>(null);
+  /** Whether the error is about what was typed (marks the fields invalid) or about social sign-in. */
+  const [fieldError, setFieldError] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  // An OAuth error in the return URL is shown once and the URL cleaned.
+  useEffect(() => {
+    const oauthError = oauthErrorFromUrl(location.search, location.hash, 'login');
+    if (!oauthError) return;
+    setError(oauthError);
+    setFieldError(false);
+    navigate(withoutOauthParams(location.pathname, location.search), { replace: true, state: location.state });
+  }, [location, navigate]);
+
+  // Leaving the page ends its claim on the post-login redirect.
+  useEffect(() => () => setRedirectPending(false), [setRedirectPending]);
+
+  const edit = (setter: (v: string) => void) => (value: string) => {
+    setter(value);
+    setError(null);
+    setHint(null);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (submitting) return;
+    const problems = validateLogin({ identifier, password });
+    if (problems.length) {
+      setError(problems[0]!.message);
+      setFieldError(true);
+      return;
+    }
+    setError(null);
+    setHint(null);
+    setSubmitting(true);
+    setRedirectPending(true);
+    const outcome = await login(loginPayload(identifier, password));
+    if (!outcome.ok) {
+      setRedirectPending(false);
+      setSubmitting(false);
+      setError(outcome.reason === 'network' ? LOGIN_MESSAGES.unexpected : outcome.message || LOGIN_MESSAGES.failed);
+      setFieldError(outcome.reason === 'rejected' && outcome.status < 500);
+      return;
+    }
+    setSuccess(LOGIN_MESSAGES.success);
+    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
+    const target = returnPath(location.state) ?? '/dashboard';
+    timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
+  };
+
+  const onSocialError = (err: SocialError) => {
+    setError(err.message);
+    setHint(err.hint);
+    setFieldError(false);
+  };
+
+  const busy = submitting || !!success;
+  return (
+    <AuthLayout
+      title="Welcome back"
+      subtitle="Sign in to scan your APIs and review findings."
+      testId="login-page"
+    >
+      <SocialButton page="login" disabled={busy} onError={onSocialError} />
+      <div className="divider" role="separator">
+        <span>or sign in with your account</span>
+      </div>
+      {error && (
+        <Alert kind="error" testId="login-error">
+          <span id="login-error-text">{error}</span>
+          {hint && <span className="alert-hint"> {hint}</span>}
+        </Alert>
+      )}
+      {success && (
+        <Alert kind="success" testId="login-success">
+          {success}
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate className="form">
+        <FormField
+          label="Username or email"
+          name="identifier"
+          autoComplete="username"
+          value={identifier}
+          onChange={(e) => edit(setIdentifier)(e.target.value)}
+          invalid={!!error && fieldError}
+          errorId="login-error-text"
+          disabled={busy}
+          testId="login-identifier"
+        />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => edit(setPassword)(e.target.value)}
+          invalid={!!error && fieldError}
+          errorId="login-error-text"
+          disabled={busy}
+          testId="login-password"
+        />
+        <div className="form-row-end">
+          <Link to="/forgot-password" data-testid="forgot-password-link">
+            Forgot Password?
+          </Link>
+        </div>
+        <button type="submit" className="button button-primary button-block" disabled={busy} data-testid="login-submit">
+          {submitting && !success ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="auth-switch">
+        New to {PRODUCT_NAME}?{' '}
+        <Link to="/signup" data-testid="create-account-link">
+          Create Account
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

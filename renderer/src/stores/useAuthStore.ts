@@ -1,0 +1,129 @@
+// The session: token in local storage, the current user, and how the app got into that state.
+// On start a stored token is checked against GET /api/user/profile; any failure clears it (spec section 4).
+
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { STORAGE_KEYS } from '../../../shared/constants';
+import type { LoginData, LoginRequest, User } from '../../../shared/contract';
+import * as authApi from '../api/auth';
+import { NetworkError, type ApiResult } from '../api/client';
+import * as userApi from '../api/user';
+import { browserStorage, type KeyValueStorage } from './storage';
+
+/** loading: a stored token is being checked; nothing may be decided about access until it is. */
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export type LoginOutcome =
+  | { ok: true; user: User }
+  /** rejected: the server said no (its message, maybe ''); network: no answer at all. */
+  | { ok: false; reason: 'rejected' | 'network'; message: string; status: number };
+
+export interface AuthState {
+  token: string | null;
+  user: User | null;
+  status: AuthStatus;
+  /** Why the session last ended: a Logout sends the user to /login without a return path. */
+  signedOutBy: 'logout' | null;
+  /**
+   * A page that just signed the user in owns the redirect (it shows its success message and waits the
+   * spec's delay); until it navigates, the "signed-in users leave /login" rule stands aside.
+   */
+  redirectPending: boolean;
+  restore(): Promise<void>;
+  login(credentials: LoginRequest): Promise<LoginOutcome>;
+  logout(): void;
+  setRedirectPending(pending: boolean): void;
+}
+
+export interface AuthDeps {
+  storage: KeyValueStorage;
+  getProfile(token: string): Promise<ApiResult<{ user: User }>>;
+  login(credentials: LoginRequest): Promise<ApiResult<LoginData>>;
+  logout(token: string): Promise<unknown>;
+}
+
+export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
+  const stored = deps.storage.getItem(STORAGE_KEYS.authToken);
+
+  const persist = (token: string | null, user: User | null) => {
+    if (token) deps.storage.setItem(STORAGE_KEYS.authToken, token);
+    else deps.storage.removeItem(STORAGE_KEYS.authToken);
+    if (user) deps.storage.setItem(STORAGE_KEYS.userId, user.id);
+    else deps.storage.removeItem(STORAGE_KEYS.userId);
+  };
+
+  return createStore<AuthState>()((set, get) => ({
+    token: stored,
+    user: null,
+    status: stored ? 'loading' : 'signedOut',
+    signedOutBy: null,
+    redirectPending: false,
+
+    async restore() {
+      const token = get().token;
+      if (!token) {
+        set({ status: 'signedOut' });
+        return;
+      }
+      set({ status: 'loading' });
+      let user: User | null = null;
+      try {
+        const res = await deps.getProfile(token);
+        if (res.ok && res.data?.user) user = res.data.user;
+      } catch {
+        user = null;
+      }
+      // A login or logout while the check ran wins over its answer.
+      if (get().token !== token) return;
+      if (user) {
+        persist(token, user);
+        set({ user, status: 'signedIn' });
+      } else {
+        persist(null, null);
+        set({ token: null, user: null, status: 'signedOut' });
+      }
+    },
+
+    async login(credentials) {
+      let res: ApiResult<LoginData>;
+      try {
+        res = await deps.login(credentials);
+      } catch (err) {
+        return { ok: false, reason: 'network', message: err instanceof NetworkError ? err.message : '', status: 0 };
+      }
+      if (!res.ok || !res.data?.token || !res.data.user) {
+        return { ok: false, reason: 'rejected', message: res.message, status: res.status };
+      }
+      const { token, user } = res.data;
+      persist(token, user);
+      set({ token, user, status: 'signedIn', signedOutBy: null });
+      return { ok: true, user };
+    },
+
+    logout() {
+      const token = get().token;
+      persist(null, null);
+      set({ token: null, user: null, status: 'signedOut', signedOutBy: 'logout', redirectPending: false });
+      // The local session is gone whatever the server says; telling it lets it delete the session row.
+      if (token) void Promise.resolve(deps.logout(token)).catch(() => undefined);
+    },
+
+    setRedirectPending(pending) {
+      set({ redirectPending: pending });
+    },
+  }));
+}
+
+export const authStore = createAuthStore({
+  storage: browserStorage(),
+  getProfile: (token) => userApi.getProfile(token),
+  login: authApi.login,
+  logout: authApi.logout,
+});
+
+export function useAuthStore<T>(selector: (state: AuthState) => T): T {
+  return useStore(authStore, selector);
+}
+
+/** Authenticated means a token and a loaded user both exist (spec section 6). */
+export const selectAuthenticated = (s: AuthState): boolean => s.status === 'signedIn' && !!s.token && !!s.user;
