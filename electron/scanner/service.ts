@@ -64,6 +64,7 @@ export const SCAN_TEXT = {
   alreadyStarted: 'This scan has already been started.',
   notRunning: 'The scan is not running.',
   keysGone: 'The keys of this scan are no longer stored; create the scan again.',
+  nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
   interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
   userCancelled: 'Cancelled by the user.',
@@ -242,6 +243,30 @@ export function createScanService(deps: ScanServiceDeps) {
       await repos.scans.deleteDrafts(api.id, userId, id);
       logger.info('Scan created', { scan_id: id, api_id: api.id, user_id: userId, second_key: key2 !== null });
       return id;
+    },
+
+    /**
+     * A new scan with the profile, options and keys of this user's last scan of the API: what a
+     * scheduled scan runs (DESIGN.md section 7). The keys move to the new scan.
+     */
+    async createFromPrevious(userId: string, apiId: string): Promise<string> {
+      const last = await repos.scans.latestHoldingSecret(apiId, userId);
+      if (!last?.secret_ref) throw new ScanError(409, SCAN_TEXT.nothingToRepeat);
+      const raw = await secrets.get(last.secret_ref);
+      if (!raw) throw new ScanError(409, SCAN_TEXT.keysGone);
+      const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
+      const cfg = parseConfig(last.config);
+      return this.create(userId, {
+        apiId,
+        profile: last.profile,
+        key1: keys[1],
+        key2: keys[2] ?? null,
+        lowerPrivilegeKey: cfg.lowerPrivilegeKey,
+        rps: cfg.rps,
+        concurrency: cfg.concurrency,
+        timeoutMs: cfg.timeoutMs,
+        allowExistingObjects: cfg.allowExistingObjects,
+      });
     },
 
     /** Starts the given scan, or the user's latest created scan of the API. */

@@ -208,6 +208,19 @@ export function createScansRepo(db: Db) {
         .execute();
     },
 
+    /** This user's newest scan of the API that still holds its keys (what a scheduled scan repeats). */
+    async latestHoldingSecret(apiId: string, userId: string): Promise<ScanRow | undefined> {
+      return db
+        .selectFrom('scans')
+        .selectAll()
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .where('secret_ref', 'is not', null)
+        .orderBy('created_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .executeTakeFirst();
+    },
+
     async clearSecretRef(id: string): Promise<void> {
       await db.updateTable('scans').set({ secret_ref: null }).where('id', '=', id).execute();
     },

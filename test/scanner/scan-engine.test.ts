@@ -151,6 +151,24 @@ describe('keys', () => {
     expect(d.results.scan_info.failure_reason).toMatch(/^Key 1 stopped working during the scan: GET \/me answered 401 where it answered 200 earlier\./);
   });
 
+  it('repeats the last scan with its keys and settings (scheduled scans), keeping keys only once', async () => {
+    const { tc, target, user } = await setup();
+    const s = tc.core.services;
+    const apiId = await s.repos.apis.createWithEndpoints(miniApiInput(user.id, target.url), new Date());
+    await expect(s.scans.createFromPrevious(user.id, apiId)).rejects.toThrow('No earlier scan of this API to repeat');
+    const first = await scan(tc, user.id, apiId, { key1: target.users.alice.token, key2: target.users.bob.token }, { rps: 0 });
+    const againId = await s.scans.createFromPrevious(user.id, apiId);
+    const firstRow = await s.repos.scans.findById(first.scan_id);
+    const againRow = await s.repos.scans.findById(againId);
+    expect(firstRow?.secret_ref).toBeNull();
+    expect(await s.repos.secrets.list()).toEqual([{ ref: againRow!.secret_ref, backend: 'aes-256-gcm' }]);
+    expect(JSON.parse(againRow!.config)).toMatchObject({ rps: 0, hasKey2: true });
+    await s.scans.start(user.id, { apiId });
+    await s.scans.wait(againId);
+    expect((await s.scans.details(againId)).status).toBe('completed');
+    expect(target.requests.some((r) => r.headers.authorization === `Bearer ${target.users.bob.token}`)).toBe(true);
+  });
+
   it('fails clearly when the API cannot be reached', async () => {
     const { tc, user } = await setup();
     const closed = http.createServer();
