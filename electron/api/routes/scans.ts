@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
 import { API_MESSAGES } from '../../../shared/messages';
 import { ScanError, SCAN_TEXT } from '../../scanner/service';
+import { SecretStoreError } from '../../secrets/types';
 import type { Services } from '../../services';
 import { requireApiAccess, type Capability } from '../access';
 import type { AppEnv } from '../env';
@@ -51,6 +52,8 @@ const listSchema = z.object({ api_id: idField('api_id') });
 
 function asApiError(err: unknown): never {
   if (err instanceof ScanError) throw new ApiError(err.status, err.message);
+  // A locked or missing keychain: say so (the message names the keychain error, never a key).
+  if (err instanceof SecretStoreError) throw new ApiError(503, err.message);
   throw err;
 }
 
