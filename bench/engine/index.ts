@@ -147,6 +147,7 @@ async function scan(url: string, endpoints: number): Promise<{ seconds: number; 
 
 const target = await startTarget();
 if (process.env.BENCH_ONLY === 'scan') {
+  await scan(target.url, 500);
   const r = await scan(target.url, Number(process.env.BENCH_SCAN_ENDPOINTS ?? 2000));
   process.stdout.write(`${JSON.stringify(r)}\n`);
   target.stop();

@@ -31,7 +31,19 @@ function usable(req: SecurityRequirement, schemes: Record<string, SecurityScheme
   return names.length > 0 && names.every((n) => schemes[n] !== undefined);
 }
 
+const cache = new WeakMap<object, WeakMap<ApiSecurity, AuthSpec>>();
+
+/** Cached per endpoint object and security value (both are fixed for a scan). */
 export function authSpecFor(endpoint: Pick<Endpoint, 'security'> | null, security: ApiSecurity): AuthSpec {
+  if (!endpoint) return computeAuthSpec(null, security);
+  let byApi = cache.get(endpoint);
+  if (!byApi) cache.set(endpoint, (byApi = new WeakMap()));
+  let spec = byApi.get(security);
+  if (!spec) byApi.set(security, (spec = computeAuthSpec(endpoint, security)));
+  return spec;
+}
+
+function computeAuthSpec(endpoint: Pick<Endpoint, 'security'> | null, security: ApiSecurity): AuthSpec {
   const requirements = endpoint?.security ?? security.default;
   const declaredSecured = requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
   // The endpoint's own requirement first, then the API's default, then any scheme the API defines.

@@ -3,8 +3,8 @@
 // they refuse a request without any. (JWT tampering, brute force and credentials in URLs come with
 // the next checks in this file.)
 
-import { randomBytes } from 'node:crypto';
 import { adjustCvss } from '../cvss';
+import { randomAlnum, randomBase64url } from '../random';
 import type { Exchange, RequestAuth } from '../http/exchange';
 import { compareBodies, containedIn, isEmptyBody, valuesFoundIn } from '../similarity';
 import { normalizeTemplate } from '../resources';
@@ -14,11 +14,8 @@ import type { CheckContext } from './types';
 const OWASP_API2 = 'https://owasp.org/API-Security/editions/2023/en/0xa2-broken-authentication/';
 
 const JWT = /^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*$/;
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 function randomLike(template: string): string {
-  const bytes = randomBytes(Math.max(16, Math.min(template.length, 256)));
-  return Array.from(bytes, (b) => ALNUM[b % ALNUM.length]).join('');
+  return randomAlnum(Math.max(16, Math.min(template.length, 256)));
 }
 
 /** A credential of the same shape as the real key, that no server issued. */
@@ -26,8 +23,8 @@ export function garbageCredential(real: string): string {
   const bare = real.replace(/^(bearer|basic|token)\s+/i, '');
   if (JWT.test(bare)) {
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: `portcullis-invalid-${randomLike('x'.repeat(8))}`, iat: 1767225600 })).toString('base64url');
-    return `${header}.${payload}.${randomBytes(32).toString('base64url')}`;
+    const payload = Buffer.from(JSON.stringify({ sub: `portcullis-invalid-${randomAlnum(8)}`, iat: 1767225600 })).toString('base64url');
+    return `${header}.${payload}.${randomBase64url(32)}`;
   }
   if (bare.includes(':')) return `portcullis-invalid:${randomLike(bare)}`;
   return randomLike(bare);

@@ -2,9 +2,9 @@
 // practice, so each problem is one finding for the API listing the endpoints where it was seen.
 // (Verbose errors, injection and transport checks join this file with the next checks.)
 
-import { randomBytes } from 'node:crypto';
 import type { Endpoint } from '../../../shared/contract';
 import type { Exchange } from '../http/exchange';
+import { randomHex } from '../random';
 import { mutate, toProbe } from '../requests';
 import { apiWideFinding, defineCheck, forEachLimit, headerCheck, type ApiWideIssue, type Hit } from './helpers';
 import type { CheckContext } from './types';
@@ -85,7 +85,7 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
 };
 
 function randomOrigin(): string {
-  return `https://${randomBytes(6).toString('hex')}.portcullis-cors-probe.example`;
+  return `https://${randomHex(6)}.portcullis-cors-probe.example`;
 }
 
 interface CorsProbe {
@@ -215,6 +215,8 @@ export const securityHeaders = headerCheck({
         'Responses do not carry `X-Content-Type-Options: nosniff`, so browsers may guess a different content type than the API declared ' +
         '(e.g. render a JSON body holding user input as HTML).',
       recommendation: 'Send `X-Content-Type-Options: nosniff` on every response.',
+      // Only responses with content can be sniffed.
+      applies: (ex) => ex.body.length > 0,
       inspect: (ex) => {
         const v = ex.header('x-content-type-options');
         return v?.toLowerCase().includes('nosniff') ? null : v ? `X-Content-Type-Options: ${v}` : 'header absent';

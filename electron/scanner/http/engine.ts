@@ -273,6 +273,11 @@ export class HttpEngine {
     const signal = this.options.signal;
     const auth = req.auth ?? { kind: 'none' as const };
     const wire = this.build(req, url);
+    // URL getters are not free: read each once.
+    const href = wire.url.href;
+    const origin = wire.url.origin;
+    const hash = href.indexOf('#');
+    const target = (hash >= 0 ? href.slice(0, hash) : href).slice(origin.length) || '/';
     const body = req.body ?? null;
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     for (let attempt = 0; ; attempt += 1) {
@@ -286,9 +291,9 @@ export class HttpEngine {
         if (this.limiter.enabled) await this.limiter.take(signal);
         if (signal.aborted) throw new AbortedError(signal.reason);
         this.sent += 1;
-        const res = await this.pool(wire.url.origin).request({
+        const res = await this.pool(origin).request({
           method: method as Dispatcher.HttpMethod,
-          path: `${wire.url.pathname}${wire.url.search}`,
+          path: target,
           headers: wire.headers,
           body: body ?? undefined,
           headersTimeout: timeout,
@@ -306,7 +311,7 @@ export class HttpEngine {
       this.semaphore.release();
       const exchange = new Exchange(
         ++this.seq,
-        { method, url: wire.url.href, headers: wire.headers, body, auth, placements: req.placements ?? [DEFAULT_PLACEMENT] } satisfies ExchangeRequest,
+        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? [DEFAULT_PLACEMENT] } satisfies ExchangeRequest,
         response,
         error,
         performance.now() - t0,
@@ -333,7 +338,7 @@ export class HttpEngine {
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared <= limit) {
       const text = await res.body.text();
-      return { status: res.statusCode, headers, body: text, bytes: Buffer.byteLength(text), truncated: false };
+      return { status: res.statusCode, headers, body: text, bytes: declared, truncated: false };
     }
     const chunks: Buffer[] = [];
     let size = 0;
