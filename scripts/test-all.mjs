@@ -7,7 +7,7 @@ import fs from 'node:fs';
 const steps = [
   { name: 'lint', cmd: ['npx', 'eslint', '--max-warnings', '0', '.'] },
   { name: 'typecheck', cmd: ['npm', 'run', '--silent', 'typecheck'] },
-  { name: 'build', cmd: ['npm', 'run', '--silent', 'build'] },
+  { name: 'build', cmd: ['sh', '-c', 'npm run --silent build && npm run --silent build:targets'] },
   { name: 'unit + integration (vitest)', cmd: ['npx', 'vitest', 'run'] },
   { name: 'browser (playwright)', cmd: ['npx', 'playwright', 'test'], needs: 'build', when: () => fs.existsSync('playwright.config.ts') },
 ];

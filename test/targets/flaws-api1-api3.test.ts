@@ -1,0 +1,3 @@
+import { flawMatrix } from './matrix';
+
+flawMatrix(['API1', 'API2', 'API3']);

@@ -1,0 +1,3 @@
+import { flawMatrix } from './matrix';
+
+flawMatrix(['API7', 'API8']);

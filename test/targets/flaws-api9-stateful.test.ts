@@ -1,0 +1,3 @@
+import { flawMatrix } from './matrix';
+
+flawMatrix(['API9', 'API10', 'STATEFUL']);

@@ -1,0 +1,460 @@
+// The catalogue of switchable weaknesses of the Acme Shop test target. Each FlawId turns on exactly
+// one weakness; the same routes, spec and seed data exist whether it is on or off.
+
+export type OwaspCategory = 'API1' | 'API2' | 'API3' | 'API4' | 'API5' | 'API6' | 'API7' | 'API8' | 'API9' | 'API10' | 'STATEFUL';
+
+export interface FlawInfo {
+  owasp: OwaspCategory;
+  /** The SCANNER.md technique this flaw exists to prove, e.g. "API1.1 token swap (id in path)". */
+  technique: string;
+  /** What is wrong and how to trigger it. */
+  description: string;
+  /** What the hardened twin does instead. */
+  hardened: string;
+}
+
+/**
+ * Every flaw with its description. `satisfies` keeps the keys the single source of truth for
+ * the FlawId union below.
+ */
+export const FLAWS = {
+  // ---- API1 BOLA -----------------------------------------------------------------------------
+  'bola-path': {
+    owasp: 'API1',
+    technique: 'API1.1 token swap / API1.3 id swap (id in path)',
+    description: 'GET /api/v2/orders/{orderId} returns any order by id: no ownership check. Bob\'s key reads alice\'s order 1001.',
+    hardened: '404 for an order the caller does not own (existence not revealed).',
+  },
+  'bola-query': {
+    owasp: 'API1',
+    technique: 'API1.1 token swap / API1.3 id swap (id in query)',
+    description: 'GET /api/v2/documents/download?documentId=... returns any user\'s document content.',
+    hardened: '404 unless the caller owns the document.',
+  },
+  'bola-body': {
+    owasp: 'API1',
+    technique: 'API1.1 token swap / API1.3 id swap (id in body)',
+    description: 'POST /api/v2/invoices/lookup {"orderId": ...} returns the invoice (billing name, address, VAT id) of any order.',
+    hardened: '404 unless the caller owns the order.',
+  },
+  'bola-user-id': {
+    owasp: 'API1',
+    technique: 'API1.3 id swap (user id from /me in path)',
+    description: 'GET /api/v2/users/{userId}/addresses returns the addresses of any user id (ids are small integers).',
+    hardened: '403 when userId is not the caller\'s own id (admins excepted).',
+  },
+  'bola-create-read': {
+    owasp: 'API1',
+    technique: 'API1.2 create then steal: read',
+    description: 'GET /api/v2/notes/{noteId} returns a note created by another user.',
+    hardened: '404 for another user\'s note.',
+  },
+  'bola-create-update': {
+    owasp: 'API1',
+    technique: 'API1.2 create then steal: update (high)',
+    description: 'PUT /api/v2/notes/{noteId} lets another user overwrite a note; the owner\'s re-read shows the change.',
+    hardened: '404 for another user\'s note; nothing changes.',
+  },
+  'bola-create-delete': {
+    owasp: 'API1',
+    technique: 'API1.2 create then steal: delete (high)',
+    description: 'DELETE /api/v2/notes/{noteId} lets another user delete a note; the owner\'s re-read is 404.',
+    hardened: '404 for another user\'s note; the note survives.',
+  },
+
+  // ---- API2 Broken authentication ------------------------------------------------------------
+  'auth-none': {
+    owasp: 'API2',
+    technique: 'API2.1 no credentials',
+    description: 'The object routes GET /orders/{orderId}, GET /documents/download, POST /invoices/lookup and GET /notes/{noteId} were mounted without the auth middleware: with no Authorization header they answer the object as for its owner.',
+    hardened: '401 with WWW-Authenticate: Bearer.',
+  },
+  'auth-garbage': {
+    owasp: 'API2',
+    technique: 'API2.1 garbage credentials',
+    description: 'The same object routes only test that an Authorization header is present: any value (e.g. "Bearer xyz") is served.',
+    hardened: '401 for a token that does not verify.',
+  },
+  'jwt-alg-none': {
+    owasp: 'API2',
+    technique: 'API2.2 JWT alg:none',
+    description: 'A token whose header says alg "none" (any case) is accepted without a signature; its claims are trusted.',
+    hardened: 'Only HS256 tokens with a valid signature, issuer and audience are accepted.',
+  },
+  'jwt-sig-stripped': {
+    owasp: 'API2',
+    technique: 'API2.2 JWT signature stripped',
+    description: 'The signature is only checked when present: "header.payload." (empty signature) is accepted.',
+    hardened: '401.',
+  },
+  'jwt-sig-unverified': {
+    owasp: 'API2',
+    technique: 'API2.2 JWT signature altered (and any claim changed)',
+    description: 'Tokens are decoded, never verified: an altered signature is accepted, so are any edited claims (it also accepts stripped and alg:none tokens).',
+    hardened: '401.',
+  },
+  'jwt-exp-ignored': {
+    owasp: 'API2',
+    technique: 'API2.2 JWT expired exp',
+    description: 'The signature is verified but exp is ignored: an expired, correctly signed token still works (use handle.mintToken(user, { expiresIn: -3600 })).',
+    hardened: '401 "token expired".',
+  },
+  'jwt-sub-swap': {
+    owasp: 'API2',
+    technique: 'API2.2 JWT changed sub',
+    description: 'Verification results are cached by signature: once a token has been verified, any payload presented with that same signature is accepted. Changing sub to another user\'s id (ids are 1, 2, 3...) acts as that user.',
+    hardened: '401: every token is verified over its own header and payload.',
+  },
+  'login-no-throttle': {
+    owasp: 'API2',
+    technique: 'API2.3 login brute force',
+    description: 'POST /api/v2/auth/login answers every wrong password with 401, without limit.',
+    hardened: 'After 5 failures per username (or 20 per client) within 15 minutes, or 30 attempts of any outcome per client and minute: 429 with Retry-After.',
+  },
+  'reset-no-throttle': {
+    owasp: 'API2',
+    technique: 'API2.3 password-reset brute force',
+    description: 'POST /api/v2/auth/password-reset and /auth/password-reset/confirm accept unlimited requests and wrong tokens.',
+    hardened: '3 reset requests per email per hour and 5 wrong tokens per client per 15 minutes, then 429 with Retry-After.',
+  },
+  'key-in-query': {
+    owasp: 'API2',
+    technique: 'API2.4 credentials in the URL',
+    description: 'A key in the query string authenticates: ?access_token=<JWT> or ?api_key=<API key>.',
+    hardened: 'Query-string credentials are ignored (401 without a header).',
+  },
+  'token-in-response': {
+    owasp: 'API2',
+    technique: 'API2.4 tokens in responses',
+    description: 'POST /api/v2/auth/password-reset returns the reset token ("resetToken") in its body, which is enough to take over the account.',
+    hardened: 'The generic 202 message only; the token goes to the mail log.',
+  },
+
+  // ---- API3 Broken object property level authorization ---------------------------------------
+  'mass-assign-privilege': {
+    owasp: 'API3',
+    technique: 'API3.1 mass assignment of privilege fields',
+    description: 'PATCH /api/v2/me merges the whole body into the user: role, isAdmin, verified, walletBalance/balance, credits stick (and role "admin" really grants admin).',
+    hardened: '400 for properties the request schema does not declare.',
+  },
+  'mass-assign-readonly': {
+    owasp: 'API3',
+    technique: 'API3.1 mass assignment of readOnly fields',
+    description: 'POST /api/v2/orders and POST/PUT /api/v2/notes store readOnly properties sent by the client: order status/total/ownerId (owner_id), note createdAt/ownerId.',
+    hardened: 'readOnly properties in a request are ignored (never stored).',
+  },
+  'exposure-undeclared': {
+    owasp: 'API3',
+    technique: 'API3.2 undeclared response properties',
+    description: 'Orders (list and by id) carry properties the response schema does not declare: internalNotes, fraudScore, supplierCost, warehouseId.',
+    hardened: 'Only declared properties.',
+  },
+  'exposure-password-hash': {
+    owasp: 'API3',
+    technique: 'API3.2 sensitive value: password hash',
+    description: 'GET /api/v2/me includes passwordHash (the stored scrypt PHC string).',
+    hardened: 'Not returned.',
+  },
+  'exposure-api-key': {
+    owasp: 'API3',
+    technique: 'API3.2 sensitive value: API key',
+    description: 'GET /api/v2/me includes api_key, the user\'s full live API key (it authenticates as X-API-Key).',
+    hardened: 'Only the declared apiKeyHint (last 4 characters).',
+  },
+  'exposure-card-number': {
+    owasp: 'API3',
+    technique: 'API3.2 sensitive value: card number (Luhn-valid)',
+    description: 'GET /api/v2/payment-methods includes cardNumber (a full, Luhn-valid PAN) and cvc.',
+    hardened: 'brand, last4 and expiry only.',
+  },
+  'exposure-private-key': {
+    owasp: 'API3',
+    technique: 'API3.2 sensitive value: private key',
+    description: 'GET /api/v2/integrations includes privateKey, a PEM "-----BEGIN PRIVATE KEY-----" signing key.',
+    hardened: 'publicKey and keyFingerprint only.',
+  },
+
+  // ---- API4 Unrestricted resource consumption -------------------------------------------------
+  'page-size-unbounded': {
+    owasp: 'API4',
+    technique: 'API4.1 page size abuse (limit, page_size, per_page)',
+    description: 'GET /products?limit (max 100), GET /products/{productId}/reviews?page_size (max 50) and GET /activity?per_page (max 50) honour any size: limit=5000 returns all 500 products.',
+    hardened: '400 when the value exceeds the documented maximum.',
+  },
+  'no-rate-limit': {
+    owasp: 'API4',
+    technique: 'API4.2 no rate limit on ordinary endpoints',
+    description: 'Ordinary endpoints have no rate limit and send no rate-limit headers.',
+    hardened: 'RateLimit-Limit/-Remaining/-Reset on every response; 100 requests per 10 s per client and route, then 429 with Retry-After.',
+  },
+  'size-limits-ignored': {
+    owasp: 'API4',
+    technique: 'API4.3 maxLength / maxItems / maximum ignored',
+    description: 'Bodies skip maxLength/maxItems/maximum validation and are stored: note title past maxLength 120 and tags past maxItems 10 (POST/PUT /notes), order item quantity past maximum 10 and items past maxItems 20 (POST /orders, /checkout), review comment past 1000. The body size limit is 10 MB instead of 64 KB.',
+    hardened: '400 with the offending field; 413 for bodies over 64 KB.',
+  },
+  'size-limit-500': {
+    owasp: 'API4',
+    technique: 'API4.3 oversize input causing a 5xx',
+    description: 'PATCH /api/v2/me does not validate displayName length (maxLength 64); the database CHECK constraint rejects it and the error surfaces as 500.',
+    hardened: '400 before the database is touched.',
+  },
+  'slow-oversize': {
+    owasp: 'API4',
+    technique: 'API4.4 slow response under oversized input',
+    description: 'GET /api/v2/products/search?q= (maxLength 100) runs a quadratic fuzzy edit-distance match over all 500 products for any q length: a few ms for a normal query, about 0.5 s per 1,000 characters (work capped at 2,500 characters, about 1.5 s). The work yields to the event loop, so other requests are not delayed.',
+    hardened: '400 for q longer than 100 characters.',
+  },
+
+  // ---- API5 Broken function level authorization ----------------------------------------------
+  'bfla-admin': {
+    owasp: 'API5',
+    technique: 'API5.1 admin operations with a normal key',
+    description: 'GET /api/v2/admin/users, GET /api/v2/admin/stats and PATCH /api/v2/admin/users/{userId} check authentication but not the admin role.',
+    hardened: '403 for non-admins.',
+  },
+  'method-swap': {
+    owasp: 'API5',
+    technique: 'API5.2 method swap / API9.3 undeclared methods',
+    description: 'GET-only resources also answer undeclared methods: PUT/PATCH/DELETE /api/v2/orders/{orderId} (the owner can edit status/total or delete) and PUT /api/v2/me.',
+    hardened: '405 with an Allow header.',
+  },
+  'admin-path-variants': {
+    owasp: 'API5',
+    technique: 'API5.3 admin path insertion',
+    description: 'An internal console answers without any auth: GET /admin, /api/admin, /api/v2/admin (HTML), and /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection}, /api/v2/admin/{collection} (undeclared ones), /api/v2/{collection}/admin list every user\'s rows (collections: users, customers, orders, notes, documents, transfers, payments, products).',
+    hardened: '404.',
+  },
+
+  // ---- API6 Sensitive business flows ---------------------------------------------------------
+  'flow-checkout': {
+    owasp: 'API6',
+    technique: 'API6 burst on checkout / purchase',
+    description: 'POST /api/v2/checkout (buy now) and POST /api/v2/orders (place an order) have no throttle.',
+    hardened: 'Checkout and order placement: 5 per minute per user each, then 429 with Retry-After.',
+  },
+  'flow-transfer': {
+    owasp: 'API6',
+    technique: 'API6 burst on transfer',
+    description: 'POST /api/v2/transfers has no throttle.',
+    hardened: '5 per minute per user, then 429 with Retry-After.',
+  },
+  'flow-vote': {
+    owasp: 'API6',
+    technique: 'API6 burst on vote',
+    description: 'POST /api/v2/products/{productId}/votes has no throttle and counts every vote.',
+    hardened: '5 per minute per user, then 429 with Retry-After.',
+  },
+  'flow-comment': {
+    owasp: 'API6',
+    technique: 'API6 burst on comment',
+    description: 'POST /api/v2/products/{productId}/reviews has no throttle.',
+    hardened: '5 per minute per user, then 429 with Retry-After.',
+  },
+  'flow-signup': {
+    owasp: 'API6',
+    technique: 'API6 burst on sign-up',
+    description: 'POST /api/v2/auth/signup has no throttle.',
+    hardened: '5 per 10 minutes per client, then 429 with Retry-After.',
+  },
+  'flow-otp': {
+    owasp: 'API6',
+    technique: 'API6 burst on OTP send/verify',
+    description: 'POST /api/v2/auth/otp/send (sends an SMS) and POST /api/v2/auth/otp/verify (6-digit code) have no throttle.',
+    hardened: '5 per minute per user per route, then 429 with Retry-After.',
+  },
+
+  // ---- API7 SSRF -----------------------------------------------------------------------------
+  ssrf: {
+    owasp: 'API7',
+    technique: 'API7.1 out-of-band callback / API7.2 internal targets (http, cloud metadata)',
+    description: 'POST /api/v2/link-preview {"url"} and PUT /api/v2/me/avatar {"imageUrl"} fetch any http(s) URL, loopback and private addresses included; link-preview returns the fetched title and the first 2,000 characters. Cloud metadata (169.254.169.254) is attempted (see handle.outbound; the egress sandbox never lets it leave the machine).',
+    hardened: '400 "URL not allowed" for loopback, private, link-local and reserved addresses and non-http(s) schemes, unless the origin is in fetchAllowlist.',
+  },
+  'ssrf-file': {
+    owasp: 'API7',
+    technique: 'API7.2 internal targets (file://)',
+    description: 'The same fetcher also reads file:// URLs: link-preview of file:///etc/passwd returns its content.',
+    hardened: '400 for non-http(s) schemes.',
+  },
+
+  // ---- API8 Security misconfiguration and injection ------------------------------------------
+  'cors-reflect': {
+    owasp: 'API8',
+    technique: 'API8.1 CORS arbitrary origin reflected (with credentials)',
+    description: 'Access-Control-Allow-Origin echoes any Origin, with Access-Control-Allow-Credentials: true.',
+    hardened: 'CORS headers only for https://shop.acme.example, with Vary: Origin.',
+  },
+  'cors-null': {
+    owasp: 'API8',
+    technique: 'API8.1 CORS null origin',
+    description: 'Origin: null is allowed (Access-Control-Allow-Origin: null, credentials true).',
+    hardened: 'No CORS headers for null.',
+  },
+  'cors-wildcard': {
+    owasp: 'API8',
+    technique: 'API8.1 CORS wildcard',
+    description: 'Every response carries Access-Control-Allow-Origin: *.',
+    hardened: 'No wildcard.',
+  },
+  'missing-nosniff': {
+    owasp: 'API8',
+    technique: 'API8.2 missing X-Content-Type-Options',
+    description: 'Responses lack X-Content-Type-Options: nosniff.',
+    hardened: 'nosniff on every response.',
+  },
+  'missing-no-store': {
+    owasp: 'API8',
+    technique: 'API8.2 missing Cache-Control: no-store on authenticated responses',
+    description: 'Authenticated responses are sent with Cache-Control: private, max-age=600 instead of no-store.',
+    hardened: 'Cache-Control: no-store on every API response.',
+  },
+  'missing-hsts': {
+    owasp: 'API8',
+    technique: 'API8.2 missing Strict-Transport-Security (https only)',
+    description: 'HTTPS responses lack Strict-Transport-Security. Only observable with the tls option.',
+    hardened: 'Strict-Transport-Security: max-age=31536000; includeSubDomains on HTTPS responses.',
+  },
+  'version-disclosure': {
+    owasp: 'API8',
+    technique: 'API8.2 Server / X-Powered-By version disclosure',
+    description: 'Server: AcmeShop/2.4.1 and X-Powered-By: Node.js/<version> on every response.',
+    hardened: 'Neither header.',
+  },
+  'verbose-errors': {
+    owasp: 'API8',
+    technique: 'API8.3 verbose errors (stack traces)',
+    description: 'Error responses carry the exception name, message and real stack trace: malformed JSON gives 500 with the JSON.parse SyntaxError stack; wrong types give 400 with the validator\'s stack.',
+    hardened: 'Generic messages ({"error": "invalid_json"} / field errors), never a stack.',
+  },
+  'sqli-error': {
+    owasp: 'API8',
+    technique: 'API8.4 SQL injection, error-based (also boolean and time-based)',
+    description: 'GET /api/v2/products?category= is concatenated into SQL (SQLite); SQL errors are returned with the SQLite message ("unrecognized token", "syntax error").',
+    hardened: 'category must be one of the enum values; parameterised query.',
+  },
+  'sqli-time': {
+    owasp: 'API8',
+    technique: 'API8.4 SQL injection, blind time-based',
+    description: 'GET /api/v2/orders?status= (string context) and GET /api/v2/products/{productId}/reviews (numeric context) are concatenated into SQL; errors are swallowed (empty list). The database has a sleep(seconds) function, so "1 AND sleep(2)" or "x\' OR sleep(2)--" delays the answer by the requested time (once per statement, at most 10 s).',
+    hardened: 'Enum/integer validation and parameterised queries.',
+  },
+  'nosql-injection': {
+    owasp: 'API8',
+    technique: 'API8.4 NoSQL operator injection',
+    description: 'POST /api/v2/auth/login looks the user up in a legacy document store with the raw body: {"username": "alice", "password": {"$ne": null}} logs in as alice ($ne, $gt, $regex, $in... are honoured).',
+    hardened: '400 unless username and password are strings; scrypt comparison.',
+  },
+  'cmd-injection': {
+    owasp: 'API8',
+    technique: 'API8.4 command injection (time-based)',
+    description: 'GET /api/v2/downloads/checksum?file= runs "sha256sum <dir>/<file>" through /bin/sh: "x; sleep 2", "$(sleep 2)", "|sleep 2" really delay.',
+    hardened: 'file must name an existing download; the hash is computed in process.',
+  },
+  'path-traversal': {
+    owasp: 'API8',
+    technique: 'API8.4 path traversal',
+    description: 'GET /api/v2/downloads/content?file= joins the value onto the downloads directory without containment: ../../../../etc/passwd returns the real file.',
+    hardened: '404 for anything but a file directly inside the downloads directory.',
+  },
+  'trace-enabled': {
+    owasp: 'API8',
+    technique: 'API8.5 TRACE enabled',
+    description: 'TRACE on any path echoes the request line and headers (Authorization included) as message/http.',
+    hardened: '405.',
+  },
+  'plain-http': {
+    owasp: 'API8',
+    technique: 'API8.5 plain HTTP accepted where HTTPS exists',
+    description: 'With the tls option the port speaks both TLS and plain HTTP; plain HTTP requests are served like HTTPS ones. Only observable with the tls option.',
+    hardened: 'Plain HTTP gets 301 to the https:// URL (no content).',
+  },
+
+  // ---- API9 Improper inventory management ----------------------------------------------------
+  'old-version': {
+    owasp: 'API9',
+    technique: 'API9.1 old version alive',
+    description: '/api/v1/... answers every v2 route (same handlers, plus Deprecation: true) though the spec documents only /api/v2.',
+    hardened: '404.',
+  },
+  'exposed-docs': {
+    owasp: 'API9',
+    technique: 'API9.2 exposed API docs',
+    description: 'The spec is served at /openapi.json, /openapi.yaml, /swagger.json, /api-docs, /v2/api-docs, /v3/api-docs, /swagger/v1/swagger.json, and a Swagger UI page at /swagger, /swagger-ui.html, /swagger-ui/, /docs, /redoc; all also under /api and /api/v2.',
+    hardened: '404.',
+  },
+  'debug-endpoints': {
+    owasp: 'API9',
+    technique: 'API9.2 exposed actuator, debug and metrics endpoints',
+    description: '/actuator, /actuator/env (environment: database path, an internal service URL, the start of the webhook secret), /actuator/health, /actuator/metrics, /debug/vars (expvar JSON with the command line), /debug/pprof/, /metrics (Prometheus text); all also under /api and /api/v2.',
+    hardened: '404.',
+  },
+  'graphql-introspection': {
+    owasp: 'API9',
+    technique: 'API9.2 GraphQL introspection',
+    description: '/graphql (also /api/graphql, /api/v2/graphql) serves a small GraphQL API over products, the caller and their orders with introspection on (the standard IntrospectionQuery works, GET or POST).',
+    hardened: '404.',
+  },
+  'undeclared-status': {
+    owasp: 'API9',
+    technique: 'API9.3 undeclared status codes',
+    description: 'POST /api/v2/notes answers 200 (the spec declares 201) and GET /api/v2/products/{productId} for an unknown id answers 204 (the spec declares 404).',
+    hardened: 'Only declared status codes.',
+  },
+
+  // ---- API10 Unsafe consumption of APIs ------------------------------------------------------
+  'open-redirect': {
+    owasp: 'API10',
+    technique: 'API10 open redirect',
+    description: 'GET /api/v2/links/out?url= answers 302 to any absolute URL.',
+    hardened: '302 only to relative paths and https://shop.acme.example; 400 otherwise.',
+  },
+  'follow-redirects': {
+    owasp: 'API10',
+    technique: 'API10 server follows redirects to internal addresses',
+    description: 'The URL fetcher validates only the first URL and follows redirects without re-checking them: an allowed origin (fetchAllowlist, e.g. "http://127.0.0.1:*") that redirects to an internal address (http://localhost:<port>/..., http://127.0.0.1:<target port>/...) is followed and the content returned by link-preview.',
+    hardened: 'Every redirect hop is validated like the first URL; a redirect to a refused address is refused.',
+  },
+  'unsigned-webhook': {
+    owasp: 'API10',
+    technique: 'API10 unsigned webhook payloads accepted',
+    description: 'POST /api/v2/webhooks/payment-provider checks X-Acme-Signature only when present: an unsigned {"type":"payment.succeeded","orderId":...} marks the order paid.',
+    hardened: '401 unless X-Acme-Signature is sha256=<HMAC-SHA256 of the raw body with the webhook secret>.',
+  },
+
+  // ---- Stateful -----------------------------------------------------------------------------
+  'use-after-delete': {
+    owasp: 'STATEFUL',
+    technique: 'Use after delete',
+    description: 'DELETE /api/v2/notes/{noteId} answers 204 but only marks the row; GET /notes/{noteId} still returns it (the list hides it).',
+    hardened: '404 after delete.',
+  },
+  'leak-on-failed-create': {
+    owasp: 'STATEFUL',
+    technique: 'Leak on failed create',
+    description: 'POST /api/v2/notes inserts before validating: a 400 (e.g. priority "high" instead of an integer, or a missing title) still leaves the note in GET /notes.',
+    hardened: 'Validation first; nothing stored on 4xx.',
+  },
+} as const satisfies Record<string, FlawInfo>;
+
+export type FlawId = keyof typeof FLAWS;
+
+export const FLAW_IDS = Object.keys(FLAWS) as FlawId[];
+
+export type TargetMode = 'vulnerable' | 'hardened';
+
+/** The active flaws for a mode and per-flaw overrides. Unknown ids are an error, not silence. */
+export function resolveFlaws(mode: TargetMode, overrides: Partial<Record<FlawId, boolean>> = {}): Set<FlawId> {
+  const active = new Set<FlawId>(mode === 'vulnerable' ? FLAW_IDS : []);
+  for (const [id, on] of Object.entries(overrides)) {
+    if (!(id in FLAWS)) throw new Error(`Unknown flaw id: ${id}`);
+    if (on) active.add(id as FlawId);
+    else active.delete(id as FlawId);
+  }
+  return active;
+}
+
+/** Only the listed flaws on: the usual shape of a single check's test. */
+export function onlyFlaws(...ids: FlawId[]): Partial<Record<FlawId, boolean>> {
+  return Object.fromEntries(ids.map((id) => [id, true]));
+}

@@ -1,0 +1,563 @@
+// One probe per flaw: the smallest sequence of real HTTP requests that shows the weakness. The
+// flaw matrix runs each probe against the vulnerable target, the hardened twin, a target with only
+// that flaw on, and one with every other flaw on.
+
+import crypto from 'node:crypto';
+import { luhnValid, SEED } from './db';
+import type { FlawId } from './flaws';
+import { STANDARD_INTROSPECTION_QUERY } from './graphql';
+import { SCHEMAS } from './schemas';
+import type { Target, TargetOptions } from './target';
+import { burst, call, type CallResult, jwtBuild, jwtParts, listen, STACK_TRACE, tlsClient } from './testing';
+
+export interface ProbeResult {
+  shown: boolean;
+  /** What was seen, for the assertion message. */
+  evidence: string;
+}
+
+export interface Probe {
+  run(t: Target): Promise<ProbeResult>;
+  /** Flaws that by their nature show the same thing (also switched off in the isolation run). */
+  alsoShownBy?: FlawId[];
+  /** Start options without which the flaw cannot be observed. */
+  options?: Partial<TargetOptions>;
+}
+
+const r = (shown: boolean, ...evidence: unknown[]): ProbeResult => ({
+  shown,
+  evidence: evidence.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join(' | '),
+});
+const brief = (c: CallResult) => `${c.status} ${c.text.slice(0, 160)}`;
+
+const ALICE_ORDER = SEED.orders.alice[0];
+const ALICE_DOC = SEED.documents.alice[0];
+const uniq = () => crypto.randomBytes(4).toString('hex');
+
+async function createNote(t: Target, title = `probe-${uniq()}`): Promise<string> {
+  const c = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title, body: 'private to alice' } });
+  if (c.status !== 201 && c.status !== 200) throw new Error(`note create failed: ${brief(c)}`);
+  return c.json.id as string;
+}
+
+const noThrottle = (results: CallResult[]) => results.every((c) => c.status !== 429 && c.headers['retry-after'] === undefined);
+const statuses = (results: CallResult[]) => results.map((c) => c.status).join(',');
+
+async function flowBurst(t: Target, send: (i: number) => Promise<CallResult>): Promise<ProbeResult> {
+  const results = await burst(8, send, 1);
+  const ok = results.filter((c) => c.status >= 200 && c.status < 300).length;
+  return r(noThrottle(results) && ok === 8, statuses(results));
+}
+
+function forged(t: Target, edit: (h: Record<string, unknown>, p: Record<string, unknown>, sig: string) => string): string {
+  const { header, payload, signature } = jwtParts(t.users.alice.key);
+  return edit({ ...header }, { ...payload }, signature);
+}
+
+/** A request without and with a delaying payload spliced in at __P__. */
+async function timed(t: Target, path: string, payload: string, key: string, minMs: number): Promise<ProbeResult> {
+  const base = await call(t, 'GET', path.replace('__P__', ''), { key });
+  const hit = await call(t, 'GET', path.replace('__P__', encodeURIComponent(payload)), { key });
+  return r(hit.ms >= minMs && hit.ms > base.ms + minMs * 0.8, `baseline ${Math.round(base.ms)} ms (${base.status}), payload ${Math.round(hit.ms)} ms (${hit.status})`);
+}
+
+export const PROBES: Record<FlawId, Probe> = {
+  // ---- API1 ----
+  'bola-path': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/orders/${ALICE_ORDER}`, { key: t.users.bob.key });
+      return r(c.status === 200 && c.json?.ownerId === t.users.alice.id, brief(c));
+    },
+  },
+  'bola-query': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/documents/download?documentId=${ALICE_DOC}`, { key: t.users.bob.key });
+      return r(c.status === 200 && String(c.json?.content).includes('Alice Anderson'), brief(c));
+    },
+  },
+  'bola-body': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/invoices/lookup', { key: t.users.bob.key, body: { orderId: ALICE_ORDER } });
+      return r(c.status === 200 && c.json?.billingName === 'Alice Anderson', brief(c));
+    },
+  },
+  'bola-user-id': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/users/${t.users.alice.id}/addresses`, { key: t.users.bob.key });
+      return r(c.status === 200 && Array.isArray(c.json) && c.json.some((a: { line1: string }) => a.line1 === '12 Rosebank Lane'), brief(c));
+    },
+  },
+  'bola-create-read': {
+    async run(t) {
+      const title = `alice-secret-${uniq()}`;
+      const id = await createNote(t, title);
+      const c = await call(t, 'GET', `/api/v2/notes/${id}`, { key: t.users.bob.key });
+      return r(c.status === 200 && c.json?.title === title, brief(c));
+    },
+  },
+  'bola-create-update': {
+    async run(t) {
+      const id = await createNote(t);
+      const put = await call(t, 'PUT', `/api/v2/notes/${id}`, { key: t.users.bob.key, body: { title: 'changed by bob' } });
+      const again = await call(t, 'GET', `/api/v2/notes/${id}`, { key: t.users.alice.key });
+      return r(put.status === 200 && again.json?.title === 'changed by bob', brief(put), brief(again));
+    },
+  },
+  'bola-create-delete': {
+    async run(t) {
+      const id = await createNote(t);
+      const del = await call(t, 'DELETE', `/api/v2/notes/${id}`, { key: t.users.bob.key });
+      const list = await call(t, 'GET', '/api/v2/notes?per_page=50', { key: t.users.alice.key });
+      const gone = !list.json.items.some((n: { id: string }) => n.id === id);
+      return r(del.status === 204 && gone, brief(del), `gone from alice's list: ${gone}`);
+    },
+  },
+
+  // ---- API2 ----
+  'auth-none': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/orders/${ALICE_ORDER}`);
+      return r(c.status === 200 && c.json?.id === ALICE_ORDER, brief(c));
+    },
+  },
+  'auth-garbage': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/orders/${ALICE_ORDER}`, { headers: { authorization: 'Bearer not-a-real-token' } });
+      return r(c.status === 200 && c.json?.id === ALICE_ORDER, brief(c));
+    },
+  },
+  'jwt-alg-none': {
+    // An alg:none token has an empty signature, which the stripped-signature flaw also accepts.
+    alsoShownBy: ['jwt-sig-unverified', 'jwt-sig-stripped'],
+    async run(t) {
+      const token = forged(t, (h, p) => jwtBuild({ ...h, alg: 'none' }, p, ''));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-sig-stripped': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const token = forged(t, (h, p) => jwtBuild(h, p, ''));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-sig-unverified': {
+    async run(t) {
+      const token = forged(t, (h, p) => jwtBuild(h, p, crypto.randomBytes(32).toString('base64url')));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-exp-ignored': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: await t.mintToken('alice', { expiresIn: -3600 }) });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-sub-swap': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key }); // the genuine token is seen first
+      const token = forged(t, (h, p, sig) => jwtBuild(h, { ...p, sub: String(t.users.bob.id) }, sig));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'bob', brief(c));
+    },
+  },
+  'login-no-throttle': {
+    async run(t) {
+      const results = await burst(8, (i) => call(t, 'POST', '/api/v2/auth/login', { body: { username: 'alice', password: `wrong-${i}` } }), 1);
+      return r(noThrottle(results) && results.every((c) => c.status === 401), statuses(results));
+    },
+  },
+  'reset-no-throttle': {
+    async run(t) {
+      const asks = await burst(6, () => call(t, 'POST', '/api/v2/auth/password-reset', { body: { email: t.users.alice.email } }), 1);
+      const tries = await burst(8, () => call(t, 'POST', '/api/v2/auth/password-reset/confirm', { body: { token: crypto.randomBytes(24).toString('base64url'), newPassword: 'another-long-password' } }), 1);
+      return r(noThrottle(asks) && noThrottle(tries), `requests ${statuses(asks)}`, `confirms ${statuses(tries)}`);
+    },
+  },
+  'key-in-query': {
+    async run(t) {
+      const a = await call(t, 'GET', `/api/v2/me?access_token=${t.users.alice.key}`);
+      const b = await call(t, 'GET', `/api/v2/me?api_key=${t.users.alice.apiKey}`);
+      return r(a.status === 200 && b.status === 200 && a.json?.username === 'alice', brief(a), brief(b));
+    },
+  },
+  'token-in-response': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/auth/password-reset', { body: { email: t.users.alice.email } });
+      const token = c.json?.resetToken;
+      if (typeof token !== 'string') return r(false, brief(c));
+      const use = await call(t, 'POST', '/api/v2/auth/password-reset/confirm', { body: { token, newPassword: 'taken-over-password' } });
+      return r(use.status === 200, brief(c), brief(use));
+    },
+  },
+
+  // ---- API3 ----
+  'mass-assign-privilege': {
+    async run(t) {
+      const patch = await call(t, 'PATCH', '/api/v2/me', { key: t.users.bob.key, body: { role: 'admin', credits: 99999 } });
+      const me = await call(t, 'GET', '/api/v2/me', { key: t.users.bob.key });
+      const admin = await call(t, 'GET', '/api/v2/admin/stats', { key: t.users.bob.key });
+      return r(me.json?.role === 'admin' && me.json?.credits === 99999 && admin.status === 200, brief(patch), brief(me), `admin/stats ${admin.status}`);
+    },
+  },
+  'mass-assign-readonly': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], status: 'delivered', total: 0.01 } });
+      const again = c.json?.id ? await call(t, 'GET', `/api/v2/orders/${c.json.id}`, { key: t.users.alice.key }) : c;
+      return r(again.json?.status === 'delivered' && again.json?.total === 0.01, brief(c));
+    },
+  },
+  'exposure-undeclared': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/orders/${ALICE_ORDER}`, { key: t.users.alice.key });
+      const declared = Object.keys(SCHEMAS.Order.properties ?? {});
+      const extra = Object.keys(c.json ?? {}).filter((k) => !declared.includes(k));
+      return r(c.status === 200 && extra.length > 0, `undeclared: ${extra.join(',') || 'none'}`);
+    },
+  },
+  'exposure-password-hash': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key });
+      return r(/^\$scrypt\$/.test(String(c.json?.password_hash)), brief(c));
+    },
+  },
+  'exposure-api-key': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key });
+      return r(c.json?.api_key === t.users.alice.apiKey, brief(c));
+    },
+  },
+  'exposure-card-number': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/payment-methods', { key: t.users.alice.key });
+      const pans = (Array.isArray(c.json) ? c.json : []).map((p: { cardNumber?: string }) => p.cardNumber).filter((n: unknown): n is string => typeof n === 'string');
+      return r(pans.some((n: string) => /^\d{16}$/.test(n) && luhnValid(n)), brief(c));
+    },
+  },
+  'exposure-private-key': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/integrations', { key: t.users.alice.key });
+      return r(c.text.includes('-----BEGIN PRIVATE KEY-----'), brief(c));
+    },
+  },
+
+  // ---- API4 ----
+  'page-size-unbounded': {
+    async run(t) {
+      const products = await call(t, 'GET', '/api/v2/products?limit=1000');
+      const reviews = await call(t, 'GET', '/api/v2/products/1/reviews?page_size=500');
+      const activity = await call(t, 'GET', '/api/v2/activity?per_page=500', { key: t.users.alice.key });
+      const n = (c: CallResult) => (Array.isArray(c.json?.items) ? c.json.items.length : -c.status);
+      return r(n(products) > 100 && n(reviews) > 50 && n(activity) > 50, `products ${n(products)}, reviews ${n(reviews)}, activity ${n(activity)}`);
+    },
+  },
+  'no-rate-limit': {
+    async run(t) {
+      const results = await burst(120, () => call(t, 'GET', '/api/v2/me', { key: t.users.alice.key }), 8);
+      const headers = results.some((c) => Object.keys(c.headers).some((h) => h.startsWith('ratelimit') || h.startsWith('x-ratelimit')));
+      return r(noThrottle(results) && !headers, `429s: ${results.filter((c) => c.status === 429).length}, rate headers: ${headers}`);
+    },
+  },
+  'size-limits-ignored': {
+    async run(t) {
+      const title = `${'t'.repeat(1200)}-${uniq()}`;
+      const note = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title, tags: Array.from({ length: 40 }, (_, i) => `tag${i}`) } });
+      const order = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 500 }] } });
+      return r(note.status < 300 && note.json?.title === title && order.status === 201 && order.json?.items?.[0]?.quantity === 500, `note ${note.status}, order ${brief(order)}`);
+    },
+  },
+  'size-limit-500': {
+    async run(t) {
+      const c = await call(t, 'PATCH', '/api/v2/me', { key: t.users.alice.key, body: { displayName: 'x'.repeat(300) } });
+      return r(c.status >= 500, brief(c));
+    },
+  },
+  'slow-oversize': {
+    async run(t) {
+      const base = await call(t, 'GET', '/api/v2/products/search?q=cookbook');
+      const big = await call(t, 'GET', `/api/v2/products/search?q=${'cookbook'.repeat(250)}`);
+      return r(big.status === 200 && big.ms > base.ms + 300 && big.ms > 3 * base.ms, `baseline ${Math.round(base.ms)} ms, 2000 chars ${Math.round(big.ms)} ms (${big.status})`);
+    },
+  },
+
+  // ---- API5 ----
+  'bfla-admin': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/admin/users', { key: t.users.bob.key });
+      return r(c.status === 200 && Array.isArray(c.json) && c.json.length >= 4, brief(c));
+    },
+  },
+  'method-swap': {
+    async run(t) {
+      const order = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }] } });
+      const patch = await call(t, 'PATCH', `/api/v2/orders/${order.json.id}`, { key: t.users.alice.key, body: { status: 'delivered' } });
+      const del = await call(t, 'DELETE', `/api/v2/orders/${order.json.id}`, { key: t.users.alice.key });
+      const after = await call(t, 'GET', `/api/v2/orders/${order.json.id}`, { key: t.users.alice.key });
+      return r(patch.status === 200 && del.status === 204 && after.status === 404, `PATCH ${patch.status}, DELETE ${del.status}, GET after ${after.status}`);
+    },
+  },
+  'admin-path-variants': {
+    async run(t) {
+      const a = await call(t, 'GET', '/admin/orders');
+      const b = await call(t, 'GET', '/api/v2/admin/orders', { key: t.users.bob.key });
+      return r(a.status === 200 && b.status === 200 && a.json?.count >= 8, brief(a), brief(b));
+    },
+  },
+
+  // ---- API6 ----
+  'flow-checkout': {
+    async run(t) {
+      const checkout = await flowBurst(t, () => call(t, 'POST', '/api/v2/checkout', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], paymentMethodId: SEED.paymentMethods.alice } }));
+      const orders = await flowBurst(t, () => call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }] } }));
+      return r(checkout.shown && orders.shown, `checkout ${checkout.evidence}`, `orders ${orders.evidence}`);
+    },
+  },
+  'flow-transfer': {
+    run: (t) => flowBurst(t, () => call(t, 'POST', '/api/v2/transfers', { key: t.users.alice.key, body: { to: 'carol', amount: 1 } })),
+  },
+  'flow-vote': {
+    run: (t) => flowBurst(t, () => call(t, 'POST', '/api/v2/products/12/votes', { key: t.users.alice.key, body: { direction: 'up' } })),
+  },
+  'flow-comment': {
+    run: (t) => flowBurst(t, (i) => call(t, 'POST', '/api/v2/products/12/reviews', { key: t.users.alice.key, body: { rating: 5, comment: `Great ${i}` } })),
+  },
+  'flow-signup': {
+    run: (t) => {
+      const tag = uniq();
+      return flowBurst(t, (i) => call(t, 'POST', '/api/v2/auth/signup', { body: { username: `probe_${tag}_${i}`, email: `probe_${tag}_${i}@example.com`, password: 'a-long-enough-password' } }));
+    },
+  },
+  'flow-otp': {
+    async run(t) {
+      const sends = await burst(8, () => call(t, 'POST', '/api/v2/auth/otp/send', { key: t.users.alice.key }), 1);
+      const verifies = await burst(8, () => call(t, 'POST', '/api/v2/auth/otp/verify', { key: t.users.alice.key, body: { code: '000000' } }), 1);
+      return r(noThrottle(sends) && noThrottle(verifies), `send ${statuses(sends)}`, `verify ${statuses(verifies)}`);
+    },
+  },
+
+  // ---- API7 ----
+  ssrf: {
+    async run(t) {
+      const l = await listen();
+      try {
+        const token = uniq();
+        const c = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: `${l.url}/cb/${token}` } });
+        const self = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: `${t.url}/` } });
+        const meta = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: 'http://169.254.169.254/latest/meta-data/' } });
+        const attempted = t.outbound.count((o) => o.url.startsWith('http://169.254.169.254/') && o.outcome === 'egress-blocked');
+        const hit = l.hits.some((h) => h.url === `/cb/${token}`);
+        return r(hit && c.status === 200 && String(self.json?.snippet).includes('Acme Shop API') && attempted === 1, brief(c), brief(self), `metadata ${meta.status}, attempted ${attempted}`);
+      } finally {
+        await l.close();
+      }
+    },
+  },
+  'ssrf-file': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: 'file:///etc/passwd' } });
+      return r(c.status === 200 && String(c.json?.snippet).includes('root:'), brief(c));
+    },
+  },
+
+  // ---- API8 ----
+  'cors-reflect': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key, headers: { origin: 'https://evil.example' } });
+      return r(c.headers['access-control-allow-origin'] === 'https://evil.example' && c.headers['access-control-allow-credentials'] === 'true', JSON.stringify(c.headers));
+    },
+  },
+  'cors-null': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key, headers: { origin: 'null' } });
+      return r(c.headers['access-control-allow-origin'] === 'null', String(c.headers['access-control-allow-origin']));
+    },
+  },
+  'cors-wildcard': {
+    async run(t) {
+      // Without an Origin: with an arbitrary one, cors-reflect (if on) answers first.
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key });
+      return r(c.headers['access-control-allow-origin'] === '*', String(c.headers['access-control-allow-origin']));
+    },
+  },
+  'missing-nosniff': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key });
+      return r(c.headers['x-content-type-options'] !== 'nosniff', String(c.headers['x-content-type-options']));
+    },
+  },
+  'missing-no-store': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me', { key: t.users.alice.key });
+      return r(!String(c.headers['cache-control']).includes('no-store'), String(c.headers['cache-control']));
+    },
+  },
+  'missing-hsts': {
+    options: { tls: true },
+    async run(t) {
+      const client = tlsClient(t);
+      try {
+        const c = await call(t, 'GET', '/api/v2/products/12', { dispatcher: client });
+        return r(c.status === 200 && c.headers['strict-transport-security'] === undefined, String(c.headers['strict-transport-security']));
+      } finally {
+        await client.close();
+      }
+    },
+  },
+  'version-disclosure': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/products/12');
+      const v = `${c.headers.server ?? ''} ${c.headers['x-powered-by'] ?? ''}`;
+      return r(/\d+\.\d+/.test(v), v);
+    },
+  },
+  'verbose-errors': {
+    async run(t) {
+      const malformed = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, raw: '{"title": "unterminated' });
+      const wrongType = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title: 42 } });
+      const stack = (c: CallResult) => STACK_TRACE.test(String(c.json?.stack ?? ''));
+      return r(stack(malformed) && stack(wrongType), brief(malformed), brief(wrongType));
+    },
+  },
+  'sqli-error': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/products?category=${encodeURIComponent("books'")}`);
+      return r(c.status === 500 && /SQLITE_ERROR/.test(c.text), brief(c));
+    },
+  },
+  'sqli-time': {
+    async run(t) {
+      const key = t.users.alice.key;
+      const a = await timed(t, '/api/v2/orders?status=shipped__P__', "' AND sleep(1)--", key, 900);
+      const b = await timed(t, '/api/v2/products/1__P__/reviews', ' AND sleep(1)', key, 900);
+      return r(a.shown && b.shown, a.evidence, b.evidence);
+    },
+  },
+  'nosql-injection': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/auth/login', { body: { username: 'alice', password: { $ne: null } } });
+      const me = c.json?.accessToken ? await call(t, 'GET', '/api/v2/me', { key: c.json.accessToken }) : c;
+      return r(c.status === 200 && me.json?.username === 'alice', brief(c));
+    },
+  },
+  'cmd-injection': {
+    async run(t) {
+      return timed(t, '/api/v2/downloads/checksum?file=catalog-2026.txt__P__', ';sleep 1', t.users.alice.key, 900);
+    },
+  },
+  'path-traversal': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/downloads/content?file=${encodeURIComponent('../../../../../../../etc/passwd')}`, { key: t.users.alice.key });
+      return r(c.status === 200 && c.text.includes('root:'), brief(c));
+    },
+  },
+  'trace-enabled': {
+    async run(t) {
+      const c = await call(t, 'TRACE', '/api/v2/me', { headers: { 'x-probe': 'echo-me' } });
+      return r(c.status === 200 && c.text.includes('x-probe: echo-me'), brief(c));
+    },
+  },
+  'plain-http': {
+    options: { tls: true },
+    async run(t) {
+      const c = await call(t.url.replace('https://', 'http://'), 'GET', '/api/v2/products/12');
+      return r(c.status === 200 && c.json?.id === 12, `${c.status} ${c.headers.location ?? ''}`);
+    },
+  },
+
+  // ---- API9 ----
+  'old-version': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v1/me', { key: t.users.alice.key });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'exposed-docs': {
+    async run(t) {
+      const a = await call(t, 'GET', '/openapi.json');
+      const b = await call(t, 'GET', '/swagger-ui.html');
+      return r(a.status === 200 && a.json?.openapi === '3.0.3' && b.status === 200 && b.text.includes('swagger-ui'), `${a.status} ${b.status}`);
+    },
+  },
+  'debug-endpoints': {
+    async run(t) {
+      const env = await call(t, 'GET', '/actuator/env');
+      const metrics = await call(t, 'GET', '/metrics');
+      const vars = await call(t, 'GET', '/debug/vars');
+      return r(env.status === 200 && Array.isArray(env.json?.propertySources) && metrics.text.includes('http_requests_total') && vars.status === 200, `${env.status} ${metrics.status} ${vars.status}`);
+    },
+  },
+  'graphql-introspection': {
+    async run(t) {
+      const c = await call(t, 'POST', '/graphql', { body: { query: STANDARD_INTROSPECTION_QUERY } });
+      const types = c.json?.data?.__schema?.types;
+      return r(c.status === 200 && Array.isArray(types) && types.some((x: { name: string }) => x.name === 'Product'), brief(c));
+    },
+  },
+  'undeclared-status': {
+    async run(t) {
+      const note = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title: 'status probe' } });
+      const missing = await call(t, 'GET', '/api/v2/products/999999');
+      return r(note.status === 200 && missing.status === 204, `create ${note.status}, unknown product ${missing.status}`);
+    },
+  },
+
+  // ---- API10 ----
+  'open-redirect': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/links/out?url=${encodeURIComponent('https://evil.example/landing')}`);
+      return r(c.status === 302 && c.headers.location === 'https://evil.example/landing', `${c.status} ${c.headers.location ?? ''}`);
+    },
+  },
+  'follow-redirects': {
+    alsoShownBy: ['ssrf'],
+    async run(t) {
+      const internal = await listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('internal-only: billing ledger');
+      });
+      const trusted = await listen((_req, res) => {
+        res.writeHead(302, { location: `${internal.url}/ledger` });
+        res.end();
+      });
+      try {
+        t.allowFetchOrigin(trusted.url);
+        const c = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: `${trusted.url}/article` } });
+        return r(c.status === 200 && String(c.json?.snippet).includes('internal-only') && internal.hits.length === 1, brief(c));
+      } finally {
+        await trusted.close();
+        await internal.close();
+      }
+    },
+  },
+  'unsigned-webhook': {
+    async run(t) {
+      const pending = SEED.orders.alice[3]; // 1006, pending
+      const c = await call(t, 'POST', '/api/v2/webhooks/payment-provider', { body: { id: `evt_${uniq()}`, type: 'payment.succeeded', orderId: pending } });
+      const order = await call(t, 'GET', `/api/v2/orders/${pending}`, { key: t.users.alice.key });
+      return r(c.status === 200 && order.json?.status === 'paid', brief(c), `order ${order.json?.status}`);
+    },
+  },
+
+  // ---- stateful ----
+  'use-after-delete': {
+    async run(t) {
+      const id = await createNote(t);
+      const del = await call(t, 'DELETE', `/api/v2/notes/${id}`, { key: t.users.alice.key });
+      const again = await call(t, 'GET', `/api/v2/notes/${id}`, { key: t.users.alice.key });
+      return r(del.status === 204 && again.status === 200, `DELETE ${del.status}, GET after ${again.status}`);
+    },
+  },
+  'leak-on-failed-create': {
+    async run(t) {
+      const title = `leak-${uniq()}`;
+      const c = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title, priority: 'high' } });
+      const list = await call(t, 'GET', '/api/v2/notes?per_page=50', { key: t.users.alice.key });
+      const leaked = list.json.items.some((n: { title: string }) => n.title === title);
+      return r(c.status >= 400 && c.status < 500 && leaked, `create ${c.status}, in list: ${leaked}`);
+    },
+  },
+};

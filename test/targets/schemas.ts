@@ -1,0 +1,251 @@
+// Request and response schemas: published in the OpenAPI spec under components.schemas and
+// enforced by the hardened twin from the very same objects.
+
+import { CATEGORIES, ORDER_STATUSES } from './db';
+import type { Schema } from './validate';
+
+const str = (o: Partial<Schema> = {}): Schema => ({ type: 'string', ...o });
+const int = (o: Partial<Schema> = {}): Schema => ({ type: 'integer', ...o });
+const num = (o: Partial<Schema> = {}): Schema => ({ type: 'number', ...o });
+const bool = (o: Partial<Schema> = {}): Schema => ({ type: 'boolean', ...o });
+const obj = (properties: Record<string, Schema>, required: string[] = [], o: Partial<Schema> = {}): Schema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+  ...o,
+});
+const arr = (items: Schema, o: Partial<Schema> = {}): Schema => ({ type: 'array', items, ...o });
+const ro = (s: Schema): Schema => ({ ...s, readOnly: true });
+const dateTime = (o: Partial<Schema> = {}) => str({ format: 'date-time', example: '2026-03-01T09:00:00.000Z', ...o });
+
+const Votes = obj({ up: int({ minimum: 0 }), down: int({ minimum: 0 }) }, ['up', 'down']);
+
+const OrderItem = obj(
+  {
+    productId: int({ minimum: 1, example: 12 }),
+    quantity: int({ minimum: 1, maximum: 10, example: 1 }),
+    name: ro(str({ example: 'Granite Cookbook' })),
+    unitPrice: ro(num({ format: 'double', example: 24.99 })),
+  },
+  ['productId', 'quantity'],
+);
+
+export const SCHEMAS = {
+  Error: {
+    type: 'object',
+    properties: {
+      error: str({ example: 'not_found' }),
+      message: str({ example: 'Order not found.' }),
+      errors: arr(obj({ field: str(), message: str() })),
+      retryAfter: int(),
+    },
+    required: ['error', 'message'],
+  } as Schema,
+  LoginRequest: obj(
+    {
+      username: str({ minLength: 1, maxLength: 64, example: 'alice' }),
+      password: str({ format: 'password', minLength: 1, maxLength: 128, example: 'correct-horse-battery-staple' }),
+    },
+    ['username', 'password'],
+  ),
+  TokenResponse: obj(
+    {
+      accessToken: str({ description: 'HS256 JWT for the Authorization: Bearer header.' }),
+      tokenType: str({ enum: ['Bearer'] }),
+      expiresIn: int({ description: 'Seconds.', example: 86400 }),
+    },
+    ['accessToken', 'tokenType', 'expiresIn'],
+  ),
+  SignupRequest: obj(
+    {
+      username: str({ pattern: '^[a-z0-9_.-]{3,32}$', minLength: 3, maxLength: 32, example: 'dana_k' }),
+      email: str({ format: 'email', maxLength: 254, example: 'dana@example.com' }),
+      password: str({ format: 'password', minLength: 10, maxLength: 128, example: 'correct-horse-battery-staple' }),
+    },
+    ['username', 'email', 'password'],
+  ),
+  SignupResponse: obj({ id: int(), username: str(), email: str({ format: 'email' }) }, ['id', 'username', 'email']),
+  PasswordResetRequest: obj({ email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }) }, ['email']),
+  Message: obj({ message: str() }, ['message']),
+  PasswordResetConfirm: obj(
+    {
+      token: str({ minLength: 20, maxLength: 128, example: 'k3J9cWx0b2tlbi1leGFtcGxlLXZhbHVl' }),
+      newPassword: str({ format: 'password', minLength: 10, maxLength: 128, example: 'correct-horse-battery-staple' }),
+    },
+    ['token', 'newPassword'],
+  ),
+  OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
+  OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
+  OtpResult: obj({ verified: bool() }, ['verified']),
+  User: obj({
+    id: ro(int({ example: 2 })),
+    username: ro(str({ example: 'alice' })),
+    email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }),
+    displayName: str({ minLength: 1, maxLength: 64, example: 'Alice Anderson' }),
+    phone: str({ maxLength: 32, nullable: true, example: '+44 20 7946 0011' }),
+    role: ro(str({ enum: ['customer', 'admin'] })),
+    isAdmin: ro(bool()),
+    verified: ro(bool()),
+    balance: ro(num({ format: 'double', description: 'Wallet balance in GBP.' })),
+    credits: ro(int()),
+    avatarUrl: ro(str({ nullable: true })),
+    apiKeyHint: ro(str({ description: 'Last four characters of the API key.', example: '…3f9a' })),
+    createdAt: ro(dateTime()),
+  }),
+  AvatarRequest: obj({ imageUrl: str({ format: 'uri', maxLength: 2048, example: 'https://images.example.com/me.png' }) }, ['imageUrl']),
+  Avatar: obj({ avatarUrl: str(), contentType: str(), size: int() }, ['avatarUrl', 'contentType', 'size']),
+  Address: obj(
+    { id: int({ example: 201 }), label: str(), line1: str(), city: str(), postcode: str(), country: str({ example: 'GB' }) },
+    ['id', 'label', 'line1', 'city', 'postcode', 'country'],
+  ),
+  Product: obj(
+    {
+      id: int({ example: 12 }),
+      name: str({ example: 'Granite Cookbook' }),
+      description: str(),
+      category: str({ enum: CATEGORIES }),
+      price: num({ format: 'double', example: 24.99 }),
+      stock: int(),
+      votes: Votes,
+    },
+    ['id', 'name', 'description', 'category', 'price', 'stock', 'votes'],
+  ),
+  ProductSearchResult: obj(
+    {
+      query: str(),
+      items: arr(obj({ id: int(), name: str(), category: str(), price: num(), score: num() })),
+    },
+    ['query', 'items'],
+  ),
+  Review: obj(
+    {
+      id: ro(int()),
+      productId: ro(int()),
+      rating: int({ minimum: 1, maximum: 5, example: 5 }),
+      comment: str({ minLength: 1, maxLength: 1000, example: 'Arrived quickly, well packed.' }),
+      author: ro(str()),
+      createdAt: ro(dateTime()),
+    },
+    ['rating', 'comment'],
+  ),
+  VoteRequest: obj({ direction: str({ enum: ['up', 'down'], example: 'up' }) }, ['direction']),
+  VoteResult: obj({ productId: int(), votes: Votes }, ['productId', 'votes']),
+  OrderItem,
+  Order: obj(
+    {
+      id: ro(int({ example: 1001 })),
+      reference: ro(str({ description: '16-digit order reference.', example: '7311000000010010' })),
+      ownerId: ro(int()),
+      status: ro(str({ enum: ORDER_STATUSES })),
+      items: arr(OrderItem, { minItems: 1, maxItems: 20 }),
+      total: ro(num({ format: 'double' })),
+      currency: ro(str({ enum: ['GBP'] })),
+      shippingAddressId: int({ minimum: 1, nullable: true, example: 201 }),
+      note: str({ maxLength: 500, example: 'Leave with the concierge' }),
+      createdAt: ro(dateTime()),
+      paidAt: ro(dateTime({ nullable: true })),
+    },
+    ['items'],
+  ),
+  InvoiceLookup: obj({ orderId: int({ minimum: 1, example: 1001 }) }, ['orderId']),
+  Invoice: obj(
+    {
+      invoiceNumber: str({ example: 'INV-2026-1001' }),
+      orderId: int(),
+      billingName: str(),
+      billingEmail: str({ format: 'email' }),
+      billingAddress: obj({ line1: str(), city: str(), postcode: str(), country: str() }),
+      vatId: str({ nullable: true }),
+      total: num({ format: 'double' }),
+      currency: str(),
+      issuedAt: dateTime(),
+    },
+    ['invoiceNumber', 'orderId', 'billingName', 'total', 'currency', 'issuedAt'],
+  ),
+  CheckoutRequest: obj(
+    {
+      items: arr(OrderItem, { minItems: 1, maxItems: 20 }),
+      paymentMethodId: str({ maxLength: 64, example: 'pm_1Nalice4Visa' }),
+    },
+    ['items', 'paymentMethodId'],
+  ),
+  CheckoutResult: obj(
+    { orderId: int(), status: str({ enum: ['paid'] }), total: num({ format: 'double' }), currency: str(), receiptNumber: str() },
+    ['orderId', 'status', 'total', 'currency', 'receiptNumber'],
+  ),
+  PaymentMethod: obj(
+    { id: str(), brand: str({ enum: ['visa', 'mastercard', 'amex'] }), last4: str({ pattern: '^[0-9]{4}$' }), expMonth: int(), expYear: int(), holder: str() },
+    ['id', 'brand', 'last4', 'expMonth', 'expYear', 'holder'],
+  ),
+  Transfer: obj(
+    {
+      id: ro(int()),
+      from: ro(str()),
+      to: str({ minLength: 3, maxLength: 32, description: 'Recipient username.', example: 'carol' }),
+      amount: num({ minimum: 0.01, maximum: 1000, format: 'double', example: 25 }),
+      memo: str({ maxLength: 140, example: 'Dinner' }),
+      createdAt: ro(dateTime()),
+    },
+    ['to', 'amount'],
+  ),
+  Note: obj(
+    {
+      id: ro(str({ format: 'uuid' })),
+      ownerId: ro(int()),
+      title: str({ minLength: 1, maxLength: 120, example: 'Shopping list' }),
+      body: str({ maxLength: 5000, example: 'Coffee beans, olive oil' }),
+      tags: arr(str({ minLength: 1, maxLength: 30 }), { maxItems: 10, example: ['home'] }),
+      priority: int({ minimum: 1, maximum: 5, example: 3 }),
+      createdAt: ro(dateTime()),
+      updatedAt: ro(dateTime()),
+    },
+    ['title'],
+  ),
+  Document: obj({ id: str({ example: 'doc_7f3a9c21e4' }), title: str(), fileName: str(), createdAt: dateTime() }, ['id', 'title', 'fileName', 'createdAt']),
+  DocumentContent: obj({ id: str(), title: str(), fileName: str(), content: str() }, ['id', 'title', 'fileName', 'content']),
+  Activity: obj({ id: int(), type: str(), detail: str(), createdAt: dateTime() }, ['id', 'type', 'detail', 'createdAt']),
+  Integration: obj(
+    { id: str(), provider: str(), publicKey: str({ description: 'PEM SubjectPublicKeyInfo.' }), keyFingerprint: str({ description: 'SHA-256 of the DER public key.' }), createdAt: dateTime() },
+    ['id', 'provider', 'publicKey', 'keyFingerprint', 'createdAt'],
+  ),
+  LinkPreviewRequest: obj({ url: str({ format: 'uri', maxLength: 2048, example: 'https://www.example.com/article' }) }, ['url']),
+  LinkPreview: obj(
+    {
+      url: str(),
+      finalUrl: str(),
+      status: int(),
+      contentType: str(),
+      title: str({ nullable: true }),
+      description: str({ nullable: true }),
+      snippet: str({ description: 'The first 2,000 characters of the text.' }),
+    },
+    ['url', 'finalUrl', 'status', 'contentType', 'title', 'description', 'snippet'],
+  ),
+  DownloadFile: obj({ file: str({ example: 'catalog-2026.txt' }), title: str(), size: int() }, ['file', 'title', 'size']),
+  Checksum: obj({ file: str(), sha256: str({ pattern: '^[0-9a-f]{64}$' }) }, ['file', 'sha256']),
+  PaymentEvent: obj(
+    {
+      id: str({ example: 'evt_3MtwBwLkdIwHu7ix' }),
+      type: str({ enum: ['payment.succeeded', 'payment.failed', 'refund.created'] }),
+      orderId: int({ minimum: 1, example: 1006 }),
+      amount: num({ format: 'double', example: 54.98 }),
+    },
+    ['id', 'type', 'orderId'],
+  ),
+  WebhookAck: obj({ received: bool() }, ['received']),
+  AdminUser: obj(
+    { id: int(), username: str(), email: str({ format: 'email' }), role: str({ enum: ['customer', 'admin'] }), isAdmin: bool(), verified: bool(), createdAt: dateTime() },
+    ['id', 'username', 'email', 'role', 'isAdmin', 'verified', 'createdAt'],
+  ),
+  AdminUserUpdate: obj({ role: str({ enum: ['customer', 'admin'] }), verified: bool() }),
+  AdminStats: obj({ users: int(), orders: int(), revenue: num({ format: 'double' }), products: int() }, ['users', 'orders', 'revenue', 'products']),
+} satisfies Record<string, Schema>;
+
+export type SchemaName = keyof typeof SCHEMAS;
+
+export function page(items: SchemaName, sizeName: 'limit' | 'pageSize' | 'perPage'): Schema {
+  const sizing: Record<string, Schema> =
+    sizeName === 'limit' ? { limit: int(), offset: int() } : { page: int(), [sizeName]: int() };
+  return obj({ items: arr({ $ref: items }), total: int(), ...sizing }, ['items', 'total', ...Object.keys(sizing)]);
+}

@@ -1,0 +1,322 @@
+// The OpenAPI 3.0 document of the documented /api/v2 surface. Identical in both modes: old
+// versions, docs and debug endpoints, GraphQL and undeclared methods are deliberately absent.
+
+import YAML from 'yaml';
+import { CATEGORIES, ORDER_STATUSES, SEED } from './db';
+import { page, SCHEMAS, type SchemaName } from './schemas';
+import type { Schema } from './validate';
+
+type Json = Record<string, unknown>;
+
+interface Param {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  schema: Schema;
+  required?: boolean;
+  description?: string;
+}
+
+interface Op {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** bearer (default): bearer JWT or X-API-Key; public: no credentials; signature: webhook HMAC. */
+  auth?: 'bearer' | 'public' | 'signature';
+  params?: Param[];
+  body?: SchemaName;
+  /** Success responses: status -> [description, schema]. */
+  ok: Record<number, [string, (SchemaName | Schema)?, Record<string, Json>?]>;
+  /** Extra error statuses besides the ones derived from the operation's shape. */
+  errors?: number[];
+  description?: string;
+}
+
+const PAGES: Record<string, Schema> = {
+  ProductPage: page('Product', 'limit'),
+  ReviewPage: page('Review', 'pageSize'),
+  OrderPage: page('Order', 'pageSize'),
+  NotePage: page('Note', 'perPage'),
+  ActivityPage: page('Activity', 'perPage'),
+};
+
+const arrayOf = (name: SchemaName): Schema => ({ type: 'array', items: { $ref: name } });
+
+const P = {
+  orderId: { name: 'orderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: SEED.orders.alice[0] } },
+  noteId: { name: 'noteId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', example: SEED.notes.alice[0] } },
+  productId: { name: 'productId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 12 } },
+  userId: { name: 'userId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: SEED.users.alice } },
+  page: { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+} satisfies Record<string, Param>;
+
+const size = (name: string, def: number, max: number): Param => ({
+  name,
+  in: 'query',
+  description: `Items per page (at most ${max}).`,
+  schema: { type: 'integer', minimum: 1, maximum: max, default: def },
+});
+
+const OPS: Op[] = [
+  // ---- auth ----
+  { method: 'post', path: '/auth/login', operationId: 'login', summary: 'Sign in with a username and password', tag: 'Auth', auth: 'public', body: 'LoginRequest', ok: { 200: ['Signed in', 'TokenResponse'] }, errors: [401] },
+  { method: 'post', path: '/auth/signup', operationId: 'signup', summary: 'Create a customer account', tag: 'Auth', auth: 'public', body: 'SignupRequest', ok: { 201: ['Account created', 'SignupResponse', { Location: { schema: { type: 'string' } } }] }, errors: [409] },
+  { method: 'post', path: '/auth/password-reset', operationId: 'requestPasswordReset', summary: 'Email a password reset link', tag: 'Auth', auth: 'public', body: 'PasswordResetRequest', ok: { 202: ['Request accepted (the same answer whether or not the address is registered)', 'Message'] } },
+  { method: 'post', path: '/auth/password-reset/confirm', operationId: 'confirmPasswordReset', summary: 'Set a new password with a reset token', tag: 'Auth', auth: 'public', body: 'PasswordResetConfirm', ok: { 200: ['Password changed', 'Message'] } },
+  { method: 'post', path: '/auth/otp/send', operationId: 'sendOtp', summary: 'Send a one-time code by SMS', tag: 'Auth', ok: { 202: ['Code sent', 'OtpSent'] } },
+  { method: 'post', path: '/auth/otp/verify', operationId: 'verifyOtp', summary: 'Verify the one-time code', tag: 'Auth', body: 'OtpVerify', ok: { 200: ['Verified', 'OtpResult'] } },
+
+  // ---- account ----
+  { method: 'get', path: '/me', operationId: 'getMe', summary: 'The signed-in customer', tag: 'Account', ok: { 200: ['The caller', 'User'] } },
+  { method: 'patch', path: '/me', operationId: 'updateMe', summary: 'Update the profile', tag: 'Account', body: 'User', ok: { 200: ['Updated', 'User'] }, errors: [409] },
+  { method: 'put', path: '/me/avatar', operationId: 'setAvatar', summary: 'Import the avatar from an image URL', tag: 'Account', body: 'AvatarRequest', ok: { 200: ['Avatar stored', 'Avatar'] }, errors: [422, 502] },
+  { method: 'get', path: '/users/{userId}/addresses', operationId: 'listAddresses', summary: "A customer's saved addresses", tag: 'Account', params: [P.userId], ok: { 200: ['Addresses', arrayOf('Address')] }, errors: [403] },
+  { method: 'get', path: '/activity', operationId: 'listActivity', summary: 'Recent account activity', tag: 'Account', params: [P.page, size('per_page', 20, 50)], ok: { 200: ['A page of events', { $ref: 'ActivityPage' }] } },
+  { method: 'get', path: '/integrations', operationId: 'listIntegrations', summary: 'Shipping-label integrations and their public keys', tag: 'Account', ok: { 200: ['Integrations', arrayOf('Integration')] } },
+
+  // ---- catalogue (public) ----
+  {
+    method: 'get',
+    path: '/products',
+    operationId: 'listProducts',
+    summary: 'List products',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [
+      { name: 'limit', in: 'query', description: 'Page size (at most 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+      { name: 'category', in: 'query', schema: { type: 'string', enum: CATEGORIES, example: 'books' } },
+    ],
+    ok: { 200: ['A page of products', { $ref: 'ProductPage' }] },
+  },
+  {
+    method: 'get',
+    path: '/products/search',
+    operationId: 'searchProducts',
+    summary: 'Fuzzy product search',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [{ name: 'q', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 100, example: 'cookbook' } }],
+    ok: { 200: ['The ten best matches', 'ProductSearchResult'] },
+  },
+  { method: 'get', path: '/products/{productId}', operationId: 'getProduct', summary: 'A product', tag: 'Catalogue', auth: 'public', params: [P.productId], ok: { 200: ['The product', 'Product'] }, errors: [404] },
+  {
+    method: 'get',
+    path: '/products/{productId}/reviews',
+    operationId: 'listReviews',
+    summary: "A product's reviews",
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [P.productId, P.page, size('page_size', 10, 50)],
+    ok: { 200: ['A page of reviews', { $ref: 'ReviewPage' }] },
+    errors: [404],
+  },
+  { method: 'post', path: '/products/{productId}/reviews', operationId: 'createReview', summary: 'Review (comment on) a product', tag: 'Catalogue', params: [P.productId], body: 'Review', ok: { 201: ['Review published', 'Review', { Location: { schema: { type: 'string' } } }] }, errors: [404] },
+  { method: 'post', path: '/products/{productId}/votes', operationId: 'voteProduct', summary: 'Up- or down-vote a product', tag: 'Catalogue', params: [P.productId], body: 'VoteRequest', ok: { 200: ['Vote counted', 'VoteResult'] }, errors: [404] },
+
+  // ---- orders ----
+  {
+    method: 'get',
+    path: '/orders',
+    operationId: 'listOrders',
+    summary: "The caller's orders",
+    tag: 'Orders',
+    params: [P.page, size('page_size', 20, 50), { name: 'status', in: 'query', schema: { type: 'string', enum: ORDER_STATUSES, example: 'shipped' } }],
+    ok: { 200: ['A page of orders', { $ref: 'OrderPage' }] },
+  },
+  { method: 'post', path: '/orders', operationId: 'createOrder', summary: 'Place an order (paid later at checkout or by the payment provider)', tag: 'Orders', body: 'Order', ok: { 201: ['Order placed', 'Order', { Location: { schema: { type: 'string' } } }] } },
+  { method: 'get', path: '/orders/{orderId}', operationId: 'getOrder', summary: 'An order', tag: 'Orders', params: [P.orderId], ok: { 200: ['The order', 'Order'] }, errors: [404] },
+  { method: 'post', path: '/invoices/lookup', operationId: 'lookupInvoice', summary: "The invoice of one of the caller's orders", tag: 'Orders', body: 'InvoiceLookup', ok: { 200: ['The invoice', 'Invoice'] }, errors: [404] },
+
+  // ---- payments ----
+  { method: 'post', path: '/checkout', operationId: 'checkout', summary: 'Buy items now with a saved card', tag: 'Payments', body: 'CheckoutRequest', ok: { 201: ['Paid', 'CheckoutResult', { Location: { schema: { type: 'string' } } }] } },
+  { method: 'get', path: '/payment-methods', operationId: 'listPaymentMethods', summary: 'Saved cards', tag: 'Payments', ok: { 200: ['Cards', arrayOf('PaymentMethod')] } },
+  { method: 'get', path: '/transfers', operationId: 'listTransfers', summary: 'Wallet transfers sent and received', tag: 'Payments', ok: { 200: ['Transfers', arrayOf('Transfer')] } },
+  { method: 'post', path: '/transfers', operationId: 'createTransfer', summary: 'Send wallet money to another customer', tag: 'Payments', body: 'Transfer', ok: { 201: ['Sent', 'Transfer', { Location: { schema: { type: 'string' } } }] }, errors: [422] },
+
+  // ---- notes ----
+  { method: 'get', path: '/notes', operationId: 'listNotes', summary: "The caller's notes", tag: 'Notes', params: [P.page, size('per_page', 20, 50)], ok: { 200: ['A page of notes', { $ref: 'NotePage' }] } },
+  { method: 'post', path: '/notes', operationId: 'createNote', summary: 'Create a note', tag: 'Notes', body: 'Note', ok: { 201: ['Created', 'Note', { Location: { schema: { type: 'string' } } }] } },
+  { method: 'get', path: '/notes/{noteId}', operationId: 'getNote', summary: 'A note', tag: 'Notes', params: [P.noteId], ok: { 200: ['The note', 'Note'] }, errors: [404] },
+  { method: 'put', path: '/notes/{noteId}', operationId: 'replaceNote', summary: 'Replace a note', tag: 'Notes', params: [P.noteId], body: 'Note', ok: { 200: ['Replaced', 'Note'] }, errors: [404] },
+  { method: 'delete', path: '/notes/{noteId}', operationId: 'deleteNote', summary: 'Delete a note', tag: 'Notes', params: [P.noteId], ok: { 204: ['Deleted'] }, errors: [404] },
+
+  // ---- documents and downloads ----
+  { method: 'get', path: '/documents', operationId: 'listDocuments', summary: "The caller's documents", tag: 'Documents', ok: { 200: ['Documents', arrayOf('Document')] } },
+  {
+    method: 'get',
+    path: '/documents/download',
+    operationId: 'downloadDocument',
+    summary: 'The content of a document',
+    tag: 'Documents',
+    params: [{ name: 'documentId', in: 'query', required: true, schema: { type: 'string', maxLength: 64, example: SEED.documents.alice[0] } }],
+    ok: { 200: ['The document', 'DocumentContent'] },
+    errors: [404],
+  },
+  { method: 'get', path: '/downloads', operationId: 'listDownloads', summary: 'Public files (catalogues, policies)', tag: 'Documents', ok: { 200: ['Files', arrayOf('DownloadFile')] } },
+  {
+    method: 'get',
+    path: '/downloads/content',
+    operationId: 'downloadFile',
+    summary: 'Download a public file',
+    tag: 'Documents',
+    params: [{ name: 'file', in: 'query', required: true, schema: { type: 'string', maxLength: 128, example: 'catalog-2026.txt' } }],
+    ok: { 200: ['The file', { type: 'string' }] },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/downloads/checksum',
+    operationId: 'fileChecksum',
+    summary: 'SHA-256 of a public file',
+    tag: 'Documents',
+    params: [{ name: 'file', in: 'query', required: true, schema: { type: 'string', maxLength: 128, example: 'catalog-2026.txt' } }],
+    ok: { 200: ['The checksum', 'Checksum'] },
+    errors: [404],
+  },
+
+  // ---- tools and integrations ----
+  { method: 'post', path: '/link-preview', operationId: 'linkPreview', summary: 'Preview a web page (title, description, first characters)', tag: 'Tools', body: 'LinkPreviewRequest', ok: { 200: ['The preview', 'LinkPreview'] }, errors: [502] },
+  {
+    method: 'get',
+    path: '/links/out',
+    operationId: 'followLink',
+    summary: 'Redirect to a shop page (used in e-mails)',
+    tag: 'Tools',
+    auth: 'public',
+    params: [{ name: 'url', in: 'query', required: true, description: 'A shop path or https://shop.acme.example URL.', schema: { type: 'string', maxLength: 2048, example: '/products/12' } }],
+    ok: { 302: ['Redirect', undefined, { Location: { schema: { type: 'string' } } }] },
+  },
+  {
+    method: 'post',
+    path: '/webhooks/payment-provider',
+    operationId: 'paymentProviderWebhook',
+    summary: 'Callback: payment events from the payment provider',
+    description: 'Signed by the provider: X-Acme-Signature is "sha256=" and the hex HMAC-SHA256 of the raw body with the shared webhook secret.',
+    tag: 'Webhooks',
+    auth: 'signature',
+    params: [{ name: 'X-Acme-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } }],
+    body: 'PaymentEvent',
+    ok: { 200: ['Event received', 'WebhookAck'] },
+    errors: [401],
+  },
+
+  // ---- admin ----
+  { method: 'get', path: '/admin/users', operationId: 'adminListUsers', summary: 'All users (administrators)', tag: 'Admin', ok: { 200: ['Users', arrayOf('AdminUser')] }, errors: [403] },
+  { method: 'patch', path: '/admin/users/{userId}', operationId: 'adminUpdateUser', summary: "Change a user's role (administrators)", tag: 'Admin', params: [P.userId], body: 'AdminUserUpdate', ok: { 200: ['Updated', 'AdminUser'] }, errors: [403, 404] },
+  { method: 'get', path: '/admin/stats', operationId: 'adminStats', summary: 'Shop statistics (administrators)', tag: 'Admin', ok: { 200: ['Statistics', 'AdminStats'] }, errors: [403] },
+];
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'The request is not valid',
+  401: 'Missing or invalid credentials',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Body too large',
+  422: 'Not processable',
+  429: 'Too many requests',
+  502: 'An upstream fetch failed',
+};
+
+/** Replaces nested copies of named schemas and {$ref: Name} by JSON references. */
+function emit(s: Schema | Json, root: unknown, byObject: Map<unknown, string>): Json {
+  if (s !== root && byObject.has(s)) return { $ref: `#/components/schemas/${byObject.get(s)}` };
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out.$ref = `#/components/schemas/${v}`;
+    else if (k === 'properties' && v && typeof v === 'object') out.properties = Object.fromEntries(Object.entries(v).map(([n, p]) => [n, emit(p as Schema, root, byObject)]));
+    else if (k === 'items' && v && typeof v === 'object') out.items = emit(v as Schema, root, byObject);
+    else if (Array.isArray(v)) out[k] = [...(v as unknown[])];
+    else out[k] = v;
+  }
+  return out;
+}
+
+export interface SpecBundle {
+  object: Json;
+  yaml: string;
+  json: string;
+}
+
+function build(origin: string): SpecBundle {
+  const named: Record<string, Schema> = { ...SCHEMAS, ...PAGES };
+  const byObject = new Map<unknown, string>(Object.entries(named).map(([n, s]) => [s, n]));
+  const ref = (s: SchemaName | Schema | undefined): Json | undefined =>
+    s === undefined ? undefined : typeof s === 'string' ? { $ref: `#/components/schemas/${s}` } : emit(s, undefined, byObject);
+
+  const paths: Record<string, Json> = {};
+  for (const op of OPS) {
+    const auth = op.auth ?? 'bearer';
+    const statuses = new Set<number>(op.errors ?? []);
+    if (op.body || op.params?.length) statuses.add(400);
+    if (op.body) statuses.add(413);
+    if (auth === 'bearer') statuses.add(401);
+    if (auth !== 'signature') statuses.add(429);
+    const responses: Json = {};
+    for (const [status, [description, schema, headers]] of Object.entries(op.ok)) {
+      const r: Json = { description };
+      const content = ref(schema);
+      if (content) r.content = { [status === '200' && op.operationId === 'downloadFile' ? 'text/plain' : 'application/json']: { schema: content } };
+      if (headers) r.headers = headers;
+      responses[status] = r;
+    }
+    for (const s of [...statuses].sort()) {
+      const r: Json = { description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      if (s === 429) r.headers = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } };
+      if (s === 401) r.headers = { 'WWW-Authenticate': { schema: { type: 'string' } } };
+      responses[String(s)] = r;
+    }
+    const operation: Json = {
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: [op.tag],
+      ...(op.params ? { parameters: op.params.map((p) => ({ ...p, schema: ref(p.schema) })) } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
+      responses,
+      ...(auth === 'bearer' ? {} : { security: [] }),
+    };
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operation };
+  }
+
+  const object: Json = {
+    openapi: '3.0.3',
+    info: {
+      title: 'Acme Shop API',
+      version: '2.4.1',
+      description:
+        'Customer API of the Acme online shop: catalogue, orders, payments, wallet transfers, notes and documents. ' +
+        'Authenticate with a bearer JWT from POST /auth/login, or an API key in the X-API-Key header.',
+      contact: { name: 'Acme API team', email: 'api-team@acme.example' },
+    },
+    servers: [{ url: `${origin}/api/v2`, description: 'This instance' }],
+    tags: ['Auth', 'Account', 'Catalogue', 'Orders', 'Payments', 'Notes', 'Documents', 'Tools', 'Webhooks', 'Admin'].map((name) => ({ name })),
+    security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      schemas: Object.fromEntries(Object.entries(named).map(([n, s]) => [n, emit(s, s, byObject)])),
+    },
+  };
+  return { object, yaml: YAML.stringify(object, { aliasDuplicateObjects: false }), json: JSON.stringify(object, null, 2) };
+}
+
+const PLACEHOLDER = 'http://acme-origin.invalid';
+let cached: SpecBundle | undefined;
+
+/** The spec for a target at `origin` (built once, then the server URL is filled in). */
+export function buildSpec(origin: string): SpecBundle {
+  cached ??= build(PLACEHOLDER);
+  const json = cached.json.replaceAll(PLACEHOLDER, origin);
+  return { object: JSON.parse(json) as Json, yaml: cached.yaml.replaceAll(PLACEHOLDER, origin), json };
+}
+
+/** The documented operations as "METHOD /api/v2/path" lines (for tests and docs). */
+export function documentedOperations(): string[] {
+  return OPS.map((o) => `${o.method.toUpperCase()} /api/v2${o.path}`);
+}
