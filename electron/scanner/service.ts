@@ -158,11 +158,25 @@ export function createScanService(deps: ScanServiceDeps) {
             logger,
             progress: (p) => {
               findings = p.findings;
-              repos.scans.updateProgress(scanId, p).catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
+              repos.scans
+                .updateProgress(scanId, p)
+                .then(async (saved) => {
+                  if (!saved && !controller.signal.aborted && !(await repos.scans.findById(scanId))) {
+                    controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
+                  }
+                })
+                .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
               events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings });
             },
-            finding: (f) =>
-              repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now()),
+            finding: async (f) => {
+              try {
+                return await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+              } catch (err) {
+                // The API (and with it this scan) was deleted while it ran: stop sending requests for it.
+                if (!(await repos.scans.findById(scanId))) controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
+                throw err;
+              }
+            },
           },
         );
       }

@@ -114,13 +114,15 @@ export function createScansRepo(db: Db) {
       return row?.status === 'created' ? 'busy' : 'not-created';
     },
 
-    async updateProgress(id: string, p: { done: number; total: number; requestsSent: number }): Promise<void> {
-      await db
+    /** False when the scan is no longer running (or no longer exists). */
+    async updateProgress(id: string, p: { done: number; total: number; requestsSent: number }): Promise<boolean> {
+      const res = await db
         .updateTable('scans')
         .set({ progress_done: p.done, progress_total: p.total, requests_sent: p.requestsSent })
         .where('id', '=', id)
         .where('status', '=', 'running')
-        .execute();
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
 
     async setNotes(id: string, notes: ScanNotes): Promise<void> {

@@ -310,3 +310,21 @@ describe('the event loop stays free during a scan', () => {
     expect(histogram.percentile(99) / 1e6).toBeLessThan(1000);
   });
 });
+
+describe('the API deleted mid-scan', () => {
+  it('stops sending requests for it', async () => {
+    const { tc, target, user } = await setup({ delayMs: 30 });
+    const s = tc.core.services;
+    const apiId = await s.repos.apis.createWithEndpoints(miniApiInput(user.id, target.url), new Date());
+    const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', key1: target.users.alice.token, key2: target.users.bob.token, rps: 10 });
+    await s.scans.start(user.id, { apiId });
+    while (target.requests.length < 5) await new Promise((r) => setTimeout(r, 20));
+    await s.repos.apis.delete(apiId);
+    await s.scans.wait(scanId);
+    const count = target.requests.length;
+    expect(count).toBeLessThan(40);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.requests.length).toBe(count);
+    expect(await s.repos.scans.findById(scanId)).toBeUndefined();
+  });
+});
