@@ -324,7 +324,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
 
   let next = 0;
   // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in flight.
-  const workers = Math.max(4, Math.min(256, job.engine.concurrency * 2));
+  const workers = Math.max(4, Math.min(256, job.engine.concurrency * 4));
   const worker = async () => {
     while (next < tasks.length && !controller.signal.aborted) {
       const task = tasks[next++]!;

@@ -331,7 +331,7 @@ export class HttpEngine {
   private async readResponse(res: Dispatcher.ResponseData, method: string): Promise<ExchangeResponse> {
     const headers = flattenHeaders(res.headers);
     const limit = this.options.maxBodyBytes;
-    if (method === 'HEAD') {
+    if (method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
       await res.body.dump();
       return { status: res.statusCode, headers, body: '', bytes: 0, truncated: false };
     }
