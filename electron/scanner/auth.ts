@@ -31,37 +31,67 @@ function usable(req: SecurityRequirement, schemes: Record<string, SecurityScheme
   return names.length > 0 && names.every((n) => schemes[n] !== undefined);
 }
 
-const cache = new WeakMap<object, WeakMap<ApiSecurity, AuthSpec>>();
+/**
+ * The API's security as a scan uses it: `prefer` names the scheme the health check found key 1
+ * works with, for endpoints that accept several (e.g. a bearer token or an X-API-Key).
+ */
+export type ScanSecurity = ApiSecurity & { prefer?: string };
 
-/** Cached per endpoint object and security value (both are fixed for a scan). */
-export function authSpecFor(endpoint: Pick<Endpoint, 'security'> | null, security: ApiSecurity): AuthSpec {
+const cache = new WeakMap<ApiSecurity, WeakMap<object, Map<string, AuthSpec>>>();
+
+/** Cached per security value, endpoint object and preference (fixed for a scan once chosen). */
+export function authSpecFor(endpoint: Pick<Endpoint, 'security'> | null, security: ScanSecurity): AuthSpec {
   if (!endpoint) return computeAuthSpec(null, security);
-  let byApi = cache.get(endpoint);
-  if (!byApi) cache.set(endpoint, (byApi = new WeakMap()));
-  let spec = byApi.get(security);
-  if (!spec) byApi.set(security, (spec = computeAuthSpec(endpoint, security)));
+  let byEndpoint = cache.get(security);
+  if (!byEndpoint) cache.set(security, (byEndpoint = new WeakMap()));
+  let byPrefer = byEndpoint.get(endpoint);
+  if (!byPrefer) byEndpoint.set(endpoint, (byPrefer = new Map()));
+  const key = security.prefer ?? '';
+  let spec = byPrefer.get(key);
+  if (!spec) byPrefer.set(key, (spec = computeAuthSpec(endpoint, security)));
   return spec;
 }
 
-function computeAuthSpec(endpoint: Pick<Endpoint, 'security'> | null, security: ApiSecurity): AuthSpec {
-  const requirements = endpoint?.security ?? security.default;
-  const declaredSecured = requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
-  // The endpoint's own requirement first, then the API's default, then any scheme the API defines.
-  const candidates = [...requirements, ...security.default, ...Object.keys(security.schemes).map((n) => ({ [n]: [] }))];
-  const chosen = candidates.find((r) => usable(r, security.schemes));
-  if (!chosen) return { placements: [DEFAULT_PLACEMENT], declaredSecured, schemes: [] };
-  const names = Object.keys(chosen);
+function placementsOf(req: SecurityRequirement, schemes: Record<string, SecurityScheme>): CredentialPlacement[] {
   const seen = new Set<string>();
   const placements: CredentialPlacement[] = [];
-  for (const n of names) {
-    const p = placementOf(security.schemes[n]!);
+  for (const n of Object.keys(req)) {
+    const p = placementOf(schemes[n]!);
     const k = `${p.in}:${p.name.toLowerCase()}`;
     if (!seen.has(k)) {
       seen.add(k);
       placements.push(p);
     }
   }
-  return { placements, declaredSecured, schemes: names };
+  return placements;
+}
+
+function computeAuthSpec(endpoint: Pick<Endpoint, 'security'> | null, security: ScanSecurity): AuthSpec {
+  const requirements = endpoint?.security ?? security.default;
+  const declaredSecured = requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
+  const prefers = (r: SecurityRequirement) => !!security.prefer && security.prefer in r;
+  // The endpoint's own requirements first (the preferred one among them), then the API's default,
+  // then any scheme the API defines.
+  const own = requirements.filter((r) => usable(r, security.schemes));
+  const fallback = [...security.default, ...Object.keys(security.schemes).map((n) => ({ [n]: [] }))].filter((r) => usable(r, security.schemes));
+  const chosen = own.find(prefers) ?? own[0] ?? fallback.find(prefers) ?? fallback[0];
+  if (!chosen) return { placements: [DEFAULT_PLACEMENT], declaredSecured, schemes: [] };
+  return { placements: placementsOf(chosen, security.schemes), declaredSecured, schemes: Object.keys(chosen) };
+}
+
+/** The different ways an endpoint accepts credentials (its OR list), each with the scheme it is named by. */
+export function credentialAlternatives(endpoint: Pick<Endpoint, 'security'>, security: ApiSecurity): { scheme: string; placements: CredentialPlacement[] }[] {
+  const requirements = (endpoint.security ?? security.default).filter((r) => usable(r, security.schemes));
+  const out: { scheme: string; placements: CredentialPlacement[] }[] = [];
+  const seen = new Set<string>();
+  for (const r of requirements) {
+    const placements = placementsOf(r, security.schemes);
+    const k = JSON.stringify(placements);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push({ scheme: Object.keys(r)[0]!, placements });
+  }
+  return out;
 }
 
 /** The wire value of a credential in a placement ("Bearer x", "Basic base64(user:pass)", or x). */

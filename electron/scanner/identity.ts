@@ -3,12 +3,14 @@
 // and without credentials; those exchanges are the endpoints' baselines, so nothing is sent twice.
 // It also picks the "canary" request the key watch re-sends if key 1 starts getting 401s.
 
-import type { Endpoint } from '../../shared/contract';
+import type { ApiSecurity, Endpoint } from '../../shared/contract';
+import { credentialAlternatives } from './auth';
 import type { BaselineMode, Baselines } from './baselines';
 import { describeEndpoint } from './checks/helpers';
 import type { Identities, KeyIdentity } from './checks/types';
 import type { Exchange, KeyNumber } from './http/exchange';
-import type { ProbeRequest } from './http/engine';
+import type { Budget, HttpEngine, ProbeRequest } from './http/engine';
+import type { ResourcePool } from './resources';
 import { enumPathValue, pathParamNames, toProbe, type PreparedRequest } from './requests';
 import { sameData } from './similarity';
 
@@ -44,6 +46,42 @@ export function identityValues(body: unknown): Record<string, string> {
 
 function primaryId(values: Record<string, string>): string | null {
   for (const f of IDENTITY_FIELDS) if (values[f]) return values[f]!;
+  return null;
+}
+
+/** GET endpoints without free path parameters, a /me-like one first: where keys are checked. */
+export function healthCandidates(endpoints: readonly Endpoint[]): Endpoint[] {
+  return endpoints
+    .filter(probeable)
+    .map((e, i) => ({ e, rank: isMeLike(e) ? 0 : e.security === null || (e.security?.length ?? 0) > 0 ? 1 : 2, i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .slice(0, MAX_PROBES)
+    .map((c) => c.e);
+}
+
+/**
+ * Where an endpoint accepts credentials in several ways (a bearer token or an X-API-Key, say), find
+ * the one key 1 works with: refused without credentials, 2xx with key 1 placed that way. Returns the
+ * scheme name, or null when there is no choice to make or none could be told.
+ */
+export async function discoverScheme(input: {
+  endpoints: readonly Endpoint[];
+  security: ApiSecurity;
+  engine: HttpEngine;
+  resources: ResourcePool;
+  budgetsFor(e: Endpoint): Budget[];
+}): Promise<string | null> {
+  const endpoint = healthCandidates(input.endpoints).find((e) => credentialAlternatives(e, input.security).length > 1);
+  if (!endpoint) return null;
+  const prepared = await input.resources.prepare(endpoint, 1, 'read');
+  if ('blocked' in prepared) return null;
+  const budgets = input.budgetsFor(endpoint);
+  const anon = await input.engine.send(toProbe(prepared.request, { kind: 'none' }), budgets);
+  if (anon.status !== 401 && anon.status !== 403) return null;
+  for (const alt of credentialAlternatives(endpoint, input.security)) {
+    const ex = await input.engine.send({ ...toProbe(prepared.request, { kind: 'key', key: 1 }), placements: alt.placements }, budgets);
+    if (ex.ok) return alt.scheme;
+  }
   return null;
 }
 
@@ -86,12 +124,7 @@ export async function checkKeys(input: {
   keys: { 1: string; 2?: string | null };
 }): Promise<HealthResult> {
   const hasKey2 = !!input.keys[2];
-  const candidates = input.endpoints
-    .filter(probeable)
-    .map((e, i) => ({ e, rank: isMeLike(e) ? 0 : e.security === null || (e.security?.length ?? 0) > 0 ? 1 : 2, i }))
-    .sort((a, b) => a.rank - b.rank || a.i - b.i)
-    .slice(0, MAX_PROBES)
-    .map((c) => c.e);
+  const candidates = healthCandidates(input.endpoints);
 
   const results: ProbeResult[] = [];
   for (const endpoint of candidates) {

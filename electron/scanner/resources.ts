@@ -4,11 +4,10 @@
 // the scan created are the only ones it writes to or deletes, unless the user opted in.
 
 import type { Endpoint } from '../../shared/contract';
-import { authSpecFor } from './auth';
+import { authSpecFor, type ScanSecurity } from './auth';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { enumPathValue, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
-import type { ApiSecurity } from '../../shared/contract';
 
 export interface CreatedObject {
   /** The value that goes in the consumer's path. */
@@ -123,7 +122,7 @@ export function listItems(value: unknown): unknown[] | null {
 
 export interface ResourceDeps {
   engine: HttpEngine;
-  security: ApiSecurity;
+  security: ScanSecurity;
   endpoints: Endpoint[];
   /** Budgets a request for this endpoint is charged to (scan budget is implicit). */
   budgetsFor(endpoint: Endpoint): Budget[];

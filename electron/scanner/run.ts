@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
 import type { Logger } from '../log';
-import { authSpecFor } from './auth';
+import { authSpecFor, type ScanSecurity } from './auth';
 import { Baselines } from './baselines';
 import { describeEndpoint } from './checks/helpers';
 import type { Check, CheckContext, FindingDraft, Identities, ScanApi, ScanOptions } from './checks/types';
@@ -14,7 +14,7 @@ import { buildFinding, type BuiltFinding } from './findings';
 import { Budget, BudgetExceededError, HttpEngine, OutOfScopeError, type ProbeRequest } from './http/engine';
 import type { Exchange, KeyNumber } from './http/exchange';
 import { AbortedError } from './http/limits';
-import { checkKeys } from './identity';
+import { checkKeys, discoverScheme } from './identity';
 import { KeyWatch } from './key-watch';
 import { LocalTargetError } from './net-guard';
 import { Redactor } from './redact';
@@ -116,6 +116,9 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   const requestsByCheck: Record<string, number> = {};
 
   const active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
+  // The scan's own copy: the health check may record which scheme key 1 works with.
+  const security: ScanSecurity = { schemes: job.api.security.schemes, default: job.api.security.default };
+  const api: ScanApi = { ...job.api, security };
   let watch: KeyWatch | null = null;
   const engine = new HttpEngine({
     baseUrl: job.api.baseUrl,
@@ -149,7 +152,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   let hasKey2 = !!job.keys[2];
   const resources = new ResourcePool({
     engine,
-    security: job.api.security,
+    security,
     endpoints: active,
     budgetsFor: (e) => [budgetOf(e)],
     nextUnique: () => `${tag}${(++unique).toString(36)}`,
@@ -204,6 +207,11 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   try {
     progress.total = 1;
     emit(true);
+    const prefer = await discoverScheme({ endpoints: active, security, engine, resources, budgetsFor: (e) => [budgetOf(e)] });
+    if (prefer) {
+      security.prefer = prefer;
+      note(`Key 1 works with the "${prefer}" security scheme; it is used wherever an endpoint accepts several.`);
+    }
     const health = await checkKeys({ endpoints: active, baselines, keys: job.keys });
     identities = health.identities;
     const probes = [identities.key1.exchange, identities.key2?.exchange].filter((x): x is Exchange => !!x);
@@ -259,7 +267,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     const ctx: CheckContext & { spent(): number } = {
       spent: () => checkBudget.used,
       check: task.check,
-      api: job.api,
+      api,
       endpoint: first,
       endpoints: task.endpoints,
       allEndpoints: active,
@@ -277,7 +285,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
         const r = await resources.prepare(endpoint, key, purpose);
         return 'request' in r ? r.request : null;
       },
-      authSpec: (endpoint) => authSpecFor(endpoint ?? first, job.api.security),
+      authSpec: (endpoint) => authSpecFor(endpoint ?? first, security),
       url: (p) => engine.resolve(p),
       credential: (key) => (key === 1 ? job.keys[1] : (job.keys[2] ?? null)),
       budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [budgetOf((endpoint ?? task.endpoint)!).left] : [])),

@@ -137,6 +137,28 @@ describe('keys', () => {
     expect(bad2.results.results).toHaveLength(0);
   });
 
+  it('finds which of several schemes the key works with (bearer or X-API-Key)', async () => {
+    const { tc, target, user } = await setup();
+    // This API takes an API key in X-API-Key; a bearer header is refused.
+    target.extra = (req) => {
+      const apiKey = req.headers['x-api-key'];
+      if (typeof apiKey === 'string') req.headers.authorization = `Bearer ${apiKey}`;
+      else delete req.headers.authorization;
+      return false;
+    };
+    const input = miniApiInput(user.id, target.url);
+    input.security = {
+      schemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      default: [{ bearer: [] }, { apiKey: [] }],
+    };
+    const apiId = await tc.core.services.repos.apis.createWithEndpoints(input, new Date());
+    const d = await scan(tc, user.id, apiId, { key1: target.users.alice.token, key2: target.users.bob.token });
+    expect(d.status).toBe('completed');
+    expect(d.results.scan_info.errors).toContain('Key 1 works with the "apiKey" security scheme; it is used wherever an endpoint accepts several.');
+    const keyed = target.requests.filter((r) => r.headers['x-api-key'] === target.users.alice.token);
+    expect(keyed.length).toBeGreaterThan(5);
+  });
+
   it('stops with a clear reason when key 1 stops working mid-scan', async () => {
     const { tc, target, user } = await setup();
     let n = 0;
