@@ -1,10 +1,12 @@
 // `portcullis`: the command-line shell of the core. Each subcommand lives in cli/<name>.ts.
 
+import { reportCommand } from './cli/report';
 import { serveCommand } from './cli/serve';
 import type { CliCommand } from './cli/types';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: serveCommand,
+  report: reportCommand,
 };
 
 function usage(): string {

@@ -1,5 +1,7 @@
 // Bundles the core's entry points with esbuild: the CLI/team server, and the Electron main and
 // preload. Dependencies stay external (native modules load from node_modules at run time).
+// The report fonts are copied next to the bundles that render PDFs.
+import fs from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -25,3 +27,8 @@ await Promise.all([
     external: ['electron'],
   }),
 ]);
+
+for (const dir of ['dist/core/fonts', 'dist/desktop/fonts']) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync('electron/reports/fonts', dir, { recursive: true });
+}

@@ -1,7 +1,7 @@
 // Display helpers of spec sections 3, 4, 7 and 9: names, initials, greeting, severity buckets,
 // timestamps, report filenames and card status.
 
-import { DEFAULT_TIMEZONE, DURATION_DECIMALS, GREETING_HOURS, type PdfReportType, type Severity } from './constants';
+import { DEFAULT_TIMEZONE, DURATION_DECIMALS, GREETING_HOURS, type PdfReportType, type ReportType, type Severity } from './constants';
 import { CARD_STATUS } from './messages';
 
 export interface NamedUser {
@@ -111,18 +111,37 @@ export const REPORT_LABELS: Record<PdfReportType, string> = {
   technical: 'Technical Report',
 };
 
-/** Characters no desktop file system accepts in a file name, plus whitespace: all become underscores. */
+/**
+ * Characters no desktop file system accepts in a file name, whitespace, and control and bidi
+ * characters (which can disguise a name's extension): all become underscores.
+ */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
-const UNSAFE_FILENAME = /[\s/\\:*?"<>|\u0000-\u001f]/g;
+const UNSAFE_FILENAME = /[\s/\\:*?"<>|\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Keeps the whole name under common 255-byte file-name limits, even in UTF-8. */
+const FILENAME_NAME_MAX = 60;
 
 /**
  * "YYYY-MM-DD_HHMM - Executive|Technical Report - {api name with underscores}.pdf" (spec section 7),
  * the date and time taken in `timeZone` (default: the runtime's zone).
  */
 export function reportFilename(apiName: string, type: PdfReportType, at: Date, timeZone?: string): string {
+  return reportFileName(apiName, type, at, timeZone);
+}
+
+/** Labels and extensions of the exports, named like the PDFs ("... - SARIF Results - Name.sarif"). */
+export const EXPORT_FILE_PARTS: Record<Exclude<ReportType, PdfReportType>, { label: string; ext: string }> = {
+  json: { label: 'Scan Results', ext: 'json' },
+  sarif: { label: 'SARIF Results', ext: 'sarif' },
+  html: { label: 'Security Report', ext: 'html' },
+  junit: { label: 'JUnit Results', ext: 'xml' },
+};
+
+/** The PDF file name of spec section 7, and the same pattern for the exports. */
+export function reportFileName(apiName: string, type: ReportType, at: Date, timeZone?: string): string {
   const p = parts(at, timeZone ?? defaultTimeZone());
-  const name = apiName.trim().replace(UNSAFE_FILENAME, '_') || 'API';
-  return `${p.year}-${p.month}-${p.day}_${p.hour}${p.minute} - ${REPORT_LABELS[type]} - ${name}.pdf`;
+  const name = [...apiName.trim().replace(UNSAFE_FILENAME, '_')].slice(0, FILENAME_NAME_MAX).join('') || 'API';
+  const { label, ext } = type === 'executive' || type === 'technical' ? { label: REPORT_LABELS[type], ext: 'pdf' } : EXPORT_FILE_PARTS[type];
+  return `${p.year}-${p.month}-${p.day}_${p.hour}${p.minute} - ${label} - ${name}.${ext}`;
 }
 
 /** LOCAL badge: the base URL names localhost or an IP address. */

@@ -14,6 +14,7 @@ import { requireSession, userIdGuard } from './middleware/session';
 import { registerAuthRoutes } from './routes/auth';
 import { registerPublicRoutes } from './routes/public';
 import { registerScanRoutes } from './routes/scans';
+import { registerReportRoutes } from './routes/reports';
 import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
 
@@ -40,6 +41,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerPublicRoutes,
   registerScanRoutes,
   registerShareRoutes,
+  registerReportRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>

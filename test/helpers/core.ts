@@ -67,6 +67,8 @@ export interface CallResult<T = Record<string, unknown>> {
   headers: Headers;
   json: T;
   text: string;
+  /** The raw body (PDFs and other binary downloads). */
+  body: Uint8Array;
 }
 
 /** One way to reach the core; the contract suite runs over each. */
@@ -88,14 +90,15 @@ async function toRequestParts(options: CallOptions): Promise<{ headers: Headers;
   return { headers, body };
 }
 
-async function result<T>(status: number, headers: Headers, text: string): Promise<CallResult<T>> {
+async function result<T>(status: number, headers: Headers, body: Uint8Array): Promise<CallResult<T>> {
+  const text = new TextDecoder().decode(body);
   let json: unknown = undefined;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status, headers, json: json as T, text };
+  return { status, headers, json: json as T, text, body };
 }
 
 export async function httpTransport(core: Core): Promise<Transport & { server: RunningServer }> {
@@ -106,7 +109,7 @@ export async function httpTransport(core: Core): Promise<Transport & { server: R
     async call(method, p, options = {}) {
       const { headers, body } = await toRequestParts(options);
       const res = await fetch(`${server.url}${p}`, { method, headers, body });
-      return result(res.status, res.headers, await res.text());
+      return result(res.status, res.headers, new Uint8Array(await res.arrayBuffer()));
     },
     close: () => server.close(),
   };
@@ -129,7 +132,7 @@ export function ipcTransport(core: Core): Transport {
         plain[k] = v;
       });
       const res = await handler(TRUSTED_FRAME, { method, path: p, headers: plain, body: bytes });
-      return result(res.status, new Headers(res.headers), new TextDecoder().decode(res.body));
+      return result(res.status, new Headers(res.headers), res.body);
     },
     close: async () => undefined,
   };

@@ -1,0 +1,223 @@
+// The HTML export: one self-contained file (inline CSS and SVG, no scripts, no external resources,
+// a Content-Security-Policy that forbids loading anything). Every string that comes from a finding,
+// the API or the scan is HTML-escaped, so hostile evidence stays text.
+
+import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
+import { day, endpointLabel, firstSentence, plural, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
+import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
+import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
+import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
+import { COVERAGE_COLORS, topRisks, verdict } from '../pdf/executive';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe in element content and in quoted attribute values. */
+export function esc(value: unknown): string {
+  // eslint-disable-next-line no-control-regex -- control characters have no place in a report page
+  return showBidiControls(String(value ?? '')).replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+}
+
+function link(url: string, text: string = url): string {
+  const safe = safeUrl(url);
+  return safe ? `<a href="${esc(safe)}" rel="noopener noreferrer">${esc(text)}</a>` : esc(text);
+}
+
+const f1 = (n: number) => (Math.round(n * 100) / 100).toString();
+
+function gaugeSvg(score: number): string {
+  const cx = 110;
+  const cy = 104;
+  const ro = 92;
+  const ri = 72;
+  const angle = (s: number) => -Math.PI / 2 + (Math.PI * s) / 100;
+  const pt = (r: number, a: number) => `${f1(cx + r * Math.sin(a))} ${f1(cy - r * Math.cos(a))}`;
+  const band = (a: number, b: number, color: string) =>
+    `<path d="M ${pt(ro, angle(a))} A ${ro} ${ro} 0 0 1 ${pt(ro, angle(b))} L ${pt(ri, angle(b))} A ${ri} ${ri} 0 0 0 ${pt(ri, angle(a))} Z" fill="${color}"/>`;
+  const a = angle(Math.max(0, Math.min(100, score)));
+  const needle = `<path d="M ${pt(4, a + Math.PI / 2)} L ${pt(ri - 4, a)} L ${pt(4, a - Math.PI / 2)} Z" fill="#1f2933"/><circle cx="${cx}" cy="${cy}" r="6" fill="#1f2933"/>`;
+  return `<svg class="gauge" viewBox="0 0 220 150" role="img" aria-label="Security score ${score} out of 100">${band(0, 50, '#c62828')}${band(50, 70, '#e65100')}${band(70, 90, '#d4a106')}${band(90, 100, '#2e7d32')}${needle}<text x="${cx}" y="138" text-anchor="middle" font-size="30" font-weight="700" fill="${scoreColor(score)}">${score}</text></svg>`;
+}
+
+function barsSvg(counts: Record<Severity, number>): string {
+  const max = Math.max(1, ...Object.values(counts));
+  const rows = (['high', 'medium', 'low', 'info'] as Severity[]).map((s, i) => {
+    const y = i * 26;
+    const w = (260 * counts[s]) / max;
+    return `<text x="0" y="${y + 13}" font-size="12" fill="#1f2933">${SEVERITY_LABELS[s]}</text><rect x="64" y="${y + 2}" width="260" height="14" fill="#eef1f5"/><rect x="64" y="${y + 2}" width="${f1(Math.max(w, counts[s] ? 2 : 0))}" height="14" fill="${SEVERITY_COLORS[s]}"/><text x="332" y="${y + 14}" font-size="12" font-weight="700" fill="#1f2933">${counts[s]}</text>`;
+  });
+  return `<svg class="bars" viewBox="0 0 360 104" role="img" aria-label="Findings by severity">${rows.join('')}</svg>`;
+}
+
+function trendSvg(points: { label: string; score: number | null; current: boolean }[]): string {
+  const w = 640;
+  const h = 180;
+  const x0 = 36;
+  const y0 = 10;
+  const ph = h - 40;
+  const step = (w - x0) / Math.max(points.length, 1);
+  const yOf = (s: number) => y0 + ph - (ph * s) / 100;
+  const grid = [0, 25, 50, 75, 100].map((g) => `<line x1="${x0}" y1="${f1(yOf(g))}" x2="${w}" y2="${f1(yOf(g))}" stroke="#d9e2ec" stroke-dasharray="${g ? '2 2' : '0'}"/><text x="${x0 - 6}" y="${f1(yOf(g) + 4)}" font-size="10" text-anchor="end" fill="#52606d">${g}</text>`);
+  const xs = points.map((_, i) => x0 + step * (i + 0.5));
+  const scored = points.map((p, i) => ({ p, x: xs[i]! })).filter((q) => q.p.score !== null);
+  const line = scored.length > 1 ? `<polyline fill="none" stroke="#1d4ed8" stroke-width="2" points="${scored.map((q) => `${f1(q.x)},${f1(yOf(q.p.score!))}`).join(' ')}"/>` : '';
+  const dots = scored.map((q) => `<circle cx="${f1(q.x)}" cy="${f1(yOf(q.p.score!))}" r="${q.p.current ? 5 : 3.5}" fill="${q.p.current ? scoreColor(q.p.score!) : '#fff'}" stroke="${q.p.current ? '#1f2933' : '#1d4ed8'}"/><text x="${f1(q.x)}" y="${f1(yOf(q.p.score!) - 9)}" font-size="10" text-anchor="middle">${q.p.score}</text>`);
+  const labels = points.map((p, i) => `<text x="${f1(xs[i]!)}" y="${h - 8}" font-size="10" text-anchor="middle" fill="#52606d"${p.current ? ' font-weight="700"' : ''}>${esc(p.label)}</text>`);
+  return `<svg class="trend" viewBox="0 0 ${w} ${h}" role="img" aria-label="Security score over time">${grid.join('')}${line}${dots.join('')}${labels.join('')}</svg>`;
+}
+
+const CSS = `
+:root{--ink:#1f2933;--muted:#52606d;--rule:#d9e2ec;--accent:#1d4ed8;--code:#f5f7fa}
+*{box-sizing:border-box}body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#fff}
+main{max-width:980px;margin:0 auto;padding:24px 28px 64px}header.cover{background:var(--accent);color:#fff;padding:28px}
+header.cover .brand{letter-spacing:.12em;font-weight:700;font-size:12px;opacity:.8}header.cover h1{margin:6px 0 4px;font-size:30px}
+header.cover .api{font-size:20px;font-weight:700;margin-top:14px;overflow-wrap:anywhere}header.cover code{color:#dfe7fd}
+h2{border-bottom:1px solid var(--rule);padding-bottom:4px;margin-top:40px}h3{margin:24px 0 6px}h4{margin:16px 0 4px;font-size:13px}
+nav ol{columns:2;padding-left:18px}a{color:var(--accent)}
+.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));gap:8px 18px;margin:12px 0}.facts div{overflow-wrap:anywhere}.facts b{display:block;font-size:11px;color:var(--muted);font-weight:600;text-transform:uppercase;letter-spacing:.04em}
+.row{display:flex;flex-wrap:wrap;gap:24px;align-items:center}.gauge{width:240px}.bars{width:380px;max-width:100%}.trend{width:100%;max-width:680px}
+table{border-collapse:collapse;width:100%;margin:8px 0 16px;font-size:13px}th,td{border-bottom:1px solid var(--rule);padding:6px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}th{background:#eef2f7;color:var(--muted);font-size:12px}
+td.num,th.num{text-align:right}.dot{display:inline-block;width:9px;height:9px;border-radius:50%;margin-right:6px;vertical-align:baseline}
+.badge{display:inline-block;color:#fff;border-radius:4px;padding:1px 7px;font-size:12px;font-weight:700;margin-right:8px}
+pre{background:var(--code);border:1px solid #dde3ea;border-radius:4px;padding:10px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-all;font:12px/1.45 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
+details.finding{border:1px solid var(--rule);border-radius:6px;padding:8px 14px;margin:10px 0}details.finding>summary{cursor:pointer;font-weight:700;overflow-wrap:anywhere}
+dl.meta{display:grid;grid-template-columns:110px 1fr;gap:2px 12px;margin:10px 0}dl.meta dt{color:var(--muted);font-weight:600}dl.meta dd{margin:0;overflow-wrap:anywhere}
+.muted{color:var(--muted)}footer{margin-top:48px;color:var(--muted);font-size:12px}
+@media print{details.finding{break-inside:avoid-page}details.finding>summary{list-style:none}header.cover{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+`;
+
+function sevBadge(f: ReportFinding): string {
+  const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
+  return `<span class="badge" style="background:${color}">${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]}</span>`;
+}
+
+function findingHtml(f: ReportFinding, number: string): string {
+  const refs = f.references.length ? `<h4>References</h4><ul>${f.references.map((r) => `<li>${link(r)}</li>`).join('')}</ul>` : '';
+  const meta: [string, string][] = [
+    ['Severity', `${esc(SEVERITY_LABELS[f.severity])}${isCritical(f) ? ' (critical)' : ''}`],
+    ['CVSS', `${f.cvss_score.toFixed(1)} <code>${esc(f.cvss_vector)}</code>`],
+    ['Endpoint', `<code>${esc(endpointLabel(f.method, f.path))}</code>`],
+    ['Confidence', esc(f.confidence)],
+    ['OWASP', esc(f.owasp)],
+    ['CWE', esc(f.cwe ?? '—')],
+    ['Parameter', f.parameter ? `<code>${esc(f.parameter)}</code>` : '—'],
+    ['Check', `<code>${esc(f.check_id)}</code>`],
+    ['Trend', f.trend === 'recurring' ? 'Recurring' : 'New'],
+    ['Fingerprint', `<code>${esc(f.fingerprint)}</code>`],
+  ];
+  return `<details class="finding" id="${esc(number.toLowerCase())}" open><summary>${sevBadge(f)}${esc(number)} ${esc(f.vulnerability_name)} <span class="muted">· ${esc(endpointLabel(f.method, f.path))}</span></summary>
+<dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
+<h4>Description</h4><p>${esc(f.description)}</p>
+<h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded.')}</pre>
+<h4>Reproduce</h4>${f.curl.trim() ? `<pre>${esc(f.curl)}</pre>` : '<p class="muted">No reproduction command was recorded for this finding.</p>'}
+<h4>Recommendation</h4><p>${esc(f.recommendation)}</p>${refs}</details>`;
+}
+
+export function toHtml(input: ReportInput, opts: RenderOptions): string {
+  const s = summarize(input);
+  const numbers = findingNumbers(input.findings);
+  const title = `${PRODUCT_NAME} Security Report — ${input.api.name}`;
+  const out: string[] = [];
+  out.push(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="${esc(PRODUCT_NAME)}">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header class="cover"><div class="brand">${esc(PRODUCT_NAME.toUpperCase())}</div><h1>Security Report</h1><div>OWASP API Security Top 10 (2023)</div>
+<div class="api">${esc(input.api.name)}</div><code>${esc(input.api.base_url)}</code></header>
+<main>
+<nav><h2>Contents</h2><ol><li><a href="#summary">Summary</a></li><li><a href="#risks">Top risks</a></li><li><a href="#coverage">Coverage</a></li><li><a href="#trend">Trend</a></li><li><a href="#findings">Findings (${s.total})</a></li>${input.history.length ? '<li><a href="#fixed">Fixed since the previous scan</a></li>' : ''}<li><a href="#endpoints">Endpoints</a></li><li><a href="#scan">About this scan</a></li></ol></nav>`);
+
+  out.push(`<section id="summary"><h2>Summary</h2><div class="row">${gaugeSvg(input.scan.score)}<div class="facts" style="flex:1">
+<div><b>Security score</b>${input.scan.score} / 100 — ${esc(scoreRating(input.scan.score))}</div>
+<div><b>Findings</b>${s.total}</div><div><b>Critical (CVSS ≥ 9.0)</b>${s.critical}</div>
+<div><b>Endpoints tested</b>${s.endpoints_tested} of ${s.endpoints_total}</div><div><b>Requests sent</b>${input.scan.requests_sent}</div>
+<div><b>Completed</b>${esc(when(input.scan.completed_at, opts))}</div><div><b>Duration</b>${esc(seconds(durationSeconds(input.scan)))}</div>
+<div><b>Scan</b><code>${esc(input.scan.id)}</code></div></div></div>
+<h3>Findings by severity</h3>${barsSvg(s.by_severity)}
+${verdict(input, opts).map((p) => `<p>${esc(p)}</p>`).join('\n')}</section>`);
+
+  const risks = topRisks(input.findings);
+  out.push(
+    `<section id="risks"><h2>Top risks</h2>${
+      risks.length
+        ? risks
+            .map((r, i) => {
+              const f = r.worst;
+              const cat = owaspCategory(f.owasp);
+              const eps = [...new Set(r.findings.map((x) => endpointLabel(x.method, x.path)))];
+              return `<h3>${i + 1}. ${esc(f.vulnerability_name)}</h3><p>${sevBadge(f)}CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${esc(cat.id)} ${esc(cat.title)}` : ''}</p>
+<p><b>Where:</b> ${esc(plural(eps.length, 'endpoint'))} — ${eps.slice(0, 5).map((e) => `<code>${esc(e)}</code>`).join(', ')}${eps.length > 5 ? ` and ${eps.length - 5} more` : ''}</p>
+<p><b>Why it matters:</b> ${esc(cat ? cat.risk : firstSentence(f.description))}</p><p><b>What to do:</b> ${esc(firstSentence(f.recommendation, 400))}</p>`;
+            })
+            .join('\n')
+        : '<p>There are no risks to report: the scan found no issues in the checks it ran.</p>'
+    }</section>`,
+  );
+
+  out.push(`<section id="coverage"><h2>OWASP API Security Top 10 (2023) coverage</h2>
+<p>What this scan tested in each category, what it skipped and why. API6 and API10 are partial in every automated tool.</p>
+<table><thead><tr><th>Category</th><th>Status</th><th class="num">Endpoints</th><th class="num">Findings</th><th>What was tested</th><th>Notes: skipped and why</th></tr></thead><tbody>
+${input.coverage
+  .map(
+    (c) =>
+      `<tr><td>${esc(c.id)} ${esc(c.title)}</td><td><span class="dot" style="background:${COVERAGE_COLORS[c.status]}"></span>${COVERAGE_LABELS[c.status]}</td><td class="num">${c.endpoints_tested}</td><td class="num">${c.findings}</td><td>${esc(c.tested)}</td><td>${esc(c.note)}${c.skipped.map((k) => `<br>Skipped ${esc(k.title)} (<code>${esc(k.check_id)}</code>): ${esc(k.reason)}`).join('')}</td></tr>`,
+  )
+  .join('\n')}
+</tbody></table></section>`);
+
+  if (input.history.length) {
+    const points = [
+      ...input.history.map((h) => ({ label: day(h.completed_at, opts), score: h.score, current: false })),
+      { label: day(input.scan.completed_at, opts), score: input.scan.score, current: true },
+    ];
+    out.push(`<section id="trend"><h2>Trend</h2>${trendSvg(points)}
+<table><thead><tr><th>Scan</th><th class="num">Score</th><th class="num">Findings</th><th class="num">High</th><th class="num">Medium</th><th class="num">Low</th><th class="num">Info</th></tr></thead><tbody>
+${input.history.map((h) => `<tr><td>${esc(day(h.completed_at, opts))}</td><td class="num">${h.score ?? '—'}</td><td class="num">${h.findings}</td><td class="num">${h.by_severity.high}</td><td class="num">${h.by_severity.medium}</td><td class="num">${h.by_severity.low}</td><td class="num">${h.by_severity.info}</td></tr>`).join('\n')}
+<tr><td><b>${esc(day(input.scan.completed_at, opts))} (this scan)</b></td><td class="num"><b>${input.scan.score}</b></td><td class="num">${s.total}</td><td class="num">${s.by_severity.high}</td><td class="num">${s.by_severity.medium}</td><td class="num">${s.by_severity.low}</td><td class="num">${s.by_severity.info}</td></tr>
+</tbody></table><p>${esc(`${plural(s.new, 'new finding')}, ${plural(s.recurring, 'recurring finding')}, ${plural(s.fixed, 'fixed finding')} since the previous scan.`)}</p></section>`);
+  } else {
+    out.push('<section id="trend"><h2>Trend</h2><p>This is the first completed scan of this API, so there is nothing to compare with yet.</p></section>');
+  }
+
+  out.push('<section id="findings"><h2>Findings</h2>');
+  if (!input.findings.length) out.push('<p>The scan found no issues in the checks it ran.</p>');
+  for (const g of groupByCategory(input.findings)) {
+    out.push(`<h3>${esc(categoryLabel(g.category))} (${g.findings.length})</h3>`);
+    for (const f of g.findings) out.push(findingHtml(f, numbers.get(f.id)!));
+  }
+  out.push('</section>');
+
+  if (input.history.length) {
+    out.push(
+      `<section id="fixed"><h2>Fixed since the previous scan</h2>${
+        input.fixed.length
+          ? `<table><thead><tr><th>Finding</th><th>Endpoint</th><th>Fingerprint</th></tr></thead><tbody>${input.fixed.map((x) => `<tr><td>${esc(x.vulnerability_name)}</td><td><code>${esc(endpointLabel(x.method, x.path).trim())}</code></td><td><code>${esc(x.fingerprint)}</code></td></tr>`).join('')}</tbody></table>`
+          : '<p>No finding of the previous scan has disappeared.</p>'
+      }</section>`,
+    );
+  }
+
+  out.push(`<section id="endpoints"><h2>Endpoints</h2><table><thead><tr><th>Method</th><th>Path</th><th>Flags</th></tr></thead><tbody>
+${input.endpoints.map((e) => `<tr><td><code>${esc(e.method)}</code></td><td><code>${esc(e.path)}</code></td><td>${esc(e.flags.join(', ') || '—')}</td></tr>`).join('\n')}
+</tbody></table></section>`);
+
+  out.push(`<section id="scan"><h2>About this scan</h2><div class="facts">
+<div><b>Profile</b>${esc(input.scan.profile)}</div><div><b>Started</b>${esc(when(input.scan.started_at, opts))}</div><div><b>Completed</b>${esc(when(input.scan.completed_at, opts))}</div>
+<div><b>Progress</b>${input.scan.progress.done} of ${input.scan.progress.total}</div><div><b>Score</b>${input.scan.score_source === 'stored' ? 'as computed by the scan' : 'computed from the findings'}</div></div>
+${input.scan.skipped_checks.length ? `<h3>Checks that did not run</h3><table><thead><tr><th>Check</th><th>Why</th></tr></thead><tbody>${input.scan.skipped_checks.map((c) => `<tr><td>${esc(c.title)} (<code>${esc(c.check_id)}</code>)</td><td>${esc(c.reason)}</td></tr>`).join('')}</tbody></table>` : ''}
+${input.scan.errors.length ? `<h3>Errors during the scan</h3><ul>${input.scan.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
+</section>
+<footer>Generated by ${esc(PRODUCT_NAME)} from the stored results of scan <code>${esc(input.scan.id)}</code>. Secrets used by the scan are redacted from evidence and commands. Share this report on a need-to-know basis.</footer>
+</main>
+</body>
+</html>
+`);
+  return out.join('\n');
+}

@@ -1,0 +1,89 @@
+// The JSON export: a stable, versioned document of one scan (docs/report-formats.md). Fields are
+// only ever added within a major version; a breaking change bumps `version`.
+
+import { PRODUCT_NAME } from '../../../shared/constants';
+import { durationSeconds, findingNumbers, summarize, type ReportInput } from '../model';
+import { checkCategory } from '../owasp';
+import { TOOL_VERSION } from '../version';
+
+export const JSON_FORMAT = 'portcullis-report';
+export const JSON_VERSION = 1;
+
+export function jsonDocument(input: ReportInput) {
+  const s = summarize(input);
+  const numbers = findingNumbers(input.findings);
+  return {
+    format: JSON_FORMAT,
+    version: JSON_VERSION,
+    generator: { name: PRODUCT_NAME, version: TOOL_VERSION },
+    api: { id: input.api.id, name: input.api.name, base_url: input.api.base_url, source_format: input.api.source_format, owner: input.api.owner_name },
+    scan: {
+      id: input.scan.id,
+      status: input.scan.status,
+      profile: input.scan.profile,
+      created_at: input.scan.created_at,
+      started_at: input.scan.started_at,
+      completed_at: input.scan.completed_at,
+      duration_seconds: durationSeconds(input.scan),
+      progress: input.scan.progress,
+      requests_sent: input.scan.requests_sent,
+      score: input.scan.score,
+      score_source: input.scan.score_source,
+      failure_reason: input.scan.failure_reason,
+      errors: input.scan.errors,
+      skipped_checks: input.scan.skipped_checks.map((c) => ({ check_id: c.check_id, title: c.title, reason: c.reason, owasp: checkCategory(c.check_id, c.owasp) })),
+    },
+    summary: {
+      total: s.total,
+      by_severity: s.by_severity,
+      critical: s.critical,
+      new: s.new,
+      recurring: s.recurring,
+      fixed: s.fixed,
+      endpoints: { total: s.endpoints_total, tested: s.endpoints_tested, skipped: s.endpoints_skipped },
+      score_change: s.score_change,
+    },
+    coverage: input.coverage.map((c) => ({
+      category: c.id,
+      title: c.title,
+      flag: c.flag,
+      status: c.status,
+      endpoints_tested: c.endpoints_tested,
+      findings: c.findings,
+      tested: c.tested,
+      skipped: c.skipped,
+      note: c.note,
+    })),
+    findings: input.findings.map((f) => ({
+      number: numbers.get(f.id)!,
+      id: f.id,
+      check_id: f.check_id,
+      fingerprint: f.fingerprint,
+      vulnerability_name: f.vulnerability_name,
+      severity: f.severity,
+      confidence: f.confidence,
+      owasp: f.owasp,
+      cwe: f.cwe,
+      cvss: { score: f.cvss_score, vector: f.cvss_vector },
+      method: f.method,
+      path: f.path,
+      parameter: f.parameter,
+      description: f.description,
+      recommendation: f.recommendation,
+      evidence: f.evidence,
+      curl: f.curl,
+      references: f.references,
+      trend: f.trend,
+    })),
+    fixed: input.fixed,
+    history: input.history,
+    endpoints: { source: input.endpoints_source, items: input.endpoints },
+    checks: input.checks,
+  };
+}
+
+export type JsonReport = ReturnType<typeof jsonDocument>;
+
+export function toJson(input: ReportInput): string {
+  return `${JSON.stringify(jsonDocument(input), null, 2)}\n`;
+}

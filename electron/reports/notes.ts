@@ -1,0 +1,158 @@
+// Reads the run notes the scan engine keeps in scans.notes (JSON) without trusting their shape:
+// anything unexpected is dropped, never thrown. See docs/report-formats.md for what the engine writes.
+
+import { FLAGS, type Flag, type Severity } from '../../shared/constants';
+import { severityBucket } from '../../shared/display';
+
+export interface NotesSkippedCheck {
+  check_id: string;
+  title: string;
+  reason: string;
+  owasp: string | null;
+}
+
+export interface NotesCheckRun {
+  check_id: string;
+  title: string | null;
+  owasp: string | null;
+  /** "METHOD path" of each endpoint the check ran against; null when not recorded. */
+  endpoints: string[] | null;
+}
+
+export interface NotesFixed {
+  fingerprint: string;
+  vulnerability_name: string;
+  method: string;
+  path: string;
+  severity: Severity | null;
+}
+
+export interface NotesEndpoint {
+  method: string;
+  path: string;
+  summary: string;
+  flags: Flag[];
+}
+
+export interface ScanNotes {
+  errors: string[];
+  skipped_checks: NotesSkippedCheck[];
+  /** null: the engine did not say (the loader then compares with the previous scan itself). */
+  fixed: NotesFixed[] | null;
+  /** null: the engine did not list the checks it ran. */
+  checks_run: NotesCheckRun[] | null;
+  /** null: the engine did not keep a snapshot of the endpoints it scanned. */
+  endpoints: NotesEndpoint[] | null;
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
+const arr = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
+const FLAG_SET = new Set<string>(FLAGS);
+
+/** Caps keep a corrupt or hostile notes column from blowing up a report. */
+const MAX_ITEMS = 5000;
+const MAX_TEXT = 4000;
+const clip = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
+
+function errorsOf(v: unknown): string[] {
+  const list = arr(v) ?? (str(v) ? [v] : []);
+  const out: string[] = [];
+  for (const e of list.slice(0, MAX_ITEMS)) {
+    const text = str(e) ?? (isObj(e) ? (str(e.message) ?? str(e.error) ?? str(e.reason)) : null);
+    if (text) out.push(clip(text));
+  }
+  return out;
+}
+
+function skippedOf(v: unknown): NotesSkippedCheck[] {
+  const out: NotesSkippedCheck[] = [];
+  for (const e of (arr(v) ?? []).slice(0, MAX_ITEMS)) {
+    if (typeof e === 'string' && e.trim()) {
+      out.push({ check_id: e, title: e, reason: 'No reason recorded.', owasp: null });
+      continue;
+    }
+    if (!isObj(e)) continue;
+    const id = str(e.check_id) ?? str(e.id) ?? str(e.check);
+    if (!id) continue;
+    out.push({
+      check_id: clip(id),
+      title: clip(str(e.title) ?? str(e.name) ?? id),
+      reason: clip(str(e.reason) ?? str(e.why) ?? 'No reason recorded.'),
+      owasp: str(e.owasp) ?? str(e.category),
+    });
+  }
+  return out;
+}
+
+function fixedOf(v: unknown): NotesFixed[] | null {
+  const list = arr(v);
+  if (!list) return null;
+  const out: NotesFixed[] = [];
+  for (const e of list.slice(0, MAX_ITEMS)) {
+    if (!isObj(e)) continue;
+    const fingerprint = str(e.fingerprint);
+    if (!fingerprint) continue;
+    out.push({
+      fingerprint,
+      vulnerability_name: clip(str(e.vulnerability_name) ?? str(e.name) ?? fingerprint),
+      method: str(e.method)?.toUpperCase() ?? '',
+      path: clip(str(e.path) ?? ''),
+      severity: str(e.severity) ? severityBucket(str(e.severity)) : null,
+    });
+  }
+  return out;
+}
+
+function checksRunOf(v: unknown): NotesCheckRun[] | null {
+  const list = arr(v);
+  if (!list) return null;
+  const out: NotesCheckRun[] = [];
+  for (const e of list.slice(0, MAX_ITEMS)) {
+    const id = typeof e === 'string' ? str(e) : isObj(e) ? (str(e.check_id) ?? str(e.id)) : null;
+    if (!id) continue;
+    const o = isObj(e) ? e : {};
+    const eps = arr(o.endpoints);
+    out.push({
+      check_id: clip(id),
+      title: str(o.title) ?? str(o.name),
+      owasp: str(o.owasp) ?? str(o.category),
+      endpoints: eps ? eps.map((x) => str(x)).filter((x): x is string => x !== null).slice(0, MAX_ITEMS) : null,
+    });
+  }
+  return out;
+}
+
+function endpointsOf(v: unknown): NotesEndpoint[] | null {
+  const list = arr(v);
+  if (!list) return null;
+  const out: NotesEndpoint[] = [];
+  for (const e of list.slice(0, 50_000)) {
+    if (!isObj(e)) continue;
+    const method = str(e.method);
+    const path = str(e.path);
+    if (!method || !path) continue;
+    const flags = (arr(e.flags) ?? []).filter((f): f is Flag => typeof f === 'string' && FLAG_SET.has(f));
+    out.push({ method: method.toUpperCase(), path, summary: str(e.summary) ?? '', flags: [...new Set(flags)] });
+  }
+  return out;
+}
+
+export function parseScanNotes(json: string | null | undefined): ScanNotes {
+  let raw: unknown = null;
+  try {
+    raw = json ? JSON.parse(json) : null;
+  } catch {
+    raw = null;
+  }
+  const o: Obj = isObj(raw) ? raw : {};
+  return {
+    errors: errorsOf(o.errors),
+    skipped_checks: skippedOf(o.skipped_checks ?? o.skipped),
+    fixed: fixedOf(o.fixed),
+    checks_run: checksRunOf(o.checks_run ?? o.checks),
+    endpoints: endpointsOf(o.endpoints),
+  };
+}

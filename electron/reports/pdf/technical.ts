@@ -1,0 +1,181 @@
+// The technical PDF: every finding with its OWASP category, method and path, CVSS vector and score,
+// confidence, evidence, curl reproduction, recommendation and references; grouped by category and
+// ordered by severity then CVSS. Also the coverage detail, fixed findings and the endpoints.
+
+import { endpointLabel, plural, safeUrl, seconds, when, type RenderOptions } from '../format';
+import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
+import { categoryLabel, COVERAGE_LABELS } from '../owasp';
+import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
+import type { PdfSpec } from './document';
+import { COVERAGE_COLORS } from './executive';
+import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
+
+function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
+  const s = summarize(input);
+  flow.heading('1. Scan overview', STYLES.h1, { toc: 0, rule: true, keepWith: 200 });
+  flow.grid(
+    [
+      { label: 'API', value: input.api.name, font: 'bold', wide: true },
+      { label: 'Base URL', value: input.api.base_url, font: 'mono', wide: true },
+      { label: 'Scan', value: input.scan.id, font: 'mono', wide: true },
+      { label: 'Profile', value: input.scan.profile },
+      { label: 'Requests', value: input.scan.requests_sent.toLocaleString('en-US') },
+      { label: 'Started', value: when(input.scan.started_at, opts) },
+      { label: 'Completed', value: when(input.scan.completed_at, opts) },
+      { label: 'Duration', value: seconds(durationSeconds(input.scan)) },
+      { label: 'Endpoints', value: `${s.endpoints_tested} tested, ${s.endpoints_skipped} marked SKIP` },
+      { label: 'Score', value: `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`, color: scoreColor(input.scan.score), font: 'bold' },
+      { label: 'Findings', value: `${s.total} (${s.critical} critical, CVSS ≥ 9.0)` },
+      { label: 'Trend', value: input.history.length ? `${s.new} new, ${s.recurring} recurring, ${s.fixed} fixed` : 'first scan of this API' },
+    ],
+    { labelWidth: 62 },
+  );
+  flow.space(8);
+  const top = flow.reserve(92);
+  severityBars(flow, PAGE.left, top + 4, 320, s.by_severity);
+  flow.paragraph(
+    'Findings are grouped by OWASP API Security Top 10 (2023) category and ordered by severity, then CVSS score. Severity and confidence are separate: ' +
+      'confidence says how strongly the recorded evidence proves the finding. Secrets the scan used are redacted from evidence and commands.',
+    STYLES.small,
+  );
+}
+
+function coverage(flow: Flow, input: ReportInput): void {
+  flow.heading('2. Coverage', STYLES.h1, { toc: 0, rule: true });
+  flow.paragraph('What the scan tested in each category, and what it skipped and why.');
+  for (const c of input.coverage) {
+    flow.heading(`${c.id} ${c.title}`, STYLES.h3, { keepWith: 40 });
+    flow.paragraph(`${COVERAGE_LABELS[c.status]} · ${plural(c.endpoints_tested, 'endpoint')} · ${plural(c.findings, 'finding')}`, { font: 'bold', size: 8.5, color: COVERAGE_COLORS[c.status] }, { gapAfter: 2 });
+    flow.paragraph(c.tested, STYLES.body, { gapAfter: 2 });
+    if (c.note) flow.paragraph(c.note, STYLES.small, { gapAfter: 2 });
+    for (const sk of c.skipped) flow.paragraph(`Skipped ${sk.title} (${sk.check_id}): ${sk.reason}`, STYLES.small, { gapAfter: 2 });
+    flow.space(4);
+  }
+  const other = input.scan.skipped_checks.filter((sc) => !input.coverage.some((c) => c.skipped.some((x) => x.check_id === sc.check_id)));
+  if (other.length) {
+    flow.heading('Other skipped checks', STYLES.h3, { keepWith: 30 });
+    for (const sk of other) flow.paragraph(`${sk.title} (${sk.check_id}): ${sk.reason}`, STYLES.small, { gapAfter: 2 });
+  }
+  if (input.scan.errors.length) {
+    flow.heading('Errors during the scan', STYLES.h3, { keepWith: 30 });
+    for (const e of input.scan.errors) flow.paragraph(`• ${e}`, STYLES.small, { gapAfter: 2 });
+  }
+}
+
+function finding(flow: Flow, f: ReportFinding, number: string): void {
+  const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
+  flow.heading(`${number} ${f.vulnerability_name}`, STYLES.h2, { toc: 2, outline: true, keepWith: 90 });
+  flow.grid(
+    [
+      { label: 'Severity', value: `${SEVERITY_LABELS[f.severity]}${isCritical(f) ? ' (critical)' : ''}`, color, font: 'bold' },
+      { label: 'CVSS', value: f.cvss_score.toFixed(1), color, font: 'bold' },
+      { label: 'Endpoint', value: endpointLabel(f.method, f.path), font: 'mono', wide: true },
+      { label: 'Vector', value: f.cvss_vector || '—', font: 'mono', wide: true },
+      { label: 'Confidence', value: SEVERITY_LABELS[f.confidence as 'high'] ?? f.confidence },
+      { label: 'OWASP', value: f.owasp },
+      { label: 'CWE', value: f.cwe ?? '—' },
+      { label: 'Parameter', value: f.parameter ?? '—', font: f.parameter ? 'mono' : 'sans' },
+      { label: 'Check', value: f.check_id, font: 'mono' },
+      { label: 'Trend', value: f.trend === 'recurring' ? 'Recurring' : 'New' },
+      { label: 'Fingerprint', value: f.fingerprint, font: 'mono', wide: true },
+    ],
+    { labelWidth: 62, size: 8.5 },
+  );
+  flow.space(4);
+  flow.heading('Description', STYLES.h3, { keepWith: 24 });
+  flow.paragraph(f.description || '—');
+  flow.heading('Evidence', STYLES.h3, { keepWith: 40 });
+  flow.code(f.evidence || 'No evidence recorded.');
+  flow.heading('Reproduce', STYLES.h3, { keepWith: 30 });
+  if (f.curl.trim()) flow.code(f.curl);
+  else flow.paragraph('No reproduction command was recorded for this finding.', STYLES.small);
+  flow.heading('Recommendation', STYLES.h3, { keepWith: 24 });
+  flow.paragraph(f.recommendation || '—');
+  if (f.references.length) {
+    flow.heading('References', STYLES.h3, { keepWith: 20 });
+    for (const ref of f.references) {
+      const url = safeUrl(ref);
+      flow.paragraph(ref, { font: 'sans', size: 8.5, color: url ? THEME.accent : THEME.ink }, { gapAfter: 1, link: url ?? undefined, keepLines: 3 });
+    }
+  }
+  flow.space(6);
+  flow.push({ k: 'line', x1: PAGE.left, y1: flow.y, x2: PAGE.left + CONTENT_WIDTH, y2: flow.y, color: THEME.rule, width: 0.6 });
+  flow.space(12);
+}
+
+function findings(flow: Flow, input: ReportInput): void {
+  flow.heading('3. Findings', STYLES.h1, { toc: 0, rule: true });
+  if (!input.findings.length) {
+    flow.paragraph('The scan found no issues in the checks it ran. Section 2 lists what was and was not tested.');
+    return;
+  }
+  const numbers = findingNumbers(input.findings);
+  for (const group of groupByCategory(input.findings)) {
+    flow.heading(`${categoryLabel(group.category)} (${group.findings.length})`, { ...STYLES.h2, size: 14, color: THEME.accent }, { toc: 1, rule: true, keepWith: 120 });
+    for (const f of group.findings) finding(flow, f, numbers.get(f.id)!);
+  }
+}
+
+function fixed(flow: Flow, input: ReportInput): void {
+  if (!input.history.length) return;
+  flow.heading('4. Fixed since the previous scan', STYLES.h1, { toc: 0, rule: true });
+  if (!input.fixed.length) {
+    flow.paragraph('No finding of the previous scan has disappeared.');
+    return;
+  }
+  flow.table(
+    [
+      { header: 'Finding', width: 200 },
+      { header: 'Endpoint', width: 180, font: 'mono' },
+      { header: 'Fingerprint', width: CONTENT_WIDTH - 380, font: 'mono' },
+    ],
+    input.fixed.map((x) => [
+      x.severity ? { text: x.vulnerability_name, dot: SEVERITY_COLORS[x.severity] } : x.vulnerability_name,
+      endpointLabel(x.method, x.path).trim() || '—',
+      x.fingerprint,
+    ]),
+    { size: 8 },
+  );
+}
+
+function endpoints(flow: Flow, input: ReportInput): void {
+  flow.heading(`${input.history.length ? 5 : 4}. Endpoints`, STYLES.h1, { toc: 0, rule: true });
+  flow.paragraph(
+    input.endpoints_source === 'scan'
+      ? 'The endpoints as the scan saw them, with their flags. Endpoints marked SKIP got no requests.'
+      : 'The API’s endpoints with their current flags. Endpoints marked SKIP get no requests.',
+  );
+  if (!input.endpoints.length) {
+    flow.paragraph('The API has no endpoints.');
+    return;
+  }
+  flow.table(
+    [
+      { header: 'Method', width: 50, font: 'monoBold' },
+      { header: 'Path', width: 250, font: 'mono' },
+      { header: 'Flags', width: CONTENT_WIDTH - 300 },
+    ],
+    input.endpoints.map((e) => [e.method, e.path, e.flags.length ? e.flags.join(', ') : '—']),
+    { size: 8 },
+  );
+}
+
+export const technicalSpec: PdfSpec = {
+  title: 'Technical Report',
+  subtitle: 'API security assessment: findings and evidence',
+  coverFacts(input) {
+    const s = summarize(input);
+    return [
+      ['Security score', `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`],
+      ['Findings', `${s.total} (${s.by_severity.high} high, ${s.by_severity.medium} medium, ${s.by_severity.low} low, ${s.by_severity.info} info)`],
+      ['Endpoints', `${s.endpoints_tested} tested of ${s.endpoints_total}`],
+    ];
+  },
+  body(flow, input, opts) {
+    overview(flow, input, opts);
+    coverage(flow, input);
+    findings(flow, input);
+    fixed(flow, input);
+    endpoints(flow, input);
+  },
+};
