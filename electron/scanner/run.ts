@@ -73,6 +73,8 @@ export interface ScanOutcome {
   progress: ScanProgress;
   /** Requests each check sent itself (baselines and creates are not counted). */
   requestsByCheck: Record<string, number>;
+  /** The checks that ran, with the endpoints ("METHOD path") each ran on. */
+  checksRun: { check_id: string; title: string; owasp: string; endpoints: string[] }[];
 }
 
 interface Task {
@@ -110,10 +112,11 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   };
   const skipped: SkippedCheck[] = [];
   const skip = (check: Check, reason: string) => {
-    if (!skipped.some((s) => s.check_id === check.id)) skipped.push({ check_id: check.id, title: check.title, reason: redactor.redact(reason) });
+    if (!skipped.some((s) => s.check_id === check.id)) skipped.push({ check_id: check.id, title: check.title, reason: redactor.redact(reason), owasp: check.owasp });
   };
   const failures = new Map<string, number>();
   const requestsByCheck: Record<string, number> = {};
+  const checksRun: ScanOutcome['checksRun'] = [];
 
   const active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
   // The scan's own copy: the health check may record which scheme key 1 works with.
@@ -185,7 +188,8 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     }
     progress.requestsSent = engine.requestsSent;
     emit(true);
-    return { status, failureReason: failureReason ? redactor.redact(failureReason) : null, errors, skipped, progress: { ...progress }, requestsByCheck };
+    const ran = checksRun.filter((c) => !skipped.some((s) => s.check_id === c.check_id));
+    return { status, failureReason: failureReason ? redactor.redact(failureReason) : null, errors, skipped, progress: { ...progress }, requestsByCheck, checksRun: ran };
   };
   const stopped = (): ScanOutcome['status'] | null => {
     if (!controller.signal.aborted) return null;
@@ -248,6 +252,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
       skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`);
       continue;
     }
+    checksRun.push({ check_id: check.id, title: check.title, owasp: check.owasp, endpoints: applicable.map(describeEndpoint) });
     if (check.scope === 'api') apiTasks.push({ check, endpoint: null, endpoints: applicable });
     else for (const e of applicable) tasks.push({ check, endpoint: e, endpoints: [e] });
   }

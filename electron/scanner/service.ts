@@ -118,15 +118,17 @@ export function createScanService(deps: ScanServiceDeps) {
     const scanId = row.id;
     const notes: ScanNotes = parseNotes(row.notes);
     let outcome: ScanOutcome;
+    let snapshot: ScanNotes['endpoints'];
     try {
       const raw = row.secret_ref ? await secrets.get(row.secret_ref) : null;
       const api = await repos.apis.findById(row.api_id);
       if (!raw || !api) {
-        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 }, requestsByCheck: {} };
+        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 }, requestsByCheck: {}, checksRun: [] };
       } else {
         const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
         const cfg = parseConfig(row.config);
         const endpoints = await repos.endpoints.listForApi(api.id);
+        snapshot = endpoints.map((e) => ({ method: e.method, path: e.path, summary: e.summary, flags: e.flags }));
         const previous = await repos.scans.previousCompleted(api.id, scanId);
         const seen = previous ? await repos.findings.fingerprints(previous.id) : new Set<string>();
         notes.previous_scan_id = previous?.id ?? null;
@@ -189,10 +191,19 @@ export function createScanService(deps: ScanServiceDeps) {
         skipped: [],
         progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
         requestsByCheck: {},
+        checksRun: [],
       };
     }
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
-    const finalNotes: ScanNotes = { ...notes, errors: outcome.errors, skipped_checks: outcome.skipped, requests_by_check: outcome.requestsByCheck };
+    const finalNotes: ScanNotes = {
+      ...notes,
+      errors: outcome.errors,
+      skipped_checks: outcome.skipped,
+      requests_by_check: outcome.requestsByCheck,
+      checks_run: outcome.checksRun,
+      ...(snapshot ? { endpoints: snapshot } : {}),
+      ...(outcome.status === 'completed' && notes.previous_scan_id ? { fixed: await repos.findings.fixedSince(notes.previous_scan_id, scanId) } : {}),
+    };
     const reason = outcome.status === 'completed' ? null : outcome.failureReason ?? (outcome.status === 'cancelled' ? SCAN_TEXT.userCancelled : null);
     await repos.scans.finish(
       scanId,

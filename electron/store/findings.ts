@@ -105,15 +105,16 @@ export function createFindingsRepo(db: Db) {
 
     /** Findings of the previous scan whose fingerprint this scan no longer has. */
     async fixedSince(previousScanId: string, scanId: string): Promise<ScanInfo['fixed']> {
-      return db
+      const rows = await db
         .selectFrom('findings as p')
-        .select(['p.fingerprint', 'p.vulnerability_name', 'p.method', 'p.path'])
+        .select(['p.fingerprint', 'p.vulnerability_name', 'p.method', 'p.path', 'p.severity'])
         .where('p.scan_id', '=', previousScanId)
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('findings as c').select('c.id').where('c.scan_id', '=', scanId).whereRef('c.fingerprint', '=', 'p.fingerprint'))),
         )
         .orderBy('p.path')
         .execute();
+      return rows.map((r) => ({ ...r, severity: r.severity as Severity }));
     },
   };
 }

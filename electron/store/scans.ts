@@ -18,6 +18,12 @@ export interface ScanNotes {
   previous_scan_id: string | null;
   /** Requests each check sent itself (baselines and creates not counted). */
   requests_by_check: Record<string, number>;
+  /** For the reports (docs/report-formats.md): the checks that ran and on which endpoints. */
+  checks_run?: { check_id: string; title: string; owasp: string; endpoints: string[] }[];
+  /** For the reports: a snapshot of the endpoints as scanned. */
+  endpoints?: { method: string; path: string; summary: string; flags: string[] }[];
+  /** For the reports: findings of the previous scan that this one no longer has (completed scans). */
+  fixed?: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: string }[];
 }
 
 export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} };
@@ -30,6 +36,9 @@ export function parseNotes(json: string): ScanNotes {
       skipped_checks: Array.isArray(v.skipped_checks) ? v.skipped_checks : [],
       previous_scan_id: v.previous_scan_id ?? null,
       requests_by_check: v.requests_by_check && typeof v.requests_by_check === 'object' ? v.requests_by_check : {},
+      ...(Array.isArray(v.checks_run) ? { checks_run: v.checks_run } : {}),
+      ...(Array.isArray(v.endpoints) ? { endpoints: v.endpoints } : {}),
+      ...(Array.isArray(v.fixed) ? { fixed: v.fixed } : {}),
     };
   } catch {
     return { ...EMPTY_NOTES, requests_by_check: {} };

@@ -1,12 +1,14 @@
 // Findings across scans of one API: new, recurring and fixed by fingerprint; the security score of
 // DESIGN.md section 6; de-duplication within a scan.
 
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITICAL_CVSS } from '../../shared/constants';
 import type { ScanDetails } from '../../shared/contract';
 import { defineCheck } from '../../electron/scanner/checks/helpers';
 import { createScanService } from '../../electron/scanner/service';
-import { createTestCore, type TestCore } from '../helpers/core';
+import { loadReportInput, writeReports } from '../../electron/reports/index';
+import { createTestCore, tempDir, type TestCore } from '../helpers/core';
 import { miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
 
 function expectedScore(d: ScanDetails): number {
@@ -60,7 +62,7 @@ describe('findings across scans', () => {
       ['X-Content-Type-Options: nosniff missing', 'recurring'],
     ]);
     const cors = first.results.results.find((f) => f.check_id === 'api8-cors-policy')!;
-    expect(second.results.scan_info.fixed).toEqual([{ fingerprint: cors.fingerprint, vulnerability_name: cors.vulnerability_name, method: '*', path: '*' }]);
+    expect(second.results.scan_info.fixed).toEqual([{ fingerprint: cors.fingerprint, vulnerability_name: cors.vulnerability_name, method: '*', path: '*', severity: 'high' }]);
     expect(second.results.scan_info.score).toBe(94);
 
     // A critical finding (CVSS >= 9.0) weighs 25.
@@ -76,6 +78,22 @@ describe('findings across scans', () => {
       'X-Content-Type-Options: nosniff missing',
     ]);
     target.setFlaws({ anyToken: false });
+  });
+
+  it('records what the reports read: the checks run, the endpoints scanned, and the fixed findings', async () => {
+    target.setFlaws({ corsReflect: true, corsCredentials: true, weakHeaders: true });
+    const d = await scan();
+    const input = await loadReportInput(tc.core.services.db, d.scan_id);
+    expect(input?.endpoints_source).toBe('scan');
+    const run = input!.checks.filter((c) => c.status === 'run').map((c) => c.check_id).sort();
+    expect(run).toEqual(['api2-credentials-not-enforced', 'api8-cors-policy', 'api8-security-headers']);
+    expect(input!.checks.find((c) => c.check_id === 'api8-cors-policy')?.endpoints).toContain('GET /me');
+    const dir = tempDir('portcullis-reports-');
+    const written = await writeReports(tc.core.services.db, d.scan_id, 'json,sarif', dir);
+    expect(written.map((w) => w.type)).toEqual(['json', 'sarif']);
+    const sarif = JSON.parse(fs.readFileSync(written[1]!.path, 'utf8')) as { runs: { results: unknown[] }[] };
+    expect(sarif.runs[0]!.results.length).toBe(d.results.results.length);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps one finding per fingerprint within a scan', async () => {
