@@ -284,7 +284,7 @@ describe('identities and cross-user checks', () => {
     const target = await startMiniApi();
     cleanups.push(() => target.close());
     const without = await runWith(target, { 1: target.users.alice.token });
-    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, reason: expect.stringMatching(/^Needs a second API key \(key 2\)/) }]);
+    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, owasp: 'API1:2023', reason: expect.stringMatching(/^Needs a second API key \(key 2\)/) }]);
     const same = await runWith(target, { 1: target.users.alice.token, 2: target.users.alice.token });
     expect(same.skipped[0]?.reason).toMatch(/^Key 1 and key 2 belong to the same user/);
   });
