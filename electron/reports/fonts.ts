@@ -23,7 +23,8 @@ export type FontFileKey = keyof typeof FONT_FILES;
  */
 export function fontDirCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const list = [path.join(here, 'fonts')];
+  // Next to this module, or next to the bundle when it is a split chunk (dist/core/chunks/).
+  const list = [path.join(here, 'fonts'), path.join(here, '..', 'fonts')];
   for (let up = 1, dir = path.dirname(here); up <= 4; up += 1, dir = path.dirname(dir)) list.push(path.join(dir, 'electron', 'reports', 'fonts'));
   if (env.PORTCULLIS_FONTS_DIR) list.unshift(path.resolve(env.PORTCULLIS_FONTS_DIR));
   return list;

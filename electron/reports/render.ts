@@ -9,9 +9,9 @@ import { toJunit } from './export/junit';
 import { toSarif } from './export/sarif';
 import { DEFAULT_RENDER_OPTIONS, type RenderOptions } from './format';
 import { reportInstant, type ReportInput } from './model';
-import { renderPdf } from './pdf/document';
-import { executiveSpec } from './pdf/executive';
-import { technicalSpec } from './pdf/technical';
+
+/** The PDF writer pulls in pdfkit and fonts: loaded on the first PDF, not at start-up. */
+const loadPdf = () => import('./pdf/pdf-entry');
 
 export interface RenderedReport {
   body: Buffer;
@@ -32,12 +32,16 @@ export async function renderReport(input: ReportInput, type: ReportType, options
   const opts: RenderOptions = { ...DEFAULT_RENDER_OPTIONS, ...options };
   let body: Buffer;
   switch (type) {
-    case 'executive':
-      body = await renderPdf(executiveSpec, input, opts);
+    case 'executive': {
+      const pdf = await loadPdf();
+      body = await pdf.renderPdf(pdf.executiveSpec, input, opts);
       break;
-    case 'technical':
-      body = await renderPdf(technicalSpec, input, opts);
+    }
+    case 'technical': {
+      const pdf = await loadPdf();
+      body = await pdf.renderPdf(pdf.technicalSpec, input, opts);
       break;
+    }
     case 'json':
       body = Buffer.from(toJson(input), 'utf8');
       break;

@@ -36,13 +36,17 @@ export function createDashboardRepo(db: Db) {
       const started = sql.join(STARTED.map((s) => sql`${s}`));
 
       const totals = await sql<{ total_apis: number; total_scans: number; all_apis: number; total_vulns: number; critical: number }>`
-        WITH ${visible}, ${latest}
+        WITH ${visible}, ${latest},
+        open AS (
+          SELECT coalesce(sum(sc.findings_count), 0) AS total_vulns, coalesce(sum(sc.critical_count), 0) AS critical
+          FROM latest l JOIN scans sc ON sc.id = l.id
+        )
         SELECT
           (SELECT count(*) FROM visible) AS total_apis,
           (SELECT count(*) FROM visible v CROSS JOIN scans sc ON sc.api_id = v.id WHERE sc.status IN (${started})) AS total_scans,
           (SELECT count(*) FROM apis) AS all_apis,
-          (SELECT coalesce(sum(sc.findings_count), 0) FROM scans sc JOIN latest l ON l.id = sc.id) AS total_vulns,
-          (SELECT coalesce(sum(sc.critical_count), 0) FROM scans sc JOIN latest l ON l.id = sc.id) AS critical
+          open.total_vulns, open.critical
+        FROM open
       `.execute(db);
 
       const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 6 * DAY_MS);
