@@ -114,8 +114,8 @@ export type EmailFrequency = (typeof EMAIL_FREQUENCIES)[number];
 export const THEMES = ['auto', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** Import file extensions accepted by the client (spec section 5). */
-export const IMPORT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+/** Import file extensions accepted by the client: the spec's .json, .yaml, .yml, and .har (HAR recordings). */
+export const IMPORT_EXTENSIONS = ['.json', '.yaml', '.yml', '.har'] as const;
 /** Largest accepted import file. */
 export const IMPORT_MAX_BYTES = 25 * 1024 * 1024;
 

@@ -126,8 +126,8 @@ describe('share, import, scan config', () => {
     expect(messages(validateShare({ email: 'nope' }))).toEqual(['Invalid email']);
     expect(validateShare({ email: 'b@example.com' })).toEqual([]);
     expect(messages(validateImportFile(null))).toEqual(['Please select a file.']);
-    expect(messages(validateImportFile({ name: 'api.txt' }))).toEqual(['Please choose a .json, .yaml or .yml file.']);
-    for (const name of ['a.json', 'a.yaml', 'A.YML']) expect(validateImportFile({ name })).toEqual([]);
+    expect(messages(validateImportFile({ name: 'api.txt' }))).toEqual(['Please choose a .json, .yaml, .yml or .har file.']);
+    for (const name of ['a.json', 'a.yaml', 'A.YML', 'rec.har']) expect(validateImportFile({ name })).toEqual([]);
     expect(messages(validateScanConfig({ api_key_1: '   ' }))).toEqual(['A primary API key is required.']);
     expect(validateScanConfig({ api_key_1: 'k' })).toEqual([]);
   });

@@ -11,7 +11,9 @@ import type { AppEnv } from './env';
 import { ApiError } from './errors';
 import { requestLog } from './middleware/request-log';
 import { requireSession, userIdGuard } from './middleware/session';
+import { registerApiRoutes } from './routes/apis';
 import { registerAuthRoutes } from './routes/auth';
+import { registerEndpointRoutes } from './routes/endpoints';
 import { registerPublicRoutes } from './routes/public';
 import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
@@ -42,6 +44,8 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerScanRoutes,
   registerShareRoutes,
   registerReportRoutes,
+  registerApiRoutes,
+  registerEndpointRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>

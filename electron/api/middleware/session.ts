@@ -5,7 +5,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Accounts } from '../../accounts/service';
 import type { AppEnv } from '../env';
-import { forbidden, unauthorized } from '../errors';
+import { badRequest, forbidden, unauthorized } from '../errors';
 import { jsonBody } from '../input';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{16,512})$/i;
@@ -38,7 +38,13 @@ export const userIdGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       const body = await jsonBody(c);
       for (const field of CLAIMED_ID_FIELDS) claims(body[field], me);
     } else if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
-      const form = await c.req.parseBody({ all: true });
+      let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+      try {
+        form = await c.req.parseBody({ all: true });
+      } catch {
+        // A malformed multipart or form body is the client's error, not a 500.
+        throw badRequest('The request body is not a valid form.');
+      }
       for (const field of CLAIMED_ID_FIELDS) {
         const v = form[field];
         for (const item of Array.isArray(v) ? v : [v]) if (typeof item === 'string' || item === undefined) claims(item, me);

@@ -1,0 +1,35 @@
+// Bounds that keep an import's time, memory and stored size in check whatever the file holds.
+// Every walker of the importer is depth- or budget-limited by these; none recurses unbounded.
+
+export const IMPORT_LIMITS = {
+  /** Deepest nesting a document may have (real specs stay under 40); deeper is refused with its pointer. */
+  maxDocumentDepth: 256,
+  /** Values a YAML document may have once its aliases are expanded (alias bombs). */
+  maxExpandedNodes: 2_000_000,
+  /** ...or this many times its distinct values, whichever is larger. */
+  maxExpansionRatio: 8,
+  /** `$ref` -> `$ref` chains longer than this are cut. */
+  maxRefChain: 32,
+  /** Nesting of a stored schema; deeper parts become `{ "x-truncated": "depth" }`. */
+  maxSchemaDepth: 40,
+  /** Values stored per endpoint for its parameters and request body (schemas and examples). */
+  requestNodeBudget: 3_000,
+  /** ...and for all its response schemas together. */
+  responseNodeBudget: 1_000,
+  /** Response schemas inline references this many levels deep; deeper ones stay named by `x-ref`. */
+  responseRefDepth: 1,
+  /** Strings inside stored schemas and examples are cut to this many characters. */
+  maxStoredString: 1_000,
+  maxEndpoints: 10_000,
+  maxWarnings: 200,
+  maxNameLength: 200,
+  maxSummaryLength: 300,
+  maxPathLength: 2_048,
+  maxBaseUrlLength: 2_048,
+  maxOperationIdLength: 200,
+  maxTags: 20,
+  maxTagLength: 100,
+  maxParameters: 200,
+  maxParameterNameLength: 200,
+  maxResponses: 50,
+} as const;

@@ -1,0 +1,24 @@
+// Writes an import result: the API and all its endpoints and flags in one transaction.
+
+import type { Repos } from '../store/index';
+import type { ImportResult } from './result';
+
+export async function storeImport(
+  repos: Repos,
+  input: { ownerId: string; result: ImportResult; filename: string | null; now: Date },
+): Promise<string> {
+  const { result } = input;
+  return repos.apis.createWithEndpoints(
+    {
+      ownerId: input.ownerId,
+      name: result.name,
+      baseUrl: result.base_url,
+      sourceFormat: result.format,
+      sourceFilename: input.filename,
+      specVersion: result.spec_version,
+      security: result.security,
+      endpoints: result.endpoints,
+    },
+    input.now,
+  );
+}
