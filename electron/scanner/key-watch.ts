@@ -10,8 +10,10 @@ import type { Canary } from './identity';
 const MIN_INTERVAL_MS = 1000;
 
 export class KeyWatch {
-  private checking = false;
+  private checking: Promise<void> | null = null;
   private lastCheck = 0;
+  /** A key-1 401 arrived that no verification has covered yet. */
+  private unverified = false;
   private readonly own = new WeakSet<Exchange>();
 
   constructor(
@@ -35,14 +37,30 @@ export class KeyWatch {
       }
       return;
     }
-    if (ex.status !== 401 || this.checking || this.own.has(ex)) return;
+    if (ex.status !== 401 || this.own.has(ex)) return;
+    this.unverified = true;
+    if (this.checking) return;
     const now = performance.now();
     if (now - this.lastCheck < MIN_INTERVAL_MS) return;
-    this.lastCheck = now;
-    this.checking = true;
-    void this.verify().finally(() => {
-      this.checking = false;
+    this.start();
+  }
+
+  private start(): Promise<void> {
+    this.lastCheck = performance.now();
+    this.unverified = false;
+    this.checking = this.verify().finally(() => {
+      this.checking = null;
     });
+    return this.checking;
+  }
+
+  /**
+   * Before the scan's outcome is decided: waits for a verification in flight, and runs one for any
+   * 401 that arrived since the last (so a failure late in the scan is not missed).
+   */
+  async settle(): Promise<void> {
+    if (this.checking) await this.checking;
+    if (this.unverified && this.canary) await this.start();
   }
 
   private async verify(): Promise<void> {

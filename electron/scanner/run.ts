@@ -358,6 +358,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   };
   // Workers never reject: every task has ended (or seen the abort) before the outcome is decided.
   await Promise.all(Array.from({ length: Math.min(workers, tasks.length) }, worker));
+  if (!controller.signal.aborted) await watch?.settle();
   const s = stopped();
   if (s) return finish(s, stopMessage());
   for (const e of active) {

@@ -159,18 +159,25 @@ describe('keys', () => {
     expect(keyed.length).toBeGreaterThan(5);
   });
 
-  it('stops with a clear reason when key 1 stops working mid-scan', async () => {
+  it.each([15, 25, 35])('stops with a clear reason when key 1 stops working mid-scan (revoked at request %i)', async (at) => {
     const { tc, target, user } = await setup();
     let n = 0;
     target.extra = () => {
       n += 1;
-      if (n === 15) target.revoke(target.users.alice.token);
+      if (n === at) target.revoke(target.users.alice.token);
       return false;
     };
     const apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(user.id, target.url), new Date());
     const d = await scan(tc, user.id, apiId, { key1: target.users.alice.token, key2: target.users.bob.token });
-    expect(d.status).toBe('failed');
-    expect(d.results.scan_info.failure_reason).toMatch(/^Key 1 stopped working during the scan: GET \/me answered 401 where it answered 200 earlier\./);
+    // Any key-1 request after the revocation got a 401: then the scan must not pass as completed.
+    const refused = target.requests.slice(at).some((r) => r.headers.authorization === `Bearer ${target.users.alice.token}`);
+    expect(refused).toBe(at < 35 ? true : refused);
+    if (refused) {
+      expect(d.status).toBe('failed');
+      expect(d.results.scan_info.failure_reason).toMatch(/^Key 1 stopped working during the scan: GET \/me answered 401 where it answered 200 earlier\./);
+    } else {
+      expect(d.status).toBe('completed');
+    }
   });
 
   it('repeats the last scan with its keys and settings (scheduled scans), keeping keys only once', async () => {
