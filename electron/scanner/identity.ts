@@ -4,7 +4,7 @@
 // It also picks the "canary" request the key watch re-sends if key 1 starts getting 401s.
 
 import type { ApiSecurity, Endpoint } from '../../shared/contract';
-import { credentialAlternatives } from './auth';
+import { credentialAlternatives, describePlacement } from './auth';
 import type { BaselineMode, Baselines } from './baselines';
 import { describeEndpoint } from './checks/helpers';
 import type { Identities, KeyIdentity } from './checks/types';
@@ -190,5 +190,5 @@ export async function checkKeys(input: {
 }
 
 function describePlacements(r: PreparedRequest): string {
-  return r.placements.map((p) => (p.in === 'header' ? `${p.format === 'raw' ? '' : p.format + ' '}header ${p.name}` : `${p.in} ${p.name}`)).join(' + ');
+  return r.placements.map(describePlacement).join(' + ');
 }

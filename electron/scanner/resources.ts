@@ -320,7 +320,7 @@ export class ResourcePool {
     let p = this.harvests.get(k);
     if (!p) {
       p = (async () => {
-        if (!this.deps.hasKey(key) || pathParamNames(list.path).length > 0 && depth > 3) return [];
+        if (!this.deps.hasKey(key) || (pathParamNames(list.path).length > 0 && depth > 3)) return [];
         const prepared = await this.prepare(list, key, 'read');
         if ('blocked' in prepared) return [];
         const ex = await this.deps.engine.send(toProbe(prepared.request, { kind: 'key', key }), this.deps.budgetsFor(list));
