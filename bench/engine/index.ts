@@ -3,7 +3,8 @@
 //  2. HttpEngine.send throughput at concurrency 64, cap off (scope, budgets, credentials, body reads);
 //  3. a whole scan with the registered checks, cap off, concurrency 64 (4,000 endpoints after a
 //     500-endpoint warm-up scan): requests per second, start to finish;
-//  4. a synthetic 1,000-endpoint API scanned with the cap off: wall time and peak RSS.
+//  4. a synthetic 1,000-endpoint spec (OpenAPI 3, imported by the importer) scanned with the cap
+//     off: wall time and peak RSS.
 // Run: npm run bench -- engine. Figures go to bench/results/engine.json; docs/benchmarks.md
 // "## Engine" records them. Wall-clock figures depend on what else the machine runs: the scanner's
 // CPU time per request (also reported) does not.
@@ -16,7 +17,7 @@ import { Pool } from 'undici';
 import { createCore } from '../../electron/core';
 import { createLogger } from '../../electron/log';
 import { HttpEngine } from '../../electron/scanner/http/engine';
-import type { NewEndpoint } from '../../electron/store/apis';
+import { importApiDocument } from '../../electron/importer/index';
 import { writeResult } from '../lib/results';
 
 /** Scanner CPU time per request in microseconds (robust to a busy machine, unlike wall time). */
@@ -83,40 +84,61 @@ async function engineSend(url: string, n: number): Promise<number> {
   return n / s;
 }
 
-/** A synthetic API: `resources` collections, each with list, create, read, update, delete. */
-export function syntheticEndpoints(count: number): NewEndpoint[] {
-  const out: NewEndpoint[] = [];
-  const schema = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', example: 'n' }, size: { type: 'integer' } } };
-  const flags: NewEndpoint['flags'] = ['BKEN_AUTH', 'SEC_MISC', 'IIM'];
-  for (let r = 0; out.length < count; r += 1) {
+/** A synthetic OpenAPI 3 document: `count` operations over collections with list, create, read, update. */
+export function syntheticSpec(count: number): string {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const item = { $ref: '#/components/schemas/Item' };
+  let ops = 0;
+  for (let r = 0; ops < count; r += 1) {
     const base = `/v1/resource${r}`;
-    const item = `${base}/{id${r}}`;
-    const param = [{ name: `id${r}`, in: 'path' as const, required: true, schema: { type: 'integer' } }];
-    const common = { summary: '', operation_id: null, tags: [], responses: { '200': { description: 'ok', content_type: 'application/json', schema } }, security: null, flags };
-    out.push({ ...common, method: 'GET', path: base, parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', default: 20 } }], request_body: null });
-    out.push({ ...common, method: 'POST', path: base, parameters: [], request_body: { required: true, content_type: 'application/json', schema } });
-    out.push({ ...common, method: 'GET', path: item, parameters: param, request_body: null });
-    out.push({ ...common, method: 'PUT', path: item, parameters: param, request_body: { required: true, content_type: 'application/json', schema } });
+    const id = { name: `id${r}`, in: 'path', required: true, schema: { type: 'integer' } };
+    const body = { required: true, content: { 'application/json': { schema: item } } };
+    const ok = { '200': { description: 'ok', content: { 'application/json': { schema: item } } } };
+    paths[base] = {
+      get: { operationId: `list${r}`, parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', default: 20 } }], responses: ok },
+      post: { operationId: `create${r}`, requestBody: body, responses: { '201': ok['200'] } },
+    };
+    paths[`${base}/{id${r}}`] = {
+      get: { operationId: `read${r}`, parameters: [id], responses: ok },
+      put: { operationId: `update${r}`, parameters: [id], requestBody: body, responses: ok },
+    };
+    ops += 4;
   }
-  return out.slice(0, count);
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Synthetic bench API', version: '1.0.0' },
+    servers: [{ url: 'http://127.0.0.1:1' }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Item: { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', example: 'n' }, size: { type: 'integer' } } } },
+    },
+    paths,
+  });
 }
 
-async function scan(url: string, endpoints: number): Promise<{ seconds: number; requests: number; rps: number; cpuUsPerRequest: number; peakRssMb: number; findings: number; status: string }> {
+async function scan(
+  url: string,
+  endpoints: number,
+): Promise<{ seconds: number; requests: number; rps: number; cpuUsPerRequest: number; peakRssMb: number; findings: number; status: string; endpoints: number; importMs: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-'));
   const core = await createCore({ shell: 'cli', dataDir, secretStore: 'encrypted', logger: createLogger({ level: 'warn' }), scan: { maxRequestsPerScan: 1_000_000 } });
   try {
     const s = core.services;
     const user = await s.repos.users.create({ email: 'bench@example.com', username: 'bench', firstName: 'B', lastName: 'B', passwordHash: null }, new Date());
+    const i0 = performance.now();
+    const imported = importApiDocument(new TextEncoder().encode(syntheticSpec(endpoints)), { filename: 'bench.json' });
+    const importMs = performance.now() - i0;
     const apiId = await s.repos.apis.createWithEndpoints(
       {
         ownerId: user.id,
-        name: 'bench',
+        name: imported.name,
         baseUrl: url,
-        sourceFormat: 'openapi-3.0',
-        sourceFilename: null,
-        specVersion: '3.0.3',
-        security: { schemes: { bearer: { type: 'http', scheme: 'bearer' } }, default: [{ bearer: [] }] },
-        endpoints: syntheticEndpoints(endpoints),
+        sourceFormat: imported.format,
+        sourceFilename: 'bench.json',
+        specVersion: imported.spec_version,
+        security: imported.security,
+        endpoints: imported.endpoints,
       },
       new Date(),
     );
@@ -138,7 +160,17 @@ async function scan(url: string, endpoints: number): Promise<{ seconds: number; 
     peak = Math.max(peak, process.memoryUsage().rss);
     const d = await s.scans.details(scanId);
     const requests = d.results.scan_info.requests_sent;
-    return { seconds, requests, rps: requests / seconds, cpuUsPerRequest: cpuPer(c0, requests), peakRssMb: peak / 1024 / 1024, findings: d.results.results.length, status: d.status };
+    return {
+      seconds,
+      requests,
+      rps: requests / seconds,
+      cpuUsPerRequest: cpuPer(c0, requests),
+      peakRssMb: peak / 1024 / 1024,
+      findings: d.results.results.length,
+      status: d.status,
+      endpoints: imported.endpoints.length,
+      importMs: Math.round(importMs),
+    };
   } finally {
     await core.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
