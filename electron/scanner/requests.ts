@@ -107,6 +107,24 @@ export function encodeBody(value: unknown, contentType: string): { body: string;
   return null;
 }
 
+const UNIQUE_MARK = 'PORTCULLISUNIQUEMARK';
+/** Per endpoint, the body synthesised once as JSON: [without a unique token, with the mark where a token goes]. */
+const bodyCache = new WeakMap<Endpoint, [string | undefined, string | undefined]>();
+
+/** A fresh copy of the endpoint's synthesised request body (the schema is walked once per endpoint). */
+function synthesizedBody(endpoint: Endpoint, unique: string | undefined): unknown {
+  let cached = bodyCache.get(endpoint);
+  if (!cached) {
+    const schema = endpoint.request_body?.schema ?? null;
+    const plain = synthesize(schema, { forRequest: true });
+    const marked = synthesize(schema, { unique: UNIQUE_MARK, forRequest: true });
+    cached = [plain === undefined ? undefined : JSON.stringify(plain), marked === undefined ? undefined : JSON.stringify(marked)];
+    bodyCache.set(endpoint, cached);
+  }
+  const json = unique ? cached[1]?.split(UNIQUE_MARK).join(unique) : cached[0];
+  return json === undefined ? undefined : JSON.parse(json);
+}
+
 export interface PrepareOptions {
   base: (path: string) => URL;
   placements: CredentialPlacement[];
@@ -145,7 +163,7 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
   let contentType: string | null = null;
   const rb = endpoint.request_body;
   if (rb && endpoint.method !== 'GET' && endpoint.method !== 'HEAD') {
-    bodyValue = rb.example !== undefined ? rb.example : synthesize(rb.schema, { unique: opts.unique, forRequest: true });
+    bodyValue = rb.example !== undefined ? rb.example : synthesizedBody(endpoint, opts.unique);
     const encoded = encodeBody(bodyValue, rb.content_type || 'application/json');
     if (encoded) {
       body = encoded.body;

@@ -142,6 +142,7 @@ export class ResourcePool {
   private readonly all: CreatedObject[] = [];
   private readonly failures: { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] = [];
   private readonly prefixes = new Map<string, string | null>();
+  private readonly paramInfo = new WeakMap<Endpoint, { name: string; producer: Endpoint | null; list: Endpoint | null }[]>();
   /** For a collection template, the name its consumers give the id ({petId} for "/pets"). */
   private readonly idNames = new Map<string, string>();
 
@@ -185,21 +186,31 @@ export class ResourcePool {
     return prefix;
   }
 
+  /** Per endpoint, once: each path parameter with the POST producing it and the GET listing it. */
+  private paramsOf(endpoint: Endpoint): { name: string; producer: Endpoint | null; list: Endpoint | null }[] {
+    let info = this.paramInfo.get(endpoint);
+    if (!info) {
+      info = pathParamNames(endpoint.path).map((name) => {
+        const prefix = this.prefixOf(endpoint.path, name);
+        const producer = prefix ? this.producers.get(prefix) : undefined;
+        const list = prefix ? this.lists.get(prefix) : undefined;
+        return { name, producer: producer && producer !== endpoint ? producer : null, list: list && list !== endpoint ? list : null };
+      });
+      this.paramInfo.set(endpoint, info);
+    }
+    return info;
+  }
+
   /** The POST that creates what this endpoint's parameter addresses (by default its last path parameter). */
   producerFor(endpoint: Endpoint, param?: string): Endpoint | null {
-    const names = pathParamNames(endpoint.path);
-    const name = param ?? names[names.length - 1];
-    if (!name) return null;
-    const prefix = this.prefixOf(endpoint.path, name);
-    const p = prefix ? this.producers.get(prefix) : undefined;
-    return p && p !== endpoint ? p : null;
+    const params = this.paramsOf(endpoint);
+    const p = param === undefined ? params[params.length - 1] : params.find((x) => x.name === param);
+    return p?.producer ?? null;
   }
 
   /** The GET listing the collection this endpoint's parameter addresses. */
   listFor(endpoint: Endpoint, param: string): Endpoint | null {
-    const prefix = this.prefixOf(endpoint.path, param);
-    const l = prefix ? this.lists.get(prefix) : undefined;
-    return l && l !== endpoint ? l : null;
+    return this.paramsOf(endpoint).find((x) => x.name === param)?.list ?? null;
   }
 
   /** Endpoints that consume what this POST creates. */
@@ -211,17 +222,17 @@ export class ResourcePool {
 
   /** Path values for an endpoint as `key` would use them, honouring the safety rule for writes. */
   async resolvePath(endpoint: Endpoint, key: KeyNumber, purpose: Purpose, depth = 0): Promise<PathResolution> {
-    const names = pathParamNames(endpoint.path);
+    const params = this.paramsOf(endpoint);
     const values: Record<string, PathValue> = {};
-    for (let i = 0; i < names.length; i += 1) {
-      const name = names[i]!;
+    for (let i = 0; i < params.length; i += 1) {
+      const { name, producer: producerOf, list } = params[i]!;
       const fixed = enumPathValue(endpoint, name);
       if (fixed !== null) {
         values[name] = { value: fixed, source: 'enum' };
         continue;
       }
-      const last = i === names.length - 1;
-      const producer = depth < 4 ? this.producerFor(endpoint, name) : null;
+      const last = i === params.length - 1;
+      const producer = depth < 4 ? producerOf : null;
       if (producer) {
         // Reads share one object per key; writes and deletes get their own, so they never change what reads compare.
         const obj = purpose !== 'read' && last ? await this.fresh(producer, key, depth + 1) : await this.primary(producer, key, depth + 1);
@@ -238,7 +249,6 @@ export class ResourcePool {
             : `{${name}} would address an object the scan did not create`,
         };
       }
-      const list = this.listFor(endpoint, name);
       if (list) {
         const ids = await this.harvest(list, key, name, depth + 1);
         if (ids[0]) {
