@@ -10,6 +10,9 @@ import { systemClock, type Clock } from './clock';
 import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
 import { createLogger, type Logger } from './log';
 import { openStore, type OpenedStore } from './store/database';
+import { ScanEvents } from './scanner/events';
+import { createScanService } from './scanner/service';
+import { createSecretStore } from './secrets/index';
 import { createRepos } from './store/index';
 import type { Services } from './services';
 
@@ -36,8 +39,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
   const accounts = createAccounts({ repos, config, clock, logger, mailer });
-  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts };
+  const secrets = await createSecretStore({
+    shell: config.shell,
+    choice: config.secretStore,
+    dataDir: config.dataDir,
+    envKey: config.secretKey,
+    secrets: repos.secrets,
+    clock,
+    logger,
+  });
+  const scanEvents = new ScanEvents();
+  const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
+  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, secrets, scans, scanEvents };
   await repos.sessions.deleteExpired(clock.now());
+  // A crash leaves no scan "running": it is failed with a reason at the next start.
+  await scans.recover();
   const app = createApp(services);
   const direct: TransportInfo = { transport: 'direct', clientIp: 'local' };
   let closed = false;
@@ -49,6 +65,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      await scans.shutdown();
       await store.close();
     },
   };

@@ -6,6 +6,9 @@ import type { Clock } from './clock';
 import type { CoreConfig } from './config';
 import type { Logger } from './log';
 import type { Db } from './store/database';
+import type { ScanEvents } from './scanner/events';
+import type { ScanService } from './scanner/service';
+import type { SecretStore } from './secrets/types';
 import type { Repos } from './store/index';
 
 export interface Services {
@@ -16,4 +19,10 @@ export interface Services {
   clock: Clock;
   mailer: Mailer | null;
   accounts: Accounts;
+  /** Scan keys: the OS keychain (desktop, CLI) or AES-256-GCM (team server). */
+  secrets: SecretStore;
+  /** Scan lifecycle: create, start, cancel, details, list. */
+  scans: ScanService;
+  /** Scan progress and finished events, for the desktop shell and the CLI. */
+  scanEvents: ScanEvents;
 }

@@ -15,6 +15,7 @@ import { registerApiRoutes } from './routes/apis';
 import { registerAuthRoutes } from './routes/auth';
 import { registerEndpointRoutes } from './routes/endpoints';
 import { registerPublicRoutes } from './routes/public';
+import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
 import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
@@ -40,6 +41,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerAuthRoutes,
   registerUserRoutes,
   registerPublicRoutes,
+  registerScanRoutes,
   registerShareRoutes,
   registerReportRoutes,
   registerApiRoutes,

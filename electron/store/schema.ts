@@ -169,6 +169,15 @@ export interface SharesTable {
   updated_at: string;
 }
 
+export interface SecretsTable {
+  /** "scan:<scan id>". */
+  ref: string;
+  /** "keychain" (the value lives in the OS keychain) or "aes-256-gcm" (ciphertext here). */
+  backend: string;
+  ciphertext: string | null;
+  created_at: string;
+}
+
 export interface LoginEventsTable {
   id: Generated<number>;
   user_id: string;
@@ -193,6 +202,7 @@ export interface Database {
   schedules: SchedulesTable;
   shares: SharesTable;
   login_events: LoginEventsTable;
+  secrets: SecretsTable;
 }
 
 /** Helper for columns Kysely should treat as optional on insert. */

@@ -3,8 +3,10 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-initial';
 import * as m002 from './002-scan-history-indexes';
+import * as m003 from './003-scan-engine';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-scan-history-indexes': m002,
+  '003-scan-engine': m003,
 };
