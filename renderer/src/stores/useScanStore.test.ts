@@ -24,6 +24,7 @@ function details(status: ScanDetails['status'], done = 0, total = 10): ScanDetai
         failure_reason: null,
         skipped_checks: [],
         fixed: [],
+        requests_by_check: {},
       },
       results: [],
     },
