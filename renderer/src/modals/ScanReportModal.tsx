@@ -319,7 +319,10 @@ export function ScanReportModal({
               <ul className="small" style={{ paddingLeft: 20 }}>
                 {info.fixed.map((f) => (
                   <li key={f.fingerprint}>
-                    {f.vulnerability_name} — <span className="mono">{f.method} {f.path}</span>
+                    {f.severity && <span className={`sev sev-${severityBucket(f.severity)}`}>{severityBucket(f.severity)}</span>} {f.vulnerability_name} —{' '}
+                    <span className="mono">
+                      {f.method} {f.path}
+                    </span>
                   </li>
                 ))}
               </ul>
