@@ -12,6 +12,7 @@ import { createLogger, type Logger } from './log';
 import { openStore, type OpenedStore } from './store/database';
 import { ScanEvents } from './scanner/events';
 import { createScanService } from './scanner/service';
+import { createScheduler, type Timer } from './scheduler/scheduler';
 import { createSecretStore } from './secrets/index';
 import { createRepos } from './store/index';
 import type { Services } from './services';
@@ -19,6 +20,10 @@ import type { Services } from './services';
 export interface CoreOptions extends CoreConfigInput {
   logger?: Logger;
   clock?: Clock;
+  /** Run recurring scans (default: on for the desktop and the team server, off for the CLI). */
+  runScheduler?: boolean;
+  /** The scheduler's wake-up timer (tests pass one they control). */
+  schedulerTimer?: Timer;
 }
 
 export interface Core {
@@ -50,10 +55,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const scanEvents = new ScanEvents();
   const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
-  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, secrets, scans, scanEvents };
+  const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer });
+  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, secrets, scans, scanEvents, scheduler };
   await repos.sessions.deleteExpired(clock.now());
   // A crash leaves no scan "running": it is failed with a reason at the next start.
   await scans.recover();
+  // Then runs missed while closed run once, and the timer is armed.
+  if (options.runScheduler ?? config.shell !== 'cli') await scheduler.start();
   const app = createApp(services);
   const direct: TransportInfo = { transport: 'direct', clientIp: 'local' };
   let closed = false;
@@ -65,6 +73,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      await scheduler.stop();
       await scans.shutdown();
       await store.close();
     },

@@ -5,6 +5,7 @@ import type { Mailer } from './accounts/mailer';
 import type { Clock } from './clock';
 import type { CoreConfig } from './config';
 import type { Logger } from './log';
+import type { Scheduler } from './scheduler/scheduler';
 import type { Db } from './store/database';
 import type { ScanEvents } from './scanner/events';
 import type { ScanService } from './scanner/service';
@@ -25,4 +26,6 @@ export interface Services {
   scans: ScanService;
   /** Scan progress and finished events, for the desktop shell and the CLI. */
   scanEvents: ScanEvents;
+  /** Recurring scans. */
+  scheduler: Scheduler;
 }

@@ -17,6 +17,7 @@ import { registerEndpointRoutes } from './routes/endpoints';
 import { registerPublicRoutes } from './routes/public';
 import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
+import { registerScheduleRoutes } from './routes/schedules';
 import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
 
@@ -44,6 +45,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerScanRoutes,
   registerShareRoutes,
   registerReportRoutes,
+  registerScheduleRoutes,
   registerApiRoutes,
   registerEndpointRoutes,
 ];

@@ -9,6 +9,7 @@ import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
 import { createScansRepo } from './scans';
 import { createSecretsRepo } from './secrets';
+import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
@@ -30,6 +31,7 @@ export function createRepos(db: Db) {
     secrets: createSecretsRepo(db),
     shares: createSharesRepo(db),
     dashboard: createDashboardRepo(db),
+    schedules: createSchedulesRepo(db),
   };
 }
 

@@ -159,6 +159,13 @@ export interface SchedulesTable {
   last_run_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The wall-clock time and weekday/day runs keep (when the schedule was saved). */
+  anchor_at: WithDefault<string | null>;
+  /** The owner's time zone the runs are computed in (IANA or Etc/GMT±N). */
+  zone: WithDefault<string>;
+  last_scan_id: WithDefault<string | null>;
+  /** Why the last due run could not start (keys gone, no earlier scan...), or null. */
+  last_error: WithDefault<string | null>;
 }
 
 export interface SharesTable {
