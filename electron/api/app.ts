@@ -14,6 +14,7 @@ import { requireSession, userIdGuard } from './middleware/session';
 import { registerApiRoutes } from './routes/apis';
 import { registerAuthRoutes } from './routes/auth';
 import { registerEndpointRoutes } from './routes/endpoints';
+import { registerEventRoutes } from './routes/events';
 import { registerPublicRoutes } from './routes/public';
 import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
@@ -48,6 +49,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerScheduleRoutes,
   registerApiRoutes,
   registerEndpointRoutes,
+  registerEventRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>
