@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { createAccounts } from './accounts/service';
 import { createMailer } from './accounts/mailer';
+import { createTwoFactor } from './accounts/two-factor';
 import { createApp } from './api/app';
 import type { TransportInfo } from './api/env';
 import { systemClock, type Clock } from './clock';
@@ -43,7 +44,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = await openStore(config.dbFile);
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
-  const accounts = createAccounts({ repos, config, clock, logger, mailer });
   const secrets = await createSecretStore({
     shell: config.shell,
     choice: config.secretStore,
@@ -53,10 +53,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clock,
     logger,
   });
+  const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger });
+  const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor });
   const scanEvents = new ScanEvents();
   const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
   const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer });
-  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, secrets, scans, scanEvents, scheduler };
+  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, twoFactor, secrets, scans, scanEvents, scheduler };
   await repos.sessions.deleteExpired(clock.now());
   // A crash leaves no scan "running": it is failed with a reason at the next start.
   await scans.recover();

@@ -2,6 +2,7 @@
 
 import type { Accounts } from './accounts/service';
 import type { Mailer } from './accounts/mailer';
+import type { TwoFactor } from './accounts/two-factor';
 import type { Clock } from './clock';
 import type { CoreConfig } from './config';
 import type { Logger } from './log';
@@ -20,6 +21,8 @@ export interface Services {
   clock: Clock;
   mailer: Mailer | null;
   accounts: Accounts;
+  /** TOTP two-factor sign-in and recovery codes. */
+  twoFactor: TwoFactor;
   /** Scan keys: the OS keychain (desktop, CLI) or AES-256-GCM (team server). */
   secrets: SecretStore;
   /** Scan lifecycle: create, start, cancel, details, list. */

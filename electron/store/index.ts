@@ -13,6 +13,7 @@ import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
+import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
 
@@ -32,6 +33,7 @@ export function createRepos(db: Db) {
     shares: createSharesRepo(db),
     dashboard: createDashboardRepo(db),
     schedules: createSchedulesRepo(db),
+    twoFactor: createTwoFactorRepo(db),
   };
 }
 

@@ -14,6 +14,28 @@ export interface UsersTable {
   profile_picture: string | null;
   created_at: string;
   updated_at: string;
+  totp_enabled: WithDefault<number>;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  totp_last_step: WithDefault<number>;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface MfaChallengesTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  /** How the first factor was passed: password, google... */
+  method: string;
+  client: string | null;
+  ip: string | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface IdentitiesTable {
@@ -210,6 +232,8 @@ export interface Database {
   shares: SharesTable;
   login_events: LoginEventsTable;
   secrets: SecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }
 
 /** Helper for columns Kysely should treat as optional on insert. */

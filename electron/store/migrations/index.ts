@@ -6,6 +6,7 @@ import * as m002 from './002-scan-history-indexes';
 import * as m003 from './003-scan-engine';
 import * as m004 from './004-vulnerability-counts';
 import * as m005 from './005-schedule-runs';
+import * as m006 from './006-two-factor';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '003-scan-engine': m003,
   '004-vulnerability-counts': m004,
   '005-schedule-runs': m005,
+  '006-two-factor': m006,
 };
