@@ -383,6 +383,12 @@ export function createScanService(deps: ScanServiceDeps) {
       return active.has(scanId);
     },
 
+    /** Is one of this user's scans running here (one scan per user at a time)? */
+    isUserBusy(userId: string): boolean {
+      for (const entry of active.values()) if (entry.userId === userId) return true;
+      return false;
+    },
+
     /** Resolves when the scan (if running here) has finished. */
     async wait(scanId: string): Promise<void> {
       await active.get(scanId)?.done;

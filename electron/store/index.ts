@@ -9,9 +9,11 @@ import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
 import { createScansRepo } from './scans';
 import { createSecretsRepo } from './secrets';
+import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
+import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
 
@@ -30,6 +32,8 @@ export function createRepos(db: Db) {
     secrets: createSecretsRepo(db),
     shares: createSharesRepo(db),
     dashboard: createDashboardRepo(db),
+    schedules: createSchedulesRepo(db),
+    twoFactor: createTwoFactorRepo(db),
   };
 }
 
