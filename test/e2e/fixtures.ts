@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { STORAGE_KEYS } from '../../shared/constants';
-import { SERVER_MESSAGES } from '../../shared/messages';
 
 export interface Account {
   firstName: string;
@@ -142,27 +141,4 @@ export async function apiLogin(request: APIRequestContext, account: Account): Pr
   expect(res.ok(), await res.text()).toBe(true);
   const { data } = (await res.json()) as { data: { token: string; user: { id: string } } };
   return { token: data.token, userId: data.user.id };
-}
-
-/**
- * Which of these routes the server under test does not have (it answers an unknown route with 404
- * "Not found"; a real route answers a made-up API id differently). Lets the browser tests of screens
- * whose backend lands separately say exactly what they skipped.
- */
-export async function missingRoutes(request: APIRequestContext, routes: string[]): Promise<string[]> {
-  const { token } = await apiLogin(request, await createAccount(request));
-  const missing: string[] = [];
-  const probeId = '00000000-0000-4000-8000-000000000000';
-  for (const route of routes) {
-    const [method, path] = route.split(' ') as [string, string];
-    const url = `${serverUrl()}${path}${method === 'GET' ? `?api_id=${probeId}&scan_id=${probeId}` : ''}`;
-    const res = await request.fetch(url, {
-      method,
-      headers: { authorization: `Bearer ${token}` },
-      data: method === 'GET' ? undefined : { api_id: probeId, scan_id: probeId },
-    });
-    const body = (await res.json().catch(() => ({}))) as { message?: string };
-    if (res.status() === 404 && body.message === SERVER_MESSAGES.notFound) missing.push(route);
-  }
-  return missing;
 }
