@@ -105,3 +105,28 @@ export const changePassword = (
   body: { currentPassword: string; newPassword: string; confirmPassword: string },
   o?: SettingsCallOptions,
 ) => settingsCall('PUT /api/user/password', token, { body }, { fallback: PASSWORD_CHANGE_MESSAGES.failedGeneric, ...o });
+
+// Settings > Security: two-factor sign-in, active sessions, recent sign-ins.
+
+export const getTwoFactor = (token: string, o?: SettingsCallOptions) => settingsCall('GET /api/user/2fa', token, {}, o);
+
+export const setupTwoFactor = (token: string, o?: SettingsCallOptions) => settingsCall('POST /api/user/2fa/setup', token, { body: {} }, o);
+
+export const enableTwoFactor = (token: string, code: string, o?: SettingsCallOptions) =>
+  settingsCall('POST /api/user/2fa/enable', token, { body: { code } }, o);
+
+export const disableTwoFactor = (token: string, body: { password: string; code: string }, o?: SettingsCallOptions) =>
+  settingsCall('POST /api/user/2fa/disable', token, { body }, o);
+
+export const renewRecoveryCodes = (token: string, code: string, o?: SettingsCallOptions) =>
+  settingsCall('POST /api/user/2fa/recovery-codes', token, { body: { code } }, o);
+
+export const listSessions = (token: string, o?: SettingsCallOptions) => settingsCall('GET /api/user/sessions', token, {}, o);
+
+export const signOutSession = (token: string, sessionId: string, o?: SettingsCallOptions) =>
+  settingsCall('DELETE /api/user/sessions', token, { body: { session_id: sessionId } }, o);
+
+export const signOutOtherSessions = (token: string, o?: SettingsCallOptions) =>
+  settingsCall('POST /api/user/sessions/revoke-others', token, { body: {} }, o);
+
+export const listSignIns = (token: string, o?: SettingsCallOptions) => settingsCall('GET /api/user/sign-ins', token, {}, o);

@@ -13,10 +13,12 @@ import { SocialButton } from '../../components/SocialButton';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
 import { oauthErrorFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { TwoFactorStep } from './TwoFactorStep';
 import { useAuthStore } from '../../stores/useAuthStore';
 
 export function LoginPage(): ReactElement {
   const login = useAuthStore((s) => s.login);
+  const completeTwoFactor = useAuthStore((s) => s.completeTwoFactor);
   const setRedirectPending = useAuthStore((s) => s.setRedirectPending);
   const navigate = useNavigate();
   const location = useLocation();
@@ -29,6 +31,8 @@ export function LoginPage(): ReactElement {
   const [fieldError, setFieldError] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Set when the password was right and the account asks for a second factor. */
+  const [twoFactor, setTwoFactor] = useState<{ challenge: string; prompt: string } | null>(null);
 
   // An OAuth error in the return URL is shown once and the URL cleaned.
   useEffect(() => {
@@ -62,6 +66,11 @@ export function LoginPage(): ReactElement {
     setSubmitting(true);
     setRedirectPending(true);
     const outcome = await login(loginPayload(identifier, password));
+    if (!outcome.ok && outcome.reason === 'two-factor') {
+      setSubmitting(false);
+      setTwoFactor({ challenge: outcome.challenge, prompt: outcome.message });
+      return;
+    }
     if (!outcome.ok) {
       setRedirectPending(false);
       setSubmitting(false);
@@ -69,10 +78,33 @@ export function LoginPage(): ReactElement {
       setFieldError(outcome.reason === 'rejected' && outcome.status < 500);
       return;
     }
+    succeed();
+  };
+
+  const succeed = () => {
     setSuccess(LOGIN_MESSAGES.success);
     timers.after(DELAYS.successMessageMs, () => setSuccess(null));
     const target = returnPath(location.state) ?? '/dashboard';
     timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
+  };
+
+  const submitCode = async (code: string): Promise<string | null> => {
+    if (!twoFactor) return null;
+    const outcome = await completeTwoFactor(twoFactor.challenge, code);
+    if (outcome.ok) {
+      succeed();
+      return null;
+    }
+    setRedirectPending(false);
+    if (outcome.reason === 'network') return LOGIN_MESSAGES.unexpected;
+    // An expired challenge cannot be retried: back to the password.
+    if (outcome.status === 401 && /expired/i.test(outcome.message)) {
+      setTwoFactor(null);
+      setError(outcome.message);
+      setFieldError(false);
+      return null;
+    }
+    return outcome.message || LOGIN_MESSAGES.failed;
   };
 
   const onSocialError = (err: SocialError) => {
@@ -88,10 +120,14 @@ export function LoginPage(): ReactElement {
       subtitle="Sign in to scan your APIs and review findings."
       testId="login-page"
     >
-      <SocialButton page="login" disabled={busy} onError={onSocialError} />
-      <div className="divider" role="separator">
-        <span>or sign in with your account</span>
-      </div>
+      {!twoFactor && (
+        <>
+          <SocialButton page="login" disabled={busy} onError={onSocialError} />
+          <div className="divider" role="separator">
+            <span>or sign in with your account</span>
+          </div>
+        </>
+      )}
       {error && (
         <Alert kind="error" testId="login-error">
           <span id="login-error-text">{error}</span>
@@ -103,6 +139,21 @@ export function LoginPage(): ReactElement {
           {success}
         </Alert>
       )}
+      {twoFactor ? (
+        <TwoFactorStep
+          prompt={twoFactor.prompt}
+          submit={(code) => {
+            setRedirectPending(true);
+            return submitCode(code);
+          }}
+          cancel={() => {
+            setTwoFactor(null);
+            setPassword('');
+            setRedirectPending(false);
+          }}
+          disabled={!!success}
+        />
+      ) : (
       <form onSubmit={onSubmit} noValidate className="form">
         <FormField
           label="Username or email"
@@ -136,6 +187,7 @@ export function LoginPage(): ReactElement {
           {submitting && !success ? 'Signing in...' : 'Sign In'}
         </button>
       </form>
+      )}
       <p className="auth-switch">
         New to {PRODUCT_NAME}?{' '}
         <Link to="/signup" data-testid="create-account-link">

@@ -1,4 +1,5 @@
-// Settings → Security: the password form (spec sections 4, 5, 8) and the session preferences.
+// Settings → Security: the password form (spec sections 4, 5, 8), the session preferences,
+// two-factor sign-in, active sessions and recent sign-ins.
 
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { SESSION_TIMEOUT_CHOICES } from '../../../../shared/constants';
@@ -7,6 +8,8 @@ import { validatePasswordChange } from '../../../../shared/validation';
 import * as settingsApi from '../../api/settings';
 import { errorsByField, Field } from '../../components/Field';
 import { Switch } from '../../components/Switch';
+import { SessionsPanel } from './SessionsPanel';
+import { TwoFactorPanel } from './TwoFactorPanel';
 import type { PreferencesControl, SettingsContext } from './types';
 
 type PasswordForm = { currentPassword: string; newPassword: string; confirmPassword: string };
@@ -158,14 +161,6 @@ export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: Prefe
           disabled={prefsDisabled}
           testId="pref-loginNotifications"
         />
-        <Switch
-          label="Two-factor authentication"
-          hint="Enrolment with an authenticator app is not available in this version yet."
-          checked={security.twoFactorAuth}
-          onChange={() => undefined}
-          disabled
-          testId="pref-twoFactorAuth"
-        />
         <div className="form-actions">
           <button type="button" className="button button-secondary" onClick={prefs.reset} disabled={prefsDisabled || !prefs.dirty} data-testid="prefs-reset-security">
             Reset Changes
@@ -175,6 +170,12 @@ export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: Prefe
           </button>
         </div>
       </section>
+
+      <hr className="form-divider" />
+      <TwoFactorPanel ctx={ctx} />
+
+      <hr className="form-divider" />
+      <SessionsPanel ctx={ctx} />
     </>
   );
 }
