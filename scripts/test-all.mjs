@@ -1,16 +1,36 @@
 // `npm test`: the one command that checks everything — lint, type check, build, unit and
 // integration tests (vitest), then the browser tests (Playwright on Debian's Chromium).
 // Every step runs; the command fails if any did. Browser tests need the build.
+// The failures are repeated at the very end, so a log cut to its last lines still says what failed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+
+const RESULTS = 'test-results';
+const VITEST_JSON = path.join(RESULTS, 'vitest.json');
+const PLAYWRIGHT_JSON = path.join(RESULTS, 'playwright.json');
 
 const steps = [
   { name: 'lint', cmd: ['npx', 'eslint', '--max-warnings', '0', '.'] },
   { name: 'typecheck', cmd: ['npm', 'run', '--silent', 'typecheck'] },
   { name: 'build', cmd: ['sh', '-c', 'npm run --silent build && npm run --silent build:targets'] },
-  { name: 'unit + integration (vitest)', cmd: ['npx', 'vitest', 'run'] },
-  { name: 'browser (playwright)', cmd: ['npx', 'playwright', 'test'], needs: 'build', when: () => fs.existsSync('playwright.config.ts') },
+  {
+    name: 'unit + integration (vitest)',
+    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+    failures: vitestFailures,
+  },
+  {
+    name: 'browser (playwright)',
+    cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
+    needs: 'build',
+    when: () => fs.existsSync('playwright.config.ts'),
+    failures: playwrightFailures,
+  },
 ];
+
+fs.mkdirSync(RESULTS, { recursive: true });
+for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) fs.rmSync(f, { force: true });
 
 const results = [];
 for (const step of steps) {
@@ -21,10 +41,68 @@ for (const step of steps) {
   }
   console.log(`\n━━ ${step.name} ━━ ${step.cmd.join(' ')}`);
   const t0 = Date.now();
-  const res = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
-  results.push({ name: step.name, ok: res.status === 0, secs: (Date.now() - t0) / 1000 });
+  const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
+  const res = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env });
+  const ok = res.status === 0;
+  results.push({ name: step.name, ok, secs: (Date.now() - t0) / 1000, failures: ok || !step.failures ? [] : safely(step.failures) });
 }
 
+const failed = results.filter((r) => r.failures?.length);
+if (failed.length) {
+  console.log('\n━━ failures ━━');
+  for (const r of failed) {
+    console.log(`${r.name}:`);
+    for (const f of r.failures.slice(0, 20)) console.log(`  ✗ ${f.title}\n${indent(f.message, '      ')}`);
+    if (r.failures.length > 20) console.log(`  … and ${r.failures.length - 20} more`);
+  }
+}
 console.log('\n━━ summary ━━');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : r.skipped ? 'skip' : 'FAIL'}  ${r.name}${r.secs ? ` (${r.secs.toFixed(1)} s)` : ''}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
+
+function safely(read) {
+  try {
+    return read();
+  } catch (err) {
+    return [{ title: 'the report of failures could not be read', message: String(err) }];
+  }
+}
+
+function indent(text, pad) {
+  // eslint-disable-next-line no-control-regex
+  const plain = String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  return plain.split('\n').slice(0, 12).map((l) => pad + l.slice(0, 300)).join('\n');
+}
+
+function vitestFailures() {
+  if (!fs.existsSync(VITEST_JSON)) return [{ title: 'vitest wrote no report', message: 'see the output above' }];
+  const report = JSON.parse(fs.readFileSync(VITEST_JSON, 'utf8'));
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const rel = path.relative(process.cwd(), file.name);
+    const bad = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of bad) out.push({ title: `${rel} › ${t.fullName ?? t.title}`, message: (t.failureMessages ?? []).join('\n') });
+    if (!bad.length && file.status === 'failed') out.push({ title: rel, message: file.message ?? 'the file failed outside its tests' });
+  }
+  return out;
+}
+
+function playwrightFailures() {
+  if (!fs.existsSync(PLAYWRIGHT_JSON)) return [{ title: 'playwright wrote no report', message: 'see the output above' }];
+  const report = JSON.parse(fs.readFileSync(PLAYWRIGHT_JSON, 'utf8'));
+  const out = [];
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const last = t.results?.at(-1);
+        if (t.status === 'unexpected') {
+          out.push({ title: `${spec.file}:${spec.line} › ${[...trail, spec.title].join(' › ')}`, message: last?.error?.message ?? last?.errors?.[0]?.message ?? '' });
+        }
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, s.title && !s.title.endsWith('.ts') ? [...trail, s.title] : trail);
+  };
+  for (const s of report.suites ?? []) walk(s, []);
+  for (const e of report.errors ?? []) out.push({ title: 'outside the tests', message: e.message ?? String(e) });
+  return out;
+}
