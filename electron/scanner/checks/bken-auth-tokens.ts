@@ -314,8 +314,10 @@ export const jwtTampering = defineCheck({
 // ---------------------------------------------------------------- brute force on login / token / reset
 
 const ROUTE_LOGIN = /(^|[^a-z])(log-?in|sign-?in|signon|authenticate|auth|token|tokens|session|sessions|oauth)([^a-z]|$)/i;
-const ROUTE_RESET = /(^|[^a-z])(reset|forgot|forgotten|recover|recovery|password)([^a-z]|$)/i;
-const ROUTE_EXCLUDED = /(^|[^a-z])(sign-?up|register|registration|otp|mfa|2fa|logout|log-out|sign-?out|refresh|revoke|introspect)([^a-z]|$)/i;
+const ROUTE_RESET = /(^|[^a-z])(reset|forgot|forget|forgotten|recover|recovery|password)([^a-z]|$)/i;
+const ROUTE_EXCLUDED = /(^|[^a-z])(sign-?up|register|registration|logout|log-out|sign-?out|refresh|revoke|introspect)([^a-z]|$)/i;
+/** One-time-code routes are API6 flows, unless the code sets a new password (a reset confirmation). */
+const ROUTE_OTP = /(^|[^a-z])(otp|mfa|2fa|one-?time)([^a-z]|$)/i;
 const PASSWORD_FIELD = /^(password|passwd|pass|pwd|passphrase|secret|pin|client_?secret)$/i;
 const USER_FIELD = /^(username|user_?name|user|login|email|e-?mail|phone|identifier|account|client_?id|handle)$/i;
 const TOKEN_FIELD = /^(token|reset_?token|code|reset_?code|verification_?code|otp|key|reset_?key)$/i;
@@ -336,7 +338,11 @@ export function authRoute(e: Endpoint): AuthRoute | null {
   const password = props.find((p) => PASSWORD_FIELD.test(p) || /password$/i.test(p));
   const user = props.find((p) => USER_FIELD.test(p));
   const token = props.find((p) => TOKEN_FIELD.test(p));
-  if (ROUTE_RESET.test(words) && /reset|forgot|recover/i.test(words)) {
+  // A code together with a (new) password confirms a reset (POST /auth/password-reset/confirm, POST /auth/check-otp).
+  const confirms = /reset|forgo|recover|verify|check|confirm/i.test(words) || ROUTE_OTP.test(words) || /^new[-_]?password$/i.test(password ?? '');
+  if (token && password && confirms) return { kind: 'reset-confirm', secret: token };
+  if (ROUTE_OTP.test(words)) return null;
+  if (ROUTE_RESET.test(words) && /reset|forgo|recover/i.test(words)) {
     if (token) return { kind: 'reset-confirm', secret: token };
     if (user && !password) return { kind: 'reset-request' };
     return null;
@@ -594,7 +600,7 @@ export const tokenInResponse = defineCheck({
     'Reads each endpoint\'s baseline answers (key 1, and without credentials for public routes), and on password-reset and code-sending ' +
     'routes sends one request for key 1\'s own account (its e-mail or username from /me), looking for credentials that should ' +
     'reach the user another way or not at all: password-reset tokens and codes, one-time codes, session tokens and JWTs. A value counts when its property is named like a token and it looks like one (random, ≥ 16 characters; a 4-8 digit ' +
-    'code for OTPs), or when it is a JWT, and it is not something the request itself sent. Routes whose job is to issue tokens (login, ' +
+    'code for OTPs), or a JWT, and is not something the request itself sent: that is a finding. Routes whose job is to issue tokens (login, ' +
     'sign-up, token, OAuth, session, refresh) are not reported.',
   coverage:
     'Other routes are read passively: a token returned only for some inputs is found only when the baseline hits that case. The reset ' +

@@ -73,6 +73,9 @@ export const noOrInvalidCredentials = defineCheck({
   budget: 5,
   needsKey2: false,
   techniques: ['API2.1'],
+  coverage:
+    'Made-up credentials copy the key\'s shape (a JWT-looking token for JWT keys); an API that accepts only some malformed values ' +
+    '(an empty bearer, a specific test token) is not found. Deletes are confirmed through a GET on the same path, so a DELETE without one is not tested that way.',
   description:
     'Replays key 1\'s request without credentials (the anonymous baseline) and with made-up credentials of the same shape. ' +
     'Finding when an endpoint the spec marks as secured answers without credentials with the same data key 1 gets (2xx and matching body), ' +

@@ -301,7 +301,7 @@ export function findSensitive(value: unknown, sentText: string): Sensitive[] {
     if (!s || (s.length >= 6 && sentText.includes(s))) return;
     if (PRIVATE_KEY.test(s)) return void out.push({ kind: 'private-key', path, value: s });
     if (typeof v === 'string' && CRYPT_HASH.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
-    if (HASH_KEY.test(key) && /^[0-9a-f]{32,128}$/i.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
+    if ((HASH_KEY.test(key) || PASSWORD_KEY.test(key)) && /^[0-9a-f]{32,128}$/i.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
     if (PASSWORD_KEY.test(key) && typeof v === 'string' && s.length >= 4 && !/^[*•x.]+$/i.test(s)) return void out.push({ kind: 'plaintext-password', path, value: s });
     if (SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key) && typeof v === 'string' && highEntropy(s)) return void out.push({ kind: 'api-key', path, value: s });
     const digits = s.replace(/[ -]/g, '');
