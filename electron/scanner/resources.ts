@@ -345,7 +345,10 @@ export class ResourcePool {
         if (!this.deps.hasKey(key) || (pathParamNames(list.path).length > 0 && depth > 3)) return [];
         const prepared = await this.prepare(list, key, 'read');
         if ('blocked' in prepared) return [];
-        const ex = await this.deps.engine.send(toProbe(prepared.request, { kind: 'key', key }), this.deps.budgetsFor(list));
+        // The whole list: optional filters (an enum's first value, say) would hide most of the key's objects.
+        const url = new URL(prepared.request.url);
+        for (const p of list.parameters) if (p.in === 'query' && !p.required) url.searchParams.delete(p.name);
+        const ex = await this.deps.engine.send(toProbe({ ...prepared.request, url }, { kind: 'key', key }), this.deps.budgetsFor(list));
         if (!ex.ok) return [];
         const items = listItems(ex.json()) ?? [];
         const segs = normalizeTemplate(list.path).split('/').filter((s) => s && s !== '{}');

@@ -286,8 +286,9 @@ export const adminPathInsertion = defineCheck({
     'Finding: a 2xx with content that differs from those controls and from the ordinary collection, that is not a login page; high ' +
     'confidence when it lists other users\' data or answers without credentials.',
   coverage:
-    'Only the common spellings of admin paths are tried, on collections the spec lists; consoles behind their own login page are not reported. ' +
-    'A catch-all route that serves the same page everywhere is recognised by the controls.',
+    'Runs once per scan when any scanned endpoint carries the BFLA flag. Only the common spellings of admin paths are tried, on collections ' +
+    'the spec lists; consoles behind their own login page are not reported. A catch-all route that serves the same page everywhere is ' +
+    'recognised by the controls.',
   remediation:
     'Do not deploy internal or admin routes on the public API host; where they must exist, protect them with the same authentication and an ' +
     'admin-role check as any administrative endpoint, and answer 404 for anything not routed.',

@@ -10,7 +10,7 @@ import { randomAlnum, randomBase64url } from '../random';
 import { mutate, pathParamNames, type PreparedRequest } from '../requests';
 import { isEmptyBody } from '../similarity';
 import { defineCheck, describeEndpoint } from './helpers';
-import { carriesDataOf, identityMarks, isObj, looksLikeError, marksIn, schemaShape, type Json } from './objects';
+import { carriesDataOf, identityMarks, isObj, looksLikeError, maskBody, marksIn, schemaShape, type Json } from './objects';
 import type { CheckContext, FindingDraft } from './types';
 
 const OWASP_API2 = 'https://owasp.org/API-Security/editions/2023/en/0xa2-broken-authentication/';
@@ -163,7 +163,7 @@ export const jwtTampering = defineCheck({
   techniques: ['API2.2'],
   description:
     'When key 1 is a JWT: on an endpoint where key 1 gets content and a request without credentials is refused (a /me-like one first), sends ' +
-    'key 1\'s token rebuilt with `alg: none` (also "None"/"NONE"), with its signature stripped, with the signature altered, with `exp` in the ' +
+    'key 1\'s token with its signature stripped, rebuilt with `alg: none` (also "None"/"NONE"; not reported when a stripped signature already passes), with the signature altered, with `exp` in the ' +
     'past, and with the user claim (sub, user_id...) changed to key 2\'s id; tries well-known HMAC secrets offline against the token\'s own ' +
     'signature and, when one matches, sends a token re-signed with it. A random JWT-shaped token is sent first as a control. Finding: a ' +
     'tampered token answered 2xx with key 1\'s data (key 2\'s data for the changed subject) while the control is refused. A key that is ' +
@@ -242,8 +242,9 @@ export const jwtTampering = defineCheck({
     }
 
     const variants: Variant[] = [];
-    for (const alg of ['none', 'None', 'NONE']) variants.push({ id: 'alg-none', name: 'JWT with "alg": "none" accepted', token: `${enc({ ...jwt.header, alg })}.${jwt.p}.`, what: `rebuilt with "alg": "${alg}" and no signature` });
+    // The stripped signature first: when an empty signature passes, "alg": "none" (which has none either) proves nothing more.
     variants.push({ id: 'signature-stripped', name: 'JWT without signature accepted', token: `${jwt.h}.${jwt.p}.`, what: 'with its signature removed' });
+    for (const alg of ['none', 'None', 'NONE']) variants.push({ id: 'alg-none', name: 'JWT with "alg": "none" accepted', token: `${enc({ ...jwt.header, alg })}.${jwt.p}.`, what: `rebuilt with "alg": "${alg}" and no signature` });
     const flipped = jwt.sig.length > 4 ? `${jwt.sig.slice(0, -4)}${[...jwt.sig.slice(-4)].map((c) => (c === 'A' ? 'B' : 'A')).join('')}` : randomBase64url(32);
     variants.push({ id: 'signature-altered', name: 'JWT with an altered signature accepted', token: `${jwt.h}.${jwt.p}.${flipped}`, what: 'with its signature altered' });
     const expiredClaims = { ...jwt.payload, exp: now - 86_400, ...(typeof jwt.payload.iat === 'number' ? { iat: now - 90_000 } : {}), ...(typeof jwt.payload.nbf === 'number' ? { nbf: now - 90_000 } : {}) };
@@ -270,6 +271,7 @@ export const jwtTampering = defineCheck({
     const reported = new Set<string>();
     for (const v of variants) {
       if (reported.has(v.id) || ctx.budgetLeft() <= 0) continue;
+      if (v.id === 'alg-none' && reported.has('signature-stripped')) continue;
       const ex = await send(v.token, `tampered JWT (${v.id})`);
       const ok = v.asKey2
         ? ex.ok && !looksLikeError(ex) && ((!!key2Probe && carriesDataOf(ex, key2Probe)) || marksIn(key2Marks, ex.body).length > 0) && marksIn(key1Marks, ex.body).length === 0
@@ -654,8 +656,8 @@ export const tokenInResponse = defineCheck({
           (severe
             ? 'Whoever calls it for a victim\'s account receives what should only reach the victim\'s inbox or phone, and can take the account over.'
             : 'Credentials in responses of endpoints that do not issue them end up in logs, caches and client code.'),
-        notes: [`Found: ${hits.map((h) => `${h.path} (${h.kind}, ${h.value.length} characters)`).join(', ')}.`],
-        exchanges: [{ label: `Attack: request as ${who}`, exchange: ex }],
+        notes: [`Found: ${hits.map((h) => `${h.path} (${h.kind}, ${h.value.length} characters)`).join(', ')}. The values are masked in the exchange below.`],
+        exchanges: [{ label: `Attack: request as ${who}`, exchange: maskBody(ex, hits.map((h) => ({ value: h.value, mask: `${h.value.slice(0, Math.min(4, Math.floor(h.value.length / 4)))}…[masked by Portcullis]` }))) }],
         reproduce: ex,
       };
       return;

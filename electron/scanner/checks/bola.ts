@@ -28,6 +28,7 @@ import {
   newMarker,
   otherKey,
   ownedIds,
+  privilegedKey,
   readAs,
   readerOf,
   refused,
@@ -97,7 +98,7 @@ function attackerMayBePrivileged(ctx: CheckContext, attacker: KeyNumber): boolea
 
 function privilegeNote(ctx: CheckContext, attacker: KeyNumber): string[] {
   return attackerMayBePrivileged(ctx, attacker)
-    ? [`Key ${attacker} is not marked as the lower-privileged key: if its user has a role allowed to read every user's objects (an administrator), this is by design. Confidence is capped at medium for this direction.`]
+    ? [`Key ${attacker} is not marked as the lower-privileged key: if its user had a role allowed to reach every user's objects (an administrator), this would be by design (no sign of such a role was seen). Confidence is capped at medium for this direction.`]
     : [];
 }
 
@@ -174,7 +175,8 @@ export const bolaTokenSwap = defineCheck({
   coverage:
     'Needs a second key. Ownership can only be proven where the API lists the caller\'s objects (a GET on the collection) or answers with the ' +
     'owner\'s identity; ids the victim cannot list and that carry no identity are not reported. A key with an administrator role legitimately ' +
-    'reads everyone\'s objects: that direction is reported at medium confidence at most.',
+    'reads everyone\'s objects: a key whose /me answer names an admin role, or that alone gets an administrative GET, is never the attacker; ' +
+    'otherwise the direction where the attacker is not the lower-privileged key is reported at medium confidence at most.',
   remediation: REMEDIATION,
   references: REFS,
   appliesTo: (e) => e.flags.includes('BOLA') && readsObject(e),
@@ -184,8 +186,10 @@ export const bolaTokenSwap = defineCheck({
     if (!param || isUserRef(param.name)) return;
     const leaks: Leak[] = [];
     const base1 = await ctx.baselineRequest(ep, 'key1');
+    const privileged = await privilegedKey(ctx);
     for (const victim of [1, 2] as const) {
       const attacker = otherKey(victim);
+      if (attacker === privileged) continue;
       const base = victim === 1 ? base1 : await ctx.prepare(ep, 2, 'read');
       if (!base) continue;
       // Objects the scan created belong to the create-then-steal check.
@@ -294,8 +298,10 @@ export const bolaIdSwap = defineCheck({
       return ex;
     };
     const leaks: Leak[] = [];
+    const privileged = await privilegedKey(ctx);
     for (const victim of [1, 2] as const) {
       const attacker = otherKey(victim);
+      if (attacker === privileged) continue;
       if (ctx.budgetLeft() < 3) break;
       const victimRead = await ownRead(victim);
       const attackerRead = await ownRead(attacker);
@@ -381,8 +387,10 @@ export const bolaCreateSteal = defineCheck({
     const param = pathParamNames(ep.path).slice(-1)[0]!;
     const leaks: Leak[] = [];
     let kind: 'read' | 'update' | 'delete' = 'read';
+    const privileged = await privilegedKey(ctx);
     for (const victim of [1, 2] as const) {
       const attacker = otherKey(victim);
+      if (attacker === privileged) continue;
       if (ctx.budgetLeft() < 2) break;
       if (ep.method === 'GET') {
         const request = victim === 1 ? await ctx.baselineRequest(ep, 'key1') : await ctx.prepare(ep, 2, 'read');

@@ -13,6 +13,7 @@ import {
   createdBy,
   identityValueFor,
   isObj,
+  maskBody,
   newMarker,
   propOf,
   readAs,
@@ -380,6 +381,18 @@ function masked(v: string): string {
   return `${v.slice(0, 4)}…${v.slice(-2)} (${v.length} characters)`;
 }
 
+/** The value as evidence may show it: enough to recognise, not enough to use. */
+function maskValue(kind: SensitiveKind, v: string): string {
+  if (kind === 'card-number') return `${'•'.repeat(Math.max(0, v.length - 4))}${v.slice(-4)}`;
+  if (kind === 'private-key') return `${v.split('\n')[0]}…[private key masked by Portcullis]`;
+  return `${v.slice(0, Math.min(6, Math.floor(v.length / 4)))}…[${v.length - Math.min(6, Math.floor(v.length / 4))} characters masked by Portcullis]`;
+}
+
+/** The exchange with the sensitive values masked, so reports do not spread them further. */
+function maskedExchange(ex: Exchange, hits: readonly Sensitive[]): Exchange {
+  return maskBody(ex, hits.map((h) => ({ value: h.value, mask: maskValue(h.kind, h.value) })));
+}
+
 export const excessiveDataExposure = defineCheck({
   id: 'api3-excessive-data-exposure',
   title: 'Response exposes properties it should not',
@@ -425,8 +438,10 @@ export const excessiveDataExposure = defineCheck({
       return;
     }
     const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
+    const sensitive = findSensitive(json, sent);
+    const shown = maskedExchange(ex, sensitive);
     const byKind = new Map<SensitiveKind, Sensitive[]>();
-    for (const s of findSensitive(json, sent)) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+    for (const s of sensitive) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
     const keys = [ctx.credential(1), ctx.credential(2)].filter((k): k is string => !!k).map((k) => k.replace(/^(bearer|token|basic)\s+/i, ''));
     for (const [kind, hits] of byKind) {
       const fields = [...new Set(hits.map((h) => h.path.replace(/\[\d+\]/g, '[]')))];
@@ -437,8 +452,9 @@ export const excessiveDataExposure = defineCheck({
         description:
           `${describeEndpoint(ep)} returns ${fields.join(', ')} with ${kind === 'card-number' ? 'a full card number (it passes the Luhn check)' : kind.replace('-', ' ')} ` +
           `values${isScanKey ? ' — one of them is the very key this scan uses' : ''}. Anyone who can call it, or read its responses in logs and caches, gets them.`,
-        notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}.`],
-        exchanges: [{ label: 'Baseline (key 1)', exchange: ex }],
+        notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}. The values are masked in the exchange below.`],
+        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        reproduce: ex,
       };
     }
     // An open schema (OpenAPI's default) allows more properties: only names that look internal count then.
@@ -457,7 +473,8 @@ export const excessiveDataExposure = defineCheck({
           `${extra.length > 12 ? ` and ${extra.length - 12} more` : ''}. ${internal.length ? `Some look internal (${internal.slice(0, 5).join(', ')}). ` : ''}` +
           'Undeclared data usually comes from serialising the storage model and reaches every client.',
         notes: [`Schema of the ${ex.status} response lists: ${Object.keys(schemaShape(responseSchema(ep, ex.status)).props).slice(0, 30).join(', ') || '(items)'}.`],
-        exchanges: [{ label: 'Baseline (key 1)', exchange: ex }],
+        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        reproduce: ex,
       };
     }
   },

@@ -3,7 +3,8 @@
 // schemas and JSON bodies. Nothing here sends a request on its own except through the context.
 
 import type { Endpoint, JsonSchema } from '../../../shared/contract';
-import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
+import type { ResourcePool } from '../resources';
+import { Exchange, type KeyNumber, type RequestAuth } from '../http/exchange';
 import { randomHex } from '../random';
 import { pathParamNames, type PreparedRequest } from '../requests';
 import { listItems, normalizeTemplate } from '../resources';
@@ -60,6 +61,52 @@ export function marksIn(marks: readonly string[], body: string): string[] {
     if (/^\d+$/.test(m)) return !/\d/.test(body[i - 1] ?? '') && !/\d/.test(body[i + m.length] ?? '');
     return true;
   });
+}
+
+const PRIVILEGED_ROLE = /admin|administrator|superuser|super_user|staff|root|owner|moderator|support|manager/i;
+const ADMIN_PATH = /(^|\/)(admin|administrator|internal|manage|management|staff|backoffice)(\/|$)/i;
+
+/** Does a /me-like body say its user has a privileged role (role: "admin", isAdmin: true...)? */
+function rolePrivileged(body: unknown): boolean {
+  const o = resourceObject(body);
+  if (!o) return false;
+  for (const [k, v] of Object.entries(o)) {
+    if (/^(is_?)?(admin|superuser|staff|super_?admin)$/i.test(k) && v === true) return true;
+    if (/^(role|roles|user_?role|type|user_?type|account_?type|group|groups)$/i.test(k)) {
+      const values = Array.isArray(v) ? v : [v];
+      if (values.some((x) => typeof x === 'string' && PRIVILEGED_ROLE.test(x))) return true;
+    }
+  }
+  return false;
+}
+
+const privilegeMemo = new WeakMap<ResourcePool, Promise<KeyNumber | null>>();
+
+/**
+ * The key with evidence of a higher privilege than the other: its /me-like answer names an admin
+ * role, or it gets 2xx from an administrative GET that refuses the other key. Reading other users'
+ * objects may be that key's job (an administrator), so cross-user checks do not report it reading.
+ * Baselines only (no request charged); once per scan.
+ */
+export function privilegedKey(ctx: CheckContext): Promise<KeyNumber | null> {
+  let p = privilegeMemo.get(ctx.resources);
+  if (!p) {
+    p = (async (): Promise<KeyNumber | null> => {
+      if (!ctx.hasKey2) return null;
+      const r1 = rolePrivileged(ctx.identities.key1.exchange?.json());
+      const r2 = rolePrivileged(ctx.identities.key2?.exchange?.json());
+      if (r1 !== r2) return r1 ? 1 : 2;
+      const admin = ctx.allEndpoints.filter((e) => e.method === 'GET' && ADMIN_PATH.test(e.path) && pathParamNames(e.path).length === 0).slice(0, 2);
+      for (const e of admin) {
+        const [a, b] = [await ctx.baseline('key1', e), await ctx.baseline('key2', e)];
+        if (a?.ok && refused(b) && (b?.status === 401 || b?.status === 403 || b?.status === 404)) return 1;
+        if (b?.ok && refused(a) && (a?.status === 401 || a?.status === 403 || a?.status === 404)) return 2;
+      }
+      return null;
+    })();
+    privilegeMemo.set(ctx.resources, p);
+  }
+  return p;
 }
 
 const USER_REF = /^(user|account|customer|member|owner|profile|person|client|player|employee|patient|author)s?[-_]?(id|uuid|guid|key|no|number|name)?$|^(uid|username|user_name|login|email|user_email)$/i;
@@ -305,4 +352,14 @@ export function itemsOf(value: unknown): unknown[] {
 export function requestLine(ex: Exchange): string {
   const u = new URL(ex.request.url);
   return `${ex.request.method} ${u.pathname}${u.search}`;
+}
+
+/** A copy of the exchange with secret values in its body replaced (raw and JSON-escaped), so reports do not spread them. */
+export function maskBody(ex: Exchange, secrets: readonly { value: string; mask: string }[]): Exchange {
+  if (!ex.response || !secrets.length) return ex;
+  let body = ex.response.body;
+  for (const { value, mask } of secrets) {
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (form.length >= 4) body = body.split(form).join(JSON.stringify(mask).slice(1, -1));
+  }
+  return new Exchange(ex.seq, ex.request, { ...ex.response, body }, ex.error, ex.durationMs, ex.redirects, ex.blockedRedirect);
 }
