@@ -355,6 +355,26 @@ function markedWrite(request: PreparedRequest, marker: string): { request: Prepa
   return { request: mutate(request, { bodyValue: { ...body, [field]: value } }), field, value };
 }
 
+/**
+ * A listing (a GET without path parameters under the collection's path: /posts, /posts/recent) in
+ * which `key` sees the object: then other users reading it is how the API is meant to work.
+ */
+async function listedFor(ctx: CheckContext, ep: Endpoint, id: string, key: KeyNumber): Promise<Endpoint | null> {
+  const producer = ctx.resources.producerFor(ep);
+  if (!producer || !id) return null;
+  const prefix = producer.path.replace(/\/+$/, '');
+  const lists = ctx.allEndpoints.filter((e) => e.method === 'GET' && pathParamNames(e.path).length === pathParamNames(producer.path).length && (e.path === prefix || e.path.startsWith(`${prefix}/`))).slice(0, 2);
+  for (const list of lists) {
+    if (ctx.budgetLeft() <= 0) break;
+    const req = await ctx.prepare(list, key, 'read');
+    if (!req) continue;
+    const optional = Object.fromEntries(list.parameters.filter((p) => p.in === 'query' && !p.required).map((p) => [p.name, null]));
+    const ex = await ctx.sendPrepared(mutate(req, { query: optional }), asKey(key));
+    if (ex.ok && (ex.body.includes(`"${id}"`) || new RegExp(`[:\\[,]\\s*${id.replace(/[^\w-]/g, '')}\\s*[,}\\]]`).test(ex.body))) return list;
+  }
+  return null;
+}
+
 export const bolaCreateSteal = defineCheck({
   id: 'api1-bola-create-steal',
   title: 'Another user can read, change or delete an object (create then steal)',
@@ -376,8 +396,9 @@ export const bolaCreateSteal = defineCheck({
     'a read that returns 2xx with ≥ 90 % of the owner\'s values (the anonymous read refused); an update or delete answered 2xx whose effect ' +
     'the owner\'s re-read confirms (the marker is there; the object is gone with 404/410). Only objects the scan created are changed or deleted.',
   coverage:
-    'Needs a second key, a POST that returns the new object\'s id, and for updates and deletes a GET on the same path to confirm the effect. ' +
-    'Objects that are shared by design (a public post anyone may read) are reported when read; review those.',
+    'Needs a second key, a POST that returns the new object\'s id (or is addressed by a key it sent), and for updates and deletes a GET on ' +
+    'the same path to confirm the effect. A read is not reported when the attacker\'s own listing under the collection\'s path shows the ' +
+    'object (shared by design, like a public post); objects shared by design but listed nowhere are reported — review those.',
   remediation: REMEDIATION,
   references: REFS,
   appliesTo: (e) => e.flags.includes('BOLA') && ['GET', 'PUT', 'PATCH', 'DELETE'].includes(e.method) && pathParamNames(e.path).length > 0,
@@ -399,6 +420,12 @@ export const bolaCreateSteal = defineCheck({
         const anon = await ctx.baseline('anonymous');
         const attack = victim === 1 ? await ctx.baseline('key2') : await ctx.sendPrepared(request, asKey(1));
         if (!victimRead || !attack || !(await compareTriple(ctx, victimRead, anon, attack))) continue;
+        // Shared by design (a post everyone may read): the attacker's own listing of the collection already shows it.
+        const listed = await listedFor(ctx, ep, request.pathValues[param]?.value ?? '', attacker);
+        if (listed) {
+          ctx.note(`${describeEndpoint(ep)}: ${keyLabel(attacker)} can read ${keyLabel(victim)}'s object, but its own listing ${describeEndpoint(listed)} shows it too (shared by design); not reported.`);
+          continue;
+        }
         const sent = ctx.resources.created.find((o) => o.id === request.pathValues[param]?.value);
         const marks = sent ? distinctiveValues(sent.sent, 20).filter((v) => /[a-z]/i.test(v) && /\d/.test(v)) : [];
         const echoed = marksIn(marks, attack.body);
