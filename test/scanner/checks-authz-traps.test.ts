@@ -3,7 +3,8 @@
 // that says so, a settings PATCH that echoes what it does not store, methods answered without
 // effect, a single-page app that serves index.html everywhere, an admin console behind a login
 // page, a public admin report, a login that issues tokens and is rate limited, masked secrets.
-// Every check stays silent; a control variant with a real flaw shows the scan did reach each case.
+// Every check stays silent on those; the one real flaw (VAmPI's book secrets) and a variant with
+// private posts show the scan did reach them.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,7 @@ function trapServer(opts: { postsPrivate: boolean }) {
   const posts = new Map<number, Post>();
   let next = 500;
   const settings = new Map<number, { theme: string; plan: string }>();
+  const books = new Map<string, { title: string; secret: string; author: string }>();
   let failures = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -116,6 +118,18 @@ function trapServer(opts: { postsPrivate: boolean }) {
         // Any other method: answered, nothing done.
         return json(200, p);
       }
+      // Books (as in VAmPI): everyone lists the titles; the create answers without an id; a book's secret should be its owner's only — a real flaw.
+      if (path === '/api/books' && req.method === 'GET') return json(200, { books: [...books.values()].map((b) => ({ title: b.title, author: b.author })) });
+      if (path === '/api/books' && req.method === 'POST') {
+        if (!body.title) return json(400, { error: 'title_required' });
+        books.set(String(body.title), { title: String(body.title), secret: String(body.secret ?? ''), author: user.username });
+        return json(201, { message: 'Book has been added.', status: 'success' });
+      }
+      const b = /^\/api\/books\/([^/]+)$/.exec(path);
+      if (b && req.method === 'GET') {
+        const book = books.get(decodeURIComponent(b[1]!));
+        return book ? json(200, book) : json(404, { error: 'not_found' });
+      }
       // Files shared by every user.
       if (path === '/api/files' && req.method === 'GET') return json(200, [{ fileId: 'catalog-2026', title: 'Catalogue 2026' }, { fileId: 'terms', title: 'Terms' }]);
       const f = /^\/api\/files\/([\w-]+)$/.exec(path);
@@ -144,6 +158,9 @@ const ENDPOINTS = [
   endpoint('GET', '/files'),
   endpoint('GET', '/files/{fileId}'),
   endpoint('GET', '/admin/reports', { security: [] }),
+  endpoint('GET', '/books'),
+  endpoint('POST', '/books', { request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties: { title: { type: 'string' }, secret: { type: 'string' } }, required: ['title'] } } }),
+  endpoint('GET', '/books/{title}'),
 ];
 
 async function run(postsPrivate: boolean): Promise<{ findings: BuiltFinding[]; outcome: ScanOutcome; close(): void }> {
@@ -166,15 +183,16 @@ describe('false-alarm traps of the authorization checks', () => {
     privatePosts.close();
   });
 
-  it('stays silent on an API whose behaviour is by design', () => {
-    expect(shared.findings.map((f) => `${f.check_id} ${f.method} ${f.path} ${f.parameter ?? ''}`)).toEqual([]);
+  it('stays silent on an API whose behaviour is by design, and finds its one real flaw', () => {
+    // The books' listing shows titles, not secrets: reading another user's book is a leak (the create gave no id: the title sent addresses it).
+    expect(shared.findings.map((f) => `${f.check_id} ${f.method} ${f.path} ${f.parameter ?? ''}`)).toEqual([`${bolaCreateSteal.id} GET /books/{title} title`]);
     expect(shared.outcome.status).toBe('completed');
     expect(shared.outcome.errors.join('\n')).toMatch(/shared by design/);
   });
 
   it('does reach the shared posts: with posts that are not listed to other users, reading one is reported', () => {
     // The same API, except a user's listing shows only their own posts: reading another's is now a leak.
-    expect(privatePosts.findings.map((f) => `${f.check_id} ${f.method} ${f.path}`)).toEqual([`${bolaCreateSteal.id} GET /posts/{postId}`]);
+    expect(privatePosts.findings.map((f) => `${f.check_id} ${f.method} ${f.path}`).sort()).toEqual([`${bolaCreateSteal.id} GET /books/{title}`, `${bolaCreateSteal.id} GET /posts/{postId}`]);
   });
 
   it('keeps every check within its budget', () => {

@@ -9,7 +9,8 @@
 import type { Endpoint } from '../../../shared/contract';
 import type { Exchange, KeyNumber } from '../http/exchange';
 import { fillPath, mutate, pathParamNames, type PreparedRequest } from '../requests';
-import { compareBodies, distinctiveValues, isEmptyBody, sameData, sameShapeOtherData } from '../similarity';
+import { listItems } from '../resources';
+import { compareBodies, distinctiveValues, isEmptyBody, isVolatileKey, sameData, sameShapeOtherData, valuesFoundIn } from '../similarity';
 import { defineCheck, describeEndpoint } from './helpers';
 import {
   asKey,
@@ -357,9 +358,11 @@ function markedWrite(request: PreparedRequest, marker: string): { request: Prepa
 
 /**
  * A listing (a GET without path parameters under the collection's path: /posts, /posts/recent) in
- * which `key` sees the object: then other users reading it is how the API is meant to work.
+ * which `key` sees the object with its data (≥ 90 % of the values the owner reads): then other users
+ * reading it is how the API is meant to work. A listing that shows the id but not the data (titles
+ * listed, secrets only in the object) does not count.
  */
-async function listedFor(ctx: CheckContext, ep: Endpoint, id: string, key: KeyNumber): Promise<Endpoint | null> {
+async function listedFor(ctx: CheckContext, ep: Endpoint, id: string, key: KeyNumber, ownerRead: Exchange): Promise<Endpoint | null> {
   const producer = ctx.resources.producerFor(ep);
   if (!producer || !id) return null;
   const prefix = producer.path.replace(/\/+$/, '');
@@ -370,7 +373,17 @@ async function listedFor(ctx: CheckContext, ep: Endpoint, id: string, key: KeyNu
     if (!req) continue;
     const optional = Object.fromEntries(list.parameters.filter((p) => p.in === 'query' && !p.required).map((p) => [p.name, null]));
     const ex = await ctx.sendPrepared(mutate(req, { query: optional }), asKey(key));
-    if (ex.ok && (ex.body.includes(`"${id}"`) || new RegExp(`[:\\[,]\\s*${id.replace(/[^\w-]/g, '')}\\s*[,}\\]]`).test(ex.body))) return list;
+    if (!ex.ok || !(ex.body.includes(`"${id}"`) || new RegExp(`[:\\[,]\\s*${id.replace(/[^\w-]/g, '')}\\s*[,}\\]]`).test(ex.body))) continue;
+    // The listing's item for this object shows every property the owner reads (a post), not just some (a book's title, not its secret).
+    const owned = resourceObject(ownerRead.json());
+    const item = (listItems(ex.json()) ?? []).find((it) => isObj(it) && Object.values(it).some((v) => String(v) === id));
+    if (owned && isObj(item)) {
+      const missing = Object.keys(owned).filter((k) => !isVolatileKey(k) && owned[k] !== null && !(k in item));
+      if (!missing.length) return list;
+      continue;
+    }
+    const values = distinctiveValues(ownerRead.json() ?? ownerRead.body, 50);
+    if (values.length && valuesFoundIn(values, ex.body).length >= 0.9 * values.length) return list;
   }
   return null;
 }
@@ -398,7 +411,7 @@ export const bolaCreateSteal = defineCheck({
   coverage:
     'Needs a second key, a POST that returns the new object\'s id (or is addressed by a key it sent), and for updates and deletes a GET on ' +
     'the same path to confirm the effect. A read is not reported when the attacker\'s own listing under the collection\'s path shows the ' +
-    'object (shared by design, like a public post); objects shared by design but listed nowhere are reported — review those.',
+    'object with all its properties (shared by design, like a public post); objects shared by design but listed nowhere are reported — review those.',
   remediation: REMEDIATION,
   references: REFS,
   appliesTo: (e) => e.flags.includes('BOLA') && ['GET', 'PUT', 'PATCH', 'DELETE'].includes(e.method) && pathParamNames(e.path).length > 0,
@@ -421,7 +434,7 @@ export const bolaCreateSteal = defineCheck({
         const attack = victim === 1 ? await ctx.baseline('key2') : await ctx.sendPrepared(request, asKey(1));
         if (!victimRead || !attack || !(await compareTriple(ctx, victimRead, anon, attack))) continue;
         // Shared by design (a post everyone may read): the attacker's own listing of the collection already shows it.
-        const listed = await listedFor(ctx, ep, request.pathValues[param]?.value ?? '', attacker);
+        const listed = await listedFor(ctx, ep, request.pathValues[param]?.value ?? '', attacker, victimRead);
         if (listed) {
           ctx.note(`${describeEndpoint(ep)}: ${keyLabel(attacker)} can read ${keyLabel(victim)}'s object, but its own listing ${describeEndpoint(listed)} shows it too (shared by design); not reported.`);
           continue;
