@@ -2,13 +2,15 @@
 // method swap, admin path insertion) and leak-on-failed-create against the test target: each finds
 // its flaw alone, stays silent on the hardened twin and keeps to its budget.
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BFLA_CHECKS, adminPathInsertion, bflaMethodSwap, bflaPrivilegedOperation } from '../../electron/scanner/checks/bfla';
 import { BOPLA_CHECKS, excessiveDataExposure, luhn, massAssignment } from '../../electron/scanner/checks/bopla';
 import { STATEFUL_CHECKS, leakOnFailedCreate } from '../../electron/scanner/checks/stateful';
 import type { FlawId, Target } from '../targets';
 import { call } from '../targets/testing';
-import { expectWellFormed, expectWithinBudget, hardened, scanTarget, targetWith, type CheckScan } from './check-harness';
+import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, scanTarget, targetWith, type CheckScan } from './check-harness';
 
 const ME = 'GET /me';
 const CHECKS = [...BOPLA_CHECKS, ...BFLA_CHECKS, ...STATEFUL_CHECKS];
@@ -86,6 +88,32 @@ describe('API3.2 excessive data exposure', () => {
       expect(s.outcome.requestsByCheck[excessiveDataExposure.id] ?? 0).toBe(0);
     }),
   );
+
+  it.each([
+    [true, ['GET /comments other-users-email']],
+    [false, []],
+  ] as const)('reports other users\' e-mail addresses in a listing (shown: %s)', async (showEmails, expected) => {
+    const users: Record<string, { id: number; username: string; email: string }> = {
+      'tok-a-1f2e3d4c5b6a79881726354a': { id: 7, username: 'ann', email: 'ann@example.net' },
+      'tok-b-9e8d7c6b5a4f30211203f4e5': { id: 8, username: 'ben', email: 'ben@example.net' },
+    };
+    const server = http.createServer((req, res) => {
+      const user = users[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
+      res.writeHead(user ? 200 : 401, { 'content-type': 'application/json' });
+      if (!user) return res.end('{"error":"unauthorized"}');
+      if (req.url === '/me') return res.end(JSON.stringify(user));
+      const comments = Object.values(users).map((u, i) => ({ id: i + 1, text: `Comment ${i + 1} on the launch`, author: showEmails ? { name: u.username, email: u.email } : { name: u.username } }));
+      res.end(JSON.stringify({ items: comments }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const [a, b] = Object.keys(users) as [string, string];
+      const { findings } = await scanServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, [endpoint('GET', '/me'), endpoint('GET', '/comments')], [excessiveDataExposure], { 1: a, 2: b });
+      expect(findings.map((f) => `${f.method} ${f.path} ${f.parameter}`)).toEqual(expected);
+    } finally {
+      server.close();
+    }
+  });
 
   it('knows a card number from an order reference', () => {
     expect(luhn('4539148803436467')).toBe(true);

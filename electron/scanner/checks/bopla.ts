@@ -415,11 +415,14 @@ export const excessiveDataExposure = defineCheck({
     'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Declared ' +
     'fields are reported only when they are sensitive by name and value. Separately: properties the response schema does not declare — ' +
     'where it closes the object (`additionalProperties: false`), or whose names look internal (cost, fraud score, internal notes...) — one ' +
-    'finding per endpoint, medium when the names look internal, else low.',
+    'finding per endpoint, medium when the names look internal, else low. And key 2\'s e-mail address (from its /me) in key 1\'s answer ' +
+    '(other users\' personal data; administrative paths excepted).',
   coverage:
     'Passive: only the responses the baselines already hold (one object per endpoint, the first items of a list). Undeclared properties are ' +
     'only as good as the spec: an incomplete spec gives low-severity findings that are spec drift rather than leaks. Values that are ' +
-    'sensitive only in context (addresses, a birth date under another name) are not recognised.',
+    'sensitive only in context (addresses, a birth date under another name) are not recognised. Other users\' e-mail addresses are seen ' +
+    'only when key 2\'s own data is in the answer key 1\'s baseline got (key 2 posted before key 1 listed, say); member lists of a shared ' +
+    'workspace show them by design — review.',
   remediation:
     'Return only the properties each client needs: serialise responses through an explicit per-endpoint schema (allow-list), never the ' +
     'storage model. Never return password hashes, secrets, full card numbers or private keys; show hints (last four characters) instead.',
@@ -453,6 +456,24 @@ export const excessiveDataExposure = defineCheck({
           `${describeEndpoint(ep)} returns ${fields.join(', ')} with ${kind === 'card-number' ? 'a full card number (it passes the Luhn check)' : kind.replace('-', ' ')} ` +
           `values${isScanKey ? ' — one of them is the very key this scan uses' : ''}. Anyone who can call it, or read its responses in logs and caches, gets them.`,
         notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}. The values are masked in the exchange below.`],
+        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        reproduce: ex,
+      };
+    }
+    // Another user's e-mail address in key 1's answer (as crAPI's community posts give every author's): personal data of other users.
+    const otherEmail = ctx.hasKey2 ? ctx.identities.key2?.values.email : undefined;
+    const ownEmail = ctx.identities.key1.values.email;
+    if (otherEmail && otherEmail.includes('@') && otherEmail !== ownEmail && ex.body.includes(otherEmail) && !/admin|internal|manage|staff/i.test(ep.path) && !(ex.request.url.includes(encodeURIComponent(otherEmail)) || (ex.request.body ?? '').includes(otherEmail))) {
+      yield {
+        parameter: 'other-users-email',
+        name: 'Response exposes other users\' e-mail addresses',
+        severity: 'medium',
+        confidence: 'medium',
+        cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N',
+        description:
+          `${describeEndpoint(ep)} answers key 1 with the e-mail address of another user (key 2's, as its /me-like endpoint gives it). Any signed-in ` +
+          'user can harvest other users\' addresses for phishing and credential stuffing; show a display name instead.',
+        notes: [`Key 2's e-mail address (from ${ctx.identities.key2?.source ?? '/me'}) appears in key 1's answer; key 1's request did not contain it.`],
         exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
         reproduce: ex,
       };
