@@ -2,7 +2,8 @@
 // have and that are not flaws: posts everyone may read, files shared by every user, a soft delete
 // that says so, a settings PATCH that echoes what it does not store, methods answered without
 // effect, a single-page app that serves index.html everywhere, an admin console behind a login
-// page, a public admin report, a login that issues tokens and is rate limited, masked secrets.
+// page, a public admin report, public profiles with a user called "admin", a login that issues
+// tokens and is rate limited, masked secrets.
 // Every check stays silent on those; the one real flaw (VAmPI's book secrets) and a variant with
 // private posts show the scan did reach them.
 
@@ -76,6 +77,13 @@ function trapServer(opts: { postsPrivate: boolean }) {
       }
       if (path === '/admin/login') return html(200, '<!doctype html><form method="post"><input name="user"><input type="password" name="pw"><button>Sign in</button></form>');
       if (path === '/api/admin/reports' && req.method === 'GET') return json(200, { reports: [{ name: 'Uptime', value: '99.98%' }, { name: 'Release', value: '2026.3' }] });
+      // Public profiles by username (as VAmPI's /users/v1/{username}); one user is called "admin".
+      const prof = /^\/api\/users\/([^/]+)$/.exec(path);
+      if (prof && req.method === 'GET') {
+        const name = decodeURIComponent(prof[1]!);
+        const known = ['admin', ...Object.values(USERS).map((u) => u.username)].includes(name);
+        return known ? json(200, { username: name, bio: `Hello from ${name}`, joined: '2025' }) : json(404, { error: 'not_found' });
+      }
       if (!path.startsWith('/api/')) return html(200, '<!doctype html><html><head><title>Trap app</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>');
       if (!user) return json(401, { error: 'unauthorized' });
 
@@ -92,6 +100,7 @@ function trapServer(opts: { postsPrivate: boolean }) {
           return json(200, { ...s, ...body });
         }
       }
+      if (path === '/api/users' && req.method === 'GET') return json(200, [{ username: 'admin' }, ...Object.values(USERS).map((u) => ({ username: u.username }))]);
       // Posts: everyone signed in lists and reads all of them (by design); only the author changes them; DELETE is a visible soft delete.
       if (path === '/api/posts' && req.method === 'GET') return json(200, { items: [...posts.values()].filter((p) => !opts.postsPrivate || p.author === user.username) });
       if (path === '/api/posts' && req.method === 'POST') {
@@ -161,6 +170,8 @@ const ENDPOINTS = [
   endpoint('GET', '/books'),
   endpoint('POST', '/books', { request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties: { title: { type: 'string' }, secret: { type: 'string' } }, required: ['title'] } } }),
   endpoint('GET', '/books/{title}'),
+  endpoint('GET', '/users'),
+  endpoint('GET', '/users/{username}', { security: [] }),
 ];
 
 async function run(postsPrivate: boolean): Promise<{ findings: BuiltFinding[]; outcome: ScanOutcome; close(): void }> {

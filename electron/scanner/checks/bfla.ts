@@ -236,6 +236,8 @@ function listsThings(e: Endpoint): boolean {
 function variants(ctx: CheckContext): Variant[] {
   const base = new URL(ctx.api.baseUrl).pathname.replace(/\/+$/, '');
   const declared = new Set(ctx.allEndpoints.map((e) => normalizeTemplate(`${base}${e.path}`)));
+  // A variant a declared route already matches is that route with "admin" as its parameter (/users/{username} -> /users/admin).
+  const routes = ctx.allEndpoints.map((e) => new RegExp(`^${`${base}${e.path}`.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`));
   // Collections: GETs without parameters that list things (an array, or a page of them), shallow paths first.
   const lists = ctx.allEndpoints
     .filter((e) => e.method === 'GET' && pathParamNames(e.path).length === 0 && !adminSignal(e) && !isMeLike(e) && listsThings(e))
@@ -244,7 +246,7 @@ function variants(ctx: CheckContext): Variant[] {
   const out: Variant[] = [];
   const add = (path: string, collection: string | null, original: Endpoint | null) => {
     const p = path.replace(/\/{2,}/g, '/');
-    if (seen.has(p) || declared.has(normalizeTemplate(p))) return;
+    if (seen.has(p) || declared.has(normalizeTemplate(p)) || routes.some((r) => r.test(p))) return;
     seen.add(p);
     out.push({ path: p, collection, original });
   };

@@ -219,6 +219,8 @@ export const bolaTokenSwap = defineCheck({
       if (!attack || !(await compareTriple(ctx, victimRead, anon, attack))) continue;
       const leaked = marksIn(identityMarks(ctx, victim), attack.body);
       if (!owned && !leaked.length) continue;
+      // With the identity as the only proof, an object that also names the attacker (a message between the two) may be theirs to read.
+      if (!owned && marksIn(identityMarks(ctx, attacker), attack.body).length) continue;
       // The attacker's own object reads differently: the data depends on the id, so this is the victim's.
       let own: Exchange | null = null;
       if (attackerIds?.length && ctx.budgetLeft() > 0) {
@@ -320,10 +322,13 @@ export const bolaIdSwap = defineCheck({
         ...(shape ? [`the answer has the shape of ${keyLabel(attacker)}'s own with different values`] : []),
         ...(leaked.length ? [`it carries ${keyLabel(victim)}'s identity (${leaked.slice(0, 3).join(', ')})`] : []),
       ];
+      // The user record itself (/users/{id}) is a profile some APIs show to every member by design; sub-resources are not.
+      const profile = param.in === 'path' && ep.path.endsWith(`{${param.name}}`);
+      if (profile) proofs.push('note: this is the user record itself, which some APIs show to every signed-in user by design');
       leaks.push({
         victim,
         attacker,
-        confidence: cap(proofs.length >= 2 ? 'high' : 'medium', ctx, attacker),
+        confidence: cap(proofs.length >= 2 && !profile ? 'high' : 'medium', ctx, attacker),
         proof: proofs.join('; '),
         attack,
         exchanges: [
@@ -577,7 +582,8 @@ export const useAfterDelete = defineCheck({
     const before = await readAs(ctx, reader, prepared.url, 1);
     if (!before.ok || isEmptyBody(before)) return;
     const del = await ctx.sendPrepared(prepared, asKey(1));
-    if (!del.ok) return;
+    // 202: accepted for later; the object may legitimately live on for a while.
+    if (!del.ok || del.status === 202) return;
     const after = await readAs(ctx, reader, prepared.url, 1);
     if (!after.ok || isEmptyBody(after) || !sameData(after, before, 0.9) || marksDeleted(before.json(), after.json())) return;
     const param = pathParamNames(ep.path).slice(-1)[0]!;
