@@ -15,6 +15,7 @@ import {
   isObj,
   maskBody,
   newMarker,
+  rewriteBody,
   propOf,
   readAs,
   readerOf,
@@ -256,6 +257,17 @@ const SENSITIVE_NAMES: Record<SensitiveKind, string> = {
   'national-id': 'National id number exposed in a response',
 };
 
+const KIND_TEXT: Record<SensitiveKind, string> = {
+  'password-hash': 'password hashes',
+  'plaintext-password': 'plain-text passwords',
+  'private-key': 'a private key',
+  'api-key': 'secrets or API keys',
+  'card-number': 'full card numbers (they pass the Luhn check)',
+  'national-id': 'national id numbers',
+};
+
+const CVC_IN_JSON = /("(?:cvc|cvv|cvv2|cvc2|csc|security_?code|card_?code)"\s*:\s*)"?\d{3,4}"?/gi;
+
 const CRYPT_HASH = /^\$(2[abxy]?|argon2(id|i|d)?|scrypt|pbkdf2(-sha\d+)?|[156y]|sha(256|512)|7)\$[^\s]{8,}$/;
 const PRIVATE_KEY = /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----/;
 const PASSWORD_KEY = /^(password|passwd|pwd|pass|passphrase|user_?password)$/i;
@@ -442,7 +454,9 @@ export const excessiveDataExposure = defineCheck({
     }
     const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
     const sensitive = findSensitive(json, sent);
-    const shown = maskedExchange(ex, sensitive);
+    // Card verification codes next to a card number are masked too (they are never to be stored, let alone returned).
+    const card = sensitive.some((h) => h.kind === 'card-number');
+    const shown = rewriteBody(maskedExchange(ex, sensitive), (body) => (card ? body.replace(CVC_IN_JSON, '$1"•••"') : body));
     const byKind = new Map<SensitiveKind, Sensitive[]>();
     for (const s of sensitive) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
     const keys = [ctx.credential(1), ctx.credential(2)].filter((k): k is string => !!k).map((k) => k.replace(/^(bearer|token|basic)\s+/i, ''));
@@ -453,10 +467,10 @@ export const excessiveDataExposure = defineCheck({
         parameter: kind,
         name: SENSITIVE_NAMES[kind],
         description:
-          `${describeEndpoint(ep)} returns ${fields.join(', ')} with ${kind === 'card-number' ? 'a full card number (it passes the Luhn check)' : kind.replace('-', ' ')} ` +
-          `values${isScanKey ? ' — one of them is the very key this scan uses' : ''}. Anyone who can call it, or read its responses in logs and caches, gets them.`,
+          `${describeEndpoint(ep)} returns ${KIND_TEXT[kind]} in ${fields.join(', ')}${isScanKey ? ' — one of them is the very key this scan uses' : ''}. ` +
+          'Anyone who can call it, or read its responses in logs and caches, gets them.',
         notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}. The values are masked in the exchange below.`],
-        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
         reproduce: ex,
       };
     }
@@ -474,7 +488,7 @@ export const excessiveDataExposure = defineCheck({
           `${describeEndpoint(ep)} answers key 1 with the e-mail address of another user (key 2's, as its /me-like endpoint gives it). Any signed-in ` +
           'user can harvest other users\' addresses for phishing and credential stuffing; show a display name instead.',
         notes: [`Key 2's e-mail address (from ${ctx.identities.key2?.source ?? '/me'}) appears in key 1's answer; key 1's request did not contain it.`],
-        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
         reproduce: ex,
       };
     }
@@ -494,7 +508,7 @@ export const excessiveDataExposure = defineCheck({
           `${extra.length > 12 ? ` and ${extra.length - 12} more` : ''}. ${internal.length ? `Some look internal (${internal.slice(0, 5).join(', ')}). ` : ''}` +
           'Undeclared data usually comes from serialising the storage model and reaches every client.',
         notes: [`Schema of the ${ex.status} response lists: ${Object.keys(schemaShape(responseSchema(ep, ex.status)).props).slice(0, 30).join(', ') || '(items)'}.`],
-        exchanges: [{ label: 'Baseline (key 1)', exchange: shown }],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
         reproduce: ex,
       };
     }

@@ -354,12 +354,21 @@ export function requestLine(ex: Exchange): string {
   return `${ex.request.method} ${u.pathname}${u.search}`;
 }
 
+/** A copy of the exchange with its response body rewritten (for evidence only). */
+export function rewriteBody(ex: Exchange, fn: (body: string) => string): Exchange {
+  if (!ex.response) return ex;
+  const body = fn(ex.response.body);
+  return body === ex.response.body ? ex : new Exchange(ex.seq, ex.request, { ...ex.response, body }, ex.error, ex.durationMs, ex.redirects, ex.blockedRedirect);
+}
+
 /** A copy of the exchange with secret values in its body replaced (raw and JSON-escaped), so reports do not spread them. */
 export function maskBody(ex: Exchange, secrets: readonly { value: string; mask: string }[]): Exchange {
-  if (!ex.response || !secrets.length) return ex;
-  let body = ex.response.body;
-  for (const { value, mask } of secrets) {
-    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (form.length >= 4) body = body.split(form).join(JSON.stringify(mask).slice(1, -1));
-  }
-  return new Exchange(ex.seq, ex.request, { ...ex.response, body }, ex.error, ex.durationMs, ex.redirects, ex.blockedRedirect);
+  if (!secrets.length) return ex;
+  return rewriteBody(ex, (text) => {
+    let body = text;
+    for (const { value, mask } of secrets) {
+      for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (form.length >= 4) body = body.split(form).join(JSON.stringify(mask).slice(1, -1));
+    }
+    return body;
+  });
 }
