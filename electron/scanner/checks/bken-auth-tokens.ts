@@ -496,7 +496,9 @@ export const credentialsInUrl = defineCheck({
     `On an endpoint where key 1 gets content and a request without credentials is refused (a /me-like one first), sends key 1 in the query ` +
     `string instead of its header, under the usual names (${QUERY_NAMES.slice(0, 6).join(', ')}...), until one works; then the same name with a ` +
     'made-up value as a control. Finding: the key in the URL answers 2xx with key 1\'s data and the made-up value is refused.',
-  coverage: 'Tests one endpoint (the API\'s authentication is normally shared); APIs whose spec declares a query-string key are reported only for names it does not declare.',
+  coverage:
+    'Tests one endpoint (the API\'s authentication is normally shared); APIs whose spec declares a query-string key are reported only for ' +
+    'names it does not declare. The test itself puts key 1 in URLs, so it lands in the target\'s access logs: scan with a test account\'s key.',
   remediation:
     'Accept credentials only in the Authorization header (or a cookie for browsers); ignore them in query strings. URLs end up in server and ' +
     'proxy logs, browser history and Referer headers.',
