@@ -114,6 +114,16 @@ function bodyProperties(schema: unknown, out: [string, JsonSchema | null][] = []
   return out;
 }
 
+/** Top-level property names of a body schema (allOf parts merged), with the schema of each. */
+function topLevelProperties(schema: unknown, depth = 0): [string, JsonSchema | null][] {
+  if (!isObject(schema) || depth > 3) return [];
+  const out: [string, JsonSchema | null][] = [];
+  const props = obj(schema.properties);
+  if (props) for (const name of Object.keys(props)) out.push([name, (obj(props[name]) ?? null) as JsonSchema | null]);
+  for (const s of arr(schema.allOf) ?? []) out.push(...topLevelProperties(s, depth + 1));
+  return out;
+}
+
 export function requiresAuth(security: ApiSecurity['default'] | null, api: ApiSecurity): boolean {
   const effective = security ?? api.default;
   return effective.length > 0 && effective.every((req) => Object.keys(req).length > 0);
@@ -135,6 +145,8 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
   // In a REST path almost every parameter selects an object (/repos/{owner}/{repo}, /charges/{charge}).
   if (e.parameters.some((p) => (p.in === 'path' && !NOT_OBJECT_PATH_PARAM.test(p.name)) || (p.in === 'query' && isIdLikeName(p.name))))
     flags.add('BOLA');
+  // An object id in the body of a call that is not a create (POST /invoices/lookup {"orderId": 42}) selects an object as well.
+  if (!success.some(([code]) => code === '201') && topLevelProperties(e.request_body?.schema).some(([name, schema]) => isIdLikeName(name) && schema?.readOnly !== true)) flags.add('BOLA');
 
   if (requiresAuth(e.security, api) || has(route, AUTH_ROUTE)) flags.add('BKEN_AUTH');
 

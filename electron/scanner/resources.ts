@@ -103,6 +103,17 @@ export function createdId(exchange: Exchange, param: string | null, collection: 
   return null;
 }
 
+/** The consumer's parameter as a property of the create's body (its own name, camelCase or snake_case), when it is not a generic id. */
+function sentKey(body: unknown, param: string | null): { id: string; location: null } | null {
+  if (!param || !body || typeof body !== 'object' || Array.isArray(body) || /^(id|_id|uuid|ID|Id)$/.test(param)) return null;
+  const obj = body as Record<string, unknown>;
+  for (const name of idCandidates(param, null).slice(0, 3)) {
+    const id = scalarId(obj[name]);
+    if (id) return { id, location: null };
+  }
+  return null;
+}
+
 /** The items of a list response: a top-level array, or the array inside a common wrapper. */
 export function listItems(value: unknown): unknown[] | null {
   if (Array.isArray(value)) return value;
@@ -309,7 +320,8 @@ export class ResourcePool {
     const segs = normalizeTemplate(producer.path).split('/').filter((s) => s && s !== '{}');
     const collection = segs[segs.length - 1] ?? null;
     const consumerParam = this.consumerParamName(producer);
-    const found = createdId(exchange, consumerParam, collection);
+    // An API that answers only "created" is addressed by a natural key the client chose (/books/{book_title}): the value sent.
+    const found = createdId(exchange, consumerParam, collection) ?? sentKey(request.bodyValue, consumerParam);
     if (!found) {
       this.failures.push({ producer, key, exchange, reason: 'no id in the response body or Location header' });
       return null;
@@ -333,7 +345,10 @@ export class ResourcePool {
         if (!this.deps.hasKey(key) || (pathParamNames(list.path).length > 0 && depth > 3)) return [];
         const prepared = await this.prepare(list, key, 'read');
         if ('blocked' in prepared) return [];
-        const ex = await this.deps.engine.send(toProbe(prepared.request, { kind: 'key', key }), this.deps.budgetsFor(list));
+        // The whole list: optional filters (an enum's first value, say) would hide most of the key's objects.
+        const url = new URL(prepared.request.url);
+        for (const p of list.parameters) if (p.in === 'query' && !p.required) url.searchParams.delete(p.name);
+        const ex = await this.deps.engine.send(toProbe({ ...prepared.request, url }, { kind: 'key', key }), this.deps.budgetsFor(list));
         if (!ex.ok) return [];
         const items = listItems(ex.json()) ?? [];
         const segs = normalizeTemplate(list.path).split('/').filter((s) => s && s !== '{}');

@@ -2,12 +2,23 @@
 // reused (findings are followed across scans by them); the registry test keeps them unique and
 // their metadata complete.
 
+import { BFLA_CHECKS } from './bfla';
 import { BKEN_AUTH_CHECKS } from './bken-auth';
+import { BOLA_CHECKS } from './bola';
+import { BOPLA_CHECKS } from './bopla';
 import { SEC_MISC_CHECKS } from './sec-misc';
+import { STATEFUL_CHECKS } from './stateful';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
-export const CHECKS: readonly Check[] = Object.freeze([...BKEN_AUTH_CHECKS, ...SEC_MISC_CHECKS]);
+export const CHECKS: readonly Check[] = Object.freeze([
+  ...BOLA_CHECKS,
+  ...BKEN_AUTH_CHECKS,
+  ...BOPLA_CHECKS,
+  ...BFLA_CHECKS,
+  ...SEC_MISC_CHECKS,
+  ...STATEFUL_CHECKS,
+]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */
 export function checksForProfile(_profile: string): readonly Check[] {

@@ -42,6 +42,10 @@ export interface CheckMeta {
   references: string[];
   /** Needs key 2 (cross-user checks): skipped with a reason without it. */
   needsKey2?: boolean;
+  /** The SCANNER.md techniques the check implements ("API1.1", "STATEFUL.1"), for docs/checks.md and the registry test. */
+  techniques?: string[];
+  /** Honest limits of the check (what it cannot see, when it stays silent), for docs/checks.md. */
+  coverage?: string;
 }
 
 export interface Check extends CheckMeta {

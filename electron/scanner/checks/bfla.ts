@@ -1,0 +1,360 @@
+// API5:2023 Broken Function Level Authorization: administrative operations that answer the
+// lower-privileged key (the scan's `lower_privilege_key`, key 2 by default), methods the spec does
+// not declare that still change objects the scan created, and /admin variants of known paths that
+// answer with content where the API otherwise has nothing.
+
+import type { Endpoint } from '../../../shared/contract';
+import type { Exchange, KeyNumber } from '../http/exchange';
+import { isMeLike } from '../identity';
+import { randomHex } from '../random';
+import { mutate, pathParamNames } from '../requests';
+import { normalizeTemplate } from '../resources';
+import { compareBodies, distinctiveValues, isEmptyBody, sameData } from '../similarity';
+import { defineCheck, describeEndpoint } from './helpers';
+import {
+  asKey,
+  carriesDataOf,
+  createdBy,
+  fitMarker,
+  identityMarks,
+  keyLabel,
+  looksLikeError,
+  markerField,
+  marksIn,
+  newMarker,
+  otherKey,
+  readAs,
+  refused,
+  resourceObject,
+  responseSchema,
+  type Json,
+} from './objects';
+import type { CheckContext } from './types';
+
+const OWASP_API5 = 'https://owasp.org/API-Security/editions/2023/en/0xa5-broken-function-level-authorization/';
+const REFS = [OWASP_API5, 'https://cwe.mitre.org/data/definitions/285.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Authorization_Cheat_Sheet.html'];
+
+const ADMIN_WORD = /(^|[^a-z])(admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|manage|management|backoffice|back-office|privileged|impersonate|impersonation)([^a-z]|$)/i;
+
+function words(s: string): string {
+  return s.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+}
+
+/** Where the operation says it is administrative: a path segment, else its operation id, tags or summary. */
+export function adminSignal(e: Endpoint): string | null {
+  const seg = e.path.split('/').find((s) => s && !s.includes('{') && ADMIN_WORD.test(s));
+  if (seg) return `the path segment "${seg}"`;
+  if (e.operation_id && ADMIN_WORD.test(words(e.operation_id))) return `the operation id "${e.operation_id}"`;
+  const tag = e.tags.find((t) => ADMIN_WORD.test(words(t)));
+  if (tag) return `the tag "${tag}"`;
+  if (ADMIN_WORD.test(e.summary)) return 'its summary';
+  return null;
+}
+
+function lowerKey(ctx: CheckContext): KeyNumber | null {
+  const low = ctx.options.lowerPrivilegeKey;
+  if (low === 2 && !ctx.hasKey2) return null;
+  return low;
+}
+
+// ---------------------------------------------------------------- API5.1 privileged operations
+
+export const bflaPrivilegedOperation = defineCheck({
+  id: 'api5-bfla-admin-operation',
+  title: 'Administrative operation available to a lower-privileged user',
+  flag: 'BFLA',
+  owasp: 'API5:2023',
+  cwe: 'CWE-285',
+  severity: 'high',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'endpoint',
+  budget: 2,
+  needsKey2: false,
+  techniques: ['API5.1'],
+  description:
+    'Operations that look administrative (admin, internal, manage, staff, moderation... in a path segment, the operation id, a tag or the ' +
+    'summary) are called with the lower-privileged key (the scan setting `lower_privilege_key`, key 2 by default). Reads always; writes and ' +
+    'deletes only on objects the scan created. Finding: the lower key gets a 2xx with content (not an error body) while a request without ' +
+    'credentials is refused; high confidence when its answer matches the other key\'s or lists other users\' data.',
+  coverage:
+    'Needs the lower-privileged key. Which operations are administrative is read from names and tags, so a privileged operation with a plain ' +
+    'name is missed unless the user flags it BFLA and names it; when both keys are ordinary users the lower key\'s success on an admin-named ' +
+    'operation is still reported (the operation is meant for administrators). Writes to objects the scan did not create are not sent.',
+  remediation:
+    'Deny by default: enforce role checks in one place (middleware or policy) for every administrative route and method, keep admin ' +
+    'functions on a separate, separately authenticated surface where possible, and test authorization for each role.',
+  references: REFS,
+  appliesTo: (e) => e.flags.includes('BFLA') && adminSignal(e) !== null,
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const low = lowerKey(ctx);
+    if (!low) {
+      ctx.skip('Needs the lower-privileged key (key 2 by default): the check calls administrative operations as the lower-privileged user.');
+      return;
+    }
+    const high = otherKey(low);
+    const signal = adminSignal(ep)!;
+    const request = await ctx.prepare(ep, low);
+    if (!request) return;
+    if (ep.method !== 'GET' && pathParamNames(ep.path).length && !createdBy(ctx, request, low)) return;
+    const anon = ep.method === 'GET' || ep.method === 'HEAD' ? await ctx.baseline('anonymous') : await ctx.sendPrepared(request, { kind: 'none' });
+    if (!anon?.response || !refused(anon)) return;
+    const attack = await ctx.sendPrepared(request, asKey(low));
+    if (!attack.ok || looksLikeError(attack) || (ep.method === 'GET' && isEmptyBody(attack))) return;
+    const reference = high === 2 && !ctx.hasKey2 ? null : ep.method === 'GET' ? await ctx.baseline(high === 1 ? 'key1' : 'key2') : null;
+    const proofs: string[] = [];
+    if (reference?.ok && carriesDataOf(attack, reference)) proofs.push(`it gets the same data as ${keyLabel(high)}`);
+    const others = marksIn(identityMarks(ctx, high), attack.body);
+    if (others.length) proofs.push(`its answer lists the other user's data (${others.slice(0, 2).join(', ')})`);
+    const declares403 = Object.keys(ep.responses).some((c) => c === '403' || c === '401');
+    yield {
+      confidence: proofs.length ? 'high' : 'medium',
+      description:
+        `${describeEndpoint(ep)} is administrative (${signal})${declares403 ? ' and the spec declares it can refuse callers' : ''}, yet the ` +
+        `lower-privileged ${keyLabel(low)} got HTTP ${attack.status} with content${proofs.length ? ` — ${proofs.join('; ')}` : ''}, while a request ` +
+        `without credentials gets ${anon.status}. The operation checks that the caller is signed in, not that they may use it.`,
+      notes: [`Lower-privileged key: ${keyLabel(low)} (scan setting). ${ctx.identities.how}.`],
+      exchanges: [
+        ...(reference ? [{ label: `Baseline (${keyLabel(high)})`, exchange: reference }] : []),
+        { label: 'Baseline', exchange: anon },
+        { label: `Attack: the lower-privileged ${keyLabel(low)}`, exchange: attack },
+      ],
+      reproduce: attack,
+    };
+  },
+});
+
+// ---------------------------------------------------------------- API5.2 method swap
+
+const SWAPS = ['PUT', 'PATCH', 'DELETE'] as const;
+
+export const bflaMethodSwap = defineCheck({
+  id: 'api5-bfla-method-swap',
+  title: 'Undeclared HTTP method changes an object',
+  flag: 'BFLA',
+  owasp: 'API5:2023',
+  cwe: 'CWE-650',
+  severity: 'medium',
+  confidence: 'high',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:H/A:N',
+  kind: 'active',
+  safety: 'intrusive',
+  scope: 'endpoint',
+  budget: 11,
+  needsKey2: false,
+  techniques: ['API5.2'],
+  description:
+    'For a GET whose path the spec does not declare PUT, PATCH or DELETE for: on an object the scan created (or the caller\'s own /me-like ' +
+    'record, never deleted), key 1 reads it, sends the undeclared method (PUT: the object read with a marker in a text field; PATCH: just ' +
+    'that field), and reads it again. Finding: the undeclared method answered 2xx and the re-read shows the marker, or (DELETE) answers ' +
+    '404/410 afterwards. A 2xx without an effect is not reported. Changes to the caller\'s own record are put back.',
+  coverage:
+    'Objects the scan did not create are never written; GET paths without a producing POST are tested only when /me-like. Applies to GET ' +
+    'endpoints flagged BFLA or BOLA and /me-like ones.',
+  remediation:
+    'Route each path only for the methods it implements and answer 405 with an Allow header for the rest; apply the same authorization ' +
+    'policy to every method of a route, and keep the OpenAPI document in step with the router.',
+  references: [OWASP_API5, 'https://cwe.mitre.org/data/definitions/650.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/06-Test_HTTP_Methods'],
+  appliesTo: (e) => e.method === 'GET' && (e.flags.includes('BFLA') || e.flags.includes('BOLA') || (isMeLike(e) && e.flags.length > 0)),
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const template = normalizeTemplate(ep.path);
+    const declared = new Set(ctx.allEndpoints.filter((e) => normalizeTemplate(e.path) === template).map((e) => e.method));
+    const hasParams = pathParamNames(ep.path).length > 0;
+    if (!hasParams && !isMeLike(ep)) return;
+    for (const method of SWAPS) {
+      if (declared.has(method) || (method === 'DELETE' && !hasParams) || ctx.budgetLeft() < 3) continue;
+      const request = await ctx.prepare(ep, 1, method === 'DELETE' ? 'destroy' : 'write');
+      if (!request || (hasParams && !createdBy(ctx, request, 1))) continue;
+      const before = await readAs(ctx, ep, request.url, 1);
+      if (!before.ok || isEmptyBody(before)) continue;
+      if (method === 'DELETE') {
+        const attack = await ctx.sendPrepared(mutate(request, { method, body: null, headers: { 'content-type': null } }), asKey(1));
+        if (!attack.ok) continue;
+        const after = await readAs(ctx, ep, request.url, 1);
+        if (after.status !== 404 && after.status !== 410) continue;
+        yield swapFinding(ctx, method, declared, `deleted the object (a GET afterwards answers ${after.status})`, [before, attack, after]);
+        continue;
+      }
+      const current = resourceObject(before.json());
+      const field = current ? markerField(responseSchema(ep, before.status), current) : null;
+      if (!current || !field || typeof current[field] !== 'string') continue;
+      const value = fitMarker(newMarker('pclms'), null);
+      const body: Json = method === 'PUT' ? { ...current, [field]: value } : { [field]: value };
+      const attack = await ctx.sendPrepared(mutate(request, { method, bodyValue: body, headers: { 'content-type': 'application/json' } }), asKey(1));
+      if (!attack.ok) continue;
+      const after = await readAs(ctx, ep, request.url, 1);
+      if (!after.ok || !after.body.includes(value)) continue;
+      if (!hasParams && ctx.budgetLeft() > 0) {
+        const undo = await ctx.sendPrepared(mutate(request, { method, bodyValue: method === 'PUT' ? current : { [field]: current[field] }, headers: { 'content-type': 'application/json' } }), asKey(1));
+        if (!undo.ok) ctx.note(`${describeEndpoint(ep)}: could not restore ${field} after the method-swap test (HTTP ${undo.status}).`);
+      }
+      yield swapFinding(ctx, method, declared, `changed ${field} (the re-read shows "${value}")`, [before, attack, after]);
+    }
+  },
+});
+
+function swapFinding(ctx: CheckContext, method: string, declared: Set<string>, effect: string, [before, attack, after]: Exchange[]) {
+  const ep = ctx.endpoint;
+  return {
+    method,
+    parameter: null,
+    description:
+      `${method} ${ep.path} is not in the spec (it declares ${[...declared].sort().join(', ')} for this path), yet key 1's ${method} answered ` +
+      `${attack!.status} and ${effect}. Undeclared methods bypass the review and the authorization rules written for the declared ones.`,
+    exchanges: [
+      { label: 'Baseline: key 1 reads the object', exchange: before! },
+      { label: `Attack: undeclared ${method}`, exchange: attack! },
+      { label: 'Key 1 reads it again', exchange: after! },
+    ],
+    reproduce: attack,
+  };
+}
+
+// ---------------------------------------------------------------- API5.3 admin path insertion
+
+const CONSOLE_TEXT = /type=["']?password|log ?in|sign ?in|forgot (your )?password/i;
+
+interface Variant {
+  path: string;
+  collection: string | null;
+  original: Endpoint | null;
+}
+
+function listsThings(e: Endpoint): boolean {
+  const schema = responseSchema(e, 200);
+  if (!schema) return true;
+  if (schema.type === 'array' || schema.items) return true;
+  const props = (schema.properties ?? {}) as Record<string, { type?: unknown; items?: unknown }>;
+  return Object.values(props).some((p) => p && (p.type === 'array' || !!p.items));
+}
+
+/** Where an API keeps an admin twin: /admin, /api/admin, {base}/admin, and per collection /admin/{c}, {base}/admin/{c}, {base}/{c}/admin. */
+function variants(ctx: CheckContext): Variant[] {
+  const base = new URL(ctx.api.baseUrl).pathname.replace(/\/+$/, '');
+  const declared = new Set(ctx.allEndpoints.map((e) => normalizeTemplate(`${base}${e.path}`)));
+  // A variant a declared route already matches is that route with "admin" as its parameter (/users/{username} -> /users/admin).
+  const routes = ctx.allEndpoints.map((e) => new RegExp(`^${`${base}${e.path}`.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`));
+  // Collections: GETs without parameters that list things (an array, or a page of them), shallow paths first.
+  const lists = ctx.allEndpoints
+    .filter((e) => e.method === 'GET' && pathParamNames(e.path).length === 0 && !adminSignal(e) && !isMeLike(e) && listsThings(e))
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path));
+  const seen = new Set<string>();
+  const out: Variant[] = [];
+  const add = (path: string, collection: string | null, original: Endpoint | null) => {
+    const p = path.replace(/\/{2,}/g, '/');
+    if (seen.has(p) || declared.has(normalizeTemplate(p)) || routes.some((r) => r.test(p))) return;
+    seen.add(p);
+    out.push({ path: p, collection, original });
+  };
+  const roots = [...new Set(['', '/api', base])];
+  for (const r of roots) add(`${r}/admin`, null, null);
+  const collections = new Map<string, Endpoint>();
+  for (const e of lists) {
+    const c = e.path.split('/').filter(Boolean).pop();
+    if (c && !collections.has(c) && collections.size < 6) collections.set(c, e);
+  }
+  for (const [c, e] of collections) {
+    add(`${base}/admin${e.path}`, c, e);
+    add(`/admin${base}${e.path}`, c, e);
+    add(`/admin/${c}`, c, e);
+    add(`${base}${e.path}/admin`, c, e);
+  }
+  return out;
+}
+
+export const adminPathInsertion = defineCheck({
+  id: 'api5-admin-path-insertion',
+  title: 'Hidden admin path answers with content',
+  flag: 'BFLA',
+  owasp: 'API5:2023',
+  cwe: 'CWE-285',
+  severity: 'high',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'api',
+  budget: 60,
+  needsKey2: false,
+  techniques: ['API5.3'],
+  description:
+    'GETs undeclared admin twins of the API: /admin, /api/admin and {base}/admin, and for up to six collections the API lists, ' +
+    '{base}/admin/{collection}, /admin{base}/{collection}, /admin/{collection} and {base}/{collection}/admin — without credentials first, then ' +
+    'with the lower-privileged key if refused. Two random paths (one under /admin) are fetched first to learn what "nothing here" looks like. ' +
+    'Finding: a 2xx with content that differs from those controls and from the ordinary collection, that is not a login page; high ' +
+    'confidence when it lists other users\' data or answers without credentials.',
+  coverage:
+    'Runs once per scan when any scanned endpoint carries the BFLA flag. Only the common spellings of admin paths are tried, on collections ' +
+    'the spec lists; consoles behind their own login page are not reported. A catch-all route that serves the same page everywhere is ' +
+    'recognised by the controls.',
+  remediation:
+    'Do not deploy internal or admin routes on the public API host; where they must exist, protect them with the same authentication and an ' +
+    'admin-role check as any administrative endpoint, and answer 404 for anything not routed.',
+  references: REFS,
+  async *run(ctx) {
+    const low = lowerKey(ctx) ?? 1;
+    const get = (path: string, key: KeyNumber | null) =>
+      ctx.send({ method: 'GET', url: new URL(ctx.api.baseUrl).origin + path, auth: key ? asKey(key) : { kind: 'none' }, placements: ctx.authSpec().placements, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } });
+    const base = new URL(ctx.api.baseUrl).pathname.replace(/\/+$/, '');
+    const controls: Exchange[] = [];
+    for (const p of [`${base}/admin-${randomHex(4)}/${randomHex(4)}`, `/admin/${randomHex(5)}`]) {
+      const anon = await get(p, null);
+      controls.push(anon);
+      if (refused(anon)) controls.push(await get(p, low));
+    }
+    const isControl = (ex: Exchange) => controls.some((c) => c.ok && c.status === ex.status && compareBodies(ex, c).values >= 0.8);
+    const hits: { v: Variant; ex: Exchange; anonymous: boolean; reference: Exchange | null; others: string[] }[] = [];
+    for (const v of variants(ctx)) {
+      if (ctx.budgetLeft() < 2) break;
+      let ex = await get(v.path, null);
+      let anonymous = true;
+      if (refused(ex) && (ex.status === 401 || ex.status === 403)) {
+        ex = await get(v.path, low);
+        anonymous = false;
+      }
+      if (!ex.ok || isEmptyBody(ex) || looksLikeError(ex) || isControl(ex)) continue;
+      if (ex.redirects.length && /log ?in|sign ?in|auth/i.test(ex.redirects[ex.redirects.length - 1]!.to)) continue;
+      if (!ex.contentType.includes('json') && CONSOLE_TEXT.test(ex.body.slice(0, 5000))) continue;
+      const json = ex.json();
+      if (json !== undefined && distinctiveValues(json, 4).length < 2) continue;
+      // The ordinary collection under another URL (the router ignored the extra segment) is not an admin surface.
+      const reference = v.original ? await ctx.baseline(low === 1 ? 'key1' : 'key2', v.original) : null;
+      if (reference?.ok && sameData(ex, reference, 0.95)) continue;
+      const others = [...marksIn(identityMarks(ctx, 1), ex.body), ...(ctx.hasKey2 ? marksIn(identityMarks(ctx, 2), ex.body) : [])];
+      hits.push({ v, ex, anonymous, reference, others });
+    }
+    // One finding per collection (and one for the consoles): each is its own surface.
+    const groups = new Map<string, typeof hits>();
+    for (const h of hits) groups.set(h.v.collection ?? '(console)', [...(groups.get(h.v.collection ?? '(console)') ?? []), h]);
+    for (const [collection, list] of groups) {
+      const first = list.find((h) => h.anonymous) ?? list[0]!;
+      const strong = list.some((h) => h.others.length > 0 || h.anonymous);
+      const paths = list.map((h) => h.v.path);
+      yield {
+        endpoint: null,
+        method: 'GET',
+        path: first.v.path,
+        parameter: collection,
+        confidence: strong ? 'high' : 'medium',
+        description:
+          `Undeclared admin ${collection === '(console)' ? 'console' : `view of ${collection}`} answers with content: ${paths.join(', ')} ` +
+          `(HTTP ${first.ex.status}${first.anonymous ? ', without any credentials' : `, with the lower-privileged ${keyLabel(low)}`})` +
+          `${first.others.length ? `, listing users' data (${first.others.slice(0, 3).join(', ')})` : ''}. Random paths next to it answer ` +
+          `${[...new Set(controls.map((c) => c.status))].join('/')}, so this is a real route that is neither documented nor protected.`,
+        notes: [`Paths found: ${paths.join(', ')}.`, ...(first.v.original ? [`Derived from ${describeEndpoint(first.v.original)}.`] : [])],
+        exchanges: [
+          { label: 'Control: a random path', exchange: controls[0]! },
+          ...(first.reference ? [{ label: `Baseline: the documented ${describeEndpoint(first.v.original!)}`, exchange: first.reference }] : []),
+          { label: `Attack: ${first.v.path}`, exchange: first.ex },
+        ],
+        reproduce: first.ex,
+      };
+    }
+  },
+});
+
+export const BFLA_CHECKS = [bflaPrivilegedOperation, bflaMethodSwap, adminPathInsertion];

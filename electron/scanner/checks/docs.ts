@@ -1,0 +1,119 @@
+// docs/checks.md, generated from the check registry so the catalogue cannot drift from the code:
+// `npm run docs:checks` writes it, and docs.test.ts fails when the committed file is stale.
+
+import { FLAG_OWASP } from '../../../shared/constants';
+import { cvssScore } from '../cvss';
+import type { Check } from './types';
+
+export const CATEGORIES: { id: string; title: string; note?: string }[] = [
+  { id: 'API1:2023', title: 'Broken Object Level Authorization' },
+  { id: 'API2:2023', title: 'Broken Authentication' },
+  { id: 'API3:2023', title: 'Broken Object Property Level Authorization' },
+  { id: 'API4:2023', title: 'Unrestricted Resource Consumption' },
+  { id: 'API5:2023', title: 'Broken Function Level Authorization' },
+  {
+    id: 'API6:2023',
+    title: 'Unrestricted Access to Sensitive Business Flows',
+    note:
+      'Partial in every tool, this one included: whether a flow is "sensitive" and how much use is abuse is a business decision no scanner ' +
+      'can read from a spec. What is measurable is automated: bursts on the flows the importer tagged, reported at lower confidence.',
+  },
+  { id: 'API7:2023', title: 'Server Side Request Forgery' },
+  { id: 'API8:2023', title: 'Security Misconfiguration' },
+  { id: 'API9:2023', title: 'Improper Inventory Management' },
+  {
+    id: 'API10:2023',
+    title: 'Unsafe Consumption of APIs',
+    note:
+      'Partial in every tool, this one included: the risk lies in how the API trusts the third-party APIs it calls, which a scanner sees ' +
+      'only where it can stand in for them (redirects, URLs it fetches, webhooks it accepts).',
+  },
+];
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function anchor(check: Check): string {
+  return check.id;
+}
+
+function checkSection(c: Check): string {
+  const score = cvssScore(c.cvss);
+  const per = c.scope === 'api' ? 'per scan' : 'per endpoint';
+  const rows: [string, string][] = [
+    ['Flag', `\`${c.flag}\` (${FLAG_OWASP[c.flag].title})`],
+    ['Severity / confidence', `${c.severity} / ${c.confidence} (typical finding; a finding may set its own)`],
+    ['CVSS 3.1', `${score.toFixed(1)} \`${c.cvss}\``],
+    ['CWE', `[${c.cwe}](https://cwe.mitre.org/data/definitions/${c.cwe.replace('CWE-', '')}.html)`],
+    ['Kind', `${c.kind}, ${c.safety}${c.safety === 'intrusive' ? ' (writes only to objects the scan created, or restores what it changed)' : ''}`],
+    ['Request budget', c.budget === 0 ? 'none: reads the shared baselines only' : `${c.budget} ${per} (baselines and created objects not counted)`],
+    ['Needs key 2', c.needsKey2 ? 'yes: skipped, with the reason in the scan results, without a second key or when both keys are the same user' : 'no'],
+    ...(c.techniques?.length ? ([['SCANNER.md technique', c.techniques.join(', ')]] as [string, string][]) : []),
+  ];
+  return [
+    `### \`${c.id}\` — ${c.title}`,
+    '',
+    `<a id="${anchor(c)}"></a>`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`),
+    '',
+    `**What it sends, and what proves a finding.** ${c.description}`,
+    '',
+    `**Coverage.** ${c.coverage ?? 'No coverage notes recorded for this check.'}`,
+    '',
+    `**Remediation.** ${c.remediation}`,
+    '',
+    `**References.** ${c.references.map((r) => `<${r}>`).join(' · ')}`,
+    '',
+  ].join('\n');
+}
+
+export function checksDoc(checks: readonly Check[]): string {
+  const byCategory = (id: string) => checks.filter((c) => c.owasp === id);
+  const coverageRows = CATEGORIES.map((cat) => {
+    const list = byCategory(cat.id);
+    const state = !list.length ? 'not covered yet' : cat.note ? 'partial' : 'covered';
+    return `| ${cat.id} ${cat.title} | ${list.length ? list.map((c) => `[\`${c.id}\`](#${anchor(c)})`).join(', ') : '—'} | ${state} |`;
+  });
+  const sections = CATEGORIES.map((cat) => {
+    const list = byCategory(cat.id);
+    return [
+      `## ${cat.id} ${cat.title}`,
+      '',
+      ...(cat.note ? [`> **Coverage is partial.** ${cat.note}`, ''] : []),
+      ...(list.length ? list.map(checkSection) : ['No check of this category is registered in this build.', '']),
+    ].join('\n');
+  });
+  return [
+    '# Checks',
+    '',
+    '<!-- Generated from the check registry (electron/scanner/checks/index.ts) by `npm run docs:checks`. Do not edit by hand:',
+    '     electron/scanner/checks/docs.test.ts fails when this file is stale. -->',
+    '',
+    `Portcullis runs ${checks.length} checks, grouped below by OWASP API Security Top 10 (2023) category. Each says what it sends, what`,
+    'proves a finding, how severe a typical finding is, and what it cannot see. `../shared/SCANNER.md` is the catalogue the checks implement.',
+    '',
+    '## Ground rules every check follows',
+    '',
+    '- **Baselines first.** Each endpoint\'s request is recorded as key 1, as key 2 and without credentials, once, and shared by the checks.',
+    '- **Anonymous-baseline guard.** An endpoint that already answers without credentials is public: authorization checks do not fire on it.',
+    '- **Two signals.** Medium confidence or more needs two independent signals (a 2xx and a body carrying the victim\'s data, say).',
+    '- **Similarity, not equality.** JSON bodies are compared by structure and values, volatile fields (timestamps, ids of requests) left out.',
+    '- **Proof of ownership.** A cross-user finding shows the object is the victim\'s: the scan created it as the victim, it is in the',
+    '  victim\'s own listing and not the attacker\'s, or the answer carries the victim\'s identity from a /me-like endpoint.',
+    '- **Safety.** Writes and deletes touch only objects the scan created (or the caller\'s own record, restored afterwards); every request',
+    '  stays on the API\'s host; each check keeps to its request budget.',
+    '- **Evidence.** A finding shows `Method:` and `Path:`, the baseline and attack exchanges with keys redacted, and a `curl` command.',
+    '- **Severity and confidence are separate.** Severity is the impact if real; confidence is how sure the proof is. CVSS 3.1 scores come',
+    '  from each finding\'s vector.',
+    '',
+    '## Coverage',
+    '',
+    '| OWASP category | Checks | Coverage |',
+    '|---|---|---|',
+    ...coverageRows,
+    '',
+    ...sections,
+  ].join('\n');
+}
