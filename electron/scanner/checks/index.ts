@@ -4,10 +4,18 @@
 
 import { BKEN_AUTH_CHECKS } from './bken-auth';
 import { SEC_MISC_CHECKS } from './sec-misc';
+import { UABF_CHECKS } from './uabf';
+import { URC_CHECKS } from './urc';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
-export const CHECKS: readonly Check[] = Object.freeze([...BKEN_AUTH_CHECKS, ...SEC_MISC_CHECKS]);
+export const CHECKS: readonly Check[] = Object.freeze([
+  ...BKEN_AUTH_CHECKS,
+  ...SEC_MISC_CHECKS,
+  // Issue #5, input checks (API4, API6, API7, API8 injection and transport, API9, API10).
+  ...URC_CHECKS,
+  ...UABF_CHECKS,
+]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */
 export function checksForProfile(_profile: string): readonly Check[] {
