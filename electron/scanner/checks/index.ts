@@ -4,6 +4,9 @@
 
 import { BKEN_AUTH_CHECKS } from './bken-auth';
 import { SEC_MISC_CHECKS } from './sec-misc';
+import { SEC_MISC_ERROR_CHECKS } from './sec-misc-errors';
+import { SEC_MISC_INJECTION_CHECKS } from './sec-misc-injection';
+import { SSRF_CHECKS } from './ssrf';
 import { UABF_CHECKS } from './uabf';
 import { URC_CHECKS } from './urc';
 import { cvssScore } from '../cvss';
@@ -15,6 +18,9 @@ export const CHECKS: readonly Check[] = Object.freeze([
   // Issue #5, input checks (API4, API6, API7, API8 injection and transport, API9, API10).
   ...URC_CHECKS,
   ...UABF_CHECKS,
+  ...SSRF_CHECKS,
+  ...SEC_MISC_ERROR_CHECKS,
+  ...SEC_MISC_INJECTION_CHECKS,
 ]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */

@@ -204,8 +204,41 @@ const DESTRUCTIVE = new Set(['DELETE']);
  */
 export async function freshRequest(ctx: CheckContext, endpoint: Endpoint = ctx.endpoint): Promise<PreparedRequest | null> {
   if (DESTRUCTIVE.has(endpoint.method)) return null;
-  if (endpoint.method === 'POST' && !/\{[^}]+\}/.test(endpoint.path)) return ctx.prepare(endpoint, 1);
+  if (isCreate(endpoint)) return ctx.prepare(endpoint, 1);
   return ctx.baselineRequest(endpoint, 'key1');
+}
+
+/** Creates (POST without path parameters) need fresh values per request; other requests can repeat. */
+export function isCreate(endpoint: Endpoint): boolean {
+  return endpoint.method === 'POST' && !/\{[^}]+\}/.test(endpoint.path);
+}
+
+export interface PointSource {
+  request: PreparedRequest;
+  points: InjectionPoint[];
+  /** The named point in a request to send now: a fresh request for creates (after the first use), the same one otherwise. */
+  get(name: string): Promise<InjectionPoint | null>;
+}
+
+/** Injection points of key 1's request, with fresh requests for creates so repeats do not collide. */
+export async function pointSource(ctx: CheckContext, opts: { optionalQuery?: boolean } = {}): Promise<PointSource | null> {
+  const ep = ctx.endpoint;
+  const request = await freshRequest(ctx, ep);
+  if (!request) return null;
+  const points = injectionPoints(ctx, ep, request, opts);
+  let first = true;
+  return {
+    request,
+    points,
+    async get(name) {
+      if (!isCreate(ep) || first) {
+        first = false;
+        return points.find((p) => p.name === name) ?? null;
+      }
+      const again = await freshRequest(ctx, ep);
+      return again ? (injectionPoints(ctx, ep, again, opts).find((p) => p.name === name) ?? null) : null;
+    },
+  };
 }
 
 // ---------------------------------------------------------------- timing
@@ -235,6 +268,36 @@ export function scanMemo<T>(store: WeakMap<object, Promise<T>>, ctx: { resources
   let p = store.get(ctx.resources);
   if (!p) store.set(ctx.resources, (p = make()));
   return p;
+}
+
+export interface DelayProof {
+  /** The answers at the first delay, the second delay, and no delay. */
+  first: Exchange;
+  second: Exchange;
+  control: Exchange;
+  delays: [number, number];
+}
+
+/**
+ * Time-based confirmation: `send(seconds)` sends the payload asking for that delay. The answer at
+ * D1 must take D1 longer than the baseline, the answer at D2 (another delay) D2 longer and longer
+ * than D1's, and the payload asking for no delay must come back at baseline speed.
+ */
+export async function confirmDelay(send: (seconds: number) => Promise<Exchange>, baseMs: number, delays: [number, number] = [1, 2]): Promise<DelayProof | null> {
+  const [d1, d2] = delays;
+  const first = await send(d1);
+  if (!first.response && first.error !== 'timeout') return null;
+  if (first.durationMs < baseMs + d1 * 800) return null;
+  const second = await send(d2);
+  if (second.durationMs < baseMs + d2 * 800 || second.durationMs < first.durationMs + (d2 - d1) * 500) return null;
+  const control = await send(0);
+  if (!control.response || control.durationMs >= baseMs + 500 || control.durationMs >= first.durationMs - d1 * 500) return null;
+  return { first, second, control, delays };
+}
+
+/** Whether an answer is slow enough to be worth confirming (cheap pre-test before confirmDelay). */
+export function delayed(ex: Exchange, baseMs: number, seconds: number): boolean {
+  return ex.durationMs >= baseMs + seconds * 800;
 }
 
 // ---------------------------------------------------------------- comparing answers
@@ -346,4 +409,43 @@ export function describePoint(p: InjectionPoint): string {
 
 export function ms(n: number): string {
   return `${Math.round(n)} ms`;
+}
+
+// ---------------------------------------------------------------- URL-like inputs
+
+const URL_NAME = / (url|urls|uri|uris|href|link|links|callback|webhook|hook|redirect|image|img|avatar|icon|logo|feed|rss|proxy|dest|destination|target|src|source|website|site|remote|endpoint|next|return|continue|goto|location) $/;
+const HOST_NAME = / (host|hostname|domain|server|address|addr|ip) $/;
+
+function words(name: string): string {
+  return ` ${name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
+}
+
+/** How a point takes a URL: a full URL, or a host name the server builds a URL around; null when it does not look like either. */
+export function urlKind(p: InjectionPoint): 'url' | 'host' | null {
+  if (p.type !== 'string' && p.type !== 'unknown') return null;
+  const format = String(p.schema?.format ?? '').toLowerCase();
+  const value = typeof p.value === 'string' ? p.value : '';
+  if (['uri', 'url', 'iri', 'uri-reference', 'iri-reference', 'uri-template'].includes(format) || /^https?:\/\//i.test(value)) return 'url';
+  if (format === 'hostname' || format === 'idn-hostname') return 'host';
+  const w = words(p.key);
+  if (URL_NAME.test(w)) return 'url';
+  if (HOST_NAME.test(w) && !/@/.test(value)) return 'host';
+  return null;
+}
+
+/** The URL-like inputs of a request, body fields and query parameters first. */
+export function urlPoints(points: InjectionPoint[]): (InjectionPoint & { urlKind: 'url' | 'host' })[] {
+  return points
+    .map((p) => ({ ...p, urlKind: urlKind(p) }))
+    .filter((p): p is InjectionPoint & { urlKind: 'url' | 'host' } => p.urlKind !== null)
+    .sort((a, b) => (a.urlKind === 'url' ? 0 : 1) - (b.urlKind === 'url' ? 0 : 1) || (a.where === 'path' ? 1 : 0) - (b.where === 'path' ? 1 : 0));
+}
+
+/** A listener URL in the form a point takes it: as is, or as "host:port/path?" for host fields (the server's own path lands in the query). */
+export function asPointValue(url: string, kind: 'url' | 'host'): string {
+  return kind === 'url' ? url : `${url.replace(/^https?:\/\//, '')}?`;
 }
