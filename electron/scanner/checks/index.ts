@@ -6,6 +6,9 @@ import { BKEN_AUTH_CHECKS } from './bken-auth';
 import { SEC_MISC_CHECKS } from './sec-misc';
 import { SEC_MISC_ERROR_CHECKS } from './sec-misc-errors';
 import { SEC_MISC_INJECTION_CHECKS } from './sec-misc-injection';
+import { SEC_MISC_TRANSPORT_CHECKS } from './sec-misc-transport';
+import { IIM_CHECKS } from './iim';
+import { UCAPI_CHECKS } from './ucapi';
 import { SSRF_CHECKS } from './ssrf';
 import { UABF_CHECKS } from './uabf';
 import { URC_CHECKS } from './urc';
@@ -21,6 +24,9 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...SSRF_CHECKS,
   ...SEC_MISC_ERROR_CHECKS,
   ...SEC_MISC_INJECTION_CHECKS,
+  ...SEC_MISC_TRANSPORT_CHECKS,
+  ...IIM_CHECKS,
+  ...UCAPI_CHECKS,
 ]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */
