@@ -25,6 +25,7 @@ import {
   type DelayProof,
   type InjectionPoint,
   type PointSource,
+  urlKind,
 } from './input-points';
 import { sqlSignature } from './sec-misc-errors';
 import type { CheckContext, FindingDraft } from './types';
@@ -61,16 +62,21 @@ function delayNotes(proof: DelayProof, baseMs: number): string[] {
 
 // ---------------------------------------------------------------- SQL injection
 
-/** Payloads asking the database to sleep D seconds, by context: MySQL/MariaDB (once per query), PostgreSQL, plain SLEEP() (SQLite with a sleep function, MySQL), SQL Server. */
+/**
+ * Payloads asking the database to sleep D seconds, by context. Uncorrelated subqueries first: they
+ * run once, whether or not any row matches (MySQL/MariaDB, SQLite with a sleep function, PostgreSQL);
+ * then the per-row form (only reached when rows match) and SQL Server's stacked WAITFOR.
+ */
 const SQL_TIME_STRING = [
+  (v: string, d: number) => `${v}'||(SELECT SLEEP(${d}))||'`,
+  (v: string, d: number) => `${v}'||(SELECT '' FROM PG_SLEEP(${d}))||'`,
   (v: string, d: number) => `${v}' AND (SELECT 1 FROM (SELECT SLEEP(${d}))x)-- -`,
-  (v: string, d: number) => `${v}' AND 1=(SELECT 1 FROM PG_SLEEP(${d}))-- -`,
   (v: string, d: number) => `${v}' AND SLEEP(${d})-- -`,
   (v: string, d: number) => `${v}';WAITFOR DELAY '0:0:${d}'-- -`,
 ];
 const SQL_TIME_NUMBER = [
-  (v: string, d: number) => `${v} AND (SELECT 1 FROM (SELECT SLEEP(${d}))x)`,
-  (v: string, d: number) => `${v} AND 1=(SELECT 1 FROM PG_SLEEP(${d}))`,
+  (v: string, d: number) => `${v}+(SELECT SLEEP(${d}))`,
+  (v: string, d: number) => `${v}+(SELECT 0 FROM PG_SLEEP(${d}))`,
   (v: string, d: number) => `${v} AND SLEEP(${d})`,
   (v: string, d: number) => `${v};WAITFOR DELAY '0:0:${d}'--`,
 ];
@@ -88,7 +94,7 @@ export const sqlInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 48,
+  budget: 56,
   description:
     `In up to ${SQL_POINTS} query, path and body values of key 1's request: (1) error-based: a quote that makes the answer carry a database ` +
     'error (MySQL, PostgreSQL, SQLite, SQL Server, Oracle, ORMs) absent from the baseline, and a doubled quote (a valid literal) that does not; ' +
@@ -152,7 +158,7 @@ export const sqlInjection = defineCheck({
       const baseMs = Math.min(ref.durationMs, baseline.durationMs);
       for (const p of points) {
         const v = valueText(p);
-        const templates = numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[2]!] : SQL_TIME_STRING;
+        const templates = numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING;
         for (const t of templates) {
           const probe = await send(p.name, t(v, 1));
           if (!probe) return null;
@@ -430,7 +436,8 @@ export const commandInjection = defineCheck({
       };
       for (const p of points) {
         const v = valueText(p);
-        for (const t of CMD_TEMPLATES) {
+        // A line break in a URL value ends up in headers (a redirect's Location): not worth breaking a server for.
+        for (const t of urlKind(p) ? CMD_TEMPLATES.filter((x) => !x('', 1).includes('\n')) : CMD_TEMPLATES) {
           const probe = await send(p.name, t(v, 1));
           if (!probe) return null;
           if (!delayed(probe, baseMs, 1)) continue;

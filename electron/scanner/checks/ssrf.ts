@@ -91,7 +91,7 @@ export const ssrfCallback = defineCheck({
       if (!point) continue;
       const token = oob.token();
       const at = performance.now();
-      const ex = await ctx.sendPrepared(point.with(asPointValue(oob.urlFor(token), point.urlKind)), AS_KEY1);
+      const ex = await ctx.sendPrepared(point.with(asPointValue(oob.urlFor(token), point.urlKind)), AS_KEY1, { followRedirects: false });
       sent.push({ point, token, ex, at });
     }
     const deadline = performance.now() + CALLBACK_WAIT_MS;
@@ -216,8 +216,9 @@ export const ssrfInternal = defineCheck({
         const point = await pointFor(ctx, p0, used);
         used = true;
         if (!point) break;
-        const ex = await ctx.sendPrepared(point.with(target.url), AS_KEY1);
-        if (!ex.response) continue;
+        // Not followed: content reached through a redirect the scanner followed would not be the server's fetch.
+        const ex = await ctx.sendPrepared(point.with(target.url), AS_KEY1, { followRedirects: false });
+        if (!ex.response || (ex.status >= 300 && ex.status < 400)) continue;
         const text = `${bodyText(ex)}\n${ex.body}`;
         const marker = target.marker(text);
         if (!marker || target.marker(before)) continue;
