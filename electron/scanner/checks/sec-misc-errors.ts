@@ -45,7 +45,7 @@ export const STACK_SIGNATURES: Signature[] = [
   frames('Python traceback', /^[ \t]*File "[^"\n]+\.py", line \d+, in [\w<>]+[ \t]*$/m),
   frames('.NET stack trace', /^[ \t]*at [\w.`<>[\], ]+\([^()\n]*\)(?: in [^\n]+:line \d+)?[ \t]*$/m, 3),
   pattern('.NET stack trace', /^[ \t]*at [\w.`<>[\]]+\([^()\n]*\) in [^\n]+:line \d+/m),
-  pattern('PHP error', /(?:Fatal error|Parse error|Warning|Notice|Uncaught [\w\\]+)(?:<\/b>)?:? [^\n]{0,300}? in (?:<b>)?\/[^\s<]+\.php(?:<\/b>)? on line (?:<b>)?\d+/),
+  pattern('PHP error', /(?:Fatal error|Parse error|Warning|Notice|Uncaught [\w\\]+)(?:<\/b>)?:? [^\n]{0,300}? in (?:<b>)?\/[^\s<]+\.php(?:<\/b>)?(?::\d+\b| on line (?:<b>)?\d+)/),
   frames('PHP stack trace', /^#\d+ (?:\/|[A-Za-z]:\\)[^\s(]+\.php\(\d+\): /m),
   frames('Ruby stack trace', /^[ \t]*(?:from )?[^\s:]+\.rb:\d+:in [`'][^'`\n]+'/m),
   pattern('Go panic', /goroutine \d+ \[running\]:|panic: [^\n]+\n\s*\ngoroutine /),
