@@ -9,7 +9,7 @@ import { normalizeTemplate } from '../resources';
 import { compareBodies } from '../similarity';
 import type { Exchange } from '../http/exchange';
 import { apiWideFinding, defineCheck, forEachLimit, type Hit } from './helpers';
-import { AS_KEY1, freshRequest, injectionPoints, isCreate } from './input-points';
+import { AS_KEY1, injectionPoints } from './input-points';
 import type { CheckContext, FindingDraft } from './types';
 
 const OWASP_API9 = 'https://owasp.org/API-Security/editions/2023/en/0xa9-improper-inventory-management/';
@@ -67,7 +67,7 @@ export const oldVersions = defineCheck({
   scope: 'api',
   budget: 12,
   description:
-    'For documented paths with a version segment (/v2/...), sends key 1\'s request for up to three endpoints (reads first) to the earlier ' +
+    'For documented paths with a version segment (/v2/...), sends key 1\'s request for up to three reads to the earlier ' +
     'versions (/v1/...) that the spec does not document, and to a version that cannot exist (/v999/) as a control. Finding when an earlier ' +
     'version answers like the documented one (same status, same shape of body) while the made-up version does not: an undocumented version ' +
     'is alive.',
@@ -77,17 +77,17 @@ export const oldVersions = defineCheck({
   references: [OWASP_API9, 'https://cwe.mitre.org/data/definitions/1059.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/'],
   async *run(ctx) {
     const documented = documentedPaths(ctx);
+    // Reads only: nothing is written through an undocumented version.
     const versioned = ctx.endpoints
-      .filter((e) => VERSION.test(ctx.url(e.path).pathname) && (e.method === 'GET' || isCreate(e)))
-      .sort((a, b) => (a.method === 'GET' ? 0 : 1) - (b.method === 'GET' ? 0 : 1) || pathParamNames(a.path).length - pathParamNames(b.path).length);
+      .filter((e) => VERSION.test(ctx.url(e.path).pathname) && e.method === 'GET')
+      .sort((a, b) => pathParamNames(a.path).length - pathParamNames(b.path).length);
     const alive = new Map<string, Hit[]>();
     let tried = 0;
     for (const endpoint of versioned) {
       if (tried >= 3 || ctx.budgetLeft() < 2) break;
       const baseline = await ctx.baseline('key1', endpoint);
-      const request = endpoint.method === 'GET' ? await ctx.baselineRequest(endpoint) : await freshRequest(ctx, endpoint);
+      const request = await ctx.baselineRequest(endpoint);
       if (!baseline?.response || baseline.status >= 500 || baseline.status === 404 || !request) continue;
-      if (endpoint.method !== 'GET' && !baseline.ok) continue;
       tried += 1;
       const current = Number(VERSION.exec(request.url.pathname)![1]);
       const at = (v: string) => mutate(request, { path: request.url.pathname.replace(VERSION, `/${v}`) });
@@ -97,9 +97,7 @@ export const oldVersions = defineCheck({
         if (ctx.budgetLeft() <= 0) break;
         const req = at(`v${older}`);
         if (matchesDocumented(documented, req.url.pathname)) continue;
-        const fresh = isCreate(endpoint) ? await freshRequest(ctx, endpoint) : request;
-        if (!fresh) continue;
-        const ex = await ctx.sendPrepared(mutate(fresh, { path: fresh.url.pathname.replace(VERSION, `/v${older}`) }), AS_KEY1);
+        const ex = await ctx.sendPrepared(req, AS_KEY1);
         if (!similarShape(ex, baseline) || ex.status >= 400) continue;
         const label = request.url.pathname.replace(VERSION, `/v${older}`).replace(new RegExp(`(/v${older}).*`), '$1/');
         const list = alive.get(label) ?? [];
@@ -305,20 +303,28 @@ export const graphqlIntrospection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
-  budget: 10,
+  budget: 18,
   description:
-    'Posts an introspection query (__schema) to the usual GraphQL paths (/graphql, /api/graphql, under the base path, /v1/graphql, /query) ' +
-    'without credentials, then with key 1 where refused. Finding when the answer lists the schema\'s types.',
+    'Sends an introspection query (__schema) to the usual GraphQL paths (/graphql, /api/graphql, under the base path, /v1/graphql, /query) ' +
+    'without credentials (key 1 where refused), by GET, and by POST only where a GraphQL server answered the GET without taking it. ' +
+    'Finding when the answer lists the schema\'s types.',
   remediation: 'Disable introspection in production (and field suggestions), or restrict it to authenticated developers; document the schema deliberately.',
   references: [OWASP_API9, 'https://graphql.org/learn/introspection/', 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html'],
   async *run(ctx) {
     const paths = [...new Set(['/graphql', '/api/graphql', ...prefixes(ctx).map((p) => `${p}/graphql`), '/v1/graphql', '/query'])];
     for (const path of paths) {
       if (ctx.budgetLeft() <= 0) return;
-      const probe = (auth: typeof ANON | typeof AS_KEY1) =>
+      // GET first (a read); POST only where a GraphQL server answered but wants POST.
+      const get = (auth: typeof ANON | typeof AS_KEY1) =>
+        ctx.send({ method: 'GET', url: `${originUrl(ctx, path)}?query=${encodeURIComponent(INTROSPECTION)}`, auth, headers: { 'apollo-require-preflight': 'true' } });
+      const post = (auth: typeof ANON | typeof AS_KEY1) =>
         ctx.send({ method: 'POST', url: originUrl(ctx, path), auth, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: INTROSPECTION }) });
-      let ex = await probe(ANON);
-      if ((ex.status === 401 || ex.status === 403) && ctx.budgetLeft() > 0) ex = await probe(AS_KEY1);
+      let ex = await get(ANON);
+      if ((ex.status === 401 || ex.status === 403) && ctx.budgetLeft() > 0) ex = await get(AS_KEY1);
+      if (!introspected(ex) && graphqlServer(ex) && ctx.budgetLeft() > 0) {
+        const auth = ex.request.auth.kind === 'none' ? ANON : AS_KEY1;
+        ex = await post(auth);
+      }
       const types = ((jsonObject(ex)?.data as { __schema?: { types?: { name?: string }[] } } | undefined)?.__schema?.types ?? []).filter((t) => typeof t?.name === 'string');
       if (!ex.ok || !types.length) continue;
       const custom = types.map((t) => t.name!).filter((n) => !n.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(n));
@@ -338,6 +344,19 @@ export const graphqlIntrospection = defineCheck({
     }
   },
 });
+
+function introspected(ex: Exchange): boolean {
+  const types = (jsonObject(ex)?.data as { __schema?: { types?: unknown } } | undefined)?.__schema?.types;
+  return ex.ok && Array.isArray(types) && types.length > 0;
+}
+
+/** A GraphQL server that did not take the GET: a GraphQL-shaped error, or 405 with POST allowed. */
+function graphqlServer(ex: Exchange): boolean {
+  if (!ex.response || ex.status === 404 || ex.status >= 500) return false;
+  if (ex.status === 405) return /post/i.test(ex.header('allow') ?? '');
+  const errors = jsonObject(ex)?.errors;
+  return Array.isArray(errors) || /graphql|must provide query|query string|csrf/i.test(ex.body.slice(0, 2000));
+}
 
 // ---------------------------------------------------------------- undocumented behaviour
 
@@ -389,7 +408,8 @@ export const undocumentedBehaviour = defineCheck({
       }
     });
     // An id that does not exist: reads with one path parameter.
-    const reads = ctx.endpoints.filter((e) => e.method === 'GET' && pathParamNames(e.path).length === 1).slice(0, 15);
+    // Not for resources the scan creates: their reads only ever address the scan's own objects.
+    const reads = ctx.endpoints.filter((e) => e.method === 'GET' && pathParamNames(e.path).length === 1 && !ctx.resources.producerFor(e)).slice(0, 15);
     await forEachLimit(reads, ctx.parallelism, async (endpoint) => {
       if (ctx.budgetLeft() <= 0 || statusHits.some((h) => h.endpoint === endpoint)) return;
       const request = await ctx.baselineRequest(endpoint);

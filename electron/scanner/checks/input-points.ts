@@ -101,7 +101,7 @@ export function injectionPoints(
   ctx: Pick<CheckContext, 'url' | 'authSpec'>,
   endpoint: Endpoint,
   request: PreparedRequest,
-  opts: { optionalQuery?: boolean } = {},
+  opts: { optionalQuery?: boolean; createdPaths?: boolean } = {},
 ): InjectionPoint[] {
   const points: InjectionPoint[] = [];
   const credentialNames = new Set(ctx.authSpec(endpoint).placements.filter((p) => p.in === 'query').map((p) => p.name.toLowerCase()));
@@ -131,8 +131,10 @@ export function injectionPoints(
       with: (v) => mutate(request, { query: { [name]: typeof v === 'string' ? v : JSON.stringify(v) } }),
     });
   }
-  // Path parameters.
+  // Path parameters; the ids of objects the scan created stay as they are unless asked (the engine
+  // addresses only the scan's own objects, and a changed id would address someone else's).
   for (const [name, pv] of Object.entries(request.pathValues)) {
+    if (pv.source === 'created' && !opts.createdPaths) continue;
     const param = endpoint.parameters.find((p) => p.in === 'path' && p.name === name);
     const schema = param?.schema ?? null;
     points.push({

@@ -63,24 +63,22 @@ function delayNotes(proof: DelayProof, baseMs: number): string[] {
 // ---------------------------------------------------------------- SQL injection
 
 /**
- * Payloads asking the database to sleep D seconds, by context. Uncorrelated subqueries first: they
- * run once, whether or not any row matches (MySQL/MariaDB, SQLite with a sleep function, PostgreSQL);
- * then the per-row form (only reached when rows match) and SQL Server's stacked WAITFOR.
+ * Payloads asking the database to sleep D seconds, by context: uncorrelated subqueries, which run
+ * once whether or not any row matches (MySQL/MariaDB — where || is OR — PostgreSQL, SQLite with a
+ * sleep function), and SQL Server's stacked WAITFOR. No per-row sleeps: on a large table they would
+ * hold the database for rows x seconds.
  */
 const SQL_TIME_STRING = [
   (v: string, d: number) => `${v}'||(SELECT SLEEP(${d}))||'`,
   (v: string, d: number) => `${v}'||(SELECT '' FROM PG_SLEEP(${d}))||'`,
-  (v: string, d: number) => `${v}' AND (SELECT 1 FROM (SELECT SLEEP(${d}))x)-- -`,
-  (v: string, d: number) => `${v}' AND SLEEP(${d})-- -`,
   (v: string, d: number) => `${v}';WAITFOR DELAY '0:0:${d}'-- -`,
 ];
 const SQL_TIME_NUMBER = [
   (v: string, d: number) => `${v}+(SELECT SLEEP(${d}))`,
   (v: string, d: number) => `${v}+(SELECT 0 FROM PG_SLEEP(${d}))`,
-  (v: string, d: number) => `${v} AND SLEEP(${d})`,
   (v: string, d: number) => `${v};WAITFOR DELAY '0:0:${d}'--`,
 ];
-const SQL_POINTS = 5;
+const SQL_POINTS = 4;
 
 export const sqlInjection = defineCheck({
   id: 'api8-sql-injection',
@@ -94,7 +92,7 @@ export const sqlInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 56,
+  budget: 40,
   description:
     `In up to ${SQL_POINTS} query, path and body values of key 1's request: (1) error-based: a quote that makes the answer carry a database ` +
     'error (MySQL, PostgreSQL, SQLite, SQL Server, Oracle, ORMs) absent from the baseline, and a doubled quote (a valid literal) that does not; ' +
@@ -379,14 +377,13 @@ function describeGain(ex: Exchange, baseline: Exchange): string {
 
 // ---------------------------------------------------------------- OS command injection
 
+/** Separators with a sleep: unquoted and double-quoted contexts ($() and backticks expand there), single quotes, a line break, Windows. */
 const CMD_TEMPLATES = [
   (v: string, d: number) => `${v};sleep ${d};`,
   (v: string, d: number) => `${v}|sleep ${d}`,
   (v: string, d: number) => `${v}$(sleep ${d})`,
   (v: string, d: number) => `${v}\`sleep ${d}\``,
-  (v: string, d: number) => `${v}&&sleep ${d}&&`,
   (v: string, d: number) => `${v}';sleep ${d};'`,
-  (v: string, d: number) => `${v}";sleep ${d};"`,
   (v: string, d: number) => `${v}\nsleep ${d}\n`,
   (v: string, d: number) => `${v}&ping -n ${d + 1} 127.0.0.1&`,
 ];
@@ -408,7 +405,7 @@ export const commandInjection = defineCheck({
   budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + 2,
   description:
     `In up to ${CMD_POINTS} string values of key 1's request (names like file, path, host, cmd first), appends shell separators with a sleep ` +
-    '(;, |, $(), backticks, &&, quoted variants, a newline, and ping on Windows). Finding when the answer is delayed by the requested time ' +
+    '(;, |, $(), backticks, a single-quote break-out, a newline, and ping on Windows). Finding when the answer is delayed by the requested time ' +
     'against a measured baseline, again at a second, different delay, and not when asking for no delay. Measured one at a time across the scan.',
   remediation:
     'Do not build shell commands from input: call programs with an argument list (no shell), or use a library instead of a command; ' +
