@@ -39,7 +39,9 @@ const has = (words: string, pattern: RegExp): boolean => pattern.test(words);
 
 const AUTH_ROUTE = / (log ?in|log ?out|sign ?in|sign ?on|sign ?out|auth|authenticate|authentication|authorize|oauth2?|token|tokens|password|passwords|passwd|reset|session|sessions|otp|mfa|2fa|sso|credentials?|jwt|refresh) /;
 const ADMIN = / (admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|management|privileged|impersonate|impersonation|roles?|permissions?) /;
-const BUSINESS = / (purchases?|buy|checkout|orders?|payments?|pay|charges?|refunds?|transfers?|withdraw|withdrawals?|deposits?|votes?|likes?|comments?|reviews?|ratings?|sign ?up|register|registration|invite|invitations?|reset|coupons?|redeem|vouchers?|promo|gift|bookings?|book|reserve|reservations?|subscribe|subscriptions?|donate|donations?|cart|tickets?|follow|claim|rewards?|bids?|payouts?|invoices?|trade) /;
+const BUSINESS = / (purchases?|buy|checkout|orders?|payments?|pay|charges?|refunds?|transfers?|withdraw|withdrawals?|deposits?|votes?|likes?|comments?|reviews?|ratings?|sign ?up|register|registration|invite|invitations?|reset|coupons?|redeem|vouchers?|promo|gift|bookings?|book|reserve|reservations?|subscribe|subscriptions?|donate|donations?|cart|tickets?|follow|claim|rewards?|bids?|payouts?|invoices?|trade|otp|passcode|2fa|mfa) /;
+/** Reads that happen to be POSTs (an invoice lookup, a price estimate): not a business flow of their own. */
+const READ_ACTION = / (lookup|look up|search|find|get|list|query|view|read|preview|calculate|estimate|export|download) /;
 const SEARCH = / (search|searches|find|query|lookup|filter) /;
 const UPLOAD = / (upload|uploads|import|attachments?|files?|media) /;
 const INTEGRATION = / (webhooks?|hooks?|callbacks?|integrations?|connectors?|sync|import|imports|feeds?|fetch|proxy|external|third party|partners?|federation|federated) /;
@@ -124,6 +126,10 @@ function topLevelProperties(schema: unknown, depth = 0): [string, JsonSchema | n
   return out;
 }
 
+function hasBound(schema: JsonSchema | null): boolean {
+  return !!schema && (typeof schema.maxLength === 'number' || typeof schema.maxItems === 'number' || typeof schema.maximum === 'number' || typeof schema.exclusiveMaximum === 'number');
+}
+
 export function requiresAuth(security: ApiSecurity['default'] | null, api: ApiSecurity): boolean {
   const effective = security ?? api.default;
   return effective.length > 0 && effective.every((req) => Object.keys(req).length > 0);
@@ -161,11 +167,14 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
   const lists = reads && success.some(([, r]) => describesArray(r.schema));
   const pages = e.parameters.some((p) => p.in === 'query' && has(wordsOf(p.name), PAGING));
   const searches = has(route, SEARCH) || e.parameters.some((p) => p.in === 'query' && has(wordsOf(p.name), SEARCH_PARAM));
-  if (lists || pages || uploads || searches) flags.add('URC');
+  // Declared size bounds (maxLength, maxItems, maximum) are limits the scan can test for enforcement.
+  const bounded =
+    e.parameters.some((p) => p.in !== 'header' && hasBound(p.schema)) || bodyProperties(e.request_body?.schema).some(([, schema]) => hasBound(schema));
+  if (lists || pages || uploads || searches || bounded) flags.add('URC');
 
   if (method === 'DELETE' || method === 'PUT' || method === 'PATCH' || has(routeAndTags, ADMIN)) flags.add('BFLA');
 
-  if (writes && has(action, BUSINESS)) flags.add('UABF');
+  if (writes && has(action, BUSINESS) && !has(action, READ_ACTION)) flags.add('UABF');
 
   const urlParam =
     e.parameters.some((p) => p.in !== 'header' && (has(wordsOf(p.name), URL_WORD) || isUrlish(p.schema, p.example))) ||

@@ -17,6 +17,7 @@ import { AbortedError } from './http/limits';
 import { checkKeys, discoverScheme } from './identity';
 import { KeyWatch } from './key-watch';
 import { LocalTargetError } from './net-guard';
+import { OobListener } from './oob';
 import { Redactor } from './redact';
 import { toProbe, type PreparedRequest } from './requests';
 import { purposeOf, ResourcePool } from './resources';
@@ -178,10 +179,12 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   const ticker = setInterval(() => emit(), 500);
   ticker.unref?.();
 
+  let oob: OobListener | null = null;
   const finish = async (status: ScanOutcome['status'], failureReason: string | null): Promise<ScanOutcome> => {
     clearInterval(ticker);
     job.signal.removeEventListener('abort', onOuterAbort);
     await engine.close();
+    await oob?.close();
     if (failures.size) {
       const parts = [...failures.entries()].map(([k, n]) => `${k}: ${n}`);
       note(`Requests without a response: ${parts.join(', ')}.`);
@@ -235,6 +238,15 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     return finish('failed', `The scan stopped on an internal error: ${(err as Error).message}`);
   }
 
+  // The out-of-band listener (SSRF, redirects): one per scan, closed in finish().
+  try {
+    const listener = new OobListener();
+    await listener.start();
+    oob = listener;
+  } catch (err) {
+    note(`The out-of-band listener could not start (${(err as Error).message}); the checks that need it are skipped.`);
+  }
+
   // 2. Tasks.
   const tasks: Task[] = [];
   const apiTasks: Task[] = [];
@@ -282,6 +294,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
       resources,
       signal: controller.signal,
       parallelism: Math.max(1, job.engine.concurrency),
+      oob,
       send: (request: ProbeRequest, endpoint?: Endpoint) => engine.send(request, budgets(endpoint ?? task.endpoint)),
       sendPrepared: (request: PreparedRequest, auth, extra) => engine.send(toProbe(request, auth, extra), budgets(request.endpoint ?? task.endpoint)),
       baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),

@@ -132,7 +132,12 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
         if (!pet || pet.owner !== userId) return send(404, { error: 'not found' });
         if (req.method === 'GET') return send(200, pet);
         if (req.method === 'PUT') {
-          const body = JSON.parse(raw || '{}') as Partial<Pet>;
+          let body: Partial<Pet> = {};
+          try {
+            body = JSON.parse(raw || '{}') as Partial<Pet>;
+          } catch {
+            return send(400, { error: 'bad json' });
+          }
           pet.name = String(body.name ?? pet.name);
           return send(200, pet);
         }
@@ -182,7 +187,8 @@ function ep(method: string, path: string, over: Partial<NewEndpoint> = {}): NewE
     tags: [],
     parameters: params,
     request_body: method === 'POST' || method === 'PUT' ? { required: true, content_type: 'application/json', schema: petSchema } : null,
-    responses: { '200': { description: 'ok', content_type: 'application/json', schema: petSchema } },
+    // What the API answers: 201 for a create, 204 for a delete, 200 otherwise.
+    responses: { [method === 'POST' ? '201' : method === 'DELETE' ? '204' : '200']: { description: 'ok', content_type: method === 'DELETE' ? null : 'application/json', schema: method === 'DELETE' ? null : petSchema } },
     security: null,
     ...over,
   };

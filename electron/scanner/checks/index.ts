@@ -7,16 +7,33 @@ import { BKEN_AUTH_CHECKS } from './bken-auth';
 import { BOLA_CHECKS } from './bola';
 import { BOPLA_CHECKS } from './bopla';
 import { SEC_MISC_CHECKS } from './sec-misc';
+import { SEC_MISC_ERROR_CHECKS } from './sec-misc-errors';
+import { SEC_MISC_INJECTION_CHECKS } from './sec-misc-injection';
+import { SEC_MISC_TRANSPORT_CHECKS } from './sec-misc-transport';
+import { IIM_CHECKS } from './iim';
+import { UCAPI_CHECKS } from './ucapi';
+import { SSRF_CHECKS } from './ssrf';
+import { UABF_CHECKS } from './uabf';
+import { URC_CHECKS } from './urc';
 import { STATEFUL_CHECKS } from './stateful';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
 export const CHECKS: readonly Check[] = Object.freeze([
+  // In OWASP order: API1 ... API10, then the stateful checks that span several categories.
   ...BOLA_CHECKS,
   ...BKEN_AUTH_CHECKS,
   ...BOPLA_CHECKS,
+  ...URC_CHECKS,
   ...BFLA_CHECKS,
+  ...UABF_CHECKS,
+  ...SSRF_CHECKS,
   ...SEC_MISC_CHECKS,
+  ...SEC_MISC_ERROR_CHECKS,
+  ...SEC_MISC_INJECTION_CHECKS,
+  ...SEC_MISC_TRANSPORT_CHECKS,
+  ...IIM_CHECKS,
+  ...UCAPI_CHECKS,
   ...STATEFUL_CHECKS,
 ]);
 

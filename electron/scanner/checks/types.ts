@@ -9,6 +9,7 @@ import type { BaselineMode } from '../baselines';
 import type { LabelledExchange } from '../evidence';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
+import type { OobService } from '../oob';
 import type { PreparedRequest } from '../requests';
 import type { Purpose, ResourcePool } from '../resources';
 
@@ -126,6 +127,11 @@ export interface CheckContext {
   readonly signal: AbortSignal;
   /** How many requests the engine runs at once: a sensible limit for a check's own parallel loops. */
   readonly parallelism: number;
+  /**
+   * The scan's out-of-band listener on 127.0.0.1 (a unique token per injection, waitForHit to see
+   * whether the target called it); null when it could not be started.
+   */
+  readonly oob: OobService | null;
 
   /** Sends a request charged to this check's budget (and the endpoint's). */
   send(request: ProbeRequest, endpoint?: Endpoint): Promise<Exchange>;

@@ -78,6 +78,9 @@ describe('scope', () => {
     expect(other.hits).toHaveLength(0);
     expect(api.hits).toHaveLength(0);
     expect(e.resolve('/pets').href).toBe(`${api.url}/v1/pets`);
+    // The other scheme on the same explicit port is the same server (transport checks).
+    expect(e.inScope(new URL(`${api.url.replace('http:', 'https:')}/x`))).toBe(true);
+    expect(e.inScope(new URL(`https://127.0.0.1/x`))).toBe(false);
   });
 
   it('follows redirects on the host but not off it', async () => {

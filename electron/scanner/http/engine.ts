@@ -158,7 +158,9 @@ export class HttpEngine {
     const port = url.port || defaultPort(url.protocol);
     const basePort = this.base.port || defaultPort(this.base.protocol);
     if (port === basePort && url.protocol === this.base.protocol) return true;
-    // http://host <-> https://host on their default ports: the transport checks need both.
+    // The other scheme on the same explicit port (one server speaking both), or http://host <->
+    // https://host on their default ports: the transport checks need both.
+    if (this.base.port && url.port === this.base.port) return true;
     return !this.base.port && !url.port && port === defaultPort(url.protocol);
   }
 
@@ -286,10 +288,12 @@ export class HttpEngine {
       let response: ExchangeResponse | null = null;
       let error: string | null = null;
       let code = '';
-      const t0 = performance.now();
+      let t0 = performance.now();
       try {
         if (this.limiter.enabled) await this.limiter.take(signal);
         if (signal.aborted) throw new AbortedError(signal.reason);
+        // Durations are the server's time, not the pacing wait: time-based checks compare them.
+        t0 = performance.now();
         this.sent += 1;
         const res = await this.pool(origin).request({
           method: method as Dispatcher.HttpMethod,

@@ -1,0 +1,67 @@
+// The time-based input checks of issue #5 against the Acme test target: SQL injection (blind,
+// time-based), OS command injection and slow responses under oversized input. Each measures a
+// baseline first and confirms at a second, different delay; the target's delays stay at 2 s or less.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { commandInjection, sqlInjection } from '../../electron/scanner/checks/sec-misc-injection';
+import { slowOversize } from '../../electron/scanner/checks/urc';
+import type { Check } from '../../electron/scanner/checks/types';
+import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
+import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
+import { expectWithinBudgets } from './checks-input-shared';
+
+const targets: Target[] = [];
+afterEach(async () => {
+  await Promise.all(targets.splice(0).map((t) => t.close()));
+});
+
+async function scanOnly(flaw: FlawId | null, checks: Check[], opts: CheckScanOptions): Promise<{ t: Target; s: CheckScan }> {
+  const t = await startTarget({ mode: 'hardened', flaws: flaw ? onlyFlaws(flaw) : {} });
+  targets.push(t);
+  const s = await scanChecks(t, checks, opts);
+  expect(s.outcome.status).toBe('completed');
+  expectWithinBudgets(s);
+  return { t, s };
+}
+
+const DELAYS = /asking the database to sleep 1 s delayed the answer by \d+ ms, asking for 2 s by \d+ ms, and asking for 0 s answered at baseline speed/;
+
+describe('time-based checks', () => {
+  it('finds blind SQL injection by time, confirmed at a second delay (sqli-time)', async () => {
+    const routes = ['GET /orders', 'GET /products/{productId}/reviews'];
+    const { s } = await scanOnly('sqli-time', [sqlInjection], { only: routes });
+    const found = s.of(sqlInjection);
+    expect(found.map((f) => `${f.vulnerability_name} | ${f.method} ${f.path} | ${f.parameter}`).sort()).toEqual([
+      'SQL injection (time-based) | GET /orders | status',
+      'SQL injection (time-based) | GET /products/{productId}/reviews | productId',
+    ]);
+    for (const f of found) {
+      expect(f.confidence).toBe('high');
+      expect(f.description).toMatch(DELAYS);
+      expect(f.evidence).toContain('== Confirmation: sleep 2 s (key 1) ==');
+      expect(f.evidence).toContain('== Control: sleep 0 s (key 1) ==');
+    }
+  });
+
+  it('finds command injection by time, confirmed at a second delay (cmd-injection)', async () => {
+    const { s } = await scanOnly('cmd-injection', [commandInjection], { only: ['GET /downloads/checksum', 'GET /downloads/content'] });
+    const [f, ...rest] = s.of(commandInjection);
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ method: 'GET', path: '/downloads/checksum', parameter: 'file', confidence: 'high' });
+    expect(f!.description).toMatch(/the same with 2 s by \d+ ms, and with 0 s it answered at baseline speed/);
+  });
+
+  it('finds responses that slow down with oversized input (slow-oversize)', async () => {
+    const { s } = await scanOnly('slow-oversize', [slowOversize], { only: ['GET /products/search', 'GET /products'] });
+    expect(s.of(slowOversize).map((f) => [f.path, f.parameter, f.confidence])).toEqual([['/products/search', 'q', 'medium']]);
+    expect(s.of(slowOversize)[0]!.evidence).toContain('Confirmation: 1000 characters');
+  });
+
+  it('stays silent on the hardened twin, where the same routes validate their input', async () => {
+    const { s, t } = await scanOnly(null, [sqlInjection, commandInjection, slowOversize], {
+      only: ['GET /orders', 'GET /products/{productId}/reviews', 'GET /downloads/checksum', 'GET /products/search', 'GET /products'],
+    });
+    expect(s.findings).toEqual([]);
+    expect(t.internalErrors).toEqual([]);
+  });
+});
