@@ -56,7 +56,12 @@ async function createWindow(): Promise<void> {
     devTools: !app.isPackaged,
     ...(fs.existsSync(icon) ? { icon } : {}),
     createWindow: (options) => {
-      win = new BrowserWindow(options);
+      // windowOptions() (tested) sets every preference; the four that must never change are restated
+      // where the window is made, so this line alone shows them (and electronegativity can read them).
+      win = new BrowserWindow({
+        ...options,
+        webPreferences: { ...options.webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' },
+      });
       win.on('close', () => {
         if (win) windowState.save({ ...win.getNormalBounds(), maximized: win.isMaximized() });
       });

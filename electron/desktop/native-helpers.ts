@@ -92,7 +92,7 @@ export function createNativeHandlers(deps: NativeDeps) {
         deps.log?.('Refused to open an external link', { reason: link.reason });
         return fail('This link cannot be opened from Portcullis.');
       }
-      await deps.openExternal(link.url);
+      await deps.openExternal(link.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (link.url passed checkExternalUrl)
       return { ok: true, opened: true };
     }),
 

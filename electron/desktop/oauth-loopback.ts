@@ -138,7 +138,7 @@ export function createLoopbackAuthorizer(deps: LoopbackDeps) {
       c.expectedState = checked.state;
       c.timer = setTimeout(() => close({ ok: false, error: 'timeout', errorDescription: 'The sign-in took too long. Please try again.' }), timeoutMs);
       try {
-        await deps.openExternal(checked.url.href);
+        await deps.openExternal(checked.url.href); // eng-disable OPEN_EXTERNAL_JS_CHECK (passed checkAuthorizationUrl)
       } catch {
         close({ ok: false, error: 'browser_unavailable', errorDescription: 'The system browser could not be opened.' });
       }

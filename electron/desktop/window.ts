@@ -93,7 +93,7 @@ export interface GuardDeps {
 export function guardWebContents(contents: WebContentsLike, deps: GuardDeps): void {
   const outward = (url: string) => {
     const link = checkExternalUrl(url);
-    if (link.ok) deps.openExternal(link.url);
+    if (link.ok) deps.openExternal(link.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (link.url passed checkExternalUrl)
   };
   contents.setWindowOpenHandler(({ url }) => {
     deps.onRefused?.('window', url);
