@@ -12,7 +12,7 @@ import { FormField } from '../../components/FormField';
 import { SocialButton } from '../../components/SocialButton';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
-import { oauthErrorFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
 import { useAuthStore } from '../../stores/useAuthStore';
 
 export function LoginPage(): ReactElement {
@@ -30,13 +30,35 @@ export function LoginPage(): ReactElement {
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  // An OAuth error in the return URL is shown once and the URL cleaned.
+  /** Signed in (password or social): the spec's message, then the requested page after 0.8 s. */
+  const succeed = () => {
+    setSuccess(LOGIN_MESSAGES.success);
+    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
+    const target = returnPath(location.state) ?? '/dashboard';
+    timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
+  };
+
+  // Back from the provider: an OAuth error is shown once; a code is exchanged and signs in. Either
+  // way the URL is cleaned.
   useEffect(() => {
     const oauthError = oauthErrorFromUrl(location.search, location.hash, 'login');
-    if (!oauthError) return;
-    setError(oauthError);
-    setFieldError(false);
+    const response = oauthError ? null : oauthReturnFromUrl(location.search);
+    if (!oauthError && !response) return;
     navigate(withoutOauthParams(location.pathname, location.search), { replace: true, state: location.state });
+    if (oauthError) {
+      setError(oauthError);
+      setFieldError(false);
+      return;
+    }
+    setSubmitting(true);
+    setRedirectPending(true);
+    void completeSocialSignIn(response!, 'login').then((outcome) => {
+      if (outcome.kind === 'signedIn') return succeed();
+      setRedirectPending(false);
+      setSubmitting(false);
+      if (outcome.kind === 'error') onSocialError(outcome);
+    });
+    // Runs for the URL the provider sent back (then cleaned, so once).
   }, [location, navigate]);
 
   // Leaving the page ends its claim on the post-login redirect.
@@ -69,17 +91,15 @@ export function LoginPage(): ReactElement {
       setFieldError(outcome.reason === 'rejected' && outcome.status < 500);
       return;
     }
-    setSuccess(LOGIN_MESSAGES.success);
-    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
-    const target = returnPath(location.state) ?? '/dashboard';
-    timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
+    succeed();
   };
 
-  const onSocialError = (err: SocialError) => {
+  function onSocialError(err: SocialError) {
+    setRedirectPending(false);
     setError(err.message);
     setHint(err.hint);
     setFieldError(false);
-  };
+  }
 
   const busy = submitting || !!success;
   return (
@@ -88,7 +108,7 @@ export function LoginPage(): ReactElement {
       subtitle="Sign in to scan your APIs and review findings."
       testId="login-page"
     >
-      <SocialButton page="login" disabled={busy} onError={onSocialError} />
+      <SocialButton page="login" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} />
       <div className="divider" role="separator">
         <span>or sign in with your account</span>
       </div>
