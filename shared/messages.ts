@@ -235,3 +235,16 @@ export const OIDC_MESSAGES = {
   emailLinkRefused: 'An account with this email already exists. Sign in with your password.',
   providerUnavailable: 'The identity provider cannot be reached right now. Please try again later.',
 } as const;
+
+/** Sync mode: Settings → Team server, and the banner while connected. */
+export const TEAM_SERVER_MESSAGES = {
+  urlRequired: "Enter the team server's address, for example https://portcullis.example.com.",
+  urlInvalid: 'That is not a web address. Use https://… (or http:// for this computer).',
+  httpsRequired: 'Use https:// — plain http:// is allowed only for this computer (localhost or 127.0.0.1).',
+  originOnly: "Enter only the server's address: no path, query or user name.",
+  unreachable: (origin: string) => `Could not reach ${origin}. Check the address and that the server is running.`,
+  notPortcullis: (origin: string) => `${origin} did not answer like a Portcullis team server.`,
+  connected: (host: string) => `Connected to ${host}. Sign in with your account on that server.`,
+  disconnected: 'Disconnected. Portcullis uses the data on this computer again.',
+  connecting: 'Connecting...',
+} as const;

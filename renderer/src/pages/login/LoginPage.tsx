@@ -10,6 +10,7 @@ import { Alert } from '../../components/Alert';
 import { AuthLayout } from '../../components/AuthLayout';
 import { FormField } from '../../components/FormField';
 import { SocialButton } from '../../components/SocialButton';
+import { TeamServerPanel } from '../../components/TeamServerPanel';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
 import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
@@ -29,6 +30,8 @@ export function LoginPage(): ReactElement {
   const [fieldError, setFieldError] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Sync mode sends the user here after connecting or disconnecting, with a word about it. */
+  const notice = (location.state as { notice?: unknown } | null)?.notice;
 
   /** Signed in (password or social): the spec's message, then the requested page after 0.8 s. */
   const succeed = () => {
@@ -123,6 +126,11 @@ export function LoginPage(): ReactElement {
           {success}
         </Alert>
       )}
+      {typeof notice === 'string' && !error && !success && (
+        <Alert kind="info" testId="login-notice">
+          {notice}
+        </Alert>
+      )}
       <form onSubmit={onSubmit} noValidate className="form">
         <FormField
           label="Username or email"
@@ -162,6 +170,11 @@ export function LoginPage(): ReactElement {
           Create Account
         </Link>
       </p>
+      {/* Sync mode before signing in: an account may exist only on the team's server. */}
+      <details className="auth-team-server" data-testid="login-team-server">
+        <summary>Team server</summary>
+        <TeamServerPanel />
+      </details>
     </AuthLayout>
   );
 }
