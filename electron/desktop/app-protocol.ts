@@ -11,7 +11,7 @@ function securityHeaders(): Record<string, string> {
   // connect-src: the renderer calls the core over IPC; in sync mode it calls a team server over https
   // (or http on loopback, which Chromium also treats as secure). Scripts only from the app itself.
   headers['Content-Security-Policy'] =
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self' https: http://127.0.0.1:* http://localhost:* http://[::1]:*; manifest-src 'self'; worker-src 'self'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; manifest-src 'self'; worker-src 'self'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
   headers['X-Content-Type-Options'] = 'nosniff';
   headers['Referrer-Policy'] = 'no-referrer';
   headers['Cross-Origin-Opener-Policy'] = 'same-origin';

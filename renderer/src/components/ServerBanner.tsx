@@ -2,7 +2,6 @@
 
 import type { ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { TEAM_SERVER_MESSAGES } from '../../../shared/messages';
 import { useServerStore } from '../stores/useServerStore';
 import '../styles/team-server.css';
 
@@ -22,7 +21,7 @@ export function ServerBanner(): ReactElement | null {
         className="server-banner-action"
         onClick={() => {
           disconnect();
-          navigate('/login', { replace: true, state: { notice: TEAM_SERVER_MESSAGES.disconnected } });
+          navigate('/login', { replace: true });
         }}
         data-testid="server-banner-disconnect"
       >

@@ -27,12 +27,12 @@ export function TeamServerPanel(): ReactElement {
     setBusy(false);
     if (!outcome.ok) return setError(outcome.message);
     setInput('');
-    navigate('/login', { replace: true, state: { notice: TEAM_SERVER_MESSAGES.connected(outcome.host) } });
+    navigate('/login', { replace: true });
   };
 
   const onDisconnect = () => {
     disconnect();
-    navigate('/login', { replace: true, state: { notice: TEAM_SERVER_MESSAGES.disconnected } });
+    navigate('/login', { replace: true });
   };
 
   return (

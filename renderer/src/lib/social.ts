@@ -97,12 +97,9 @@ export async function completeSocialSignIn(response: { code: string; state: stri
     if (!exchanged.ok) return backendFailure(page, exchanged.message);
     const { idToken, nonce, profile } = exchanged.data;
     const login = await authApi.googleLogin({ ...profile, idToken, nonce });
-    if (!login.ok || !login.data?.token) return backendFailure(page, login.message);
-    // The store checks the token against the profile route and keeps both, as on start-up.
-    authStore.setState({ token: login.data.token, signedOutBy: null });
-    await authStore.getState().restore();
-    const user = authStore.getState().user;
-    return user ? { kind: 'signedIn', user } : backendFailure(page, '');
+    if (!login.ok || !login.data?.token || !login.data.user) return backendFailure(page, login.message);
+    authStore.getState().acceptSession(login.data.token, login.data.user);
+    return { kind: 'signedIn', user: login.data.user };
   } catch {
     return backendFailure(page, '');
   }

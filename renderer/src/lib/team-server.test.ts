@@ -9,7 +9,6 @@ describe('team server addresses', () => {
     expect(checkServerUrl('portcullis.example.com')).toMatchObject({ ok: true, url: 'https://portcullis.example.com' });
     expect(checkServerUrl('http://127.0.0.1:4780')).toMatchObject({ ok: true, url: 'http://127.0.0.1:4780' });
     expect(checkServerUrl('http://localhost:4780/')).toMatchObject({ ok: true, url: 'http://localhost:4780' });
-    expect(checkServerUrl('http://[::1]:4780')).toMatchObject({ ok: true, url: 'http://[::1]:4780' });
   });
 
   it('refuses plain http across a network, paths, credentials and other schemes', () => {
@@ -17,6 +16,7 @@ describe('team server addresses', () => {
     expect(checkServerUrl('http://portcullis.example.com')).toEqual({ ok: false, message: TEAM_SERVER_MESSAGES.httpsRequired });
     expect(checkServerUrl('http://192.168.1.10:4780')).toEqual({ ok: false, message: TEAM_SERVER_MESSAGES.httpsRequired });
     expect(checkServerUrl('http://127.0.0.1.evil.example')).toEqual({ ok: false, message: TEAM_SERVER_MESSAGES.httpsRequired });
+    expect(checkServerUrl('http://[::1]:4780')).toEqual({ ok: false, message: TEAM_SERVER_MESSAGES.httpsRequired });
     for (const u of ['https://a.example/api', 'https://a.example/?x=1', 'https://a.example/#x', 'https://user:pw@a.example']) {
       expect(checkServerUrl(u), u).toEqual({ ok: false, message: TEAM_SERVER_MESSAGES.originOnly });
     }

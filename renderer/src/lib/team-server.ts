@@ -5,7 +5,8 @@
 import type { Envelope, Environment } from '../../../shared/contract';
 import { TEAM_SERVER_MESSAGES } from '../../../shared/messages';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** http is allowed on these only (the pages' CSP names them; CSP cannot name an IPv6 literal). */
+const LOOPBACK = new Set(['localhost', '127.0.0.1']);
 export const PROBE_TIMEOUT_MS = 8000;
 
 export type UrlCheck = { ok: true; url: string; host: string } | { ok: false; message: string };

@@ -5,6 +5,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { STORAGE_KEYS } from '../../../shared/constants';
+import { TEAM_SERVER_MESSAGES } from '../../../shared/messages';
 import { serverUrl, setServerUrl } from '../api/request';
 import { checkServerUrl, probeServer } from '../lib/team-server';
 import { browserStorage, type KeyValueStorage } from './storage';
@@ -15,8 +16,11 @@ export type ConnectOutcome = { ok: true; url: string; host: string } | { ok: fal
 export interface ServerState {
   /** The team server's origin, or null in local mode. */
   url: string | null;
+  /** A word for the login page after connecting or disconnecting (the session ended with it). */
+  notice: string | null;
   connect(input: string): Promise<ConnectOutcome>;
   disconnect(): void;
+  clearNotice(): void;
 }
 
 export interface ServerDeps {
@@ -30,6 +34,7 @@ export function createServerStore(deps: ServerDeps): StoreApi<ServerState> {
   const initial = serverUrl() || null;
   return createStore<ServerState>()((set) => ({
     url: initial,
+    notice: null,
 
     async connect(input) {
       const checked = checkServerUrl(input);
@@ -39,7 +44,7 @@ export function createServerStore(deps: ServerDeps): StoreApi<ServerState> {
       deps.signOut();
       setServerUrl(checked.url);
       deps.storage.setItem(STORAGE_KEYS.serverUrl, checked.url);
-      set({ url: checked.url });
+      set({ url: checked.url, notice: TEAM_SERVER_MESSAGES.connected(checked.host) });
       return checked;
     },
 
@@ -47,7 +52,11 @@ export function createServerStore(deps: ServerDeps): StoreApi<ServerState> {
       deps.signOut();
       setServerUrl('');
       deps.storage.removeItem(STORAGE_KEYS.serverUrl);
-      set({ url: null });
+      set({ url: null, notice: TEAM_SERVER_MESSAGES.disconnected });
+    },
+
+    clearNotice() {
+      set({ notice: null });
     },
   }));
 }

@@ -15,6 +15,7 @@ import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
 import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
 import { useAuthStore } from '../../stores/useAuthStore';
+import { useServerStore } from '../../stores/useServerStore';
 
 export function LoginPage(): ReactElement {
   const login = useAuthStore((s) => s.login);
@@ -31,10 +32,12 @@ export function LoginPage(): ReactElement {
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   /** Sync mode sends the user here after connecting or disconnecting, with a word about it. */
-  const notice = (location.state as { notice?: unknown } | null)?.notice;
+  const notice = useServerStore((s) => s.notice);
+  const clearNotice = useServerStore((s) => s.clearNotice);
 
   /** Signed in (password or social): the spec's message, then the requested page after 0.8 s. */
   const succeed = () => {
+    clearNotice();
     setSuccess(LOGIN_MESSAGES.success);
     timers.after(DELAYS.successMessageMs, () => setSuccess(null));
     const target = returnPath(location.state) ?? '/dashboard';
@@ -126,7 +129,7 @@ export function LoginPage(): ReactElement {
           {success}
         </Alert>
       )}
-      {typeof notice === 'string' && !error && !success && (
+      {notice && !error && !success && (
         <Alert kind="info" testId="login-notice">
           {notice}
         </Alert>
