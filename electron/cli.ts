@@ -1,11 +1,13 @@
 // `portcullis`: the command-line shell of the core. Each subcommand lives in cli/<name>.ts.
 
 import { reportCommand } from './cli/report';
+import { scanCommand } from './cli/scan';
 import { serveCommand } from './cli/serve';
 import type { CliCommand } from './cli/types';
 
 const COMMANDS: Record<string, CliCommand> = {
   serve: serveCommand,
+  scan: scanCommand,
   report: reportCommand,
 };
 

@@ -5,8 +5,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { OWASP_SCRYPT_COST, type ScryptCost } from './accounts/passwords';
 import type { ThrottleRule } from './accounts/throttle';
+import type { SecretStoreChoice } from './secrets/index';
 
 export type Shell = 'desktop' | 'server' | 'cli';
+
+/** Engine defaults of every scan; a scan may ask for other values within the bounds. */
+export interface ScanDefaults {
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Request starts per second; 0 = no cap. */
+  rps: number;
+  timeoutMs: number;
+  /** Extra attempts after a connection error. */
+  retries: number;
+  maxBodyBytes: number;
+  /** Hard cap on requests to one endpoint (baselines, creates and every check together). */
+  maxRequestsPerEndpoint: number;
+  maxRequestsPerScan: number;
+  /** Upper bound on a scan's own concurrency setting. */
+  maxConcurrency: number;
+  tlsVerify: boolean;
+}
 
 export interface CoreConfig {
   shell: Shell;
@@ -27,6 +46,11 @@ export interface CoreConfig {
   throttle: { account: ThrottleRule; client: ThrottleRule; resetRequests: ThrottleRule };
   /** Largest JSON body of an ordinary call. */
   jsonBodyLimitBytes: number;
+  /** Where scan keys are kept: the OS keychain (desktop, CLI), AES-256-GCM (server), or auto. */
+  secretStore: SecretStoreChoice;
+  /** PORTCULLIS_SECRET_KEY: the encrypted store's key; without it a 0600 key file in the data dir. */
+  secretKey: string | undefined;
+  scan: ScanDefaults;
   /** Social sign-in (OpenID Connect); null when no client is configured. */
   oidc: OidcSettings | null;
   /**
@@ -105,7 +129,15 @@ function corsOriginsFromEnv(env: NodeJS.ProcessEnv): string[] {
   return [...new Set([DESKTOP_ORIGIN, ...listed])];
 }
 
-export type CoreConfigInput = Partial<CoreConfig> & { shell: Shell; dataDir: string };
+export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan'>> & { shell: Shell; dataDir: string; scan?: Partial<ScanDefaults> };
+
+function envNumber(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+const SECRET_STORES: SecretStoreChoice[] = ['auto', 'keychain', 'encrypted'];
 
 const truthy = (v: string | undefined): boolean => v === '1' || v?.toLowerCase() === 'true';
 
@@ -138,6 +170,20 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
       resetRequests: { maxFailures: 3, windowMs: 60 * 60 * 1000 },
     },
     jsonBodyLimitBytes: input.jsonBodyLimitBytes ?? 1024 * 1024,
+    secretStore:
+      input.secretStore ?? (SECRET_STORES.find((c) => c === env.PORTCULLIS_SECRET_STORE) as SecretStoreChoice | undefined) ?? 'auto',
+    secretKey: input.secretKey ?? env.PORTCULLIS_SECRET_KEY,
+    scan: {
+      concurrency: input.scan?.concurrency ?? envNumber(env.PORTCULLIS_SCAN_CONCURRENCY) ?? 8,
+      rps: input.scan?.rps ?? envNumber(env.PORTCULLIS_SCAN_RPS) ?? 20,
+      timeoutMs: input.scan?.timeoutMs ?? envNumber(env.PORTCULLIS_SCAN_TIMEOUT_MS) ?? 15_000,
+      retries: input.scan?.retries ?? 2,
+      maxBodyBytes: input.scan?.maxBodyBytes ?? 1024 * 1024,
+      maxRequestsPerEndpoint: input.scan?.maxRequestsPerEndpoint ?? 200,
+      maxRequestsPerScan: input.scan?.maxRequestsPerScan ?? 50_000,
+      maxConcurrency: input.scan?.maxConcurrency ?? 64,
+      tlsVerify: input.scan?.tlsVerify ?? env.PORTCULLIS_SCAN_TLS_VERIFY !== '0',
+    },
     oidc: input.oidc !== undefined ? (input.oidc && { ...input.oidc, issuer: checkIssuer(input.oidc.issuer) }) : oidcFromEnv(env),
     corsOrigins: input.corsOrigins ?? corsOriginsFromEnv(env),
   };

@@ -4,18 +4,27 @@
 import fs from 'node:fs';
 import { createAccounts } from './accounts/service';
 import { createMailer } from './accounts/mailer';
+import { createTwoFactor } from './accounts/two-factor';
 import { createApp } from './api/app';
 import type { TransportInfo } from './api/env';
 import { systemClock, type Clock } from './clock';
 import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
 import { createLogger, type Logger } from './log';
 import { openStore, type OpenedStore } from './store/database';
+import { ScanEvents } from './scanner/events';
+import { createScanService } from './scanner/service';
+import { createScheduler, type Timer } from './scheduler/scheduler';
+import { createSecretStore } from './secrets/index';
 import { createRepos } from './store/index';
 import type { Services } from './services';
 
 export interface CoreOptions extends CoreConfigInput {
   logger?: Logger;
   clock?: Clock;
+  /** Run recurring scans (default: on for the desktop and the team server, off for the CLI). */
+  runScheduler?: boolean;
+  /** The scheduler's wake-up timer (tests pass one they control). */
+  schedulerTimer?: Timer;
 }
 
 export interface Core {
@@ -35,9 +44,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = await openStore(config.dbFile);
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
-  const accounts = createAccounts({ repos, config, clock, logger, mailer });
-  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts };
+  const secrets = await createSecretStore({
+    shell: config.shell,
+    choice: config.secretStore,
+    dataDir: config.dataDir,
+    envKey: config.secretKey,
+    secrets: repos.secrets,
+    clock,
+    logger,
+  });
+  const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger });
+  const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor });
+  const scanEvents = new ScanEvents();
+  const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
+  const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer });
+  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, twoFactor, secrets, scans, scanEvents, scheduler };
   await repos.sessions.deleteExpired(clock.now());
+  // A crash leaves no scan "running": it is failed with a reason at the next start.
+  await scans.recover();
+  // Then runs missed while closed run once, and the timer is armed.
+  if (options.runScheduler ?? config.shell !== 'cli') await scheduler.start();
   const app = createApp(services);
   const direct: TransportInfo = { transport: 'direct', clientIp: 'local' };
   let closed = false;
@@ -49,6 +75,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      await scheduler.stop();
+      await scans.shutdown();
       await store.close();
     },
   };

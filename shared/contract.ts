@@ -186,6 +186,8 @@ export interface SkippedCheck {
   check_id: string;
   title: string;
   reason: string;
+  /** The check's OWASP category ("API1:2023"). */
+  owasp?: string;
 }
 
 export interface ScanInfo {
@@ -198,7 +200,9 @@ export interface ScanInfo {
   failure_reason: string | null;
   skipped_checks: SkippedCheck[];
   /** Findings of the previous scan that this scan no longer sees. */
-  fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string }[];
+  fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity }[];
+  /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
+  requests_by_check: Record<string, number>;
 }
 
 export interface ScanDetails {

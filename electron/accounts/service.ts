@@ -10,6 +10,7 @@ import type { SessionRow } from '../store/sessions';
 import type { UserRow } from '../store/users';
 import { ApiError, badRequest, conflict, tooManyRequests, unauthorized } from '../api/errors';
 import type { Mailer } from './mailer';
+import type { TwoFactor } from './two-factor';
 import { burnVerification, hashPassword, verifyPassword } from './passwords';
 import { FailureThrottle } from './throttle';
 import { hashToken, newToken } from './tokens';
@@ -29,9 +30,13 @@ export interface AccountsDeps {
   clock: Clock;
   logger: Logger;
   mailer: Mailer | null;
+  twoFactor: TwoFactor;
 }
 
-export function createAccounts({ repos, config, clock, logger, mailer }: AccountsDeps) {
+/** What a correct first factor yields: a session, or a two-factor challenge to answer first. */
+export type SignInResult = { token: string; user: UserRow } | { challenge: string; user: UserRow };
+
+export function createAccounts({ repos, config, clock, logger, mailer, twoFactor }: AccountsDeps) {
   const throttle = new FailureThrottle(clock, config.throttle);
 
   async function idleTimeoutOf(userId: string): Promise<number> {
@@ -54,12 +59,31 @@ export function createAccounts({ repos, config, clock, logger, mailer }: Account
       },
       now,
     );
-    await repos.loginEvents.record(user.id, method, info, now);
+    await notifySignIn(user, info, method, now);
     return token;
+  }
+
+  /** With login notifications on: the sign-in is recorded, and emailed where SMTP is configured. */
+  async function notifySignIn(user: UserRow, info: ClientInfo, method: string, now: Date): Promise<void> {
+    const prefs = await repos.userSettings.getPreferences(user.id);
+    if (!prefs.security.loginNotifications) return;
+    await repos.loginEvents.record(user.id, method, info, now);
+    await mailer?.send({
+      to: user.email,
+      subject: 'New sign-in to your Portcullis account',
+      text: `Your Portcullis account signed in on ${now.toISOString()} (UTC)\nfrom ${info.ip}${info.client ? ` using ${info.client}` : ''}, by ${method}.\n\nIf this was not you, change your password and sign out of every other session in Settings > Security.`,
+    });
+  }
+
+  /** A correct first factor: a session, or a challenge when two-factor sign-in is on. */
+  async function signIn(user: UserRow, info: ClientInfo, method: string): Promise<SignInResult> {
+    if (user.totp_enabled) return { challenge: await twoFactor.challenge(user, method, info), user };
+    return { token: await startSession(user, info, method), user };
   }
 
   return {
     startSession,
+    signIn,
 
     async signup(input: { firstName: string; lastName: string; email: string; username: string; password: string }) {
       if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
@@ -77,7 +101,7 @@ export function createAccounts({ repos, config, clock, logger, mailer }: Account
     },
 
     /** Checks the password; answers 429 while the identifier or the client is throttled. */
-    async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo) {
+    async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo): Promise<SignInResult> {
       const id = (identifier.email ?? identifier.username ?? '').trim().toLowerCase();
       const keys = [
         { kind: 'account', value: id },
@@ -95,9 +119,8 @@ export function createAccounts({ repos, config, clock, logger, mailer }: Account
         throw unauthorized(SERVER_MESSAGES.invalidCredentials);
       }
       throttle.reset('account', id);
-      const token = await startSession(user, info, 'password');
-      logger.info('Signed in', { user: user.id, ip: info.ip });
-      return { token, user };
+      logger.info('Password accepted', { user: user.id, ip: info.ip, second_factor: user.totp_enabled === 1 });
+      return signIn(user, info, 'password');
     },
 
     /** The session and user a bearer token stands for; 401 when unknown, idle too long or past its end. */

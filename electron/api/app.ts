@@ -14,14 +14,19 @@ import { requireSession, userIdGuard } from './middleware/session';
 import { registerApiRoutes } from './routes/apis';
 import { registerAuthRoutes } from './routes/auth';
 import { registerEndpointRoutes } from './routes/endpoints';
+import { registerEventRoutes } from './routes/events';
 import { registerPublicRoutes } from './routes/public';
+import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
+import { registerScheduleRoutes } from './routes/schedules';
+import { registerSecurityRoutes } from './routes/security';
 import { registerShareRoutes } from './routes/shares';
 import { registerUserRoutes } from './routes/user';
 
 /** Calls that need no session (DESIGN.md section 2). Everything else under /api does. */
 export const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login',
+  'POST /api/auth/login/2fa',
   'POST /api/auth/signup',
   'POST /api/auth/google-login',
   'POST /api/auth/oidc/start',
@@ -42,10 +47,14 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerAuthRoutes,
   registerUserRoutes,
   registerPublicRoutes,
+  registerScanRoutes,
   registerShareRoutes,
   registerReportRoutes,
+  registerScheduleRoutes,
   registerApiRoutes,
   registerEndpointRoutes,
+  registerEventRoutes,
+  registerSecurityRoutes,
 ];
 
 const isPublic = (method: string, path: string): boolean =>

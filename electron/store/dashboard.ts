@@ -69,6 +69,7 @@ export function createDashboardRepo(db: Db) {
           WITH ${visible}, ${latest}
           SELECT f.vulnerability_name AS type, count(*) AS count
           FROM findings f JOIN latest l ON l.id = f.scan_id
+          WHERE f.severity <> 'info'
           GROUP BY f.vulnerability_name
           ORDER BY count DESC, type ASC
           LIMIT ${TOP_TYPES}`.execute(db),

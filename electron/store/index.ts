@@ -4,11 +4,16 @@ import { createApisRepo } from './apis';
 import { createDashboardRepo } from './dashboard';
 import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
+import { createFindingsRepo } from './findings';
 import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
+import { createScansRepo } from './scans';
+import { createSecretsRepo } from './secrets';
+import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
+import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
 
@@ -22,8 +27,13 @@ export function createRepos(db: Db) {
     loginEvents: createLoginEventsRepo(db),
     apis: createApisRepo(db),
     endpoints: createEndpointsRepo(db),
+    scans: createScansRepo(db),
+    findings: createFindingsRepo(db),
+    secrets: createSecretsRepo(db),
     shares: createSharesRepo(db),
     dashboard: createDashboardRepo(db),
+    schedules: createSchedulesRepo(db),
+    twoFactor: createTwoFactorRepo(db),
   };
 }
 

@@ -68,3 +68,30 @@ describe('migrations', () => {
     await db.destroy();
   });
 });
+
+describe('vulnerability counts (migrations 002 and 004)', () => {
+  it('count findings per scan, leaving out informational ones, through inserts, updates and deletes', async () => {
+    const sqlite = openSqlite(':memory:');
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    await migrateToLatest(db);
+    const now = new Date().toISOString();
+    sqlite.prepare("INSERT INTO users (id,email,username,first_name,last_name,created_at,updated_at) VALUES ('u','u@x.io','u','U','U',?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO apis (id,owner_id,name,base_url,source_format,created_at,updated_at) VALUES ('a','u','A','http://x','manual',?,?)").run(now, now);
+    sqlite.prepare("INSERT INTO scans (id,api_id,user_id,profile,status,created_at) VALUES ('s','a','u','owasp','completed',?)").run(now);
+    const add = sqlite.prepare(
+      "INSERT INTO findings (id,scan_id,api_id,check_id,fingerprint,vulnerability_name,severity,confidence,owasp,description,recommendation,cvss_vector,cvss_score,method,path,evidence,created_at) VALUES (?,'s','a','c',?,'n',?,'high','API1','d','r','v',?,'GET','/x','Method: GET',?)",
+    );
+    const counts = () => sqlite.prepare("SELECT findings_count AS f, critical_count AS c FROM scans WHERE id = 's'").get();
+    add.run('f1', 'p1', 'high', 9.8, now);
+    add.run('f2', 'p2', 'medium', 5.0, now);
+    add.run('f3', 'p3', 'info', 0, now);
+    expect(counts()).toEqual({ f: 2, c: 1 });
+    sqlite.prepare("UPDATE findings SET severity = 'info', cvss_score = 0 WHERE id = 'f1'").run();
+    expect(counts()).toEqual({ f: 1, c: 0 });
+    sqlite.prepare("UPDATE findings SET severity = 'high', cvss_score = 9.1 WHERE id = 'f3'").run();
+    expect(counts()).toEqual({ f: 2, c: 1 });
+    sqlite.prepare("DELETE FROM findings WHERE id IN ('f2', 'f3')").run();
+    expect(counts()).toEqual({ f: 0, c: 0 });
+    await db.destroy();
+  });
+});

@@ -14,6 +14,28 @@ export interface UsersTable {
   profile_picture: string | null;
   created_at: string;
   updated_at: string;
+  totp_enabled: WithDefault<number>;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  totp_last_step: WithDefault<number>;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface MfaChallengesTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  /** How the first factor was passed: password, google... */
+  method: string;
+  client: string | null;
+  ip: string | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface IdentitiesTable {
@@ -159,6 +181,13 @@ export interface SchedulesTable {
   last_run_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The wall-clock time and weekday/day runs keep (when the schedule was saved). */
+  anchor_at: WithDefault<string | null>;
+  /** The owner's time zone the runs are computed in (IANA or Etc/GMT±N). */
+  zone: WithDefault<string>;
+  last_scan_id: WithDefault<string | null>;
+  /** Why the last due run could not start (keys gone, no earlier scan...), or null. */
+  last_error: WithDefault<string | null>;
 }
 
 export interface SharesTable {
@@ -167,6 +196,15 @@ export interface SharesTable {
   permission: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface SecretsTable {
+  /** "scan:<scan id>". */
+  ref: string;
+  /** "keychain" (the value lives in the OS keychain) or "aes-256-gcm" (ciphertext here). */
+  backend: string;
+  ciphertext: string | null;
+  created_at: string;
 }
 
 export interface LoginEventsTable {
@@ -193,6 +231,9 @@ export interface Database {
   schedules: SchedulesTable;
   shares: SharesTable;
   login_events: LoginEventsTable;
+  secrets: SecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }
 
 /** Helper for columns Kysely should treat as optional on insert. */

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contract';
 import type { Db } from './database';
+import type { Insertable, Selectable } from 'kysely';
 import type { UsersTable } from './schema';
 
-export type UserRow = UsersTable;
+export type UserRow = Selectable<UsersTable>;
 
 export function toUser(row: UserRow): User {
   return {
@@ -39,8 +40,10 @@ export function createUsersRepo(db: Db) {
       return db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
     },
     async create(input: NewUser, now: Date): Promise<UserRow> {
-      const row: UserRow = {
+      const row: Insertable<UsersTable> & UserRow = {
         id: randomUUID(),
+        totp_enabled: 0,
+        totp_last_step: 0,
         email: input.email.toLowerCase(),
         username: input.username.toLowerCase(),
         first_name: input.firstName,

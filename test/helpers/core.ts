@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { manualClock } from '../../electron/clock';
-import type { CoreConfigInput } from '../../electron/config';
-import { createCore, type Core } from '../../electron/core';
+import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createBridgeHandler, type IpcInvokeEventLike } from '../../electron/ipc-bridge';
 import { createMemoryLogger } from '../../electron/log';
 import { startServer, type RunningServer } from '../../electron/server';
@@ -28,9 +27,11 @@ export interface TestCore {
   close(): Promise<void>;
 }
 
-export async function createTestCore(overrides: Partial<CoreConfigInput> = {}): Promise<TestCore> {
+export async function createTestCore(
+  overrides: Partial<CoreOptions> & { clock?: ReturnType<typeof manualClock> } = {},
+): Promise<TestCore> {
   const dataDir = overrides.dataDir ?? tempDir();
-  const clock = manualClock(new Date('2026-03-02T10:00:00.000Z'));
+  const clock = overrides.clock ?? manualClock(new Date('2026-03-02T10:00:00.000Z'));
   const log = createMemoryLogger('debug');
   const core = await createCore({
     shell: 'server',

@@ -1,6 +1,8 @@
 // /api/auth/*: sign-up, login, logout, forgot and reset password, social sign-in.
 
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import type { SignInResult } from '../../accounts/service';
+import { TWO_FACTOR_TEXT } from '../../accounts/two-factor';
 import { LIMITS } from '../../../shared/constants';
 import { FORGOT_MESSAGES, LOGIN_MESSAGES, OIDC_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, SOCIAL_MESSAGES } from '../../../shared/messages';
 import { isValidEmail, signupPayload, validateReset, validateSignup, type ValidationError } from '../../../shared/validation';
@@ -19,6 +21,14 @@ const SIGNUP_USERNAME = /^[A-Za-z0-9._-]+$/;
 const SIGNUP_USERNAME_MAX = 64;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A session (data.token), or the two-factor step (data.two_factor_required + data.challenge). */
+export function signInResponse(c: Context<AppEnv>, result: SignInResult): Response {
+  if ('challenge' in result) {
+    return ok(c, TWO_FACTOR_TEXT.required, { two_factor_required: true, challenge: result.challenge });
+  }
+  return ok(c, SERVER_MESSAGES.loginOk, { token: result.token, user: toUser(result.user) });
+}
 
 export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
   app.post('/api/auth/signup', async (c) => {
@@ -46,7 +56,18 @@ export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
     const password = str(body.password);
     if ((!email && !username) || !password) throw badRequest(LOGIN_MESSAGES.bothRequired, 'identifier');
     if (password.length > LIMITS.passwordMax) throw new ApiError(401, SERVER_MESSAGES.invalidCredentials);
-    const { token, user } = await s.accounts.login(email ? { email } : { username: username! }, password, clientInfo(c));
+    const result = await s.accounts.login(email ? { email } : { username: username! }, password, clientInfo(c));
+    return signInResponse(c, result);
+  });
+
+  // The second step of a two-factor sign-in: the challenge from the first step and a code.
+  app.post('/api/auth/login/2fa', async (c) => {
+    const body = await jsonBody(c);
+    const challenge = str(body.challenge)?.trim();
+    const code = str(body.code)?.trim();
+    if (!challenge || !code || code.length > 64) throw badRequest(TWO_FACTOR_TEXT.invalidCode, 'code');
+    const { user, method } = await s.twoFactor.answer(challenge, code);
+    const token = await s.accounts.startSession(user, clientInfo(c), `${method}+totp`);
     return ok(c, SERVER_MESSAGES.loginOk, { token, user: toUser(user) });
   });
 

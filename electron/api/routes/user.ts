@@ -125,9 +125,15 @@ export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, PASSWORD_CHANGE_MESSAGES.success);
   });
 
+  /** `security.twoFactorAuth` is the account's real state (enrolment turns it on), never a stored wish. */
+  const withTwoFactor = (prefs: Preferences, user: { totp_enabled: number }): Preferences => ({
+    ...prefs,
+    security: { ...prefs.security, twoFactorAuth: user.totp_enabled === 1 },
+  });
+
   app.get('/api/user/preferences', async (c) => {
     const preferences = await s.repos.userSettings.getPreferences(c.get('user').id);
-    return ok(c, SERVER_MESSAGES.ok, { preferences });
+    return ok(c, SERVER_MESSAGES.ok, { preferences: withTwoFactor(preferences, c.get('user')) });
   });
 
   app.put('/api/user/preferences', async (c) => {
@@ -139,7 +145,7 @@ export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
       security: {
         ...current.security,
         ...input.preferences.security,
-        twoFactorAuth: current.security.twoFactorAuth,
+        twoFactorAuth: c.get('user').totp_enabled === 1,
       },
       preferences: {
         ...current.preferences,

@@ -1,0 +1,121 @@
+// /api/scan/*: create (profile, keys, options), start, details (progress and findings so far),
+// cancel, and the scan list of an API. Owner and manage may scan; read may look; anyone else gets
+// 404 (the API's existence is not revealed).
+
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
+import { API_MESSAGES } from '../../../shared/messages';
+import { ScanError, SCAN_TEXT } from '../../scanner/service';
+import { SecretStoreError } from '../../secrets/types';
+import type { Services } from '../../services';
+import { requireApiAccess, type Capability } from '../access';
+import type { AppEnv } from '../env';
+import { ApiError, notFound } from '../errors';
+import { idField, parseBody, parseQuery } from '../input';
+import { ok } from '../respond';
+
+export const KEY_MAX = 8192;
+const PROFILE_MESSAGE = `scan_profile must be one of ${SCAN_PROFILE_ALIASES.join(', ')}.`;
+
+const profile = z.string({ error: PROFILE_MESSAGE }).refine((v) => (SCAN_PROFILE_ALIASES as readonly string[]).includes(v), { error: PROFILE_MESSAGE });
+
+const createSchema = z.object({
+  api_id: idField('api_id'),
+  scan_profile: profile,
+  api_key_1: z
+    .string({ error: API_MESSAGES.primaryKeyRequired })
+    .trim()
+    .min(1, { error: API_MESSAGES.primaryKeyRequired })
+    .max(KEY_MAX, { error: 'api_key_1 is too long.' }),
+  api_key_2: z
+    .string()
+    .trim()
+    .max(KEY_MAX, { error: 'api_key_2 is too long.' })
+    .nullish(),
+  lower_privilege_key: z.union([z.literal(1), z.literal(2)]).optional(),
+  /** Requests per second (0 = no cap) and requests in flight; the server bounds both. */
+  rps: z.number().int().min(0).max(1000).optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  timeout_ms: z.number().int().min(500).max(120_000).optional(),
+  allow_existing_objects: z.boolean().optional(),
+});
+
+const startSchema = z.object({
+  api_id: idField('api_id'),
+  scan_profile: profile.optional(),
+  scan_id: idField('scan_id').optional(),
+});
+
+const scanIdSchema = z.object({ scan_id: idField('scan_id') });
+const listSchema = z.object({ api_id: idField('api_id') });
+
+function asApiError(err: unknown): never {
+  if (err instanceof ScanError) throw new ApiError(err.status, err.message);
+  // A locked or missing keychain: say so (the message names the keychain error, never a key).
+  if (err instanceof SecretStoreError) throw new ApiError(503, err.message);
+  throw err;
+}
+
+/** The scan and the caller's access to its API; 404 "Scan not found." when the caller cannot see it. */
+async function scanWithAccess(s: Services, userId: string, scanId: string, capability: Capability) {
+  const row = await s.repos.scans.findById(scanId);
+  if (!row) throw notFound(SCAN_TEXT.notFound);
+  try {
+    await requireApiAccess(s.repos, userId, row.api_id, capability);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw notFound(SCAN_TEXT.notFound);
+    throw err;
+  }
+  return row;
+}
+
+export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
+  app.post('/api/scan/create', async (c) => {
+    const body = await parseBody(c, createSchema);
+    const user = c.get('user');
+    await requireApiAccess(s.repos, user.id, body.api_id, 'scan');
+    const scanId = await s.scans
+      .create(user.id, {
+        apiId: body.api_id,
+        profile: body.scan_profile,
+        key1: body.api_key_1,
+        key2: body.api_key_2 ?? null,
+        lowerPrivilegeKey: body.lower_privilege_key,
+        rps: body.rps,
+        concurrency: body.concurrency,
+        timeoutMs: body.timeout_ms,
+        allowExistingObjects: body.allow_existing_objects,
+      })
+      .catch(asApiError);
+    return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);
+  });
+
+  app.post('/api/scan/start', async (c) => {
+    const body = await parseBody(c, startSchema);
+    const user = c.get('user');
+    await requireApiAccess(s.repos, user.id, body.api_id, 'scan');
+    const started = await s.scans.start(user.id, { apiId: body.api_id, scanId: body.scan_id }).catch(asApiError);
+    return ok(c, SCAN_TEXT.started, { scan_id: started.scanId, status: started.status });
+  });
+
+  app.post('/api/scan/details', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    await scanWithAccess(s, c.get('user').id, body.scan_id, 'view');
+    const details = await s.scans.details(body.scan_id).catch(asApiError);
+    return ok(c, 'OK', details);
+  });
+
+  app.post('/api/scan/cancel', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    await scanWithAccess(s, c.get('user').id, body.scan_id, 'scan');
+    const status = await s.scans.cancel(body.scan_id).catch(asApiError);
+    return ok(c, SCAN_TEXT.cancelled, { scan_id: body.scan_id, status });
+  });
+
+  app.get('/api/scan/list', async (c) => {
+    const q = parseQuery(c, listSchema);
+    await requireApiAccess(s.repos, c.get('user').id, q.api_id, 'view');
+    return ok(c, 'OK', { scans: await s.scans.list(q.api_id) });
+  });
+}

@@ -1,0 +1,224 @@
+// `portcullis scan`: import a spec, scan the API on an embedded SQLite (a data dir, or a temp dir
+// removed afterwards), write findings.json, draw progress on stderr, and exit 0 (nothing at or above
+// --fail-on), 1 (findings at or above it) or 2 (error).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SEVERITIES, type Severity } from '../../shared/constants';
+import type { ScanDetails } from '../../shared/contract';
+import { createCore, type Core } from '../core';
+import { importApiDocument, ImportError } from '../importer/index';
+import { parseReportFormats, writeReports } from '../reports/index';
+import { createLogger } from '../log';
+import type { ScanEvent } from '../scanner/events';
+import { UsageError, type CliCommand } from './types';
+
+const HELP = `Usage: portcullis scan --spec <file> --base-url <url> --key1 <key> [options]
+
+Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API Security Top 10.
+  --spec         the API description (.json, .yaml, .yml)
+  --base-url     where the API runs (default: the spec's server URL)
+  --key1         the primary user's key (or PORTCULLIS_KEY_1; keeps it out of the process list)
+  --key2         a second user's key, for cross-user checks (or PORTCULLIS_KEY_2)
+  --rps          requests per second, 0 = no cap (default 20)
+  --concurrency  requests in flight (default 8)
+  --timeout-ms   per-request timeout (default 15000)
+  --out          directory for findings.json (default: the current directory)
+  --fail-on      high | medium | low (default high): exit 1 when a finding is at or above it
+  --format       reports to write next to findings.json: pdf (both), executive, technical, json,
+                 sarif, html, junit; comma-separated (default: none)
+  --data-dir     keep the database here (default: a temp dir, removed afterwards)
+  --quiet        no progress bar
+
+Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 error.`;
+
+const CLI_USER = { email: 'cli@portcullis.local', username: 'portcullis-cli', firstName: 'Portcullis', lastName: 'CLI' };
+
+function positiveInt(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+  return n;
+}
+
+/** Severities at or above the threshold. */
+export function atOrAbove(threshold: Exclude<Severity, 'info'>): Severity[] {
+  return SEVERITIES.slice(0, SEVERITIES.indexOf(threshold) + 1);
+}
+
+function progressBar(stream: NodeJS.WriteStream, quiet: boolean) {
+  let lastLine = '';
+  let lastPercent = -10;
+  return {
+    update(e: ScanEvent) {
+      if (quiet || e.type !== 'scan:progress') return;
+      const pct = e.total ? Math.floor((100 * e.done) / e.total) : 0;
+      const width = 24;
+      const filled = Math.round((width * pct) / 100);
+      const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(pct).padStart(3)}%  ${e.done}/${e.total} checks  ${e.requestsSent} requests  ${e.findings} findings`;
+      if (stream.isTTY) {
+        if (line !== lastLine) stream.write(`\r${line}`);
+      } else if (pct >= lastPercent + 10) {
+        stream.write(`${line}\n`);
+        lastPercent = pct;
+      }
+      lastLine = line;
+    },
+    end() {
+      if (!quiet && stream.isTTY && lastLine) stream.write('\n');
+    },
+  };
+}
+
+export function findingsReport(details: ScanDetails, api: { name: string; base_url: string }) {
+  const info = details.results.scan_info;
+  return {
+    tool: 'Portcullis',
+    api,
+    scan: {
+      id: details.scan_id,
+      status: details.status,
+      started_at: info.started_at,
+      completed_at: info.completed_at,
+      score: info.score,
+      requests_sent: info.requests_sent,
+      failure_reason: info.failure_reason,
+      skipped_checks: info.skipped_checks,
+      errors: info.errors,
+    },
+    summary: Object.fromEntries(SEVERITIES.map((s) => [s, details.results.results.filter((f) => f.severity === s).length])),
+    findings: details.results.results,
+  };
+}
+
+export const scanCommand: CliCommand = {
+  summary: 'import a spec and scan the API (CI pipelines)',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        spec: { type: 'string' },
+        'base-url': { type: 'string' },
+        key1: { type: 'string' },
+        key2: { type: 'string' },
+        rps: { type: 'string' },
+        concurrency: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        out: { type: 'string' },
+        'fail-on': { type: 'string', default: 'high' },
+        'data-dir': { type: 'string' },
+        format: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    if (!values.spec) throw new UsageError('--spec is required (the API description file).');
+    const key1 = (values.key1 ?? process.env.PORTCULLIS_KEY_1 ?? '').trim();
+    if (!key1) throw new UsageError('--key1 is required (or set PORTCULLIS_KEY_1).');
+    const key2 = (values.key2 ?? process.env.PORTCULLIS_KEY_2 ?? '').trim() || null;
+    const failOn = values['fail-on'] as Exclude<Severity, 'info'>;
+    if (!['high', 'medium', 'low'].includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got "${values['fail-on']}".`);
+    const rps = positiveInt('rps', values.rps, 0, 10_000);
+    const concurrency = positiveInt('concurrency', values.concurrency, 1, 256);
+    const timeoutMs = positiveInt('timeout-ms', values['timeout-ms'], 100, 600_000);
+    const outDir = path.resolve(values.out ?? '.');
+    let formats: string[] = [];
+    if (values.format) {
+      try {
+        formats = [...parseReportFormats(values.format)];
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(values.spec);
+    } catch (err) {
+      throw new UsageError(`Cannot read ${values.spec}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    let imported;
+    try {
+      imported = importApiDocument(new Uint8Array(bytes), { filename: path.basename(values.spec) });
+    } catch (err) {
+      if (err instanceof ImportError) throw new UsageError(`Cannot import ${values.spec}: ${err.message}`);
+      throw err;
+    }
+    const baseUrl = (values['base-url'] ?? imported.base_url).trim();
+    if (!/^https?:\/\//i.test(baseUrl)) {
+      throw new UsageError(`The spec gives no absolute base URL${baseUrl ? ` ("${baseUrl}")` : ''}: pass --base-url.`);
+    }
+
+    const tempDir = values['data-dir'] ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-scan-'));
+    const dataDir = path.resolve(values['data-dir'] ?? tempDir!);
+    const logger = createLogger({ level: 'warn' });
+    let core: Core | null = null;
+    const bar = progressBar(process.stderr, values.quiet);
+    let stopping: (() => void) | null = null;
+    const onSignal = () => stopping?.();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      core = await createCore({ shell: 'cli', dataDir, logger });
+      const s = core.services;
+      const now = s.clock.now();
+      const user = (await s.repos.users.findByUsername(CLI_USER.username)) ?? (await s.repos.users.create({ ...CLI_USER, passwordHash: null }, now));
+      const apiId = await s.repos.apis.createWithEndpoints(
+        {
+          ownerId: user.id,
+          name: imported.name,
+          baseUrl,
+          sourceFormat: imported.format,
+          sourceFilename: path.basename(values.spec),
+          specVersion: imported.spec_version,
+          security: imported.security,
+          endpoints: imported.endpoints,
+        },
+        now,
+      );
+      for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
+      if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
+      const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', key1, key2, rps, concurrency, timeoutMs });
+      const off = s.scanEvents.subscribe((e) => {
+        if (e.scanId === scanId) bar.update(e);
+      });
+      stopping = () => void s.scans.cancel(scanId).catch(() => undefined);
+      await s.scans.start(user.id, { apiId });
+      await s.scans.wait(scanId);
+      off();
+      bar.end();
+      // The CLI takes its keys on each run: none is kept after it.
+      const row = await s.repos.scans.findById(scanId);
+      if (row?.secret_ref) {
+        await s.secrets.delete(row.secret_ref);
+        await s.repos.scans.clearSecretRef(scanId);
+      }
+      const details = await s.scans.details(scanId);
+      fs.mkdirSync(outDir, { recursive: true });
+      const file = path.join(outDir, 'findings.json');
+      fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }), null, 2)}\n`);
+      const info = details.results.scan_info;
+      if (details.status !== 'completed') {
+        process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
+        return 2;
+      }
+      for (const w of formats.length ? await writeReports(s.db, scanId, formats, outDir) : []) process.stderr.write(`wrote ${w.path}\n`);
+      const counts = SEVERITIES.map((sev) => `${details.results.results.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
+      process.stderr.write(`Done: ${details.results.results.length} findings (${counts}), score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
+      for (const sk of info.skipped_checks) process.stderr.write(`skipped: ${sk.title}: ${sk.reason}\n`);
+      const failing = details.results.results.filter((f) => atOrAbove(failOn).includes(f.severity));
+      return failing.length ? 1 : 0;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await core?.close();
+      if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+    }
+  },
+};

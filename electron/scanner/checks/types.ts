@@ -1,0 +1,148 @@
+// The check interface (CONVENTIONS.md "Scanner checks"): plain objects with metadata and two
+// behaviours, appliesTo(endpoint) and run(ctx) yielding findings. A check reaches the target only
+// through ctx.send() (and the baselines), which apply scope, pacing, budgets and redaction.
+
+import type { Confidence, Flag, Severity } from '../../../shared/constants';
+import type { ApiSecurity, Endpoint } from '../../../shared/contract';
+import type { AuthSpec } from '../auth';
+import type { BaselineMode } from '../baselines';
+import type { LabelledExchange } from '../evidence';
+import type { ProbeRequest } from '../http/engine';
+import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
+import type { PreparedRequest } from '../requests';
+import type { Purpose, ResourcePool } from '../resources';
+
+export type CheckFlag = Exclude<Flag, 'SKIP'>;
+
+export interface CheckMeta {
+  /** Stable and never reused: findings are followed across scans by it. */
+  id: string;
+  title: string;
+  /** The endpoint flag that turns the check on (the user edits flags per endpoint). */
+  flag: CheckFlag;
+  /** "API2:2023". */
+  owasp: string;
+  /** "CWE-287". */
+  cwe: string;
+  severity: Severity;
+  confidence: Confidence;
+  /** CVSS 3.1 base vector of a typical finding; findings may adjust it. */
+  cvss: string;
+  /** passive: reads baselines only; active: sends its own requests. */
+  kind: 'passive' | 'active';
+  /** intrusive: may change data (always on objects the scan created) or load the target. */
+  safety: 'safe' | 'intrusive';
+  /** endpoint: run once per applicable endpoint; api: once per scan over all applicable endpoints. */
+  scope: 'endpoint' | 'api';
+  /** Most requests the check itself may send: per endpoint (endpoint scope) or per scan (api scope). Baselines are not counted. */
+  budget: number;
+  /** What the check sends and what proves a finding (for docs/checks.md and the report). */
+  description: string;
+  remediation: string;
+  references: string[];
+  /** Needs key 2 (cross-user checks): skipped with a reason without it. */
+  needsKey2?: boolean;
+}
+
+export interface Check extends CheckMeta {
+  appliesTo(endpoint: Endpoint): boolean;
+  run(ctx: CheckContext): AsyncIterable<FindingDraft>;
+}
+
+export interface FindingDraft {
+  /** The endpoint the finding is about; null for an API-wide finding (then method/path say what it covers). */
+  endpoint?: Endpoint | null;
+  method?: string;
+  path?: string;
+  parameter?: string | null;
+  /** Default: the check's title. */
+  name?: string;
+  severity?: Severity;
+  confidence?: Confidence;
+  /** Default: the check's vector. */
+  cvss?: string;
+  description: string;
+  /** Default: the check's remediation. */
+  recommendation?: string;
+  /** Lines stating what the exchanges show, placed before them in the evidence. */
+  notes?: string[];
+  exchanges: LabelledExchange[];
+  /** The exchange the curl command reproduces (default: the last one). */
+  reproduce?: Exchange;
+}
+
+export interface KeyIdentity {
+  key: KeyNumber;
+  /** Accepted by the API at the health check; null when it could not be told. */
+  accepted: boolean | null;
+  /** The identity the API gives this key (id, username or email from a /me-like response). */
+  id: string | null;
+  values: Record<string, string>;
+  /** How it was learnt ("GET /me"). */
+  source: string | null;
+  exchange: Exchange | null;
+}
+
+export interface Identities {
+  key1: KeyIdentity;
+  key2: KeyIdentity | null;
+  /** Key 1 and key 2 are different users: true (proven), false (same user), null (could not be told). */
+  distinct: boolean | null;
+  /** How `distinct` was decided, for notes and evidence. */
+  how: string;
+}
+
+export interface ScanApi {
+  id: string;
+  name: string;
+  baseUrl: string;
+  security: ApiSecurity;
+}
+
+export interface ScanOptions {
+  /** Which key belongs to the lower-privileged user (BFLA). */
+  lowerPrivilegeKey: KeyNumber;
+  /** Writes and deletes on objects the scan did not create (off by default). */
+  allowExistingObjects: boolean;
+}
+
+export interface CheckContext {
+  readonly check: Check;
+  readonly api: ScanApi;
+  /** The endpoint under test (endpoint scope); the first applicable one for api scope. */
+  readonly endpoint: Endpoint;
+  /** Endpoint scope: [endpoint]. API scope: every endpoint the check applies to. */
+  readonly endpoints: readonly Endpoint[];
+  /** Every endpoint of the scan (SKIP ones excluded). */
+  readonly allEndpoints: readonly Endpoint[];
+  readonly hasKey2: boolean;
+  readonly identities: Identities;
+  readonly options: ScanOptions;
+  readonly resources: ResourcePool;
+  readonly signal: AbortSignal;
+  /** How many requests the engine runs at once: a sensible limit for a check's own parallel loops. */
+  readonly parallelism: number;
+
+  /** Sends a request charged to this check's budget (and the endpoint's). */
+  send(request: ProbeRequest, endpoint?: Endpoint): Promise<Exchange>;
+  /** Sends a prepared request as `auth`. */
+  sendPrepared(request: PreparedRequest, auth: RequestAuth, extra?: Partial<ProbeRequest>): Promise<Exchange>;
+  /** The shared baseline exchange (sent on first use); null when unavailable (no key 2, unsafe request without a scan-created object). */
+  baseline(mode: BaselineMode, endpoint?: Endpoint): Promise<Exchange | null>;
+  /** The request the baselines use, to derive attacks from. */
+  baselineRequest(endpoint?: Endpoint, mode?: BaselineMode): Promise<PreparedRequest | null>;
+  /** A request as `key` would make it, with its own objects' ids (null when the safety rule forbids it). */
+  prepare(endpoint: Endpoint, key: KeyNumber, purpose?: Purpose): Promise<PreparedRequest | null>;
+  /** Where credentials go for this endpoint, and whether the spec says it needs them. */
+  authSpec(endpoint?: Endpoint): AuthSpec;
+  /** A URL relative to the API's base URL ("/v1/users"), or absolute. */
+  url(pathOrUrl: string): URL;
+  /** The raw key, for checks that must derive a credential from it (JWT tampering). Never put it in finding text: it is redacted anyway. */
+  credential(key: KeyNumber): string | null;
+  /** Requests this check may still send here. */
+  budgetLeft(endpoint?: Endpoint): number;
+  /** A note in the scan's errors list (redacted). */
+  note(message: string): void;
+  /** Marks the check skipped for this scan, with the reason shown in the scan details. */
+  skip(reason: string): void;
+}

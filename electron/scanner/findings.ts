@@ -1,0 +1,60 @@
+// From a check's finding draft to the stored finding: severity, confidence, CVSS vector and score,
+// the fingerprint that follows it across scans, evidence text and a curl command, all with the
+// scan's keys redacted. And the security score of a scan (DESIGN.md section 6).
+
+import { createHash } from 'node:crypto';
+import { CRITICAL_CVSS } from '../../shared/constants';
+import type { Finding } from '../../shared/contract';
+import type { Check, FindingDraft } from './checks/types';
+import { cvssScore } from './cvss';
+import { curlFor, renderEvidence } from './evidence';
+import type { Redactor } from './redact';
+import type { Endpoint } from '../../shared/contract';
+
+/** check + method + path template + parameter: the same weakness in two scans has the same fingerprint. */
+export function fingerprintOf(checkId: string, method: string, path: string, parameter: string | null): string {
+  return createHash('sha256').update(`${checkId}\n${method.toUpperCase()}\n${path}\n${parameter ?? ''}`).digest('hex').slice(0, 32);
+}
+
+export const SCORE_WEIGHTS = { critical: 25, high: 15, medium: 7, low: 2, info: 0 } as const;
+
+/** 100 minus a weighted sum of the (unique) findings, floored at 0; CVSS >= 9.0 weighs as critical. */
+export function securityScore(findings: readonly { severity: string; cvss_score: number }[]): number {
+  let penalty = 0;
+  for (const f of findings) {
+    if (f.severity === 'info') continue;
+    if (f.cvss_score >= CRITICAL_CVSS) penalty += SCORE_WEIGHTS.critical;
+    else penalty += SCORE_WEIGHTS[f.severity as 'high' | 'medium' | 'low'] ?? 0;
+  }
+  return Math.max(0, 100 - penalty);
+}
+
+export type BuiltFinding = Omit<Finding, 'id' | 'trend'>;
+
+export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: Endpoint | null, redactor: Redactor): BuiltFinding {
+  const endpoint = draft.endpoint === undefined ? taskEndpoint : draft.endpoint;
+  const method = (draft.method ?? endpoint?.method ?? '*').toUpperCase();
+  const path = draft.path ?? endpoint?.path ?? '*';
+  const parameter = draft.parameter ?? null;
+  const vector = draft.cvss ?? check.cvss;
+  const last = draft.reproduce ?? draft.exchanges[draft.exchanges.length - 1]?.exchange;
+  return {
+    check_id: check.id,
+    vulnerability_name: redactor.redact(draft.name ?? check.title),
+    severity: draft.severity ?? check.severity,
+    confidence: draft.confidence ?? check.confidence,
+    owasp: check.owasp,
+    cwe: check.cwe,
+    description: redactor.redact(draft.description),
+    recommendation: redactor.redact(draft.recommendation ?? check.remediation),
+    cvss_vector: vector,
+    cvss_score: cvssScore(vector),
+    method,
+    path,
+    parameter: parameter === null ? null : redactor.redact(parameter),
+    evidence: renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor),
+    curl: last ? curlFor(last, redactor) : '',
+    references: check.references,
+    fingerprint: fingerprintOf(check.id, method, path, parameter),
+  };
+}

@@ -1,0 +1,365 @@
+// The scan's HTTP client: every request of a scan goes through send(), which applies scope (the
+// API's host only; off-host redirects are not followed), request budgets, the concurrency bound,
+// the requests-per-second cap, the per-request timeout, credentials, and retries for connection
+// errors only. Checks never import an HTTP library; they call this.
+
+import { setMaxListeners } from 'node:events';
+import { Pool, type Dispatcher } from 'undici';
+import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
+import { formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../auth';
+import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
+import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
+
+export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
+
+export interface EngineOptions {
+  baseUrl: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Request starts per second; 0 = no cap. */
+  rps: number;
+  timeoutMs: number;
+  /** Extra attempts after a connection error (never after a response or a timeout). */
+  retries: number;
+  /** Response bodies are read up to this many bytes. */
+  maxBodyBytes: number;
+  /** Requests of the whole scan. */
+  maxRequests: number;
+  /** false on a team server without local scans: connections to local addresses are refused. */
+  allowLocal: boolean;
+  keys: { 1: string; 2?: string | null };
+  signal: AbortSignal;
+  /** Verify TLS certificates (default true). */
+  tlsVerify?: boolean;
+  /** Called after every attempt that reached (or failed to reach) the target. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface ProbeRequest {
+  method: string;
+  /** Absolute URL inside the scan's scope. */
+  url: string | URL;
+  headers?: Record<string, string>;
+  body?: string | null;
+  /** Default: no credentials. */
+  auth?: RequestAuth;
+  /** Where credentials go; default the bearer Authorization header. */
+  placements?: CredentialPlacement[];
+  /** Follow redirects on the same host (GET/HEAD only); default true. */
+  followRedirects?: boolean;
+  timeoutMs?: number;
+}
+
+/** A request counter with a limit: the scan, one endpoint, one check on one endpoint. */
+export class Budget {
+  used = 0;
+  constructor(
+    readonly name: string,
+    readonly limit: number,
+  ) {}
+  get left(): number {
+    return Math.max(0, this.limit - this.used);
+  }
+}
+
+export class BudgetExceededError extends Error {
+  constructor(readonly budget: Budget) {
+    super(`Request budget reached: ${budget.name} (${budget.limit} requests)`);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+export class OutOfScopeError extends Error {
+  constructor(readonly url: string) {
+    super(`Refused a request outside the scan's scope: ${url}`);
+    this.name = 'OutOfScopeError';
+  }
+}
+
+const RETRYABLE_ALWAYS = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+// The request may have reached the server: only retried for methods that are safe to repeat.
+const RETRYABLE_IDEMPOTENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+function defaultPort(protocol: string): string {
+  return protocol === 'https:' ? '443' : '80';
+}
+
+function errorCode(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code ?? '';
+}
+
+function describeError(err: unknown): string {
+  const code = errorCode(err);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'EPORTCULLIS_LOCAL') return 'refused: the host resolves to a local address';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timeout';
+  if (code.startsWith('ERR_TLS') || code.includes('CERT')) return `TLS error (${code})`;
+  return (err as Error)?.message || code || 'request failed';
+}
+
+/** undici gives lower-case names; repeated headers come as arrays. */
+function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in raw) {
+    const v = raw[name];
+    if (v === undefined) continue;
+    out[name] = Array.isArray(v) ? v.join(name === 'set-cookie' ? '\n' : ', ') : v;
+  }
+  return out;
+}
+
+export class HttpEngine {
+  readonly base: URL;
+  readonly budget: Budget;
+  private readonly pools = new Map<string, Pool>();
+  private readonly semaphore: Semaphore;
+  private readonly limiter: RateLimiter;
+  private seq = 0;
+  private sent = 0;
+  private closed = false;
+
+  constructor(readonly options: EngineOptions) {
+    this.base = new URL(options.baseUrl);
+    this.semaphore = new Semaphore(Math.max(1, options.concurrency), options.signal);
+    this.limiter = new RateLimiter(options.rps);
+    this.budget = new Budget('scan', options.maxRequests);
+    setMaxListeners(0, options.signal);
+    // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
+    // than an abort listener per request).
+    options.signal.addEventListener('abort', () => void this.destroyPools(), { once: true });
+  }
+
+  private async destroyPools(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+
+  /** Requests that left the scanner (each attempt, each redirect hop). */
+  get requestsSent(): number {
+    return this.sent;
+  }
+
+  get signal(): AbortSignal {
+    return this.options.signal;
+  }
+
+  /** Same host and port as the base URL (or the other scheme's default port when the base uses a default one). */
+  inScope(url: URL): boolean {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    if (url.hostname.toLowerCase() !== this.base.hostname.toLowerCase()) return false;
+    const port = url.port || defaultPort(url.protocol);
+    const basePort = this.base.port || defaultPort(this.base.protocol);
+    if (port === basePort && url.protocol === this.base.protocol) return true;
+    // http://host <-> https://host on their default ports: the transport checks need both.
+    return !this.base.port && !url.port && port === defaultPort(url.protocol);
+  }
+
+  /** A URL relative to the API's base (path joined onto the base path), or absolute. */
+  resolve(pathOrUrl: string): URL {
+    if (/^https?:\/\//i.test(pathOrUrl)) return new URL(pathOrUrl);
+    const basePath = this.base.pathname.replace(/\/+$/, '');
+    const rel = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
+    return new URL(`${this.base.origin}${basePath}${rel}`);
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: Math.max(1, this.options.concurrency),
+        pipelining: 1,
+        keepAliveTimeout: 10_000,
+        connect: {
+          rejectUnauthorized: this.options.tlsVerify !== false,
+          ...(this.options.allowLocal ? {} : { lookup: publicOnlyLookup }),
+        },
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  private credential(auth: RequestAuth): string | null {
+    if (auth.kind === 'none') return null;
+    if (auth.kind === 'credential') return auth.value;
+    const key = this.options.keys[auth.key as KeyNumber];
+    if (!key) throw new Error(`Key ${auth.key} was not provided for this scan.`);
+    return key;
+  }
+
+  /** The request as it goes on the wire: default headers, then credentials where the scheme puts them. */
+  private build(req: ProbeRequest, url: URL): { url: URL; headers: Record<string, string> } {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*;q=0.5' };
+    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    const auth = req.auth ?? { kind: 'none' };
+    const value = this.credential(auth);
+    if (value !== null) {
+      const placements = req.placements?.length ? req.placements : [DEFAULT_PLACEMENT];
+      const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
+      for (const p of placements) {
+        const formatted = formatCredential(value, p.format);
+        if (p.in === 'header') headers[p.name.toLowerCase()] = formatted;
+        else if (p.in === 'query') target.searchParams.set(p.name, formatted);
+        else headers.cookie = headers.cookie ? `${headers.cookie}; ${p.name}=${formatted}` : `${p.name}=${formatted}`;
+      }
+      return { url: target, headers };
+    }
+    return { url, headers };
+  }
+
+  private charge(budgets: readonly Budget[]): void {
+    if (this.budget.used >= this.budget.limit) throw new BudgetExceededError(this.budget);
+    for (const b of budgets) if (b.used >= b.limit) throw new BudgetExceededError(b);
+    this.budget.used += 1;
+    for (const b of budgets) b.used += 1;
+  }
+
+  /**
+   * Sends one request (following same-host redirects for GET/HEAD). Resolves with the exchange,
+   * also when the transport failed (exchange.error). Throws OutOfScopeError, BudgetExceededError
+   * or AbortedError.
+   */
+  async send(req: ProbeRequest, budgets: readonly Budget[] = []): Promise<Exchange> {
+    const signal = this.options.signal;
+    if (signal.aborted || this.closed) throw new AbortedError(signal.reason);
+    const method = req.method.toUpperCase();
+    let url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+    if (!this.inScope(url)) throw new OutOfScopeError(url.href);
+    if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
+      throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
+    }
+    const follow = req.followRedirects !== false && (method === 'GET' || method === 'HEAD');
+    const redirects: Redirect[] = [];
+    const started = performance.now();
+    let current = req;
+    for (;;) {
+      const { exchange, location } = await this.attempt(current, method, url, budgets);
+      if (!location || !follow || redirects.length >= MAX_REDIRECTS) {
+        return redirects.length ? this.withRedirects(exchange, redirects, null, started) : exchange;
+      }
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return this.withRedirects(exchange, redirects, null, started);
+      }
+      if (!this.inScope(next)) return this.withRedirects(exchange, redirects, next.href, started);
+      const budgetLeft = this.budget.left > 0 && budgets.every((b) => b.left > 0);
+      if (!budgetLeft) return this.withRedirects(exchange, redirects, null, started);
+      redirects.push({ status: exchange.status, from: url.href, to: next.href });
+      url = next;
+      current = { ...current, body: null };
+    }
+  }
+
+  private withRedirects(ex: Exchange, redirects: Redirect[], blocked: string | null, started: number): Exchange {
+    return new Exchange(ex.seq, ex.request, ex.response, ex.error, performance.now() - started, redirects, blocked);
+  }
+
+  private async attempt(
+    req: ProbeRequest,
+    method: string,
+    url: URL,
+    budgets: readonly Budget[],
+  ): Promise<{ exchange: Exchange; location: string | null }> {
+    const signal = this.options.signal;
+    const auth = req.auth ?? { kind: 'none' as const };
+    const wire = this.build(req, url);
+    // URL getters are not free: read each once.
+    const href = wire.url.href;
+    const origin = wire.url.origin;
+    const hash = href.indexOf('#');
+    const target = (hash >= 0 ? href.slice(0, hash) : href).slice(origin.length) || '/';
+    const body = req.body ?? null;
+    const timeout = req.timeoutMs ?? this.options.timeoutMs;
+    for (let attempt = 0; ; attempt += 1) {
+      this.charge(budgets);
+      if (!this.semaphore.tryAcquire()) await this.semaphore.acquire();
+      let response: ExchangeResponse | null = null;
+      let error: string | null = null;
+      let code = '';
+      const t0 = performance.now();
+      try {
+        if (this.limiter.enabled) await this.limiter.take(signal);
+        if (signal.aborted) throw new AbortedError(signal.reason);
+        this.sent += 1;
+        const res = await this.pool(origin).request({
+          method: method as Dispatcher.HttpMethod,
+          path: target,
+          headers: wire.headers,
+          body: body ?? undefined,
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        });
+        response = await this.readResponse(res, method);
+      } catch (err) {
+        if (signal.aborted || err instanceof AbortedError) {
+          this.semaphore.release();
+          throw new AbortedError(signal.reason);
+        }
+        code = errorCode(err);
+        error = describeError(err);
+      }
+      this.semaphore.release();
+      const exchange = new Exchange(
+        ++this.seq,
+        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? [DEFAULT_PLACEMENT] } satisfies ExchangeRequest,
+        response,
+        error,
+        performance.now() - t0,
+      );
+      this.options.onExchange?.(exchange);
+      if (response) {
+        const location = REDIRECTS.has(response.status) ? (response.headers.location ?? null) : null;
+        return { exchange, location };
+      }
+      const retryable = RETRYABLE_ALWAYS.has(code) || (RETRYABLE_IDEMPOTENT.has(code) && IDEMPOTENT.has(method));
+      const canRetry = attempt < this.options.retries && this.budget.left > 0 && budgets.every((b) => b.left > 0);
+      if (!retryable || !canRetry) return { exchange, location: null };
+      await sleep(200 * 2 ** attempt, signal);
+    }
+  }
+
+  private async readResponse(res: Dispatcher.ResponseData, method: string): Promise<ExchangeResponse> {
+    const headers = flattenHeaders(res.headers);
+    const limit = this.options.maxBodyBytes;
+    if (method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
+      await res.body.dump();
+      return { status: res.statusCode, headers, body: '', bytes: 0, truncated: false };
+    }
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared <= limit) {
+      const text = await res.body.text();
+      return { status: res.statusCode, headers, body: text, bytes: declared, truncated: false };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > limit) {
+        chunks.push(buf.subarray(0, limit - size));
+        size = limit;
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    if (truncated) res.body.destroy();
+    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8'), bytes: size, truncated };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.destroyPools();
+  }
+}

@@ -1,0 +1,101 @@
+// One request the scanner sent and what came back: the unit every check compares and every
+// finding's evidence is built from.
+
+import type { CredentialPlacement } from '../auth';
+
+export type KeyNumber = 1 | 2;
+
+/** Who a request speaks as: a scan key, nobody, or an explicit credential (garbage or tampered tokens). */
+export type RequestAuth = { kind: 'key'; key: KeyNumber } | { kind: 'none' } | { kind: 'credential'; value: string; label: string };
+
+export const AS_KEY1: RequestAuth = { kind: 'key', key: 1 };
+export const AS_KEY2: RequestAuth = { kind: 'key', key: 2 };
+export const ANONYMOUS: RequestAuth = { kind: 'none' };
+
+export function authLabel(auth: RequestAuth): string {
+  if (auth.kind === 'key') return `key ${auth.key}`;
+  if (auth.kind === 'none') return 'no credentials';
+  return auth.label;
+}
+
+export interface ExchangeRequest {
+  method: string;
+  url: string;
+  /** Lower-case names, as sent (credentials included: redact before showing). */
+  headers: Record<string, string>;
+  body: string | null;
+  auth: RequestAuth;
+  /** Where the credentials were put. */
+  placements: CredentialPlacement[];
+}
+
+export interface ExchangeResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", " (set-cookie with "\n"). */
+  headers: Record<string, string>;
+  /** The body as text, cut at the engine's body limit. */
+  body: string;
+  /** Bytes read (at most the limit). */
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface Redirect {
+  status: number;
+  from: string;
+  to: string;
+}
+
+export class Exchange {
+  private parsed: { value: unknown } | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly request: ExchangeRequest,
+    readonly response: ExchangeResponse | null,
+    /** Transport failure ("timeout", "connection refused"...), when there is no response. */
+    readonly error: string | null,
+    readonly durationMs: number,
+    readonly redirects: Redirect[] = [],
+    /** An off-host redirect that was not followed. */
+    readonly blockedRedirect: string | null = null,
+  ) {}
+
+  get status(): number {
+    return this.response?.status ?? 0;
+  }
+
+  get ok(): boolean {
+    const s = this.status;
+    return s >= 200 && s < 300;
+  }
+
+  header(name: string): string | undefined {
+    return this.response?.headers[name.toLowerCase()];
+  }
+
+  get body(): string {
+    return this.response?.body ?? '';
+  }
+
+  get contentType(): string {
+    return (this.header('content-type') ?? '').toLowerCase();
+  }
+
+  /** The body parsed as JSON (when it is JSON and complete), else undefined. Parsed once. */
+  json(): unknown {
+    if (this.parsed) return this.parsed.value;
+    let value: unknown = undefined;
+    const body = this.body;
+    const t = body.trimStart();
+    if (this.response && !this.response.truncated && (t.startsWith('{') || t.startsWith('['))) {
+      try {
+        value = JSON.parse(body);
+      } catch {
+        value = undefined;
+      }
+    }
+    this.parsed = { value };
+    return value;
+  }
+}

@@ -1,0 +1,347 @@
+// Producer -> consumer sequencing: where a POST on a collection creates what GET/PUT/PATCH/DELETE on
+// /collection/{id} address, the scan creates the object first (as the key that will use it) and
+// puts the id the API returned (body field or Location header) into the consumer's path. Objects
+// the scan created are the only ones it writes to or deletes, unless the user opted in.
+
+import type { Endpoint } from '../../shared/contract';
+import { authSpecFor, type ScanSecurity } from './auth';
+import type { Budget, HttpEngine } from './http/engine';
+import { type Exchange, type KeyNumber } from './http/exchange';
+import { enumPathValue, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
+
+export interface CreatedObject {
+  /** The value that goes in the consumer's path. */
+  id: string;
+  key: KeyNumber;
+  producer: Endpoint;
+  exchange: Exchange;
+  location: string | null;
+  /** Path values of the producer itself (the parents of a nested object). */
+  parents: Record<string, PathValue>;
+  /** The body value that was sent. */
+  sent: unknown;
+}
+
+export type Purpose = 'read' | 'write' | 'destroy';
+
+export type PathResolution = { ok: true; values: Record<string, PathValue> } | { ok: false; reason: string };
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+const ID_CONTAINERS = ['data', 'result', 'item', 'object', 'resource', 'record'];
+const LIST_CONTAINERS = ['data', 'items', 'results', 'content', 'records', 'rows', 'entries', 'list', 'values', 'objects'];
+
+/** The purpose of an endpoint's own method: reads, writes to an existing object, or deletes it. */
+export function purposeOf(method: string): Purpose {
+  const m = method.toUpperCase();
+  if (SAFE.has(m)) return 'read';
+  if (m === 'DELETE') return 'destroy';
+  return 'write';
+}
+
+export function normalizeTemplate(path: string): string {
+  return path.replace(/\{[^}]+\}/g, '{}').replace(/\/+$/, '') || '/';
+}
+
+function singular(word: string): string {
+  if (/ies$/i.test(word)) return word.slice(0, -3) + 'y';
+  if (/(ss|us)$/i.test(word)) return word;
+  if (/s$/i.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+function idCandidates(param: string | null, collection: string | null): string[] {
+  const out: string[] = [];
+  if (param) {
+    out.push(param);
+    out.push(param.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+    out.push(param.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
+  }
+  out.push('id', '_id', 'uuid', 'ID', 'Id');
+  if (collection) {
+    const s = singular(collection);
+    out.push(`${s}Id`, `${s}_id`, `${s}ID`);
+  }
+  return [...new Set(out)];
+}
+
+function scalarId(v: unknown): string | null {
+  if (typeof v === 'string' && v.length > 0 && v.length <= 200) return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+/** The id in an object, looking at likely names, then inside common wrappers ("data", the resource name). */
+export function idIn(value: unknown, param: string | null, collection: string | null, depth = 0): string | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || depth > 2) return null;
+  const obj = value as Record<string, unknown>;
+  for (const name of idCandidates(param, collection)) {
+    const id = scalarId(obj[name]);
+    if (id) return id;
+  }
+  const wrappers = [...ID_CONTAINERS, ...(collection ? [singular(collection), collection] : [])];
+  for (const w of wrappers) {
+    const id = idIn(obj[w], param, collection, depth + 1);
+    if (id) return id;
+  }
+  return null;
+}
+
+/** The id of a created object: from the body, else the last segment of the Location header. */
+export function createdId(exchange: Exchange, param: string | null, collection: string | null): { id: string; location: string | null } | null {
+  const location = exchange.header('location') ?? null;
+  const fromBody = idIn(exchange.json(), param, collection);
+  if (fromBody) return { id: fromBody, location };
+  if (location) {
+    try {
+      const segs = new URL(location, exchange.request.url).pathname.split('/').filter(Boolean);
+      const last = segs[segs.length - 1];
+      if (last) return { id: decodeURIComponent(last), location };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** The items of a list response: a top-level array, or the array inside a common wrapper. */
+export function listItems(value: unknown): unknown[] | null {
+  if (Array.isArray(value)) return value;
+  if (!value || typeof value !== 'object') return null;
+  const obj = value as Record<string, unknown>;
+  for (const k of LIST_CONTAINERS) if (Array.isArray(obj[k])) return obj[k] as unknown[];
+  for (const k of LIST_CONTAINERS) {
+    const inner = obj[k];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+      const nested = listItems(inner);
+      if (nested) return nested;
+    }
+  }
+  const arrays = Object.values(obj).filter(Array.isArray);
+  return arrays.length === 1 ? (arrays[0] as unknown[]) : null;
+}
+
+export interface ResourceDeps {
+  engine: HttpEngine;
+  security: ScanSecurity;
+  endpoints: Endpoint[];
+  /** Budgets a request for this endpoint is charged to (scan budget is implicit). */
+  budgetsFor(endpoint: Endpoint): Budget[];
+  /** Unique token for each create. */
+  nextUnique(): string;
+  /** Writes/deletes on objects the scan did not create (off by default). */
+  allowExistingObjects: boolean;
+  /** Keys present in this scan. */
+  hasKey(key: KeyNumber): boolean;
+}
+
+export class ResourcePool {
+  private readonly producers = new Map<string, Endpoint>();
+  private readonly lists = new Map<string, Endpoint>();
+  private readonly primaries = new Map<string, Promise<CreatedObject | null>>();
+  private readonly harvests = new Map<string, Promise<string[]>>();
+  private readonly all: CreatedObject[] = [];
+  private readonly failures: { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] = [];
+  private readonly prefixes = new Map<string, string | null>();
+  private readonly paramInfo = new WeakMap<Endpoint, { name: string; producer: Endpoint | null; list: Endpoint | null }[]>();
+  /** For a collection template, the name its consumers give the id ({petId} for "/pets"). */
+  private readonly idNames = new Map<string, string>();
+
+  constructor(private readonly deps: ResourceDeps) {
+    for (const e of deps.endpoints) {
+      const t = normalizeTemplate(e.path);
+      if (e.method === 'POST' && !this.producers.has(t)) this.producers.set(t, e);
+      if (e.method === 'GET' && !this.lists.has(t)) this.lists.set(t, e);
+      for (const n of pathParamNames(e.path)) {
+        const prefix = this.prefixOf(e.path, n);
+        if (prefix && !this.idNames.has(prefix)) this.idNames.set(prefix, n);
+      }
+    }
+  }
+
+  /** Every object the scan created so far. */
+  get created(): readonly CreatedObject[] {
+    return this.all;
+  }
+
+  /** Creates that did not give an usable object (status, or no id in the response). */
+  get createFailures(): readonly { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] {
+    return this.failures;
+  }
+
+  /** True when the value in this path parameter came from an object the scan created. */
+  isCreatedValue(value: string): boolean {
+    return this.all.some((o) => o.id === value);
+  }
+
+  /** The prefix (collection) template a path parameter belongs to: "/users/{}/posts" for {postId}. */
+  private prefixOf(template: string, param: string): string | null {
+    const k = `${template}\n${param}`;
+    let prefix = this.prefixes.get(k);
+    if (prefix === undefined) {
+      const segs = template.split('/');
+      const i = segs.findIndex((s) => s.includes(`{${param}}`));
+      prefix = i <= 0 ? null : normalizeTemplate(segs.slice(0, i).join('/') || '/');
+      this.prefixes.set(k, prefix);
+    }
+    return prefix;
+  }
+
+  /** Per endpoint, once: each path parameter with the POST producing it and the GET listing it. */
+  private paramsOf(endpoint: Endpoint): { name: string; producer: Endpoint | null; list: Endpoint | null }[] {
+    let info = this.paramInfo.get(endpoint);
+    if (!info) {
+      info = pathParamNames(endpoint.path).map((name) => {
+        const prefix = this.prefixOf(endpoint.path, name);
+        const producer = prefix ? this.producers.get(prefix) : undefined;
+        const list = prefix ? this.lists.get(prefix) : undefined;
+        return { name, producer: producer && producer !== endpoint ? producer : null, list: list && list !== endpoint ? list : null };
+      });
+      this.paramInfo.set(endpoint, info);
+    }
+    return info;
+  }
+
+  /** The POST that creates what this endpoint's parameter addresses (by default its last path parameter). */
+  producerFor(endpoint: Endpoint, param?: string): Endpoint | null {
+    const params = this.paramsOf(endpoint);
+    const p = param === undefined ? params[params.length - 1] : params.find((x) => x.name === param);
+    return p?.producer ?? null;
+  }
+
+  /** The GET listing the collection this endpoint's parameter addresses. */
+  listFor(endpoint: Endpoint, param: string): Endpoint | null {
+    return this.paramsOf(endpoint).find((x) => x.name === param)?.list ?? null;
+  }
+
+  /** Endpoints that consume what this POST creates. */
+  consumersOf(producer: Endpoint): Endpoint[] {
+    return this.deps.endpoints.filter((e) => e !== producer && pathParamNames(e.path).some((n) => this.producerFor(e, n) === producer));
+  }
+
+  private base = (path: string) => this.deps.engine.resolve(path);
+
+  /** Path values for an endpoint as `key` would use them, honouring the safety rule for writes. */
+  async resolvePath(endpoint: Endpoint, key: KeyNumber, purpose: Purpose, depth = 0): Promise<PathResolution> {
+    const params = this.paramsOf(endpoint);
+    const values: Record<string, PathValue> = {};
+    for (let i = 0; i < params.length; i += 1) {
+      const { name, producer: producerOf, list } = params[i]!;
+      const fixed = enumPathValue(endpoint, name);
+      if (fixed !== null) {
+        values[name] = { value: fixed, source: 'enum' };
+        continue;
+      }
+      const last = i === params.length - 1;
+      const producer = depth < 4 ? producerOf : null;
+      if (producer) {
+        // Reads share one object per key; writes and deletes get their own, so they never change what reads compare.
+        const obj = purpose !== 'read' && last ? await this.fresh(producer, key, depth + 1) : await this.primary(producer, key, depth + 1);
+        if (obj) {
+          values[name] = { value: obj.id, source: 'created' };
+          continue;
+        }
+      }
+      if (purpose !== 'read' && !this.deps.allowExistingObjects) {
+        return {
+          ok: false,
+          reason: producer
+            ? `no object of ${producer.method} ${producer.path} could be created to use for {${name}}`
+            : `{${name}} would address an object the scan did not create`,
+        };
+      }
+      if (list) {
+        const ids = await this.harvest(list, key, name, depth + 1);
+        if (ids[0]) {
+          values[name] = { value: ids[0], source: 'harvested' };
+          continue;
+        }
+      }
+      values[name] = { value: synthesizedPathValue(endpoint, name), source: 'synthesized' };
+    }
+    return { ok: true, values };
+  }
+
+  /** A request for the endpoint as `key` uses it; null when the safety rule forbids it. */
+  async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<{ request: PreparedRequest } | { blocked: string }> {
+    const path = await this.resolvePath(endpoint, key, purpose);
+    if (!path.ok) return { blocked: path.reason };
+    const spec = authSpecFor(endpoint, this.deps.security);
+    const unique = endpoint.method === 'POST' ? this.deps.nextUnique() : undefined;
+    return { request: prepareRequest(endpoint, { base: this.base, placements: spec.placements, pathValues: path.values, unique }) };
+  }
+
+  /** The object this key uses for reads and updates of the producer's resource (created once). */
+  primary(producer: Endpoint, key: KeyNumber, depth = 0): Promise<CreatedObject | null> {
+    const k = `${producer.id}:${key}`;
+    let p = this.primaries.get(k);
+    if (!p) {
+      p = this.create(producer, key, depth);
+      this.primaries.set(k, p);
+    }
+    return p;
+  }
+
+  /** A new object for destructive use (each call creates one). */
+  fresh(producer: Endpoint, key: KeyNumber, depth = 0): Promise<CreatedObject | null> {
+    return this.create(producer, key, depth);
+  }
+
+  /** Sends the producer's POST as `key` and records the object it created. */
+  async create(producer: Endpoint, key: KeyNumber, depth = 0): Promise<CreatedObject | null> {
+    if (!this.deps.hasKey(key)) return null;
+    const parents = await this.resolvePath(producer, key, 'write', depth);
+    if (!parents.ok) {
+      this.failures.push({ producer, key, exchange: null, reason: parents.reason });
+      return null;
+    }
+    const spec = authSpecFor(producer, this.deps.security);
+    const request = prepareRequest(producer, {
+      base: this.base,
+      placements: spec.placements,
+      pathValues: parents.values,
+      unique: this.deps.nextUnique(),
+    });
+    const exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+    if (!exchange.ok) {
+      this.failures.push({ producer, key, exchange, reason: exchange.error ?? `status ${exchange.status}` });
+      return null;
+    }
+    const segs = normalizeTemplate(producer.path).split('/').filter((s) => s && s !== '{}');
+    const collection = segs[segs.length - 1] ?? null;
+    const consumerParam = this.consumerParamName(producer);
+    const found = createdId(exchange, consumerParam, collection);
+    if (!found) {
+      this.failures.push({ producer, key, exchange, reason: 'no id in the response body or Location header' });
+      return null;
+    }
+    const obj: CreatedObject = { id: found.id, key, producer, exchange, location: found.location, parents: parents.values, sent: request.bodyValue };
+    this.all.push(obj);
+    return obj;
+  }
+
+  /** The name consumers give the id ({petId} in /pets/{petId}), to look for it in the create response. */
+  private consumerParamName(producer: Endpoint): string | null {
+    return this.idNames.get(normalizeTemplate(producer.path)) ?? null;
+  }
+
+  /** Ids visible to `key` in the collection's list response (read-only use). */
+  harvest(list: Endpoint, key: KeyNumber, param: string | null, depth = 0): Promise<string[]> {
+    const k = `${list.id}:${key}`;
+    let p = this.harvests.get(k);
+    if (!p) {
+      p = (async () => {
+        if (!this.deps.hasKey(key) || (pathParamNames(list.path).length > 0 && depth > 3)) return [];
+        const prepared = await this.prepare(list, key, 'read');
+        if ('blocked' in prepared) return [];
+        const ex = await this.deps.engine.send(toProbe(prepared.request, { kind: 'key', key }), this.deps.budgetsFor(list));
+        if (!ex.ok) return [];
+        const items = listItems(ex.json()) ?? [];
+        const segs = normalizeTemplate(list.path).split('/').filter((s) => s && s !== '{}');
+        const collection = segs[segs.length - 1] ?? null;
+        return items.map((it) => idIn(it, param, collection) ?? scalarId(it)).filter((x): x is string => !!x).slice(0, 20);
+      })();
+      this.harvests.set(k, p);
+    }
+    return p;
+  }
+}

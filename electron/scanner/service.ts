@@ -1,0 +1,415 @@
+// The scan lifecycle of DESIGN.md section 6: create (profile, options, keys into the SecretStore)
+// -> start (one running scan per user) -> running in the background with progress and findings
+// written as they come -> completed / failed (with a reason) / cancelled. Also the start-up
+// recovery of scans a crash left running, and a clean stop when the core closes.
+
+import { randomUUID } from 'node:crypto';
+import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
+import type { ScanDetails, ScanSummary } from '../../shared/contract';
+import { SCAN_MESSAGES } from '../../shared/messages';
+import type { Clock } from '../clock';
+import type { CoreConfig } from '../config';
+import type { Logger } from '../log';
+import { parseSecurity } from '../store/apis';
+import type { Repos } from '../store/index';
+import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
+import { sweepOrphanSecrets } from '../secrets/index';
+import type { SecretStore } from '../secrets/types';
+import { checksForProfile } from './checks/index';
+import type { Check } from './checks/types';
+import { ScanEvents } from './events';
+import { securityScore } from './findings';
+import type { Resolver } from './net-guard';
+import { runScan, type EngineSettings, type ScanOutcome, type StopReason } from './run';
+import { checkScanTarget } from './target';
+
+/** The scan's own settings, stored in scans.config (never the keys). */
+export interface ScanConfig {
+  rps: number;
+  concurrency: number;
+  timeoutMs: number;
+  lowerPrivilegeKey: 1 | 2;
+  allowExistingObjects: boolean;
+  hasKey2: boolean;
+}
+
+export interface CreateScanInput {
+  apiId: string;
+  profile: string;
+  key1: string;
+  key2?: string | null;
+  lowerPrivilegeKey?: 1 | 2;
+  rps?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  allowExistingObjects?: boolean;
+}
+
+export class ScanError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScanError';
+  }
+}
+
+export const SCAN_TEXT = {
+  created: 'Scan created',
+  started: 'Scan started',
+  cancelled: 'Scan cancelled',
+  notFound: 'Scan not found.',
+  nothingToStart: 'No scan of this API is waiting to start: create one first.',
+  alreadyStarted: 'This scan has already been started.',
+  notRunning: 'The scan is not running.',
+  keysGone: 'The keys of this scan are no longer stored; create the scan again.',
+  nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
+  interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
+  shutdown: 'Portcullis was closed while the scan was running.',
+  userCancelled: 'Cancelled by the user.',
+} as const;
+
+export interface ScanServiceDeps {
+  repos: Repos;
+  secrets: SecretStore;
+  config: CoreConfig;
+  logger: Logger;
+  clock: Clock;
+  events?: ScanEvents;
+  /** The checks to run (default: the profile's registry). */
+  checks?: readonly Check[];
+  resolver?: Resolver;
+}
+
+interface ActiveScan {
+  controller: AbortController;
+  done: Promise<void>;
+  userId: string;
+}
+
+const secretRef = (scanId: string) => `scan:${scanId}`;
+
+function parseConfig(json: string): Partial<ScanConfig> {
+  try {
+    return JSON.parse(json) as Partial<ScanConfig>;
+  } catch {
+    return {};
+  }
+}
+
+export function createScanService(deps: ScanServiceDeps) {
+  const { repos, secrets, config, logger, clock } = deps;
+  const events = deps.events ?? new ScanEvents();
+  const active = new Map<string, ActiveScan>();
+
+  async function target(baseUrl: string) {
+    const v = await checkScanTarget(baseUrl, config.allowLocalScans, deps.resolver);
+    if (!v.ok) throw new ScanError(v.status, v.message);
+  }
+
+  async function forget(row: ScanRow): Promise<void> {
+    if (!row.secret_ref) return;
+    await secrets.delete(row.secret_ref);
+    await repos.scans.clearSecretRef(row.id);
+  }
+
+  async function execute(row: ScanRow, controller: AbortController): Promise<void> {
+    const scanId = row.id;
+    const notes: ScanNotes = parseNotes(row.notes);
+    let outcome: ScanOutcome;
+    let snapshot: ScanNotes['endpoints'];
+    try {
+      const raw = row.secret_ref ? await secrets.get(row.secret_ref) : null;
+      const api = await repos.apis.findById(row.api_id);
+      if (!raw || !api) {
+        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 }, requestsByCheck: {}, checksRun: [] };
+      } else {
+        const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
+        const cfg = parseConfig(row.config);
+        const endpoints = await repos.endpoints.listForApi(api.id);
+        snapshot = endpoints.map((e) => ({ method: e.method, path: e.path, summary: e.summary, flags: e.flags }));
+        const previous = await repos.scans.previousCompleted(api.id, scanId);
+        const seen = previous ? await repos.findings.fingerprints(previous.id) : new Set<string>();
+        notes.previous_scan_id = previous?.id ?? null;
+        await repos.scans.setNotes(scanId, notes);
+        const engine: EngineSettings = {
+          concurrency: cfg.concurrency ?? config.scan.concurrency,
+          rps: cfg.rps ?? config.scan.rps,
+          timeoutMs: cfg.timeoutMs ?? config.scan.timeoutMs,
+          retries: config.scan.retries,
+          maxBodyBytes: config.scan.maxBodyBytes,
+          maxRequestsPerScan: config.scan.maxRequestsPerScan,
+          maxRequestsPerEndpoint: config.scan.maxRequestsPerEndpoint,
+          tlsVerify: config.scan.tlsVerify,
+          allowLocal: config.allowLocalScans,
+        };
+        let findings = 0;
+        outcome = await runScan(
+          {
+            scanId,
+            api: { id: api.id, name: api.name, baseUrl: api.base_url, security: parseSecurity(api.security_schemes) },
+            endpoints,
+            keys,
+            engine,
+            options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false },
+            checks: deps.checks ?? checksForProfile(row.profile),
+            signal: controller.signal,
+          },
+          {
+            logger,
+            progress: (p) => {
+              findings = p.findings;
+              repos.scans
+                .updateProgress(scanId, p)
+                .then(async (saved) => {
+                  if (!saved && !controller.signal.aborted && !(await repos.scans.findById(scanId))) {
+                    controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
+                  }
+                })
+                .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
+              events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings });
+            },
+            finding: async (f) => {
+              try {
+                return await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+              } catch (err) {
+                // The API (and with it this scan) was deleted while it ran: stop sending requests for it.
+                if (!(await repos.scans.findById(scanId))) controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
+                throw err;
+              }
+            },
+          },
+        );
+      }
+    } catch (err) {
+      logger.error('Scan failed to run', { scan_id: scanId, error: (err as Error)?.message });
+      outcome = {
+        status: 'failed',
+        failureReason: `The scan stopped on an internal error: ${(err as Error).message}`,
+        errors: [],
+        skipped: [],
+        progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
+        requestsByCheck: {},
+        checksRun: [],
+      };
+    }
+    const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
+    const finalNotes: ScanNotes = {
+      ...notes,
+      errors: outcome.errors,
+      skipped_checks: outcome.skipped,
+      requests_by_check: outcome.requestsByCheck,
+      checks_run: outcome.checksRun,
+      ...(snapshot ? { endpoints: snapshot } : {}),
+      ...(outcome.status === 'completed' && notes.previous_scan_id ? { fixed: await repos.findings.fixedSince(notes.previous_scan_id, scanId) } : {}),
+    };
+    const reason = outcome.status === 'completed' ? null : outcome.failureReason ?? (outcome.status === 'cancelled' ? SCAN_TEXT.userCancelled : null);
+    await repos.scans.finish(
+      scanId,
+      {
+        status: outcome.status,
+        failureReason: reason,
+        score,
+        notes: finalNotes,
+        done: outcome.progress.done,
+        total: outcome.progress.total,
+        requestsSent: outcome.progress.requestsSent,
+      },
+      clock.now(),
+    );
+    logger.info('Scan finished', {
+      scan_id: scanId,
+      api_id: row.api_id,
+      status: outcome.status,
+      findings: outcome.progress.findings,
+      requests: outcome.progress.requestsSent,
+      reason: reason ?? undefined,
+    });
+    events.emit({
+      type: 'scan:finished',
+      scanId,
+      apiId: row.api_id,
+      userId: row.user_id,
+      status: outcome.status,
+      failureReason: reason,
+      findings: outcome.progress.findings,
+      score,
+    });
+  }
+
+  return {
+    events,
+
+    /** Stores the profile, options and keys; returns the scan id. Older drafts and keys of this user's scans of the API go. */
+    async create(userId: string, input: CreateScanInput): Promise<string> {
+      const api = await repos.apis.findById(input.apiId);
+      if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
+      await target(api.base_url);
+      const id = randomUUID();
+      const ref = secretRef(id);
+      const key2 = input.key2?.trim() ? input.key2.trim() : null;
+      const cfg: ScanConfig = {
+        rps: input.rps ?? config.scan.rps,
+        concurrency: Math.min(input.concurrency ?? config.scan.concurrency, config.scan.maxConcurrency),
+        timeoutMs: input.timeoutMs ?? config.scan.timeoutMs,
+        lowerPrivilegeKey: input.lowerPrivilegeKey ?? 2,
+        allowExistingObjects: input.allowExistingObjects ?? false,
+        hasKey2: key2 !== null,
+      };
+      await secrets.set(ref, JSON.stringify({ 1: input.key1.trim(), 2: key2 }));
+      try {
+        await repos.scans.create({ id, apiId: api.id, userId, profile: SCAN_PROFILE_OWASP, config: { ...cfg }, secretRef: ref }, clock.now());
+      } catch (err) {
+        await secrets.delete(ref);
+        throw err;
+      }
+      for (const older of await repos.scans.olderHoldingSecrets(api.id, userId, id)) await forget(older);
+      await repos.scans.deleteDrafts(api.id, userId, id);
+      logger.info('Scan created', { scan_id: id, api_id: api.id, user_id: userId, second_key: key2 !== null });
+      return id;
+    },
+
+    /**
+     * A new scan with the profile, options and keys of this user's last scan of the API: what a
+     * scheduled scan runs (DESIGN.md section 7). The keys move to the new scan.
+     */
+    async createFromPrevious(userId: string, apiId: string): Promise<string> {
+      const last = await repos.scans.latestHoldingSecret(apiId, userId);
+      if (!last?.secret_ref) throw new ScanError(409, SCAN_TEXT.nothingToRepeat);
+      const raw = await secrets.get(last.secret_ref);
+      if (!raw) throw new ScanError(409, SCAN_TEXT.keysGone);
+      const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
+      const cfg = parseConfig(last.config);
+      return this.create(userId, {
+        apiId,
+        profile: last.profile,
+        key1: keys[1],
+        key2: keys[2] ?? null,
+        lowerPrivilegeKey: cfg.lowerPrivilegeKey,
+        rps: cfg.rps,
+        concurrency: cfg.concurrency,
+        timeoutMs: cfg.timeoutMs,
+        allowExistingObjects: cfg.allowExistingObjects,
+      });
+    },
+
+    /** Starts the given scan, or the user's latest created scan of the API. */
+    async start(userId: string, input: { apiId: string; scanId?: string }): Promise<{ scanId: string; status: ScanStatus }> {
+      let row: ScanRow | undefined;
+      if (input.scanId) {
+        row = await repos.scans.findById(input.scanId);
+        if (!row || row.api_id !== input.apiId || row.user_id !== userId) throw new ScanError(404, SCAN_TEXT.notFound);
+        if (row.status !== 'created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
+      } else {
+        row = await repos.scans.latestCreated(input.apiId, userId);
+        if (!row) throw new ScanError(409, SCAN_TEXT.nothingToStart);
+      }
+      const api = await repos.apis.findById(row.api_id);
+      if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
+      await target(api.base_url);
+      const marked = await repos.scans.markRunning(row.id, userId, clock.now(), 0);
+      if (marked === 'busy') throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
+      if (marked === 'not-created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
+      const running = (await repos.scans.findById(row.id))!;
+      const controller = new AbortController();
+      const entry: ActiveScan = { controller, userId, done: Promise.resolve() };
+      active.set(row.id, entry);
+      logger.info('Scan started', { scan_id: row.id, api_id: row.api_id, user_id: userId });
+      entry.done = execute(running, controller)
+        .catch((err) => logger.error('Scan crashed', { scan_id: row!.id, error: err }))
+        .finally(() => active.delete(row!.id));
+      return { scanId: row.id, status: 'running' };
+    },
+
+    /** Stops a running scan (or drops a created one); resolves once it has stopped. */
+    async cancel(scanId: string): Promise<ScanStatus> {
+      const entry = active.get(scanId);
+      if (entry) {
+        entry.controller.abort({ status: 'cancelled', message: SCAN_TEXT.userCancelled } satisfies StopReason);
+        await entry.done;
+        return ((await repos.scans.findById(scanId))?.status ?? 'cancelled') as ScanStatus;
+      }
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      if (row.status === 'created') {
+        await repos.scans.cancelCreated(scanId, clock.now());
+        return 'cancelled';
+      }
+      if (row.status === 'running') {
+        // Running in no process of ours (another process owns the database): mark it stopped.
+        await repos.scans.finish(
+          scanId,
+          { status: 'cancelled', failureReason: SCAN_TEXT.userCancelled, score: null, notes: parseNotes(row.notes), done: row.progress_done, total: row.progress_total, requestsSent: row.requests_sent },
+          clock.now(),
+        );
+        return 'cancelled';
+      }
+      throw new ScanError(409, SCAN_TEXT.notRunning);
+    },
+
+    async details(scanId: string): Promise<ScanDetails> {
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      const notes = parseNotes(row.notes);
+      const fixed = row.status === 'completed' && notes.previous_scan_id ? await repos.findings.fixedSince(notes.previous_scan_id, scanId) : [];
+      return {
+        scan_id: row.id,
+        api_id: row.api_id,
+        status: row.status as ScanStatus,
+        results: {
+          scan_info: {
+            started_at: row.started_at,
+            completed_at: row.completed_at,
+            progress: { done: row.progress_done, total: row.progress_total },
+            requests_sent: row.requests_sent,
+            errors: notes.errors,
+            score: row.score,
+            failure_reason: row.failure_reason,
+            skipped_checks: notes.skipped_checks,
+            fixed,
+            requests_by_check: notes.requests_by_check,
+          },
+          results: await repos.findings.listForScan(scanId),
+        },
+      };
+    },
+
+    list(apiId: string): Promise<ScanSummary[]> {
+      return repos.scans.listForApi(apiId);
+    },
+
+    isRunning(scanId: string): boolean {
+      return active.has(scanId);
+    },
+
+    /** Is one of this user's scans running here (one scan per user at a time)? */
+    isUserBusy(userId: string): boolean {
+      for (const entry of active.values()) if (entry.userId === userId) return true;
+      return false;
+    },
+
+    /** Resolves when the scan (if running here) has finished. */
+    async wait(scanId: string): Promise<void> {
+      await active.get(scanId)?.done;
+    },
+
+    /** At start-up: scans a crash left running are failed with a reason; keys no scan refers to are removed. */
+    async recover(): Promise<string[]> {
+      const ids = await repos.scans.failInterrupted(clock.now(), SCAN_TEXT.interrupted);
+      for (const id of ids) logger.warn('Scan marked failed: it was running when Portcullis stopped', { scan_id: id });
+      const swept = await sweepOrphanSecrets(secrets, repos.secrets, await repos.scans.liveSecretRefs());
+      if (swept) logger.info('Removed stored scan keys no scan refers to', { count: swept });
+      return ids;
+    },
+
+    /** Stops every running scan (failed, with the reason) and waits for them to settle. */
+    async shutdown(): Promise<void> {
+      const entries = [...active.values()];
+      for (const e of entries) e.controller.abort({ status: 'failed', message: SCAN_TEXT.shutdown } satisfies StopReason);
+      await Promise.all(entries.map((e) => e.done));
+    },
+  };
+}
+
+export type ScanService = ReturnType<typeof createScanService>;

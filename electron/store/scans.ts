@@ -1,0 +1,281 @@
+// Scans repository: the lifecycle rows of scans (created -> running -> completed/failed/cancelled),
+// their progress, the one-running-scan-per-user rule (enforced in one statement), and the start-up
+// recovery of scans a crash left running.
+
+import { sql } from 'kysely';
+import type { ScanStatus } from '../../shared/constants';
+import type { ScanSummary, SkippedCheck } from '../../shared/contract';
+import type { Db } from './database';
+import type { ScansTable } from './schema';
+
+export type ScanRow = ScansTable;
+
+/** Run notes kept as JSON in scans.notes. */
+export interface ScanNotes {
+  errors: string[];
+  skipped_checks: SkippedCheck[];
+  /** The completed scan of the same API this one is compared with (trend, fixed findings). */
+  previous_scan_id: string | null;
+  /** Requests each check sent itself (baselines and creates not counted). */
+  requests_by_check: Record<string, number>;
+  /** For the reports (docs/report-formats.md): the checks that ran and on which endpoints. */
+  checks_run?: { check_id: string; title: string; owasp: string; endpoints: string[] }[];
+  /** For the reports: a snapshot of the endpoints as scanned. */
+  endpoints?: { method: string; path: string; summary: string; flags: string[] }[];
+  /** For the reports: findings of the previous scan that this one no longer has (completed scans). */
+  fixed?: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: string }[];
+}
+
+export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} };
+
+export function parseNotes(json: string): ScanNotes {
+  try {
+    const v = JSON.parse(json) as Partial<ScanNotes>;
+    return {
+      errors: Array.isArray(v.errors) ? v.errors : [],
+      skipped_checks: Array.isArray(v.skipped_checks) ? v.skipped_checks : [],
+      previous_scan_id: v.previous_scan_id ?? null,
+      requests_by_check: v.requests_by_check && typeof v.requests_by_check === 'object' ? v.requests_by_check : {},
+      ...(Array.isArray(v.checks_run) ? { checks_run: v.checks_run } : {}),
+      ...(Array.isArray(v.endpoints) ? { endpoints: v.endpoints } : {}),
+      ...(Array.isArray(v.fixed) ? { fixed: v.fixed } : {}),
+    };
+  } catch {
+    return { ...EMPTY_NOTES, requests_by_check: {} };
+  }
+}
+
+export interface NewScan {
+  id: string;
+  apiId: string;
+  userId: string;
+  profile: string;
+  config: Record<string, unknown>;
+  secretRef: string;
+}
+
+/** Kept by the findings triggers of migration 002, the same figure the API list and the dashboard show. */
+const VULN = sql<number>`scans.findings_count`;
+
+export function createScansRepo(db: Db) {
+  return {
+    async create(input: NewScan, now: Date): Promise<void> {
+      await db
+        .insertInto('scans')
+        .values({
+          id: input.id,
+          api_id: input.apiId,
+          user_id: input.userId,
+          profile: input.profile,
+          status: 'created',
+          created_at: now.toISOString(),
+          started_at: null,
+          completed_at: null,
+          failure_reason: null,
+          progress_done: 0,
+          progress_total: 0,
+          requests_sent: 0,
+          score: null,
+          config: JSON.stringify(input.config),
+          secret_ref: input.secretRef,
+          notes: JSON.stringify(EMPTY_NOTES),
+        })
+        .execute();
+    },
+
+    async findById(id: string): Promise<ScanRow | undefined> {
+      return db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The newest scan this user created for the API and has not started. */
+    async latestCreated(apiId: string, userId: string): Promise<ScanRow | undefined> {
+      return db
+        .selectFrom('scans')
+        .selectAll()
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'created')
+        .orderBy('created_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .executeTakeFirst();
+    },
+
+    async runningForUser(userId: string): Promise<ScanRow | undefined> {
+      return db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('status', '=', 'running').executeTakeFirst();
+    },
+
+    /**
+     * created -> running, only if the user has no other scan running; one statement, so two
+     * concurrent starts cannot both win.
+     */
+    async markRunning(id: string, userId: string, now: Date, total: number): Promise<'ok' | 'busy' | 'not-created'> {
+      const res = await db
+        .updateTable('scans')
+        .set({ status: 'running', started_at: now.toISOString(), progress_done: 0, progress_total: total, requests_sent: 0 })
+        .where('id', '=', id)
+        .where('status', '=', 'created')
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('scans as other').select('other.id').where('other.user_id', '=', userId).where('other.status', '=', 'running'))),
+        )
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) return 'ok';
+      const row = await this.findById(id);
+      return row?.status === 'created' ? 'busy' : 'not-created';
+    },
+
+    /** False when the scan is no longer running (or no longer exists). */
+    async updateProgress(id: string, p: { done: number; total: number; requestsSent: number }): Promise<boolean> {
+      const res = await db
+        .updateTable('scans')
+        .set({ progress_done: p.done, progress_total: p.total, requests_sent: p.requestsSent })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    async setNotes(id: string, notes: ScanNotes): Promise<void> {
+      await db.updateTable('scans').set({ notes: JSON.stringify(notes) }).where('id', '=', id).execute();
+    },
+
+    /** running -> a final status. Only a running scan is finished (a cancel that won the race is kept). */
+    async finish(
+      id: string,
+      result: {
+        status: Exclude<ScanStatus, 'created' | 'running'>;
+        failureReason: string | null;
+        score: number | null;
+        notes: ScanNotes;
+        done: number;
+        total: number;
+        requestsSent: number;
+      },
+      now: Date,
+    ): Promise<boolean> {
+      const res = await db
+        .updateTable('scans')
+        .set({
+          status: result.status,
+          completed_at: now.toISOString(),
+          failure_reason: result.failureReason,
+          score: result.score,
+          notes: JSON.stringify(result.notes),
+          progress_done: result.done,
+          progress_total: result.total,
+          requests_sent: result.requestsSent,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    /** created -> cancelled (a scan that never started). */
+    async cancelCreated(id: string, now: Date): Promise<boolean> {
+      const res = await db
+        .updateTable('scans')
+        .set({ status: 'cancelled', completed_at: now.toISOString(), failure_reason: 'Cancelled before it started.' })
+        .where('id', '=', id)
+        .where('status', '=', 'created')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    /** Scans left running by a crash or a hard stop become failed, with the reason. Returns their ids. */
+    async failInterrupted(now: Date, reason: string): Promise<string[]> {
+      const rows = await db.selectFrom('scans').select('id').where('status', '=', 'running').execute();
+      if (!rows.length) return [];
+      await db
+        .updateTable('scans')
+        .set({ status: 'failed', completed_at: now.toISOString(), failure_reason: reason })
+        .where('status', '=', 'running')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** The latest completed scan of the API other than this one (the comparison point for trends). */
+    async previousCompleted(apiId: string, excludeId: string): Promise<ScanRow | undefined> {
+      return db
+        .selectFrom('scans')
+        .selectAll()
+        .where('api_id', '=', apiId)
+        .where('status', '=', 'completed')
+        .where('id', '<>', excludeId)
+        .orderBy('completed_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .executeTakeFirst();
+    },
+
+    /** Earlier scans of this API by this user that still hold keys (not running), for clean-up. */
+    async olderHoldingSecrets(apiId: string, userId: string, exceptId: string): Promise<ScanRow[]> {
+      return db
+        .selectFrom('scans')
+        .selectAll()
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .where('id', '<>', exceptId)
+        .where('status', '<>', 'running')
+        .where('secret_ref', 'is not', null)
+        .execute();
+    },
+
+    /** This user's newest scan of the API that still holds its keys (what a scheduled scan repeats). */
+    async latestHoldingSecret(apiId: string, userId: string): Promise<ScanRow | undefined> {
+      return db
+        .selectFrom('scans')
+        .selectAll()
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .where('secret_ref', 'is not', null)
+        .orderBy('created_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .executeTakeFirst();
+    },
+
+    async clearSecretRef(id: string): Promise<void> {
+      await db.updateTable('scans').set({ secret_ref: null }).where('id', '=', id).execute();
+    },
+
+    /** Drafts (created, never started) are superseded by a newer create of the same user and API. */
+    async deleteDrafts(apiId: string, userId: string, exceptId: string): Promise<void> {
+      await db
+        .deleteFrom('scans')
+        .where('api_id', '=', apiId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'created')
+        .where('id', '<>', exceptId)
+        .execute();
+    },
+
+    async listForApi(apiId: string): Promise<ScanSummary[]> {
+      const rows = await db
+        .selectFrom('scans')
+        .selectAll()
+        .select(VULN.as('vulns'))
+        .where('api_id', '=', apiId)
+        .orderBy('created_at', 'desc')
+        .orderBy(sql`rowid`, 'desc')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        api_id: r.api_id,
+        status: r.status as ScanStatus,
+        scan_profile: r.profile,
+        created_at: r.created_at,
+        started_at: r.started_at,
+        completed_at: r.completed_at,
+        vulnerabilities: Number(r.vulns),
+        score: r.score,
+        failure_reason: r.failure_reason,
+      }));
+    },
+
+    /** Secret references still used by some scan (the rest are orphans). */
+    async liveSecretRefs(): Promise<Set<string>> {
+      const rows = await db.selectFrom('scans').select('secret_ref').where('secret_ref', 'is not', null).execute();
+      return new Set(rows.map((r) => r.secret_ref!));
+    },
+  };
+}
+
+export type ScansRepo = ReturnType<typeof createScansRepo>;

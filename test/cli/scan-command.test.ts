@@ -1,0 +1,108 @@
+// `portcullis scan` end to end: imports a spec, scans, writes findings.json (and reports), exits
+// 0 / 1 / 2; once in-process against the test target, once as a real process with its progress bar.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../electron/cli';
+import { bundle, ROOT } from '../helpers/bundle';
+import { tempDir } from '../helpers/core';
+import { startMiniApi } from '../helpers/mini-api';
+import { onlyFlaws, startTarget } from '../targets';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function workDir(): string {
+  const dir = tempDir('portcullis-cli-');
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+interface Report {
+  scan: { status: string; score: number | null; failure_reason: string | null };
+  summary: Record<string, number>;
+  findings: { check_id: string; severity: string; evidence: string; curl: string; vulnerability_name: string }[];
+}
+
+const read = (dir: string): Report => JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as Report;
+
+describe('portcullis scan', () => {
+  it('scans the vulnerable target, writes findings.json and reports, and exits 1', async () => {
+    const t = await startTarget({ mode: 'hardened', flaws: onlyFlaws('auth-none', 'cors-reflect', 'missing-nosniff') });
+    cleanups.push(() => t.close());
+    const dir = workDir();
+    const spec = path.join(dir, 'acme.yaml');
+    fs.writeFileSync(spec, t.specText);
+    const code = await main(['scan', '--spec', spec, '--key1', t.users.alice.key, '--key2', t.users.bob.key, '--rps', '0', '--out', dir, '--format', 'json,sarif', '--quiet']);
+    expect(code).toBe(1);
+    const report = read(dir);
+    expect(report.scan.status).toBe('completed');
+    expect(report.findings.map((f) => f.vulnerability_name)).toEqual(
+      expect.arrayContaining(['Endpoint accepts requests without credentials', 'CORS trusts any origin, with credentials', 'X-Content-Type-Options: nosniff missing']),
+    );
+    expect(report.summary.high).toBeGreaterThan(0);
+    const text = fs.readFileSync(path.join(dir, 'findings.json'), 'utf8');
+    expect(text).not.toContain(t.users.alice.key);
+    expect(text).not.toContain(t.users.bob.key);
+    expect(fs.existsSync(path.join(dir, 'report.json'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'results.sarif'))).toBe(true);
+    // --fail-on decides the exit code.
+    const lowOnly = workDir();
+    const t2 = await startTarget({ mode: 'hardened', flaws: onlyFlaws('missing-nosniff') });
+    cleanups.push(() => t2.close());
+    const spec2 = path.join(lowOnly, 'acme.yaml');
+    fs.writeFileSync(spec2, t2.specText);
+    const args = ['scan', '--spec', spec2, '--key1', t2.users.alice.key, '--rps', '0', '--out', lowOnly, '--quiet'];
+    expect(await main([...args, '--fail-on', 'high'])).toBe(0);
+    expect(await main([...args, '--fail-on', 'low'])).toBe(1);
+  });
+
+  it('exits 0 on the hardened twin', async () => {
+    const t = await startTarget({ mode: 'hardened' });
+    cleanups.push(() => t.close());
+    const dir = workDir();
+    const spec = path.join(dir, 'acme.yaml');
+    fs.writeFileSync(spec, t.specText);
+    expect(await main(['scan', '--spec', spec, '--key1', t.users.alice.key, '--key2', t.users.bob.key, '--rps', '0', '--out', dir, '--fail-on', 'low', '--quiet'])).toBe(0);
+    expect(read(dir).findings).toEqual([]);
+  });
+
+  it('exits 2 with a message on bad arguments, an unreadable spec and a failed scan', async () => {
+    const dir = workDir();
+    expect(await main(['scan', '--spec', path.join(dir, 'missing.yaml'), '--key1', 'k'])).toBe(2);
+    expect(await main(['scan', '--spec', path.join(dir, 'missing.yaml')])).toBe(2);
+    const spec = path.join(dir, 'mini.yaml');
+    fs.copyFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), spec);
+    expect(await main(['scan', '--spec', spec, '--key1', 'k', '--fail-on', 'critical'])).toBe(2);
+    // The spec's server (port 1) answers nothing: the scan fails, exit 2, partial findings.json.
+    expect(await main(['scan', '--spec', spec, '--key1', 'k-123456', '--out', dir, '--quiet'])).toBe(2);
+    expect(read(dir).scan.failure_reason).toMatch(/^Could not reach the API/);
+  });
+
+  it('runs as a real process with a progress bar on stderr', async () => {
+    const api = await startMiniApi({ weakHeaders: true });
+    cleanups.push(() => api.close());
+    const dir = workDir();
+    const spec = path.join(dir, 'mini.yaml');
+    fs.copyFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), spec);
+    const cli = await bundle('electron/cli-entry.ts', 'cli');
+    // Asynchronously: the API answering the scan runs in this process.
+    const child = spawn(process.execPath, [cli, 'scan', '--spec', spec, '--base-url', api.url, '--rps', '0', '--out', dir], {
+      cwd: ROOT,
+      env: { ...process.env, PORTCULLIS_KEY_1: api.users.alice.token, PORTCULLIS_KEY_2: api.users.bob.token, PORTCULLIS_SECRET_STORE: 'encrypted' },
+    });
+    const res = { status: -1 as number | null, stdout: '', stderr: '' };
+    child.stdout.on('data', (d: Buffer) => (res.stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (res.stderr += d.toString()));
+    res.status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/\[#+-*\]\s+\d+%/);
+    expect(res.stderr).toMatch(/Done: 3 findings/);
+    expect(read(dir).summary.low).toBe(3);
+    expect(res.stderr + res.stdout).not.toContain(api.users.alice.token);
+  });
+});

@@ -1,0 +1,126 @@
+// GET /api/events over real HTTP: the owner's stream carries the scan's progress and finish; a
+// stranger's stream carries nothing of it; no token, no stream.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestCore, httpTransport, signUpAndLogin, type TestCore, type TestUser } from '../helpers/core';
+import { miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
+import { subscribeScanEvents, type ScanEvent } from '../../renderer/src/api/events';
+import { setServerUrl } from '../../renderer/src/api/request';
+
+interface Sse {
+  events: { event: string; data: unknown }[];
+  until(pred: (e: { event: string; data: unknown }) => boolean, timeoutMs?: number): Promise<void>;
+  close(): void;
+}
+
+async function openStream(url: string, token: string): Promise<Sse> {
+  const controller = new AbortController();
+  const res = await fetch(`${url}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const events: { event: string; data: unknown }[] = [];
+  const waiters: (() => void)[] = [];
+  void (async () => {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let i: number;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+          const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown;
+          events.push({ event, data });
+          waiters.splice(0).forEach((w) => w());
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    events,
+    async until(pred, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      while (!events.some(pred)) {
+        if (Date.now() > end) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 200);
+        });
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe('scan events stream', () => {
+  let tc: TestCore;
+  let http: Awaited<ReturnType<typeof httpTransport>>;
+  let mini: MiniApi;
+  let owner: TestUser;
+  let stranger: TestUser;
+  let apiId: string;
+  beforeAll(async () => {
+    mini = await startMiniApi();
+    tc = await createTestCore();
+    http = await httpTransport(tc.core);
+    owner = await signUpAndLogin(http, 'owner');
+    stranger = await signUpAndLogin(http, 'stranger');
+    apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url), tc.clock.now());
+  });
+  afterAll(async () => {
+    await http.close();
+    await tc.close();
+    await mini.close();
+  });
+
+  it('refuses anonymous callers', async () => {
+    expect((await fetch(`${http.server.url}/api/events`)).status).toBe(401);
+  });
+
+  it('streams the owner\'s scan to the owner only', async () => {
+    const mine = await openStream(http.server.url, owner.token);
+    const theirs = await openStream(http.server.url, stranger.token);
+    await mine.until((e) => e.event === 'ready');
+    await theirs.until((e) => e.event === 'ready');
+    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+    const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
+    const scanId = started.json.data.scan_id;
+    await mine.until((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === scanId);
+    const finished = mine.events.find((e) => e.event === 'scan:finished')!.data as Record<string, unknown>;
+    expect(finished).toMatchObject({ type: 'scan:finished', scanId, apiId, status: 'completed' });
+    expect(mine.events.some((e) => e.event === 'scan:progress')).toBe(true);
+    // Give the stranger's stream the same chance to (wrongly) receive it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(theirs.events.filter((e) => e.event.startsWith('scan:'))).toEqual([]);
+    // Keys never travel in events.
+    expect(JSON.stringify(mine.events)).not.toContain(mini.users.alice.token);
+    mine.close();
+    theirs.close();
+  });
+
+  it('reaches the renderer through subscribeScanEvents() over HTTP', async () => {
+    setServerUrl(http.server.url);
+    const got: ScanEvent[] = [];
+    const off = subscribeScanEvents((e) => got.push(e), () => owner.token);
+    try {
+      // Let the stream connect before the scan starts.
+      await new Promise((r) => setTimeout(r, 300));
+      await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+      const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
+      const end = Date.now() + 20_000;
+      while (!got.some((e) => e.type === 'scan:finished' && e.scanId === started.json.data.scan_id)) {
+        if (Date.now() > end) throw new Error('no finished event');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      off();
+      setServerUrl('');
+    }
+  });
+});

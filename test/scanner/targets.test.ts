@@ -1,0 +1,145 @@
+// The engine and the two checks of this issue against the project's test target (Acme Shop API):
+// each flaw found alone, the hardened twin silent, and what reached the target counted there.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Finding, ScanDetails } from '../../shared/contract';
+import { importApiDocument } from '../../electron/importer/index';
+import { noOrInvalidCredentials } from '../../electron/scanner/checks/bken-auth';
+import { corsPolicy, securityHeaders } from '../../electron/scanner/checks/sec-misc';
+import type { CoreConfigInput } from '../../electron/config';
+import { createTestCore } from '../helpers/core';
+import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Scanned {
+  d: ScanDetails;
+  t: Target;
+  endpoints: number;
+}
+
+async function scanTarget(
+  options: TargetOptions,
+  opts: { rps?: number; key2?: boolean; apiKeys?: boolean; core?: Partial<CoreConfigInput>; skip?: (method: string, path: string) => boolean } = {},
+): Promise<Scanned> {
+  const t = await startTarget(options);
+  const tc = await createTestCore(opts.core ?? {});
+  cleanups.push(() => tc.close(), () => t.close());
+  const s = tc.core.services;
+  const imported = importApiDocument(new TextEncoder().encode(t.specText), { filename: 'acme.yaml' });
+  const user = await s.repos.users.create({ email: 'acme@example.com', username: 'acme-scanner', firstName: 'A', lastName: 'S', passwordHash: null }, new Date());
+  const endpoints = imported.endpoints.map((e) => (opts.skip?.(e.method, e.path) ? { ...e, flags: [...e.flags, 'SKIP' as const] } : e));
+  const apiId = await s.repos.apis.createWithEndpoints(
+    { ownerId: user.id, name: imported.name, baseUrl: t.baseUrl, sourceFormat: imported.format, sourceFilename: 'acme.yaml', specVersion: imported.spec_version, security: imported.security, endpoints },
+    new Date(),
+  );
+  const [k1, k2] = opts.apiKeys ? [t.users.alice.apiKey, t.users.bob.apiKey] : [t.users.alice.key, t.users.bob.key];
+  const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', key1: k1, key2: opts.key2 === false ? null : k2, rps: opts.rps ?? 0 });
+  await s.scans.start(user.id, { apiId });
+  await s.scans.wait(scanId);
+  return { d: await s.scans.details(scanId), t, endpoints: endpoints.filter((e) => !e.flags.includes('SKIP')).length };
+}
+
+const hardenedWith = (...flaws: FlawId[]): TargetOptions => ({ mode: 'hardened', flaws: onlyFlaws(...flaws) });
+const byCheck = (d: ScanDetails, id: string): Finding[] => d.results.results.filter((f) => f.check_id === id);
+const summary = (fs: Finding[]) => fs.map((f) => `${f.vulnerability_name} | ${f.method} ${f.path}`).sort();
+
+function withinBudgets({ d, endpoints }: Scanned) {
+  const used = d.results.scan_info.requests_by_check;
+  expect(used[noOrInvalidCredentials.id] ?? 0).toBeLessThanOrEqual(noOrInvalidCredentials.budget * endpoints);
+  // One probe per endpoint (a followed same-host redirect counts as a request) and three `null` probes.
+  expect(used[corsPolicy.id] ?? 0).toBeLessThanOrEqual(2 * endpoints + 3);
+  expect(used[securityHeaders.id] ?? 0).toBe(0);
+}
+
+const OBJECT_ROUTES = ['GET /documents/download', 'GET /notes/{noteId}', 'GET /orders/{orderId}', 'POST /invoices/lookup'];
+
+describe('API2 on the test target', () => {
+  it('finds routes that answer without credentials (auth-none)', async () => {
+    const run = await scanTarget(hardenedWith('auth-none'));
+    const found = byCheck(run.d, noOrInvalidCredentials.id);
+    expect(summary(found)).toEqual(OBJECT_ROUTES.map((r) => `Endpoint accepts requests without credentials | ${r}`).sort());
+    for (const f of found) expect(['high', 'medium']).toContain(f.confidence);
+    withinBudgets(run);
+  });
+
+  it('finds routes that accept any credential (auth-garbage)', async () => {
+    const run = await scanTarget(hardenedWith('auth-garbage'));
+    const found = byCheck(run.d, noOrInvalidCredentials.id);
+    expect(summary(found)).toEqual(OBJECT_ROUTES.map((r) => `Endpoint accepts invalid credentials | ${r}`).sort());
+    for (const f of found) {
+      expect(f.confidence).toBe('high');
+      expect(f.cvss_score).toBe(9.1);
+    }
+    withinBudgets(run);
+  });
+});
+
+describe('API8 on the test target', () => {
+  it.each([
+    ['cors-reflect', corsPolicy.id, 'CORS trusts any origin, with credentials', 'high'],
+    ['cors-null', corsPolicy.id, 'CORS trusts the "null" origin, with credentials', 'high'],
+    ['cors-wildcard', corsPolicy.id, 'CORS allows every origin (*)', 'info'],
+    ['missing-nosniff', securityHeaders.id, 'X-Content-Type-Options: nosniff missing', 'low'],
+    ['missing-no-store', securityHeaders.id, 'Authenticated responses may be cached', 'low'],
+    ['version-disclosure', securityHeaders.id, 'Server software version disclosed', 'low'],
+  ] as const)('finds %s', async (flaw, check, name, severity) => {
+    const run = await scanTarget(hardenedWith(flaw));
+    expect(byCheck(run.d, check).map((f) => [f.vulnerability_name, f.severity, f.method, f.path])).toEqual([[name, severity, '*', '*']]);
+    const other = check === corsPolicy.id ? securityHeaders.id : corsPolicy.id;
+    expect(byCheck(run.d, other)).toEqual([]);
+    withinBudgets(run);
+  });
+
+  it('finds missing HSTS over HTTPS', async () => {
+    const run = await scanTarget({ ...hardenedWith('missing-hsts'), tls: true }, { core: { scan: { tlsVerify: false } } });
+    expect(byCheck(run.d, securityHeaders.id).map((f) => f.vulnerability_name)).toEqual(['Strict-Transport-Security missing']);
+  });
+});
+
+describe('the hardened twin', () => {
+  it('yields no finding at all from these checks, over HTTP and HTTPS', async () => {
+    for (const tls of [false, true]) {
+      const run = await scanTarget({ mode: 'hardened', tls }, { core: { scan: { tlsVerify: false } } });
+      expect(run.d.status).toBe('completed');
+      expect(run.d.results.results).toEqual([]);
+      expect(run.d.results.scan_info.score).toBe(100);
+      expect(run.t.internalErrors).toEqual([]);
+      withinBudgets(run);
+    }
+  });
+});
+
+describe('the engine, counted at the test target', () => {
+  it('works with API keys as well as bearer tokens (the spec accepts either)', async () => {
+    const run = await scanTarget(hardenedWith('auth-none'), { apiKeys: true });
+    expect(run.d.status).toBe('completed');
+    expect(run.d.results.scan_info.errors.join('\n')).toMatch(/Key 1 works with the "\w+" security scheme/);
+    expect(run.t.requests.count((r) => r.headers['x-api-key'] === run.t.users.alice.apiKey)).toBeGreaterThan(10);
+    expect(byCheck(run.d, noOrInvalidCredentials.id)).toHaveLength(4);
+  });
+
+  it('keeps to the base URL, skips SKIP endpoints, creates before it reads, and respects the rate cap', async () => {
+    const run = await scanTarget({ mode: 'vulnerable' }, { rps: 25, skip: (m, p) => p.startsWith('/admin') || (m === 'GET' && p === '/products') });
+    const all = run.t.requests.all();
+    expect(all.length).toBe(run.d.results.scan_info.requests_sent);
+    // Everything under the spec's base path, except the same-host redirects the engine followed
+    // (the link redirector answers /products/...): GETs only.
+    expect(all.filter((r) => !r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET')).toBe(true);
+    expect(all.filter((r) => r.path.startsWith('/api/v2/admin'))).toEqual([]);
+    expect(all.filter((r) => r.method === 'GET' && r.path === '/api/v2/products')).toEqual([]);
+    // Notes are created by the scan (POST) before any read, update or delete of /notes/{id} — and
+    // only the notes it created are updated or deleted.
+    const firstNoteWrite = all.findIndex((r) => r.method === 'POST' && r.path === '/api/v2/notes');
+    const noteById = all.filter((r) => /^\/api\/v2\/notes\/[^/]+$/.test(r.path));
+    expect(noteById.length).toBeGreaterThan(0);
+    expect(all.indexOf(noteById[0]!)).toBeGreaterThan(firstNoteWrite);
+    for (const r of noteById.filter((x) => x.method !== 'GET')) expect(r.path).not.toMatch(/a11ce000|b0b00000/);
+    // Rate cap: no second holds more than 25 requests (+1 for timer jitter at the target).
+    const times = all.map((r) => r.time).sort((a, b) => a - b);
+    for (let i = 0; i < times.length; i += 1) expect(times.filter((x) => x >= times[i]! && x < times[i]! + 1000).length).toBeLessThanOrEqual(26);
+  });
+});
