@@ -12,7 +12,7 @@ import { createAppProtocolHandler } from './desktop/app-protocol';
 import { APP_ORIGIN, APP_SCHEME } from './desktop/constants';
 import { registerNativeHelpers } from './desktop/native-helpers';
 import { createLoopbackAuthorizer } from './desktop/oauth-loopback';
-import { coreLookups, forwardScanEvents, notifyFinishedScans, type ScanEventSource } from './desktop/scan-events';
+import { coreLookups, forwardScanEvents, notifyFinishedScans, windowUserGate } from './desktop/scan-events';
 import { openMainWindow, restrictPermissions, type BrowserWindowLike } from './desktop/window';
 import { fitToDisplays, windowStateFile } from './desktop/window-state';
 import { registerApiBridge } from './ipc-bridge';
@@ -90,7 +90,16 @@ async function start(): Promise<void> {
     return;
   }
   const c = core;
-  registerApiBridge(ipcMain, { fetch: (req, info) => c.fetch(req, info), appOrigin: APP_ORIGIN });
+  // The window's session, as its latest API call shows it: scan events go only to what its user may see.
+  let windowToken: string | null = null;
+  registerApiBridge(ipcMain, {
+    fetch: (req, info) => {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '');
+      if (bearer) windowToken = bearer[1]!;
+      return c.fetch(req, info);
+    },
+    appOrigin: APP_ORIGIN,
+  });
   registerNativeHelpers(ipcMain, {
     appOrigin: APP_ORIGIN,
     loopback,
@@ -100,19 +109,20 @@ async function start(): Promise<void> {
     openExternal: (url) => shell.openExternal(url), // eng-disable OPEN_EXTERNAL_JS_CHECK (allowlisted by checkExternalUrl in the handler)
     log: (message, fields) => logger.warn(message, fields),
   });
-  // Scan events exist once the scan engine is part of the core.
-  const events = (c.services as { scanEvents?: ScanEventSource }).scanEvents;
-  if (events) {
-    forwardScanEvents(events, () => (win && !win.isDestroyed() ? win.webContents : null));
-    notifyFinishedScans({
-      source: events,
-      ...coreLookups(c.services.repos),
-      notify: ({ title, body }) => {
-        if (Notification.isSupported()) new Notification({ title, body }).show();
-      },
-      log: (message, fields) => logger.warn(message, fields),
-    });
-  }
+  const events = c.services.scanEvents;
+  forwardScanEvents(
+    events,
+    () => (win && !win.isDestroyed() ? win.webContents : null),
+    windowUserGate({ currentToken: () => windowToken, repos: c.services.repos, clock: c.services.clock }),
+  );
+  notifyFinishedScans({
+    source: events,
+    ...coreLookups(c.services.repos),
+    notify: ({ title, body }) => {
+      if (Notification.isSupported()) new Notification({ title, body }).show();
+    },
+    log: (message, fields) => logger.warn(message, fields),
+  });
   await createWindow();
 }
 

@@ -11,14 +11,15 @@ import type { Db } from '../store/database';
 import type { Repos } from '../store/index';
 import { createUsersRepo, type UserRow } from '../store/users';
 import type { VerifiedIdentity } from './oidc';
-import type { ClientInfo } from './service';
+import type { ClientInfo, SignInResult } from './service';
 
 export interface SocialDeps {
   db: Db;
   repos: Repos;
   clock: Clock;
   logger: Logger;
-  startSession(user: UserRow, info: ClientInfo, method: string): Promise<string>;
+  /** The accounts service's sign-in: a session, or the two-factor challenge when TOTP is on. */
+  signIn(user: UserRow, info: ClientInfo, method: string): Promise<SignInResult>;
 }
 
 /** A username from the email's local part: the sign-up alphabet, 3 to 30 characters, made unique. */
@@ -33,7 +34,7 @@ async function freeUsername(repos: Repos, email: string): Promise<string> {
   throw conflict('Could not choose a username for this account. Please sign up with a password.');
 }
 
-export async function socialSignIn(deps: SocialDeps, identity: VerifiedIdentity, info: ClientInfo): Promise<{ token: string; user: UserRow }> {
+export async function socialSignIn(deps: SocialDeps, identity: VerifiedIdentity, info: ClientInfo): Promise<SignInResult> {
   const { db, repos, clock, logger } = deps;
   const now = clock.now();
   let user = await repos.users.findByIdentity(identity.issuer, identity.subject);
@@ -73,7 +74,7 @@ export async function socialSignIn(deps: SocialDeps, identity: VerifiedIdentity,
       how = 'new account';
     }
   }
-  const token = await deps.startSession(user, info, 'oidc');
-  logger.info('Signed in with OpenID Connect', { user: user.id, issuer: identity.issuer, how, ip: info.ip });
-  return { token, user };
+  logger.info('Identity provider sign-in accepted', { user: user.id, issuer: identity.issuer, how, ip: info.ip });
+  // The provider is a first factor like a password: an account with two-factor sign-in still answers a code.
+  return deps.signIn(user, info, 'oidc');
 }

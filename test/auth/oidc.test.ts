@@ -3,6 +3,7 @@
 // linking, and every refusal of a token that must not sign anyone in.
 
 import * as client from 'openid-client';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OIDC_MESSAGES, SOCIAL_MESSAGES } from '../../shared/messages';
 import { oauthErrorFromUrl } from '../../renderer/src/lib/social';
@@ -169,6 +170,28 @@ describe('social sign-in (OpenID Connect + PKCE) against a real provider', () =>
     const takeover = await googleLogin(b.idToken, b.nonce);
     expect(takeover.status).toBe(409);
     expect(takeover.json.message).toBe(OIDC_MESSAGES.emailLinkRefused);
+  });
+
+  it('is a first factor only: an account with two-factor sign-in still answers a code', async () => {
+    idp.setAccount({ sub: 'mfa-1', email: 'mfa@example.com', email_verified: true, name: 'Em Fa' });
+    const first = await roundTrip();
+    const signedIn = await googleLogin(first.idToken, first.nonce);
+    const token = signedIn.json.data.token;
+    const setup = await t.call<Envelope<{ secret: string }>>('POST', '/api/user/2fa/setup', { token });
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.json.data.secret) });
+    const code = () => totp.generate({ timestamp: tc.clock.now().getTime() });
+    expect((await t.call('POST', '/api/user/2fa/enable', { token, body: { code: code() } })).status).toBe(200);
+
+    const again = await roundTrip();
+    const res = await t.call<Envelope<{ two_factor_required?: boolean; challenge?: string; token?: string }>>('POST', '/api/auth/google-login', {
+      body: { idToken: again.idToken, nonce: again.nonce },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({ two_factor_required: true, challenge: expect.any(String) });
+    tc.clock.advance(30_000);
+    const step2 = await t.call<Login>('POST', '/api/auth/login/2fa', { body: { challenge: res.json.data.challenge, code: code() } });
+    expect(step2.status, step2.text).toBe(200);
+    expect(step2.json.data.user.email).toBe('mfa@example.com');
   });
 
   it('refuses a replayed token (the nonce is single-use)', async () => {

@@ -132,11 +132,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
     if (!idToken) throw badRequest(OIDC_MESSAGES.tokenMissing, 'idToken');
     if (!nonce) throw unauthorized(OIDC_MESSAGES.nonceReplayed);
     const identity = await oidc.verify(idToken, nonce);
-    const { token, user } = await socialSignIn(
-      { db: s.db, repos: s.repos, clock: s.clock, logger: s.logger, startSession: s.accounts.startSession },
-      identity,
-      clientInfo(c),
-    );
-    return ok(c, SERVER_MESSAGES.loginOk, { token, user: toUser(user) });
+    const result = await socialSignIn({ db: s.db, repos: s.repos, clock: s.clock, logger: s.logger, signIn: s.accounts.signIn }, identity, clientInfo(c));
+    return signInResponse(c, result);
   });
 }
