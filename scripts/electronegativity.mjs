@@ -32,60 +32,40 @@ function stage(input) {
   return dir;
 }
 
-/** RFC 4180 rows: quoted fields may hold commas, doubled quotes and newlines (code samples do). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') endField();
-    else if (ch === '\n') {
-      endField();
-      rows.push(row);
-      row = [];
-    } else if (ch !== '\r') field += ch;
-  }
-  if (field !== '' || row.length) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
-}
+/**
+ * Runs the scanner's own runner in a child process and reads its issues as JSON. (Its CSV writer
+ * truncates and appends the file with two unawaited writes, which race under load.)
+ */
+const CHILD = `
+const { createRequire } = require('node:module');
+const req = createRequire(process.argv[1]);
+const run = req('@doyensec/electronegativity');
+(run.default ?? run)({
+  input: process.argv[2], output: undefined, isSarif: false, customScan: [], excludeFromScan: [],
+  severitySet: undefined, confidenceSet: undefined, isRelative: true, isVerbose: false,
+  electronUpgrade: undefined, electronVersionOverride: process.argv[3], parserPlugins: [],
+}, false).then((result) => {
+  const issues = result.issues.map((i) => ({
+    check: i.id, severity: i.severity.name, confidence: i.confidence.name,
+    file: i.file, line: i.location.line, message: i.description,
+  }));
+  process.stdout.write('\\n@@ISSUES@@' + JSON.stringify({ issues, errors: result.errors.length }) + '\\n');
+}, (err) => { console.error(err && err.stack || err); process.exit(1); });
+`;
 
 export function scan(input) {
   const dir = stage(input);
-  const out = path.join(dir, 'findings.csv');
   try {
-    const res = spawnSync(
-      process.execPath,
-      [path.join(root, 'node_modules/@doyensec/electronegativity/dist/index.js'), '-i', dir, '-r', '-v', 'false', '-e', ELECTRON, '-o', out],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
-    if (!fs.existsSync(out)) throw new Error(`electronegativity wrote no results (exit ${res.status}):\n${res.stdout}\n${res.stderr}`);
-    const [, ...rows] = parseCsv(fs.readFileSync(out, 'utf8'));
-    return rows
-      .filter((r) => r.length >= 7)
-      .map(([check, severity, confidence, file, location, , description]) => ({
-        check: check.trim(),
-        severity: severity.trim(),
-        confidence: confidence.trim(),
-        file: file.trim(),
-        line: Number(location.split(':')[0]),
-        message: description.trim(),
-      }));
+    const res = spawnSync(process.execPath, ['-e', CHILD, path.join(root, 'package.json'), dir, ELECTRON], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const line = res.stdout.split('\n').find((l) => l.startsWith('@@ISSUES@@'));
+    if (res.status !== 0 || !line) throw new Error(`electronegativity failed (exit ${res.status}):\n${res.stdout}\n${res.stderr}`);
+    const { issues, errors } = JSON.parse(line.slice('@@ISSUES@@'.length));
+    if (errors) throw new Error(`electronegativity could not parse ${errors} file(s) of ${dir}.`);
+    return issues;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
