@@ -240,6 +240,37 @@ export interface LoginData {
   token: string;
   user: User;
 }
+/** A correct first factor on an account with two-factor sign-in: answer the challenge with a code. */
+export interface TwoFactorRequired {
+  two_factor_required: true;
+  challenge: string;
+}
+export type SignInData = LoginData | TwoFactorRequired;
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  recovery_codes_left: number;
+}
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+  /** A PNG data URL of the otpauth URL's QR code. */
+  qr_data_url: string;
+}
+export interface ActiveSession {
+  id: string;
+  created_at: string;
+  last_used_at: string;
+  client: string | null;
+  ip: string | null;
+  current: boolean;
+}
+export interface SignInRecord {
+  created_at: string;
+  client: string | null;
+  ip: string | null;
+  method: string;
+}
 export interface SignupRequest {
   firstName: string;
   lastName: string;
@@ -335,6 +366,8 @@ export interface CreateScanRequest extends ApiScoped {
 }
 export interface StartScanRequest extends ApiScoped {
   scan_profile: string;
+  /** The scan that create answered; without it the API's latest created scan of the caller starts. */
+  scan_id?: string;
 }
 export interface ScanIdRequest {
   scan_id: string;
@@ -362,9 +395,10 @@ export type LeaveShareRequest = ApiScoped;
  * `query` routes take their input in the query string; the others in a JSON body.
  */
 export interface ApiContract {
-  'POST /api/auth/login': { body: LoginRequest; data: LoginData };
+  'POST /api/auth/login': { body: LoginRequest; data: SignInData };
+  'POST /api/auth/login/2fa': { body: { challenge: string; code: string }; data: LoginData };
   'POST /api/auth/signup': { body: SignupRequest; data: { user: User } };
-  'POST /api/auth/google-login': { body: GoogleLoginRequest; data: LoginData };
+  'POST /api/auth/google-login': { body: GoogleLoginRequest; data: SignInData };
   'POST /api/auth/oidc/start': { body: OidcStartRequest; data: OidcStartData };
   'POST /api/auth/oidc/callback': { body: OidcCallbackRequest; data: OidcCallbackData };
   'POST /api/auth/logout': { body: Record<string, never>; data: undefined };
@@ -376,6 +410,15 @@ export interface ApiContract {
   'GET /api/user/preferences': { query: Record<string, never>; data: { preferences: Preferences } };
   'PUT /api/user/preferences': { body: UpdatePreferencesRequest; data: { preferences: Preferences } };
   'GET /api/user/extended-profile': { query: Record<string, never>; data: { profile: ExtendedProfile } };
+  'GET /api/user/2fa': { query: Record<string, never>; data: TwoFactorStatus };
+  'POST /api/user/2fa/setup': { body: Record<string, never>; data: TwoFactorSetup };
+  'POST /api/user/2fa/enable': { body: { code: string }; data: { recovery_codes: string[] } };
+  'POST /api/user/2fa/disable': { body: { password: string; code: string }; data: undefined };
+  'POST /api/user/2fa/recovery-codes': { body: { code: string }; data: { recovery_codes: string[] } };
+  'GET /api/user/sessions': { query: Record<string, never>; data: { sessions: ActiveSession[] } };
+  'DELETE /api/user/sessions': { body: { session_id: string }; data: undefined };
+  'POST /api/user/sessions/revoke-others': { body: Record<string, never>; data: undefined };
+  'GET /api/user/sign-ins': { query: Record<string, never>; data: { sign_ins: SignInRecord[] } };
   'PUT /api/user/extended-profile': { body: UpdateExtendedProfileRequest; data: { profile: ExtendedProfile } };
   'GET /api/stats/platform': { query: Record<string, never>; data: PlatformStats };
   'GET /api/dashboard/overview': { query: { user_id?: string }; data: DashboardOverview };

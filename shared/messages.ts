@@ -185,6 +185,11 @@ export const SCAN_MESSAGES = {
   localDisabled: 'Scans for local APIs are disabled in this environment',
   anotherInProgress: 'Another scan is in progress. Please wait.',
   startNew: 'Start a new scan',
+  /** Not in the spec: a scan stopped with Cancel. */
+  cancelled: (name: string) => `Scan for "${name}" was cancelled.`,
+  cancelFailed: 'Failed to cancel scan',
+  /** Not in the spec: a read (View) share cannot start scans. */
+  readOnlyScan: 'View access: ask the owner for Manage access to run scans.',
   demoHint: 'Tip: for a quick demo scan, skip all endpoints, then un-skip at most 5.',
 } as const;
 

@@ -49,7 +49,7 @@ describe('sync mode', () => {
 
     // The renderer's own client now reaches the team server.
     const login = await authApi.login({ username: account.username, password: account.password });
-    expect(login.ok && login.data.user.id).toBe(account.id);
+    expect(login.ok && 'user' in login.data && login.data.user.id).toBe(account.id);
 
     store.getState().disconnect();
     expect(signedOut).toBe(2);

@@ -269,7 +269,8 @@ test.describe('sign-in guard', () => {
     const a = await createAccount(request);
     await signInByStorage(page, request, a);
     await page.goto('/guide/first-scan');
-    await expect(page.getByTestId('guide-id')).toHaveText('Guide: first-scan');
+    await expect(page.getByTestId('guide-view')).toHaveAttribute('data-guide-id', 'first-scan');
+    await expect(page.getByTestId('guide-title')).toHaveText('Import an API and run your first scan');
     await page.goto('/no-such-page');
     await expect(page.getByTestId('not-found-page')).toBeVisible();
     await expect(page.getByTestId('signed-in-shell')).toBeVisible();

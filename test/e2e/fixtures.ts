@@ -127,3 +127,26 @@ export async function trackRedirect(page: Page, testId: string): Promise<(path: 
     return nav!.at - timing.shown!;
   };
 }
+
+export interface TargetInfo {
+  url: string;
+  baseUrl: string;
+  /** The OpenAPI YAML file of the target (its server URL points at this instance). */
+  spec: string;
+  users: Record<'alice' | 'bob' | 'admin', { username: string; email: string; key: string; apiKey: string }>;
+}
+
+/** The vulnerable test target started by the global setup. */
+export function target(): TargetInfo {
+  const raw = process.env.PORTCULLIS_E2E_TARGET;
+  if (!raw) throw new Error('PORTCULLIS_E2E_TARGET is not set: run the tests through playwright.config.ts (global setup).');
+  return JSON.parse(raw) as TargetInfo;
+}
+
+/** Signs in through the API: the bearer token and user id. */
+export async function apiLogin(request: APIRequestContext, account: Account): Promise<{ token: string; userId: string }> {
+  const res = await request.post(`${serverUrl()}/api/auth/login`, { data: { username: account.username, password: account.password } });
+  expect(res.ok(), await res.text()).toBe(true);
+  const { data } = (await res.json()) as { data: { token: string; user: { id: string } } };
+  return { token: data.token, userId: data.user.id };
+}

@@ -29,10 +29,23 @@ test.describe('first visit, system prefers light', () => {
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const lightBackground = await background();
 
+    // Record the transition class as it comes and goes: a busy machine can miss a 300 ms window by polling.
+    await page.evaluate(() => {
+      const w = window as unknown as { __transition: { on?: number; off?: number } };
+      w.__transition = {};
+      new MutationObserver(() => {
+        const has = document.documentElement.classList.contains('theme-transition');
+        if (has && w.__transition.on === undefined) w.__transition.on = performance.now();
+        if (!has && w.__transition.on !== undefined && w.__transition.off === undefined) w.__transition.off = performance.now();
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    });
     await page.getByTestId('theme-toggle').click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     // The colours fade for 300 ms, then the transition class goes away.
-    await expect(page.locator('html')).toHaveClass(/theme-transition/);
+    const transition = () => page.evaluate(() => (window as unknown as { __transition: { on?: number; off?: number } }).__transition);
+    await expect.poll(async () => (await transition()).off !== undefined).toBe(true);
+    const { on, off } = await transition();
+    expect(off! - on!).toBeGreaterThanOrEqual(250);
     await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
     expect(await background()).not.toBe(lightBackground);
     expect(await stored(page)).toBe('true');

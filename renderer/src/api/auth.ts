@@ -5,6 +5,8 @@ import { call } from './client';
 
 export const login = (body: LoginRequest) => call('POST /api/auth/login', { body });
 
+export const loginTwoFactor = (challenge: string, code: string) => call('POST /api/auth/login/2fa', { body: { challenge, code } });
+
 export const signup = (body: SignupRequest) => call('POST /api/auth/signup', { body });
 
 export const logout = (token: string) => call('POST /api/auth/logout', { body: {}, token });

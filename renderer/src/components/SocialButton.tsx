@@ -14,6 +14,7 @@ export function SocialButton({
   onError,
   onStart,
   onSignedIn,
+  onTwoFactor,
 }: {
   page: SocialPage;
   /** Another action of the page is in progress. */
@@ -23,6 +24,8 @@ export function SocialButton({
   onStart?(): void;
   /** The desktop flow came back signed in (the browser flow continues on the return page). */
   onSignedIn?(user: User): void;
+  /** The account has two-factor sign-in: the page asks for the code. */
+  onTwoFactor?(step: { challenge: string; prompt: string }): void;
 }): ReactElement {
   const [busy, setBusy] = useState(false);
   const timers = useTimers();
@@ -33,6 +36,7 @@ export function SocialButton({
     const outcome = await startSocialSignIn(page);
     if (outcome.kind === 'error') onError({ message: outcome.message, hint: outcome.hint });
     else if (outcome.kind === 'signedIn') onSignedIn?.(outcome.user);
+    else if (outcome.kind === 'twoFactor') onTwoFactor?.({ challenge: outcome.challenge, prompt: outcome.prompt });
   };
   return (
     <button

@@ -1,17 +1,22 @@
 // The frame of every signed-in screen (spec section 2): header with the app navigation, the user's
-// initial and full name, the theme toggle and Logout; footer links. Loaded only after sign-in.
+// initial and full name, the theme toggle and Logout; footer links; the transient notice. Loaded only
+// after sign-in; the guard shows its spinner until the current user is known.
 
 import { Suspense, type ReactElement } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { Logo } from '../components/Logo';
+import { NoticeToast } from '../components/NoticeToast';
 import { SIGNED_IN_NAV } from '../components/SiteHeader';
 import { FullPageSpinner } from '../components/Spinner';
 import { ThemeToggle } from '../components/ThemeToggle';
 import { UserMenu } from '../components/UserMenu';
+import { useAuthStore } from '../stores/useAuthStore';
 import '../styles/app-shell.css';
+import '../styles/app.css';
 
 export default function SignedInLayout(): ReactElement {
+  const user = useAuthStore((s) => s.user);
   return (
     <div className="app-shell" data-testid="signed-in-shell">
       <a href="#main" className="skip-link">
@@ -34,9 +39,13 @@ export default function SignedInLayout(): ReactElement {
         </div>
       </header>
       <main id="main" className="container app-main">
-        <Suspense fallback={<FullPageSpinner />}>
-          <Outlet />
-        </Suspense>
+        {user ? (
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <FullPageSpinner />
+        )}
       </main>
       <footer className="site-footer">
         <div className="container footer-inner">
@@ -49,6 +58,7 @@ export default function SignedInLayout(): ReactElement {
           </nav>
         </div>
       </footer>
+      <NoticeToast />
     </div>
   );
 }

@@ -24,6 +24,8 @@ export type SocialOutcome =
   | { kind: 'redirecting' }
   /** A newer sign-in replaced this one (a second click): nothing to show. */
   | { kind: 'superseded' }
+  /** The account has two-factor sign-in: the page asks for a code to answer `challenge` with. */
+  | { kind: 'twoFactor'; challenge: string; prompt: string }
   | ({ kind: 'error' } & SocialError);
 
 export const fallbackHint = (page: SocialPage): string =>
@@ -97,7 +99,9 @@ export async function completeSocialSignIn(response: { code: string; state: stri
     if (!exchanged.ok) return backendFailure(page, exchanged.message);
     const { idToken, nonce, profile } = exchanged.data;
     const login = await authApi.googleLogin({ ...profile, idToken, nonce });
-    if (!login.ok || !login.data?.token || !login.data.user) return backendFailure(page, login.message);
+    if (!login.ok || !login.data) return backendFailure(page, login.message);
+    if ('two_factor_required' in login.data) return { kind: 'twoFactor', challenge: login.data.challenge, prompt: login.message };
+    if (!login.data.token || !login.data.user) return backendFailure(page, login.message);
     authStore.getState().acceptSession(login.data.token, login.data.user);
     return { kind: 'signedIn', user: login.data.user };
   } catch {

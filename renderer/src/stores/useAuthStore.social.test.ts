@@ -14,6 +14,7 @@ describe('useAuthStore.acceptSession', () => {
       storage,
       getProfile: async () => ({ ok: false, status: 401, message: '', errors: [] }),
       login: async () => ({ ok: false, status: 401, message: '', errors: [] }),
+      loginTwoFactor: async () => ({ ok: false, status: 401, message: '', errors: [] }),
       logout: async () => undefined,
     });
     const seen: string[] = [];

@@ -19,6 +19,7 @@ function deps(overrides: Partial<AuthDeps> = {}, stored: Record<string, string> 
     storage: memoryStorage(stored),
     getProfile: vi.fn(async () => ({ ok: true as const, status: 200, message: 'ok', data: { user: ada } })),
     login: vi.fn(async () => ({ ok: true as const, status: 200, message: 'ok', data: { token: 'tok-2', user: ada } })),
+    loginTwoFactor: vi.fn(async () => ({ ok: true as const, status: 200, message: 'ok', data: { token: 'tok-3', user: ada } })),
     logout: vi.fn(async () => undefined),
     ...overrides,
   };
@@ -112,5 +113,28 @@ describe('useAuthStore', () => {
     answer({ ok: true, status: 200, message: 'ok', data: { user: ada } });
     await pending;
     expect(store.getState()).toMatchObject({ status: 'signedOut', user: null });
+  });
+
+  it('holds back the session until a two-factor code answers the challenge', async () => {
+    const d = deps({
+      login: vi.fn(async () => ({ ok: true as const, status: 200, message: 'Enter the code', data: { two_factor_required: true as const, challenge: 'ch-1' } })),
+    });
+    const store = createAuthStore(d);
+    const first = await store.getState().login({ username: 'ada', password: 'pw' });
+    expect(first).toMatchObject({ ok: false, reason: 'two-factor', challenge: 'ch-1' });
+    expect(store.getState().status).toBe('signedOut');
+    expect(store.getState().token).toBeNull();
+    const second = await store.getState().completeTwoFactor('ch-1', '123456');
+    expect(second).toEqual({ ok: true, user: ada });
+    expect(d.loginTwoFactor).toHaveBeenCalledWith('ch-1', '123456');
+    expect(store.getState()).toMatchObject({ status: 'signedIn', token: 'tok-3' });
+  });
+
+  it('reports a refused two-factor code without signing in', async () => {
+    const d = deps({ loginTwoFactor: vi.fn(async () => ({ ok: false as const, status: 401, message: 'Invalid code. Please try again.', errors: [] })) });
+    const store = createAuthStore(d);
+    const res = await store.getState().completeTwoFactor('ch-1', '000000');
+    expect(res).toMatchObject({ ok: false, reason: 'rejected', message: 'Invalid code. Please try again.', status: 401 });
+    expect(store.getState().status).toBe('signedOut');
   });
 });

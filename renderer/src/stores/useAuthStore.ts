@@ -4,7 +4,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { STORAGE_KEYS } from '../../../shared/constants';
-import type { LoginData, LoginRequest, User } from '../../../shared/contract';
+import type { LoginData, LoginRequest, SignInData, User } from '../../../shared/contract';
 import * as authApi from '../api/auth';
 import { NetworkError, type ApiResult } from '../api/client';
 import * as userApi from '../api/user';
@@ -15,6 +15,8 @@ export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
 
 export type LoginOutcome =
   | { ok: true; user: User }
+  /** The password was right and the account has two-factor sign-in: answer the challenge with a code. */
+  | { ok: false; reason: 'two-factor'; challenge: string; message: string; status: number }
   /** rejected: the server said no (its message, maybe ''); network: no answer at all. */
   | { ok: false; reason: 'rejected' | 'network'; message: string; status: number };
 
@@ -33,14 +35,19 @@ export interface AuthState {
   /** A sign-in completed elsewhere (social sign-in): keep its token and user like a login's. */
   acceptSession(token: string, user: User): void;
   login(credentials: LoginRequest): Promise<LoginOutcome>;
+  /** The second step of a two-factor sign-in. */
+  completeTwoFactor(challenge: string, code: string): Promise<LoginOutcome>;
   logout(): void;
   setRedirectPending(pending: boolean): void;
+  /** Settings saved the profile: the header and every screen show the new names at once. */
+  setUser(user: User): void;
 }
 
 export interface AuthDeps {
   storage: KeyValueStorage;
   getProfile(token: string): Promise<ApiResult<{ user: User }>>;
-  login(credentials: LoginRequest): Promise<ApiResult<LoginData>>;
+  login(credentials: LoginRequest): Promise<ApiResult<SignInData>>;
+  loginTwoFactor(challenge: string, code: string): Promise<ApiResult<LoginData>>;
   logout(token: string): Promise<unknown>;
 }
 
@@ -54,7 +61,19 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
     else deps.storage.removeItem(STORAGE_KEYS.userId);
   };
 
-  return createStore<AuthState>()((set, get) => ({
+  return createStore<AuthState>()((set, get) => {
+  /** A session from either sign-in step: stored and in effect. */
+  const signedIn = (res: ApiResult<LoginData>): LoginOutcome => {
+    if (!res.ok || !res.data?.token || !res.data.user) {
+      return { ok: false, reason: 'rejected', message: res.message, status: res.status };
+    }
+    const { token, user } = res.data;
+    persist(token, user);
+    set({ token, user, status: 'signedIn', signedOutBy: null });
+    return { ok: true, user };
+  };
+
+  return {
     token: stored,
     user: null,
     status: stored ? 'loading' : 'signedOut',
@@ -92,19 +111,26 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
     },
 
     async login(credentials) {
-      let res: ApiResult<LoginData>;
+      let res: ApiResult<SignInData>;
       try {
         res = await deps.login(credentials);
       } catch (err) {
         return { ok: false, reason: 'network', message: err instanceof NetworkError ? err.message : '', status: 0 };
       }
-      if (!res.ok || !res.data?.token || !res.data.user) {
-        return { ok: false, reason: 'rejected', message: res.message, status: res.status };
+      if (res.ok && res.data && 'two_factor_required' in res.data) {
+        return { ok: false, reason: 'two-factor', challenge: res.data.challenge, message: res.message, status: res.status };
       }
-      const { token, user } = res.data;
-      persist(token, user);
-      set({ token, user, status: 'signedIn', signedOutBy: null });
-      return { ok: true, user };
+      return signedIn(res as ApiResult<LoginData>);
+    },
+
+    async completeTwoFactor(challenge, code) {
+      let res: ApiResult<LoginData>;
+      try {
+        res = await deps.loginTwoFactor(challenge, code);
+      } catch (err) {
+        return { ok: false, reason: 'network', message: err instanceof NetworkError ? err.message : '', status: 0 };
+      }
+      return signedIn(res);
     },
 
     logout() {
@@ -118,18 +144,31 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
     setRedirectPending(pending) {
       set({ redirectPending: pending });
     },
-  }));
+
+    setUser(user) {
+      const current = get().user;
+      if (!current || current.id !== user.id) return;
+      set({ user });
+    },
+  };
+  });
 }
 
 export const authStore = createAuthStore({
   storage: browserStorage(),
   getProfile: (token) => userApi.getProfile(token),
   login: authApi.login,
+  loginTwoFactor: authApi.loginTwoFactor,
   logout: authApi.logout,
 });
 
 export function useAuthStore<T>(selector: (state: AuthState) => T): T {
   return useStore(authStore, selector);
+}
+
+/** The token and user id of the signed-in user, for the calls that carry both; null when signed out. */
+export function currentAuth(state: AuthState = authStore.getState()): { token: string; userId: string } | null {
+  return state.token && state.user ? { token: state.token, userId: state.user.id } : null;
 }
 
 /** Authenticated means a token and a loaded user both exist (spec section 6). */

@@ -1,22 +1,211 @@
-// Dashboard (sign-in required). Its statistics, chart and recent scans arrive with the dashboard issue.
+// Dashboard (spec section 2): four figures, the week's scans and vulnerabilities per day, the top
+// vulnerability types and the recent scans, over every API the user owns or has been shared.
 
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
+import type { DashboardOverview } from '../../../../shared/contract';
 import { displayName } from '../../../../shared/display';
-import { ScreenPlaceholder } from '../../layouts/ScreenPlaceholder';
-import { useAuthStore } from '../../stores/useAuthStore';
+import { DASHBOARD_MESSAGES } from '../../../../shared/messages';
+import { getDashboardOverview } from '../../api/dashboard';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { StatCard } from '../../components/StatCard';
+import { barScale, capitalize, dayLabel, statusTone, when } from '../../lib/format';
+import { currentAuth, useAuthStore } from '../../stores/useAuthStore';
+
+type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: DashboardOverview };
+
+function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly'] }): ReactElement {
+  const values = days.flatMap((d) => [d.scans, d.vulnerabilities]);
+  const scale = barScale(values);
+  const max = Math.max(1, ...values);
+  const empty = values.every((v) => !v);
+  const summary = days.map((d) => `${dayLabel(d.day).long}: ${d.scans} scans, ${d.vulnerabilities} vulnerabilities`).join('; ');
+  return (
+    <figure className="chart-figure" style={{ margin: 0 }}>
+      <div className="chart" role="img" aria-label={`Scans and vulnerabilities per day. ${summary}`} data-testid="weekly-chart" data-max={max}>
+        <span className="chart-max" aria-hidden="true">
+          {max}
+        </span>
+        {empty && (
+          <span className="chart-empty" aria-hidden="true">
+            No scans in the last 7 days
+          </span>
+        )}
+        {days.map((d) => (
+          <div key={d.day} className="chart-day" data-testid="chart-day" data-day={d.day}>
+            <div
+              className="chart-bar scans"
+              style={{ height: `${scale(d.scans)}%` }}
+              data-testid="bar-scans"
+              data-value={d.scans}
+              title={`${d.scans} scans`}
+            >
+              {d.scans > 0 && <span className="chart-bar-value">{d.scans}</span>}
+            </div>
+            <div
+              className="chart-bar vulns"
+              style={{ height: `${scale(d.vulnerabilities)}%` }}
+              data-testid="bar-vulns"
+              data-value={d.vulnerabilities}
+              title={`${d.vulnerabilities} vulnerabilities`}
+            >
+              {d.vulnerabilities > 0 && <span className="chart-bar-value">{d.vulnerabilities}</span>}
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className="chart-labels" aria-hidden="true">
+        {days.map((d) => (
+          <span key={d.day}>{dayLabel(d.day).short}</span>
+        ))}
+      </div>
+      <figcaption className="chart-legend">
+        <span>
+          <span className="legend-dot" style={{ background: 'var(--chart-scans)' }} />
+          Scans
+        </span>
+        <span>
+          <span className="legend-dot" style={{ background: 'var(--chart-vulns)' }} />
+          Vulnerabilities
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
 
 export default function DashboardPage(): ReactElement {
   const user = useAuthStore((s) => s.user);
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) {
+      setLoad({ kind: 'error', message: DASHBOARD_MESSAGES.loadFailed(DASHBOARD_MESSAGES.userIdRequired) });
+      return;
+    }
+    const controller = new AbortController();
+    getDashboardOverview(auth, controller.signal)
+      .then((res) => {
+        if (res.ok && res.data) setLoad({ kind: 'ready', data: res.data });
+        else setLoad({ kind: 'error', message: DASHBOARD_MESSAGES.loadFailed(res.message || DASHBOARD_MESSAGES.loadFailedGeneric) });
+      })
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        const reason = err instanceof Error && err.message ? err.message : DASHBOARD_MESSAGES.loadFailedGeneric;
+        setLoad({ kind: 'error', message: DASHBOARD_MESSAGES.loadFailed(reason) });
+      });
+    return () => controller.abort();
+  }, []);
+
+  const data = load.kind === 'ready' ? load.data : null;
+  const topMax = barScale(data?.top_vuln_types.map((t) => t.count) ?? []);
+
   return (
-    <ScreenPlaceholder title="Dashboard" testId="dashboard-page">
-      <p>
-        Signed in as <strong data-testid="dashboard-user">{displayName(user)}</strong>. Your scan statistics and recent
-        activity will appear here.
-      </p>
-      <p>
-        <Link to="/manage-apis">Go to API Management</Link>
-      </p>
-    </ScreenPlaceholder>
+    <div data-testid="dashboard-page">
+      <div className="page-head">
+        <div>
+          <h1>Dashboard</h1>
+          <p>
+            Welcome back, <strong data-testid="dashboard-user">{displayName(user)}</strong>. Here is how your APIs are doing.
+          </p>
+        </div>
+        <div className="page-actions">
+          <Link to="/manage-apis" className="button button-primary">
+            <Icon name="shield" size={18} />
+            Manage APIs
+          </Link>
+        </div>
+      </div>
+
+      {load.kind === 'error' && (
+        <Alert kind="error" testId="dashboard-error">
+          {load.message}
+        </Alert>
+      )}
+      {load.kind === 'loading' && (
+        <div className="loading-block" data-testid="dashboard-loading">
+          <Spinner label="Loading dashboard" />
+        </div>
+      )}
+
+      {data && (
+        <>
+          <div className="grid-4" style={{ marginBottom: 24 }}>
+            <StatCard label="Total APIs Managed" value={data.total_apis} icon="layers" testId="stat-total-apis" />
+            <StatCard label="Total Scans" value={data.total_scans} icon="activity" tone="accent" testId="stat-total-scans" />
+            <StatCard label="Vulnerabilities" value={data.total_vulnerabilities} icon="bug" tone="warning" hint="Open, from each API's latest scan" testId="stat-vulnerabilities" />
+            <StatCard label="Critical Alerts" value={data.critical_vulnerabilities} icon="alert" tone="danger" hint="CVSS 9.0 or higher" testId="stat-critical" />
+          </div>
+
+          <section className="panel" aria-labelledby="weekly-title">
+            <div className="panel-head" style={{ marginBottom: 28 }}>
+              <h2 id="weekly-title">Scan activity this week</h2>
+              <span className="muted small">Last 7 days (UTC)</span>
+            </div>
+            <WeeklyChart days={data.scan_activity_weekly} />
+          </section>
+
+          <div className="grid-2" style={{ marginTop: 24 }}>
+            <section className="panel" aria-labelledby="top-types-title" style={{ marginTop: 0 }}>
+              <div className="panel-head">
+                <h2 id="top-types-title">Top Vulnerability Types</h2>
+              </div>
+              {data.top_vuln_types.length === 0 ? (
+                <p className="empty-state" data-testid="top-types-empty">
+                  {DASHBOARD_MESSAGES.noVulnerabilities}
+                </p>
+              ) : (
+                <ol className="rank-list" data-testid="top-types">
+                  {data.top_vuln_types.map((t) => (
+                    <li key={t.type}>
+                      <div className="rank-head">
+                        <strong>{t.type}</strong>
+                        <span className="count-chip">{t.count}</span>
+                      </div>
+                      <div className="progress" aria-hidden="true">
+                        <div className="progress-bar" style={{ width: `${topMax(t.count)}%`, background: 'var(--chart-vulns)' }} />
+                      </div>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
+
+            <section className="panel" aria-labelledby="recent-title" style={{ marginTop: 0 }}>
+              <div className="panel-head">
+                <h2 id="recent-title">Recent Scan Activity</h2>
+                <Link to="/manage-apis" data-testid="recent-manage-link">
+                  View all APIs
+                </Link>
+              </div>
+              {data.recent_scans.length === 0 ? (
+                <p className="empty-state" data-testid="recent-empty">
+                  {DASHBOARD_MESSAGES.noRecentScans}
+                </p>
+              ) : (
+                <ul className="activity-rows" data-testid="recent-scans">
+                  {data.recent_scans.map((s) => (
+                    <li key={s.id} data-testid="recent-scan">
+                      <span style={{ minWidth: 0 }}>
+                        <span className="row-title" title={s.apiName}>
+                          {s.apiName}
+                        </span>
+                        <span className="row-sub">{when(s.date)}</span>
+                      </span>
+                      <span className={`pill pill-${statusTone(s.status)}`}>{capitalize(s.status)}</span>
+                      <span className="count-chip" title="Vulnerabilities">
+                        {s.vulnerabilities} {s.vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </div>
+        </>
+      )}
+    </div>
   );
 }

@@ -14,11 +14,19 @@ import { TeamServerPanel } from '../../components/TeamServerPanel';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
 import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { TwoFactorStep } from './TwoFactorStep';
 import { useAuthStore } from '../../stores/useAuthStore';
 import { useServerStore } from '../../stores/useServerStore';
 
+/** The sign-up page hands a social sign-in that needs a code over to this page's code step. */
+function handedTwoFactor(state: unknown): { challenge: string; prompt: string } | null {
+  const step = (state as { twoFactor?: { challenge?: unknown; prompt?: unknown } } | null)?.twoFactor;
+  return typeof step?.challenge === 'string' && typeof step.prompt === 'string' ? { challenge: step.challenge, prompt: step.prompt } : null;
+}
+
 export function LoginPage(): ReactElement {
   const login = useAuthStore((s) => s.login);
+  const completeTwoFactor = useAuthStore((s) => s.completeTwoFactor);
   const setRedirectPending = useAuthStore((s) => s.setRedirectPending);
   const navigate = useNavigate();
   const location = useLocation();
@@ -34,6 +42,8 @@ export function LoginPage(): ReactElement {
   /** Sync mode sends the user here after connecting or disconnecting, with a word about it. */
   const notice = useServerStore((s) => s.notice);
   const clearNotice = useServerStore((s) => s.clearNotice);
+  /** Set when the password was right and the account asks for a second factor. */
+  const [twoFactor, setTwoFactor] = useState<{ challenge: string; prompt: string } | null>(() => handedTwoFactor(location.state));
 
   /** Signed in (password or social): the spec's message, then the requested page after 0.8 s. */
   const succeed = () => {
@@ -60,8 +70,9 @@ export function LoginPage(): ReactElement {
     setRedirectPending(true);
     void completeSocialSignIn(response!, 'login').then((outcome) => {
       if (outcome.kind === 'signedIn') return succeed();
-      setRedirectPending(false);
       setSubmitting(false);
+      if (outcome.kind === 'twoFactor') return setTwoFactor({ challenge: outcome.challenge, prompt: outcome.prompt });
+      setRedirectPending(false);
       if (outcome.kind === 'error') onSocialError(outcome);
     });
     // Runs for the URL the provider sent back (then cleaned, so once).
@@ -90,6 +101,11 @@ export function LoginPage(): ReactElement {
     setSubmitting(true);
     setRedirectPending(true);
     const outcome = await login(loginPayload(identifier, password));
+    if (!outcome.ok && outcome.reason === 'two-factor') {
+      setSubmitting(false);
+      setTwoFactor({ challenge: outcome.challenge, prompt: outcome.message });
+      return;
+    }
     if (!outcome.ok) {
       setRedirectPending(false);
       setSubmitting(false);
@@ -98,6 +114,25 @@ export function LoginPage(): ReactElement {
       return;
     }
     succeed();
+  };
+
+  const submitCode = async (code: string): Promise<string | null> => {
+    if (!twoFactor) return null;
+    const outcome = await completeTwoFactor(twoFactor.challenge, code);
+    if (outcome.ok) {
+      succeed();
+      return null;
+    }
+    setRedirectPending(false);
+    if (outcome.reason === 'network') return LOGIN_MESSAGES.unexpected;
+    // An expired challenge cannot be retried: back to the password.
+    if (outcome.status === 401 && /expired/i.test(outcome.message)) {
+      setTwoFactor(null);
+      setError(outcome.message);
+      setFieldError(false);
+      return null;
+    }
+    return outcome.message || LOGIN_MESSAGES.failed;
   };
 
   function onSocialError(err: SocialError) {
@@ -114,10 +149,14 @@ export function LoginPage(): ReactElement {
       subtitle="Sign in to scan your APIs and review findings."
       testId="login-page"
     >
-      <SocialButton page="login" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} />
-      <div className="divider" role="separator">
-        <span>or sign in with your account</span>
-      </div>
+      {!twoFactor && (
+        <>
+          <SocialButton page="login" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={setTwoFactor} />
+          <div className="divider" role="separator">
+            <span>or sign in with your account</span>
+          </div>
+        </>
+      )}
       {error && (
         <Alert kind="error" testId="login-error">
           <span id="login-error-text">{error}</span>
@@ -134,6 +173,21 @@ export function LoginPage(): ReactElement {
           {notice}
         </Alert>
       )}
+      {twoFactor ? (
+        <TwoFactorStep
+          prompt={twoFactor.prompt}
+          submit={(code) => {
+            setRedirectPending(true);
+            return submitCode(code);
+          }}
+          cancel={() => {
+            setTwoFactor(null);
+            setPassword('');
+            setRedirectPending(false);
+          }}
+          disabled={!!success}
+        />
+      ) : (
       <form onSubmit={onSubmit} noValidate className="form">
         <FormField
           label="Username or email"
@@ -167,6 +221,7 @@ export function LoginPage(): ReactElement {
           {submitting && !success ? 'Signing in...' : 'Sign In'}
         </button>
       </form>
+      )}
       <p className="auth-switch">
         New to {PRODUCT_NAME}?{' '}
         <Link to="/signup" data-testid="create-account-link">

@@ -62,6 +62,7 @@ export function SignupPage(): ReactElement {
     setRedirectPending(true);
     void completeSocialSignIn(response!, 'signup').then((outcome) => {
       if (outcome.kind === 'signedIn') return succeed();
+      if (outcome.kind === 'twoFactor') return toCodeStep(outcome);
       setSubmitting(false);
       if (outcome.kind === 'error') onSocialError(outcome);
     });
@@ -113,6 +114,11 @@ export function SignupPage(): ReactElement {
     succeed();
   };
 
+  /** An existing account with two-factor sign-in: the login page asks for its code. */
+  function toCodeStep(step: { challenge: string; prompt: string }) {
+    navigate('/login', { replace: true, state: { twoFactor: { challenge: step.challenge, prompt: step.prompt } } });
+  }
+
   function onSocialError(err: SocialError) {
     setRedirectPending(false);
     fail(null, err.message, err.hint);
@@ -137,7 +143,7 @@ export function SignupPage(): ReactElement {
       cardRef={cardRef}
       wide
     >
-      <SocialButton page="signup" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} />
+      <SocialButton page="signup" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={toCodeStep} />
       <div className="divider" role="separator">
         <span>or sign up with email</span>
       </div>

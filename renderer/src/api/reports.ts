@@ -1,0 +1,53 @@
+// Report downloads (spec section 7): the one binary route. It goes through request() like every other
+// call; the body is read as a Blob, which the screen saves under the spec's file name.
+
+import type { ReportType } from '../../../shared/constants';
+import { NetworkError } from './client';
+import { request } from './request';
+import type { Auth } from './session';
+
+export type DownloadResult =
+  | { ok: true; blob: Blob; contentType: string }
+  | { ok: false; status: number; message: string };
+
+export async function downloadReport(auth: Auth, scanId: string, type: ReportType): Promise<DownloadResult> {
+  const qs = new URLSearchParams({ scan_id: scanId, report_type: type, user_id: auth.userId });
+  let res: Response;
+  try {
+    res = await request(`/api/reports/download?${qs.toString()}`, {
+      method: 'GET',
+      headers: { accept: '*/*', authorization: `Bearer ${auth.token}` },
+    });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  const contentType = res.headers.get('content-type') ?? '';
+  if (!res.ok) {
+    let message = '';
+    if (contentType.includes('json')) {
+      try {
+        const body = (await res.json()) as { message?: unknown };
+        if (typeof body.message === 'string') message = body.message;
+      } catch {
+        message = '';
+      }
+    }
+    return { ok: false, status: res.status, message };
+  }
+  return { ok: true, blob: await res.blob(), contentType };
+}
+
+/** Hands a downloaded file to the browser (or the desktop shell's download handling) under `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Give the download a moment to pick the URL up before it is released.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

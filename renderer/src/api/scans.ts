@@ -1,0 +1,42 @@
+// Scans (create, start, details, cancel, list) and schedules (spec section 7).
+
+import type { ScheduleFrequency } from '../../../shared/constants';
+import { call } from './client';
+import type { Auth } from './session';
+
+export interface ScanConfig {
+  scan_profile: string;
+  api_key_1: string;
+  api_key_2?: string;
+  lower_privilege_key?: 1 | 2;
+}
+
+export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
+  call('POST /api/scan/create', { token: auth.token, body: { ...config, api_id: apiId, user_id: auth.userId } });
+
+export const startScan = (auth: Auth, apiId: string, scanProfile: string, scanId?: string) =>
+  call('POST /api/scan/start', {
+    token: auth.token,
+    body: { api_id: apiId, scan_profile: scanProfile, user_id: auth.userId, ...(scanId ? { scan_id: scanId } : {}) },
+  });
+
+export const scanDetails = (auth: Auth, scanId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/details', { token: auth.token, body: { scan_id: scanId }, signal });
+
+export const cancelScan = (auth: Auth, scanId: string) =>
+  call('POST /api/scan/cancel', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
+
+export const listScans = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('GET /api/scan/list', { token: auth.token, query: { user_id: auth.userId, api_id: apiId }, signal });
+
+export const getSchedule = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('GET /api/scans/schedule', { token: auth.token, query: { api_id: apiId, user_id: auth.userId }, signal });
+
+export const saveSchedule = (auth: Auth, apiId: string, frequency: ScheduleFrequency) =>
+  call('POST /api/scans/schedule', {
+    token: auth.token,
+    body: { api_id: apiId, user_id: auth.userId, frequency, is_enabled: true },
+  });
+
+export const deleteSchedule = (auth: Auth, apiId: string) =>
+  call('DELETE /api/scans/schedule', { token: auth.token, body: { api_id: apiId, user_id: auth.userId } });

@@ -1,0 +1,24 @@
+// Shows the current transient notice (useNoticeStore) in the corner until it expires or is dismissed.
+
+import type { ReactElement } from 'react';
+import { useNoticeStore } from '../stores/useNoticeStore';
+import { Icon } from './Icon';
+
+export function NoticeToast(): ReactElement | null {
+  const notice = useNoticeStore((s) => s.notice);
+  const dismiss = useNoticeStore((s) => s.dismiss);
+  if (!notice) return null;
+  return (
+    <div
+      className={`alert alert-${notice.kind} toast`}
+      role={notice.kind === 'error' ? 'alert' : 'status'}
+      data-testid="notice"
+      data-kind={notice.kind}
+    >
+      <span data-testid="notice-text">{notice.text}</span>
+      <button type="button" className="icon-button" onClick={dismiss} aria-label="Dismiss message">
+        <Icon name="x" size={16} />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// Small display helpers of the signed-in screens that the spec does not name.
+
+import { defaultTimeZone, formatTimestamp } from '../../../shared/display';
+
+/** A timestamp in the viewer's zone, "YYYY-MM-DD HH:MM" (spec section 9); "Never" and "N/A" pass through. */
+export function when(value: string | null | undefined): string {
+  if (value === 'Never') return 'Never';
+  return formatTimestamp(value, defaultTimeZone());
+}
+
+/** "Mon 17" for a "YYYY-MM-DD" day of the dashboard (days are UTC dates). */
+export function dayLabel(day: string): { short: string; long: string } {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return { short: day, long: day };
+  const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' }).format(date);
+  const long = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+  return { short: `${weekday} ${date.getUTCDate()}`, long };
+}
+
+/** "completed" -> "Completed". */
+export function capitalize(text: string): string {
+  return text ? text[0]!.toUpperCase() + text.slice(1) : text;
+}
+
+/** The pill style of a scan status. */
+export function statusTone(status: string): 'success' | 'running' | 'danger' | 'warning' | 'ready' {
+  const s = status.toLowerCase();
+  if (s === 'completed') return 'success';
+  if (s === 'running' || s === 'scanning...') return 'running';
+  if (s === 'failed') return 'danger';
+  return 'ready';
+}
+
+/** Heights of bars scaled to the largest value, never dividing by less than 1 (spec section 2). */
+export function barScale(values: number[]): (value: number) => number {
+  const max = Math.max(1, ...values.filter((v) => Number.isFinite(v)));
+  return (value) => (Number.isFinite(value) && value > 0 ? Math.min(100, (value / max) * 100) : 0);
+}

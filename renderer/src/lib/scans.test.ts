@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding, ScanSummary } from '../../../shared/contract';
+import { completedHistory, orderFindings, paginate, severityCounts } from './scans';
+
+const scan = (id: string, status: ScanSummary['status'], completed_at: string | null) => ({ id, status, completed_at }) as ScanSummary;
+const finding = (id: string, severity: string, cvss_score: number) => ({ id, severity, cvss_score }) as unknown as Finding;
+
+describe('scan history and report rules', () => {
+  it('history keeps completed scans with completed_at, newest first', () => {
+    const list = completedHistory([
+      scan('old', 'completed', '2026-01-01T00:00:00Z'),
+      scan('failed', 'failed', '2026-03-01T00:00:00Z'),
+      scan('no-time', 'completed', null),
+      scan('bad-time', 'completed', 'yesterday-ish'),
+      scan('new', 'completed', '2026-02-01T00:00:00Z'),
+      scan('running', 'running', null),
+    ]);
+    expect(list.map((s) => s.id)).toEqual(['new', 'old']);
+  });
+
+  it('findings go high to info, unknown severities with info, then by CVSS', () => {
+    const ordered = orderFindings([finding('a', 'low', 3), finding('b', 'critical', 9.8), finding('c', 'high', 7), finding('d', 'high', 8.1), finding('e', 'medium', 5)]);
+    expect(ordered.map((f) => f.id)).toEqual(['d', 'c', 'e', 'a', 'b']);
+  });
+
+  it('counts findings per bucket', () => {
+    expect(severityCounts([{ severity: 'HIGH' }, { severity: 'medium' }, { severity: 'weird' }, { severity: 'info' }] as Finding[])).toEqual({
+      high: 1,
+      medium: 1,
+      low: 0,
+      info: 2,
+    });
+  });
+
+  it('pages by the page size and clamps the page', () => {
+    const items = Array.from({ length: 23 }, (_, i) => i);
+    expect(paginate(items, 0, 10)).toEqual({ rows: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], page: 0, pageCount: 3 });
+    expect(paginate(items, 2, 10).rows).toEqual([20, 21, 22]);
+    expect(paginate(items, 9, 10).page).toBe(2);
+    expect(paginate([], 3, 10)).toEqual({ rows: [], page: 0, pageCount: 1 });
+  });
+});

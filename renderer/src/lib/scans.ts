@@ -1,0 +1,36 @@
+// Pure rules of the history and report dialogs (spec section 9), kept apart from the components so
+// they are unit-tested.
+
+import { SEVERITIES, type Severity } from '../../../shared/constants';
+import type { Finding, ScanSummary } from '../../../shared/contract';
+import { severityBucket } from '../../../shared/display';
+
+/** Completed scans that carry completed_at, newest first. */
+export function completedHistory(scans: ScanSummary[]): ScanSummary[] {
+  return scans
+    .filter((s) => s.status === 'completed' && !!s.completed_at && !Number.isNaN(new Date(s.completed_at).getTime()))
+    .sort((a, b) => new Date(b.completed_at!).getTime() - new Date(a.completed_at!).getTime());
+}
+
+const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;
+
+/** Findings ordered high to info (unknown severities count as info), then by CVSS score. */
+export function orderFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) => SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0),
+  );
+}
+
+/** Findings per severity bucket: high, medium, low, and info for everything else. */
+export function severityCounts(findings: Pick<Finding, 'severity'>[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { high: 0, medium: 0, low: 0, info: 0 };
+  for (const f of findings) counts[severityBucket(f.severity)] += 1;
+  return counts;
+}
+
+/** Slices a list into pages and keeps the page in range as the list changes. */
+export function paginate<T>(items: T[], page: number, pageSize: number): { rows: T[]; page: number; pageCount: number } {
+  const pageCount = Math.max(1, Math.ceil(items.length / pageSize));
+  const current = Math.min(Math.max(0, page), pageCount - 1);
+  return { rows: items.slice(current * pageSize, (current + 1) * pageSize), page: current, pageCount };
+}

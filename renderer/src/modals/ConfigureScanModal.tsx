@@ -1,0 +1,159 @@
+// Configure Scan (spec sections 4, 5): the profile (one option), the primary key (required: Next stays
+// disabled while it is empty or spaces), an optional secondary key, and which of the two belongs to
+// the lower-privileged user. "Next: Configure Flags" creates the scan.
+
+import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import { SCAN_PROFILES } from '../../../shared/constants';
+import type { ApiSummary } from '../../../shared/contract';
+import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { validateScanConfig } from '../../../shared/validation';
+import { createScan } from '../api/scans';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { currentAuth } from '../stores/useAuthStore';
+import { reasonOf } from './shared';
+
+export function ConfigureScanModal({
+  api,
+  onClose,
+  onCreated,
+}: {
+  api: ApiSummary;
+  onClose(): void;
+  onCreated(scanId: string, profile: string): void;
+}): ReactElement {
+  const [profile, setProfile] = useState<string>(SCAN_PROFILES[0].value);
+  const [key1, setKey1] = useState('');
+  const [key2, setKey2] = useState('');
+  const [lower, setLower] = useState<1 | 2>(2);
+  const [showKeys, setShowKeys] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const id = useId();
+  const ready = validateScanConfig({ api_key_1: key1 }).length === 0;
+  const hasKey2 = key2.trim() !== '';
+
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!ready || creating) return;
+    const auth = currentAuth();
+    if (!auth) return;
+    setError(null);
+    setCreating(true);
+    try {
+      const res = await createScan(auth, api.id, {
+        scan_profile: profile,
+        api_key_1: key1.trim(),
+        ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}),
+      });
+      if (res.ok && res.data?.scan_id) {
+        onCreated(res.data.scan_id, profile);
+        return;
+      }
+      setError(API_MESSAGES.createScanError(res.message || FALLBACK_MESSAGES.createScan));
+    } catch (err) {
+      setError(API_MESSAGES.createScanError(reasonOf(err, FALLBACK_MESSAGES.createScan)));
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const keyType = showKeys ? 'text' : 'password';
+  return (
+    <Modal
+      title="Configure Scan"
+      subtitle={api.name}
+      onClose={onClose}
+      busy={creating}
+      testId="configure-scan-modal"
+      footer={
+        <>
+          <button type="button" className="button button-secondary" onClick={onClose} disabled={creating}>
+            Cancel
+          </button>
+          <button type="submit" form={`${id}-form`} className="button button-primary" disabled={!ready || creating} data-testid="scan-next">
+            {creating ? 'Creating scan...' : 'Next: Configure Flags'}
+            <Icon name="arrowRight" size={16} />
+          </button>
+        </>
+      }
+    >
+      {error && (
+        <Alert kind="error" testId="scan-config-error">
+          {error}
+        </Alert>
+      )}
+      <form id={`${id}-form`} className="form" onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+        <div className="field">
+          <label htmlFor={`${id}-profile`}>Scan profile</label>
+          <select id={`${id}-profile`} value={profile} onChange={(e) => setProfile(e.target.value)} disabled={creating} data-testid="scan-profile">
+            {SCAN_PROFILES.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-key1`}>Primary API key (required)</label>
+          <input
+            id={`${id}-key1`}
+            type={keyType}
+            value={key1}
+            onChange={(e) => setKey1(e.target.value)}
+            disabled={creating}
+            required
+            aria-describedby={`${id}-key1-hint`}
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="scan-key1"
+          />
+          <small id={`${id}-key1-hint`} className="field-hint">
+            A token or key of a normal user of this API: it owns the objects the scan creates. Sent as the API&apos;s
+            security scheme declares (bearer by default).
+          </small>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-key2`}>Secondary API key (optional)</label>
+          <input
+            id={`${id}-key2`}
+            type={keyType}
+            value={key2}
+            onChange={(e) => setKey2(e.target.value)}
+            disabled={creating}
+            aria-describedby={`${id}-key2-hint`}
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="scan-key2"
+          />
+          <small id={`${id}-key2-hint`} className="field-hint">
+            A second user&apos;s key enables the cross-user tests (BOLA, BFLA, BOPLA). Without it they are skipped.
+          </small>
+        </div>
+        {hasKey2 && (
+          <fieldset className="radio-cards" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }} data-testid="lower-privilege">
+            <legend>Which key belongs to the lower-privileged user?</legend>
+            {([2, 1] as const).map((k) => (
+              <label key={k} className="radio-card">
+                <input type="radio" name={`${id}-lower`} checked={lower === k} onChange={() => setLower(k)} disabled={creating} data-testid={`lower-key-${k}`} />
+                <span>
+                  <strong>{k === 1 ? 'Primary key' : 'Secondary key'}</strong>
+                  <span>Function-level tests try this user on the other user&apos;s functions.</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <label className="checkbox">
+          <input type="checkbox" checked={showKeys} onChange={(e) => setShowKeys(e.target.checked)} />
+          <span>Show keys</span>
+        </label>
+        <p className="key-note" style={{ margin: 0 }}>
+          <Icon name="lock" size={14} style={{ verticalAlign: '-2px' }} /> Keys are kept in the system keychain (or encrypted on a team
+          server) and redacted from evidence, logs and reports.
+        </p>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,109 @@
+// Endpoints of an API (spec section 2): method, path, summary and the checks each one carries.
+
+import { useState, type ReactElement } from 'react';
+import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
+import type { ApiSummary } from '../../../shared/contract';
+import { API_MESSAGES } from '../../../shared/messages';
+import { matchesEndpointSearch } from '../../../shared/validation';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { Spinner } from '../components/Spinner';
+import { MethodBadge, Pager } from './shared';
+import { useEndpoints } from './useEndpoints';
+import { paginate } from '../lib/scans';
+
+export function flagTitle(flag: Flag): string {
+  return flag === 'SKIP' ? 'Skip: no requests are sent to this endpoint' : `${FLAG_OWASP[flag].id} ${FLAG_OWASP[flag].title}`;
+}
+
+export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
+  const { load, endpoints } = useEndpoints(api.id);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const matching = endpoints.filter((e) => matchesEndpointSearch(e, search));
+  const view = paginate(matching, page, PAGE_SIZES.flagsModal);
+
+  return (
+    <Modal
+      title="Endpoints"
+      subtitle={api.name}
+      onClose={onClose}
+      wide
+      testId="endpoints-modal"
+      footer={
+        <button type="button" className="button button-primary" onClick={onClose}>
+          Close
+        </button>
+      }
+    >
+      {load.kind === 'loading' && (
+        <div className="loading-block">
+          <Spinner label="Loading endpoints" />
+        </div>
+      )}
+      {load.kind === 'error' && (
+        <Alert kind="error" testId="endpoints-error">
+          {load.message}
+        </Alert>
+      )}
+      {load.kind === 'ready' &&
+        (endpoints.length === 0 ? (
+          <p className="empty-state" data-testid="endpoints-empty">
+            {API_MESSAGES.noEndpoints}
+          </p>
+        ) : (
+          <>
+            <div className="toolbar">
+              <label className="search-input">
+                <Icon name="search" size={18} />
+                <span className="sr-only">Search endpoints by method or path</span>
+                <input
+                  type="search"
+                  placeholder="Search by method or path"
+                  value={search}
+                  onChange={(e) => {
+                    setSearch(e.target.value);
+                    setPage(0);
+                  }}
+                  data-testid="endpoints-search"
+                />
+              </label>
+              <span className="muted small" data-testid="endpoints-count">
+                {endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'}
+              </span>
+            </div>
+            {matching.length === 0 ? (
+              <p className="empty-state" data-testid="endpoints-no-match">
+                {API_MESSAGES.noEndpointsMatch}
+              </p>
+            ) : (
+              <ul className="endpoint-list" data-testid="endpoint-list">
+                {view.rows.map((e) => (
+                  <li key={e.id} data-testid="endpoint-row" className={e.flags.includes('SKIP') ? 'is-skipped' : undefined}>
+                    <div className="endpoint-line">
+                      <MethodBadge method={e.method} />
+                      <span className="mono">{e.path}</span>
+                    </div>
+                    {e.summary && <p className="endpoint-summary">{e.summary}</p>}
+                    <div className="flag-chips" aria-label="Checks">
+                      {e.flags.length === 0 ? (
+                        <span className="muted small">No checks</span>
+                      ) : (
+                        FLAGS.filter((f) => e.flags.includes(f)).map((f) => (
+                          <span key={f} className={`flag-chip${f === 'SKIP' ? ' flag-skip' : ''}`} title={flagTitle(f)}>
+                            {f}
+                          </span>
+                        ))
+                      )}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pager page={view.page} pageCount={view.pageCount} total={matching.length} pageSize={PAGE_SIZES.flagsModal} onPage={setPage} label="Endpoints" />
+          </>
+        ))}
+    </Modal>
+  );
+}

@@ -1,0 +1,259 @@
+// Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml (or .har) file, follow its progress
+// (reading the file, then the upload and analysis), and read the importer's warnings before closing.
+
+import { useId, useRef, useState, type DragEvent, type ReactElement } from 'react';
+import { IMPORT_EXTENSIONS, IMPORT_MAX_BYTES } from '../../../shared/constants';
+import type { ImportData } from '../../../shared/contract';
+import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { validateImportFile } from '../../../shared/validation';
+import { importApi } from '../api/apis';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { ProgressBar } from '../components/ProgressBar';
+import { currentAuth } from '../stores/useAuthStore';
+import { noticeStore } from '../stores/useNoticeStore';
+import { ManualApiForm } from './ManualApiForm';
+import { reasonOf } from './shared';
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'reading'; done: number; total: number }
+  | { kind: 'uploading' }
+  | { kind: 'done'; message: string; data: ImportData };
+
+const FORMAT_LABELS: Record<string, string> = {
+  'openapi-3.0': 'OpenAPI 3.0',
+  'openapi-3.1': 'OpenAPI 3.1',
+  'swagger-2.0': 'Swagger 2.0',
+  'postman-2.0': 'Postman v2.0',
+  'postman-2.1': 'Postman v2.1',
+  'har-1.2': 'HAR 1.2',
+  manual: 'Manual',
+};
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Reads the file with progress events, so a large specification shows how far the app got. */
+function readWithProgress(file: File, onProgress: (done: number, total: number) => void): Promise<File> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+    reader.onload = () => {
+      onProgress(file.size, file.size);
+      resolve(new File([reader.result as ArrayBuffer], file.name, { type: file.type }));
+    };
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+export function ImportModal({ onClose, onImported }: { onClose(): void; onImported(): void }): ReactElement {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [over, setOver] = useState(false);
+  const [mode, setMode] = useState<'file' | 'manual'>('file');
+  const [manualBusy, setManualBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const formId = useId();
+  const busy = phase.kind === 'reading' || phase.kind === 'uploading' || manualBusy;
+
+  const choose = (picked: File | null) => {
+    setPhase({ kind: 'idle' });
+    const problems = validateImportFile(picked);
+    if (picked && problems.length) {
+      setFile(null);
+      setError(problems[0]!.message);
+      return;
+    }
+    if (picked && picked.size > IMPORT_MAX_BYTES) {
+      setFile(null);
+      setError(`The file is too large: the limit is ${formatBytes(IMPORT_MAX_BYTES)}.`);
+      return;
+    }
+    setError(null);
+    setFile(picked);
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    if (busy) return;
+    choose(e.dataTransfer.files[0] ?? null);
+  };
+
+  const submit = async () => {
+    const problems = validateImportFile(file);
+    if (!file || problems.length) {
+      setError(problems[0]?.message ?? API_MESSAGES.selectFile);
+      return;
+    }
+    const auth = currentAuth();
+    if (!auth) return;
+    setError(null);
+    try {
+      setPhase({ kind: 'reading', done: 0, total: file.size });
+      const loaded = await readWithProgress(file, (done, total) => setPhase({ kind: 'reading', done, total }));
+      setPhase({ kind: 'uploading' });
+      const res = await importApi(auth, loaded);
+      if (!res.ok || !res.data) {
+        setPhase({ kind: 'idle' });
+        setError(res.message || FALLBACK_MESSAGES.import);
+        return;
+      }
+      const message = res.message || API_MESSAGES.imported(file.name);
+      onImported();
+      if (res.data.warnings.length === 0) {
+        noticeStore.getState().show('success', message);
+        onClose();
+        return;
+      }
+      setPhase({ kind: 'done', message, data: res.data });
+    } catch (err) {
+      setPhase({ kind: 'idle' });
+      setError(reasonOf(err, FALLBACK_MESSAGES.import));
+    }
+  };
+
+  const footer =
+    mode === 'manual' ? (
+      <>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="manual-submit">
+          <Icon name="plus" size={16} />
+          {manualBusy ? 'Creating...' : 'Create API'}
+        </button>
+      </>
+    ) : phase.kind === 'done' ? (
+      <button type="button" className="button button-primary" onClick={onClose} data-testid="import-done">
+        Done
+      </button>
+    ) : (
+      <>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" onClick={() => void submit()} disabled={busy} data-testid="import-submit">
+          <Icon name="upload" size={16} />
+          {busy ? 'Importing...' : 'Import'}
+        </button>
+      </>
+    );
+
+  return (
+    <Modal title="Import API Spec" subtitle="A specification file, or endpoints typed by hand" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
+      {phase.kind !== 'done' && (
+        <div className="segmented" role="group" aria-label="How to add the API">
+          <button type="button" aria-pressed={mode === 'file'} onClick={() => setMode('file')} disabled={busy} data-testid="import-mode-file">
+            <Icon name="upload" size={16} />
+            Upload a file
+          </button>
+          <button type="button" aria-pressed={mode === 'manual'} onClick={() => setMode('manual')} disabled={busy} data-testid="import-mode-manual">
+            <Icon name="edit" size={16} />
+            Type endpoints
+          </button>
+        </div>
+      )}
+      {mode === 'manual' ? (
+        <ManualApiForm
+          formId={formId}
+          onBusy={setManualBusy}
+          onCreated={() => {
+            onImported();
+            onClose();
+          }}
+        />
+      ) : phase.kind === 'done' ? (
+        <div data-testid="import-result">
+          <Alert kind="success" testId="import-success">
+            {phase.message}
+          </Alert>
+          <p>
+            <strong>{phase.data.api.name}</strong>: {phase.data.endpoint_count} endpoint{phase.data.endpoint_count === 1 ? '' : 's'} from{' '}
+            {FORMAT_LABELS[phase.data.format] ?? phase.data.format}.
+          </p>
+          <h3 style={{ fontSize: '1rem', marginBottom: 4 }}>
+            <Icon name="alert" size={16} style={{ verticalAlign: '-3px' }} /> {phase.data.warnings.length} warning
+            {phase.data.warnings.length === 1 ? '' : 's'} from the importer
+          </h3>
+          <p className="muted small">The API was imported; these parts of the file were guessed or left out.</p>
+          <ul className="warning-list" data-testid="import-warnings">
+            {phase.data.warnings.map((w, i) => (
+              <li key={`${w.location}-${i}`} data-testid="import-warning">
+                <code>{w.location}</code> — {w.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <>
+          {error && (
+            <Alert kind="error" testId="import-error">
+              {error}
+            </Alert>
+          )}
+          <div
+            className={`dropzone${over ? ' is-over' : ''}`}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setOver(true);
+            }}
+            onDragLeave={() => setOver(false)}
+            onDrop={onDrop}
+          >
+            <Icon name="upload" size={32} />
+            <strong>Drop a specification here, or choose a file</strong>
+            <span className="small">
+              Accepted: {IMPORT_EXTENSIONS.join(', ')} · up to {formatBytes(IMPORT_MAX_BYTES)}
+            </span>
+            <input
+              ref={input}
+              type="file"
+              accept={IMPORT_EXTENSIONS.join(',')}
+              style={{ display: 'none' }}
+              onChange={(e) => {
+                choose(e.target.files?.[0] ?? null);
+                e.target.value = '';
+              }}
+              disabled={busy}
+              data-testid="import-file"
+            />
+            <button type="button" className="button button-secondary button-small" onClick={() => input.current?.click()} disabled={busy} data-testid="import-choose">
+              Choose file
+            </button>
+            {file && (
+              <span className="file-chip" data-testid="import-file-name">
+                <Icon name="fileText" size={16} />
+                {file.name} · {formatBytes(file.size)}
+              </span>
+            )}
+          </div>
+          {busy && (
+            <div style={{ marginTop: 16 }} data-testid="import-progress">
+              <ProgressBar
+                label="Import progress"
+                done={phase.kind === 'reading' ? phase.done : undefined}
+                total={phase.kind === 'reading' ? phase.total : undefined}
+              />
+              <div className="progress-label">
+                <span>{phase.kind === 'reading' ? 'Reading the file…' : 'Uploading and analysing the specification…'}</span>
+                <span>{phase.kind === 'reading' ? 'Step 1 of 2' : 'Step 2 of 2'}</span>
+              </div>
+            </div>
+          )}
+          <p className="muted small" style={{ marginTop: 16, marginBottom: 0 }}>
+            The importer reads the API&apos;s name, base URL and endpoints and gives each endpoint the OWASP checks that fit it.
+            References to other files or URLs are never fetched.
+          </p>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,113 @@
+// Scan History (spec sections 2, 9): completed scans with a completion time only, newest first, each
+// opening its report.
+
+import { useEffect, useState, type ReactElement } from 'react';
+import type { ApiSummary, ScanSummary } from '../../../shared/contract';
+import { formatDurationSeconds } from '../../../shared/display';
+import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { listScans } from '../api/scans';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { Spinner } from '../components/Spinner';
+import { when } from '../lib/format';
+import { completedHistory } from '../lib/scans';
+import { currentAuth } from '../stores/useAuthStore';
+import { reasonOf } from './shared';
+
+type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; scans: ScanSummary[] };
+
+export function ScanHistoryModal({
+  api,
+  onClose,
+  onOpenReport,
+}: {
+  api: ApiSummary;
+  onClose(): void;
+  onOpenReport(scanId: string): void;
+}): ReactElement {
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    const controller = new AbortController();
+    listScans(auth, api.id, controller.signal)
+      .then((res) => {
+        if (res.ok && Array.isArray(res.data?.scans)) setLoad({ kind: 'ready', scans: completedHistory(res.data.scans) });
+        else setLoad({ kind: 'error', message: res.message || FALLBACK_MESSAGES.fetchScanList });
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setLoad({ kind: 'error', message: reasonOf(err, FALLBACK_MESSAGES.fetchScanList) });
+      });
+    return () => controller.abort();
+  }, [api.id]);
+
+  return (
+    <Modal
+      title="Scan History"
+      subtitle={api.name}
+      onClose={onClose}
+      wide
+      testId="history-modal"
+      footer={
+        <button type="button" className="button button-primary" onClick={onClose}>
+          Close
+        </button>
+      }
+    >
+      {load.kind === 'loading' && (
+        <div className="loading-block">
+          <Spinner label="Loading scan history" />
+        </div>
+      )}
+      {load.kind === 'error' && (
+        <Alert kind="error" testId="history-error">
+          {load.message}
+        </Alert>
+      )}
+      {load.kind === 'ready' &&
+        (load.scans.length === 0 ? (
+          <p className="empty-state" data-testid="history-empty">
+            {API_MESSAGES.noPastScans}
+          </p>
+        ) : (
+          <table className="history-table" data-testid="history-table">
+            <caption className="sr-only">Completed scans of {api.name}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Completed</th>
+                <th scope="col" className="num">
+                  Duration (s)
+                </th>
+                <th scope="col" className="num">
+                  Score
+                </th>
+                <th scope="col" className="num">
+                  Vulnerabilities
+                </th>
+                <th scope="col">
+                  <span className="sr-only">Report</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {load.scans.map((s) => (
+                <tr key={s.id} data-testid="history-row" data-scan-id={s.id}>
+                  <td data-testid="history-completed">{when(s.completed_at)}</td>
+                  <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
+                  <td className="num">{s.score ?? '—'}</td>
+                  <td className="num">{s.vulnerabilities}</td>
+                  <td className="num">
+                    <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
+                      <Icon name="fileText" size={14} />
+                      View Report
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+    </Modal>
+  );
+}

@@ -1,0 +1,338 @@
+// Scan Report (spec sections 2, 7, 9): the scan's times and duration (seconds, 2 decimals), score,
+// findings by severity bucket, 10 per page, each with its evidence and curl command; skipped checks;
+// and the report downloads (executive and technical PDFs, JSON/SARIF/HTML/JUnit exports).
+
+import { useEffect, useState, type ReactElement } from 'react';
+import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
+import type { ApiSummary, Finding, ScanDetails } from '../../../shared/contract';
+import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
+import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { downloadReport, saveBlob } from '../api/reports';
+import { scanDetails } from '../api/scans';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { Spinner } from '../components/Spinner';
+import { useTransient } from '../hooks/useTransient';
+import { capitalize, when } from '../lib/format';
+import { orderFindings, paginate, severityCounts } from '../lib/scans';
+import { currentAuth } from '../stores/useAuthStore';
+import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
+
+type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; details: ScanDetails };
+
+const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
+  { type: 'json', label: 'JSON' },
+  { type: 'sarif', label: 'SARIF' },
+  { type: 'html', label: 'HTML' },
+  { type: 'junit', label: 'JUnit' },
+];
+
+function CodeBlock({ title, text, testId, onCopied }: { title: string; text: string; testId: string; onCopied(ok: boolean): void }): ReactElement {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      onCopied(true);
+    } catch {
+      onCopied(false);
+    }
+  };
+  return (
+    <div>
+      <div className="code-head">
+        <h4>{title}</h4>
+        <button type="button" className="button button-ghost button-small" onClick={() => void copy()} aria-label={`Copy ${title.toLowerCase()}`}>
+          <Icon name="copy" size={14} />
+          Copy
+        </button>
+      </div>
+      <pre className="code-block" data-testid={testId} tabIndex={0}>
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boolean): void }): ReactElement {
+  const bucket = severityBucket(finding.severity);
+  return (
+    <details className="finding" data-testid="finding" data-severity={bucket}>
+      <summary>
+        <span className={`sev sev-${bucket}`}>{bucket}</span>
+        <span className="finding-title" data-testid="finding-name">
+          {finding.vulnerability_name}
+        </span>
+        <span className="endpoint-line">
+          <MethodBadge method={finding.method || '*'} />
+          <span className="mono">{finding.path}</span>
+        </span>
+        <span className="muted small">CVSS {Number(finding.cvss_score ?? 0).toFixed(1)}</span>
+      </summary>
+      <div className="finding-body">
+        <div className="guide-meta">
+          {finding.owasp && <span className="badge badge-primary">{finding.owasp}</span>}
+          {finding.cwe && <span className="badge badge-neutral">{finding.cwe}</span>}
+          {finding.confidence && <span className="badge badge-neutral">{capitalize(finding.confidence)} confidence</span>}
+          {finding.trend && <span className="badge badge-neutral">{finding.trend === 'new' ? 'New' : 'Recurring'}</span>}
+          {finding.cvss_vector && <span className="mono small">{finding.cvss_vector}</span>}
+        </div>
+        <div>
+          <h4>Description</h4>
+          <p data-testid="finding-description">{finding.description}</p>
+        </div>
+        <div>
+          <h4>Recommendation</h4>
+          <p data-testid="finding-recommendation">{finding.recommendation}</p>
+        </div>
+        {finding.evidence && <CodeBlock title="Evidence" text={finding.evidence} testId="finding-evidence" onCopied={onCopied} />}
+        {finding.curl && <CodeBlock title="Reproduce with curl" text={finding.curl} testId="finding-curl" onCopied={onCopied} />}
+        {finding.references?.length > 0 && (
+          <div>
+            <h4>References</h4>
+            <ul style={{ margin: 0, paddingLeft: 20 }}>
+              {finding.references.map((r) => (
+                <li key={r}>
+                  <a href={r} target="_blank" rel="noreferrer noopener">
+                    {r}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </details>
+  );
+}
+
+export function ScanReportModal({
+  api,
+  scanId,
+  onClose,
+  onBack,
+}: {
+  api: ApiSummary;
+  scanId: string;
+  onClose(): void;
+  onBack?: () => void;
+}): ReactElement {
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [page, setPage] = useState(0);
+  const [filter, setFilter] = useState<Severity | null>(null);
+  const [downloading, setDownloading] = useState<ReportType | null>(null);
+  const { message, show } = useTransient();
+
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    const controller = new AbortController();
+    scanDetails(auth, scanId, controller.signal)
+      .then((res) => {
+        if (res.ok && res.data) setLoad({ kind: 'ready', details: res.data });
+        else setLoad({ kind: 'error', message: API_MESSAGES.fetchReportError(res.message || FALLBACK_MESSAGES.pollScan) });
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setLoad({ kind: 'error', message: API_MESSAGES.fetchReportError(reasonOf(err, FALLBACK_MESSAGES.pollScan)) });
+      });
+    return () => controller.abort();
+  }, [scanId]);
+
+  const details = load.kind === 'ready' ? load.details : null;
+  const info = details?.results.scan_info;
+  const findings = orderFindings(details?.results.results ?? []);
+  const counts = severityCounts(findings);
+  const shown = filter ? findings.filter((f) => severityBucket(f.severity) === filter) : findings;
+  const view = paginate(shown, page, PAGE_SIZES.reportModal);
+  const stamp = info?.completed_at ? new Date(info.completed_at) : new Date();
+
+  const download = async (type: ReportType) => {
+    const auth = currentAuth();
+    if (!auth || downloading) return;
+    setDownloading(type);
+    try {
+      const res = await downloadReport(auth, scanId, type);
+      if (!res.ok) {
+        show('error', API_MESSAGES.downloadReportError(res.message || FALLBACK_MESSAGES.downloadReport));
+        return;
+      }
+      // Named in the viewer's time zone after the scan's completion (spec section 7), exports alike.
+      saveBlob(res.blob, reportFileName(api.name, type, stamp));
+      show('success', API_MESSAGES.reportDownloaded);
+    } catch (err) {
+      show('error', API_MESSAGES.downloadReportError(reasonOf(err, FALLBACK_MESSAGES.downloadReport)));
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  const onCopied = (ok: boolean) => show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
+
+  return (
+    <Modal
+      title="Scan Report"
+      subtitle={api.name}
+      onClose={onClose}
+      wide
+      testId="report-modal"
+      footer={
+        <>
+          {onBack && (
+            <button type="button" className="button button-ghost spacer" onClick={onBack} data-testid="report-back">
+              <Icon name="arrowLeft" size={16} />
+              Back to history
+            </button>
+          )}
+          <button type="button" className="button button-primary" onClick={onClose}>
+            Close
+          </button>
+        </>
+      }
+    >
+      <MessageLine message={message} testId="report-message" />
+      {load.kind === 'loading' && (
+        <div className="loading-block">
+          <Spinner label="Loading report" />
+        </div>
+      )}
+      {load.kind === 'error' && (
+        <Alert kind="error" testId="report-error">
+          {load.message}
+        </Alert>
+      )}
+      {details && info && (
+        <>
+          <dl className="report-facts" data-testid="report-facts">
+            <div>
+              <dt>Started</dt>
+              <dd>{when(info.started_at)}</dd>
+            </div>
+            <div>
+              <dt>Completed</dt>
+              <dd>{when(info.completed_at)}</dd>
+            </div>
+            <div>
+              <dt>Duration</dt>
+              <dd data-testid="report-duration">{formatDurationSeconds(info.started_at, info.completed_at)} s</dd>
+            </div>
+            <div>
+              <dt>Security score</dt>
+              <dd data-testid="report-score">{info.score ?? '—'} / 100</dd>
+            </div>
+          </dl>
+
+          {details.status === 'failed' && info.failure_reason && (
+            <Alert kind="error" testId="report-failure">
+              The scan failed: {info.failure_reason}
+            </Alert>
+          )}
+
+          <div className="downloads" style={{ marginBottom: 18 }} aria-label="Downloads" role="group">
+            {(['executive', 'technical'] as const).map((t) => (
+              <button
+                key={t}
+                type="button"
+                className="button button-secondary button-small"
+                onClick={() => void download(t)}
+                disabled={!!downloading}
+                data-testid={`download-${t}`}
+              >
+                <Icon name="download" size={14} />
+                {downloading === t ? 'Downloading...' : `${capitalize(t)} PDF`}
+              </button>
+            ))}
+            <span className="muted small" style={{ marginLeft: 6 }}>
+              Export:
+            </span>
+            {EXPORTS.map((e) => (
+              <button
+                key={e.type}
+                type="button"
+                className="button button-ghost button-small"
+                onClick={() => void download(e.type)}
+                disabled={!!downloading}
+                data-testid={`download-${e.type}`}
+              >
+                {downloading === e.type ? 'Downloading...' : e.label}
+              </button>
+            ))}
+          </div>
+
+          <div className="severity-summary" role="group" aria-label="Filter findings by severity" data-testid="severity-summary">
+            {SEVERITIES.map((s) => (
+              <button
+                key={s}
+                type="button"
+                className={`severity-box sev-${s}`}
+                style={{ border: filter === s ? '2px solid currentColor' : '2px solid transparent', cursor: 'pointer', font: 'inherit' }}
+                aria-pressed={filter === s}
+                onClick={() => {
+                  setFilter(filter === s ? null : s);
+                  setPage(0);
+                }}
+                data-testid={`severity-${s}`}
+              >
+                <strong data-testid={`severity-${s}-count`}>{counts[s]}</strong>
+                <span>{s}</span>
+              </button>
+            ))}
+          </div>
+
+          <h3 style={{ fontSize: '1.05rem' }}>
+            Findings{' '}
+            <span className="muted small" data-testid="findings-total">
+              ({shown.length}
+              {filter ? ` ${filter}` : ''})
+            </span>
+          </h3>
+          {shown.length === 0 ? (
+            <p className="empty-state" data-testid="findings-empty">
+              {findings.length === 0 ? 'This scan found no vulnerabilities.' : `No ${filter} findings.`}
+            </p>
+          ) : (
+            <div data-testid="findings">
+              {view.rows.map((f) => (
+                <FindingItem key={f.id} finding={f} onCopied={onCopied} />
+              ))}
+            </div>
+          )}
+          <Pager page={view.page} pageCount={view.pageCount} total={shown.length} pageSize={PAGE_SIZES.reportModal} onPage={setPage} label="Findings" />
+
+          {(info.skipped_checks ?? []).length > 0 && (
+            <section style={{ marginTop: 20 }} aria-labelledby="skipped-title">
+              <h3 id="skipped-title" style={{ fontSize: '1rem' }}>
+                Skipped checks
+              </h3>
+              <ul className="small" data-testid="skipped-checks" style={{ paddingLeft: 20 }}>
+                {info.skipped_checks.map((c) => (
+                  <li key={`${c.check_id}-${c.reason}`}>
+                    <strong>{c.title}</strong>: {c.reason}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {(info.fixed ?? []).length > 0 && (
+            <section style={{ marginTop: 12 }} aria-labelledby="fixed-title">
+              <h3 id="fixed-title" style={{ fontSize: '1rem' }}>
+                Fixed since the previous scan
+              </h3>
+              <ul className="small" style={{ paddingLeft: 20 }}>
+                {info.fixed.map((f) => (
+                  <li key={f.fingerprint}>
+                    {f.severity && <span className={`sev sev-${severityBucket(f.severity)}`}>{severityBucket(f.severity)}</span>} {f.vulnerability_name} —{' '}
+                    <span className="mono">
+                      {f.method} {f.path}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <p className="muted small" style={{ marginTop: 16, marginBottom: 0 }}>
+            {info.requests_sent} requests sent. curl commands use <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code> in place of the keys.
+          </p>
+        </>
+      )}
+    </Modal>
+  );
+}

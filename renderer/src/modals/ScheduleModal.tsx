@@ -1,0 +1,178 @@
+// Schedule (spec sections 4, 7, 9): without an enabled schedule, choose daily, weekly or monthly (saved
+// with is_enabled true); with one, its frequency and next run, and Disable Schedule, which deletes it.
+
+import { useEffect, useState, type ReactElement } from 'react';
+import { SCHEDULE_FREQUENCIES, type ScheduleFrequency } from '../../../shared/constants';
+import type { ApiSummary, Schedule } from '../../../shared/contract';
+import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { deleteSchedule, getSchedule, saveSchedule } from '../api/scans';
+import { Alert } from '../components/Alert';
+import { Icon } from '../components/Icon';
+import { Modal } from '../components/Modal';
+import { Spinner } from '../components/Spinner';
+import { useTransient } from '../hooks/useTransient';
+import { capitalize, when } from '../lib/format';
+import { currentAuth } from '../stores/useAuthStore';
+import { MessageLine, reasonOf } from './shared';
+
+const FREQUENCY_HINTS: Record<ScheduleFrequency, string> = {
+  daily: 'Every day',
+  weekly: 'Once a week',
+  monthly: 'Once a month',
+};
+
+/** Not in the spec: the confirmation of a saved schedule. */
+export const scheduleSaved = (frequency: ScheduleFrequency) => `Scan scheduled ${frequency}.`;
+
+type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; schedule: Schedule | null };
+
+export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [frequency, setFrequency] = useState<ScheduleFrequency>('weekly');
+  const [saving, setSaving] = useState(false);
+  const { message, show } = useTransient();
+
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    const controller = new AbortController();
+    getSchedule(auth, api.id, controller.signal)
+      .then((res) => {
+        if (res.ok) {
+          const schedule = res.data?.schedule ?? null;
+          if (schedule) setFrequency(schedule.frequency);
+          setLoad({ kind: 'ready', schedule });
+        } else setLoad({ kind: 'error', message: res.message || FALLBACK_MESSAGES.fetchSchedule });
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setLoad({ kind: 'error', message: reasonOf(err, FALLBACK_MESSAGES.fetchSchedule) });
+      });
+    return () => controller.abort();
+  }, [api.id]);
+
+  const schedule = load.kind === 'ready' ? load.schedule : null;
+  const enabled = !!schedule?.is_enabled;
+
+  const save = async () => {
+    const auth = currentAuth();
+    if (!auth || saving) return;
+    setSaving(true);
+    try {
+      const res = await saveSchedule(auth, api.id, frequency);
+      if (!res.ok || !res.data?.schedule) {
+        show('error', res.message || FALLBACK_MESSAGES.saveSchedule);
+        return;
+      }
+      setLoad({ kind: 'ready', schedule: res.data.schedule });
+      show('success', res.message || scheduleSaved(frequency));
+    } catch (err) {
+      show('error', reasonOf(err, FALLBACK_MESSAGES.saveSchedule));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const disable = async () => {
+    const auth = currentAuth();
+    if (!auth || saving) return;
+    setSaving(true);
+    try {
+      const res = await deleteSchedule(auth, api.id);
+      if (!res.ok) {
+        show('error', res.message || FALLBACK_MESSAGES.deleteSchedule);
+        return;
+      }
+      setLoad({ kind: 'ready', schedule: null });
+      show('success', API_MESSAGES.scheduleDisabled);
+    } catch (err) {
+      show('error', reasonOf(err, FALLBACK_MESSAGES.deleteSchedule));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="Schedule Scan"
+      subtitle={api.name}
+      onClose={onClose}
+      busy={saving}
+      testId="schedule-modal"
+      footer={
+        <>
+          <button type="button" className="button button-secondary" onClick={onClose} disabled={saving}>
+            Close
+          </button>
+          {load.kind === 'ready' &&
+            (enabled ? (
+              <button type="button" className="button button-danger-outline" onClick={() => void disable()} disabled={saving} data-testid="schedule-disable">
+                {saving ? 'Disabling...' : 'Disable Schedule'}
+              </button>
+            ) : (
+              <button type="button" className="button button-primary" onClick={() => void save()} disabled={saving} data-testid="schedule-save">
+                <Icon name="calendar" size={16} />
+                {saving ? 'Saving...' : 'Save Schedule'}
+              </button>
+            ))}
+        </>
+      }
+    >
+      <MessageLine message={message} testId="schedule-message" />
+      {load.kind === 'loading' && (
+        <div className="loading-block">
+          <Spinner label="Loading schedule" />
+        </div>
+      )}
+      {load.kind === 'error' && (
+        <Alert kind="error" testId="schedule-error">
+          {load.message}
+        </Alert>
+      )}
+      {load.kind === 'ready' &&
+        (enabled && schedule ? (
+          <div data-testid="schedule-enabled">
+            <dl className="report-facts" style={{ gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' }}>
+              <div>
+                <dt>Frequency</dt>
+                <dd data-testid="schedule-frequency">{capitalize(schedule.frequency)}</dd>
+              </div>
+              <div>
+                <dt>Next run</dt>
+                <dd data-testid="schedule-next-run">{when(schedule.next_run_at)}</dd>
+              </div>
+              <div>
+                <dt>Last run</dt>
+                <dd>{schedule.last_run_at ? when(schedule.last_run_at) : 'Not yet'}</dd>
+              </div>
+            </dl>
+            <p className="muted small" style={{ margin: 0 }}>
+              Each run repeats the configuration and keys of this API&apos;s latest scan.
+            </p>
+          </div>
+        ) : (
+          <div data-testid="schedule-chooser">
+            {schedule && !schedule.is_enabled && (
+              <p className="muted small" data-testid="schedule-disabled-note">
+                The {schedule.frequency} schedule of this API is disabled.
+              </p>
+            )}
+            <fieldset className="radio-cards">
+              <legend>How often should this API be scanned?</legend>
+              {SCHEDULE_FREQUENCIES.map((f) => (
+                <label key={f} className="radio-card">
+                  <input type="radio" name="schedule-frequency" value={f} checked={frequency === f} onChange={() => setFrequency(f)} disabled={saving} data-testid={`schedule-${f}`} />
+                  <span>
+                    <strong>{capitalize(f)}</strong>
+                    <span>{FREQUENCY_HINTS[f]}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            <p className="muted small" style={{ marginTop: 14, marginBottom: 0 }}>
+              Scheduled scans repeat the configuration and keys of this API&apos;s latest scan, so run one scan by hand first.
+            </p>
+          </div>
+        ))}
+    </Modal>
+  );
+}
