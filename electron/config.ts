@@ -51,6 +51,82 @@ export interface CoreConfig {
   /** PORTCULLIS_SECRET_KEY: the encrypted store's key; without it a 0600 key file in the data dir. */
   secretKey: string | undefined;
   scan: ScanDefaults;
+  /** Social sign-in (OpenID Connect); null when no client is configured. */
+  oidc: OidcSettings | null;
+  /**
+   * Origins of pages allowed to call this core from a browser (CORS on the team server) and to receive
+   * a sign-in redirect. The desktop app's own origin is always one of them.
+   */
+  corsOrigins: string[];
+}
+
+export interface OidcSettings {
+  /** The issuer identifier, e.g. https://accounts.google.com (discovery at /.well-known/openid-configuration). */
+  issuer: string;
+  clientId: string;
+  /** Absent for a public client (PKCE only). */
+  clientSecret?: string;
+}
+
+/** The desktop renderer's origin (the app:// protocol of the Electron shell). */
+export const DESKTOP_ORIGIN = 'app://portcullis';
+export const GOOGLE_ISSUER = 'https://accounts.google.com';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An issuer must be https; plain http is accepted only on a loopback address (a local provider, tests). */
+export function checkIssuer(issuer: string): string {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`The OpenID issuer "${issuer}" is not a URL.`);
+  }
+  if (url.username || url.password || url.search || url.hash) throw new Error(`The OpenID issuer "${issuer}" must be a plain URL.`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw new Error(`The OpenID issuer "${issuer}" must use https:// (http:// only on a loopback address).`);
+  }
+  // Kept as given: an issuer's identifier may end with a slash (the ID token's iss must match exactly).
+  return issuer;
+}
+
+/** PORTCULLIS_OIDC_CLIENT_ID turns social sign-in on; the issuer defaults to Google. */
+export function oidcFromEnv(env: NodeJS.ProcessEnv): OidcSettings | null {
+  const clientId = env.PORTCULLIS_OIDC_CLIENT_ID?.trim();
+  if (!clientId) return null;
+  const secret = env.PORTCULLIS_OIDC_CLIENT_SECRET?.trim();
+  return {
+    issuer: checkIssuer(env.PORTCULLIS_OIDC_ISSUER?.trim() || GOOGLE_ISSUER),
+    clientId,
+    ...(secret ? { clientSecret: secret } : {}),
+  };
+}
+
+/** A browser origin: scheme://host[:port], nothing else. */
+export function normaliseOrigin(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    if (url.username || url.password) return null;
+    if (url.protocol === 'app:') return url.host ? `app://${url.host}` : null;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+function corsOriginsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const listed = (env.PORTCULLIS_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const origin = normaliseOrigin(s);
+      if (!origin) throw new Error(`PORTCULLIS_CORS_ORIGINS: "${s}" is not an origin (scheme://host[:port]).`);
+      return origin;
+    });
+  return [...new Set([DESKTOP_ORIGIN, ...listed])];
 }
 
 export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan'>> & { shell: Shell; dataDir: string; scan?: Partial<ScanDefaults> };
@@ -108,5 +184,7 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
       maxConcurrency: input.scan?.maxConcurrency ?? 64,
       tlsVerify: input.scan?.tlsVerify ?? env.PORTCULLIS_SCAN_TLS_VERIFY !== '0',
     },
+    oidc: input.oidc !== undefined ? (input.oidc && { ...input.oidc, issuer: checkIssuer(input.oidc.issuer) }) : oidcFromEnv(env),
+    corsOrigins: input.corsOrigins ?? corsOriginsFromEnv(env),
   };
 }

@@ -1,4 +1,7 @@
-// The team server: the core's /api app over HTTP, and the built renderer for browsers.
+// The team server: the core's /api app over HTTP, and the built renderer for browsers. Browsers on
+// other origins (the desktop app's app://portcullis in sync mode, and any origin listed in
+// PORTCULLIS_CORS_ORIGINS) may call the /api: CORS for exactly those origins, never with credentials
+// (identity is a bearer token, not a cookie).
 
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -24,11 +27,44 @@ export interface RunningServer {
 
 const PAGE_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };
+
+const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE';
+const CORS_HEADERS = 'authorization, content-type';
+/** Read by the renderer: report file names and the throttling delay. */
+const CORS_EXPOSED = 'content-disposition, retry-after';
+
+/** The preflight answer: 204 with the grants for an allowed origin, 403 with none for any other. */
+export function preflight(origin: string | null, allowed: ReadonlySet<string>): Response {
+  if (!origin || !allowed.has(origin)) {
+    return new Response(null, { status: 403, headers: { Vary: 'Origin' } });
+  }
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Methods': CORS_METHODS,
+      'Access-Control-Allow-Headers': CORS_HEADERS,
+      'Access-Control-Max-Age': '600',
+      Vary: 'Origin',
+    },
+  });
+}
+
+/** The response of an actual call, with the CORS grant when the origin is allowed. */
+export function withCors(response: Response, origin: string | null, allowed: ReadonlySet<string>): Response {
+  const headers = new Headers(response.headers);
+  headers.append('Vary', 'Origin');
+  if (origin && allowed.has(origin)) {
+    headers.set('Access-Control-Allow-Origin', origin);
+    headers.set('Access-Control-Expose-Headers', CORS_EXPOSED);
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 function pagesApp(staticDir: string | null | undefined): Hono {
   const pages = new Hono();
@@ -53,10 +89,14 @@ function pagesApp(staticDir: string | null | undefined): Hono {
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const pages = pagesApp(options.staticDir);
-  const fetch = (request: Request, env: HttpBindings | Http2Bindings): Response | Promise<Response> => {
+  const allowedOrigins: ReadonlySet<string> = new Set(options.core.config.corsOrigins);
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      return options.core.fetch(request, { transport: 'http', clientIp: env.incoming.socket.remoteAddress ?? 'unknown' });
+      const origin = request.headers.get('origin');
+      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(origin, allowedOrigins);
+      const response = await options.core.fetch(request, { transport: 'http', clientIp: env.incoming.socket.remoteAddress ?? 'unknown' });
+      return origin ? withCors(response, origin, allowedOrigins) : response;
     }
     return pages.fetch(request, env);
   };

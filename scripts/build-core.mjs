@@ -40,3 +40,5 @@ for (const dir of ['dist/core/fonts', 'dist/desktop/fonts']) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync('electron/reports/fonts', dir, { recursive: true });
 }
+// The window icon on Linux (macOS and Windows take it from the packaged app).
+fs.copyFileSync('build/icons/512x512.png', 'dist/desktop/icon.png');

@@ -1,7 +1,10 @@
-// `npm start` (after `npm run build`): rebuilds the native modules for Electron's ABI, then launches
-// the desktop app. Where the Electron binary is missing it says so and how to get it.
+// `npm start` (after `npm run build`): builds better-sqlite3 for Electron's ABI (verified), then
+// launches the desktop app. Where the Electron binary is missing it says so and how to get it.
+// `npm test` switches the addon back to Node's ABI by itself; for the server or the CLI run
+// `node scripts/native-modules.mjs node`.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { buildFor } from './native-modules.mjs';
 
 const require = createRequire(import.meta.url);
 let electronPath;
@@ -16,11 +19,12 @@ try {
   process.exit(1);
 }
 
-const rebuild = spawnSync('npx', ['electron-rebuild', '--only', 'better-sqlite3', '--force'], { stdio: 'inherit' });
-if (rebuild.status !== 0) {
-  console.error('Rebuilding better-sqlite3 for Electron failed; see the output above.');
-  process.exit(rebuild.status ?? 1);
+try {
+  buildFor('electron');
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
 }
-console.log('Native modules rebuilt for Electron. Run `npm rebuild better-sqlite3` before using the server, CLI or tests again.');
-const app = spawnSync(electronPath, ['.'], { stdio: 'inherit' });
+console.log('better-sqlite3 is built for Electron now: `npm test` switches it back; for `npm run serve` or the CLI run `node scripts/native-modules.mjs node`.');
+const app = spawnSync(electronPath, ['.', ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(app.status ?? 0);

@@ -1,14 +1,20 @@
 // `npm test`: the one command that checks everything — lint, type check, build, unit and
-// integration tests (vitest), then the browser tests (Playwright on Debian's Chromium).
+// integration tests (vitest, including the electronegativity check of the desktop shell), the
+// packaging configuration (electron-builder against a stub Electron), then the browser tests
+// (Playwright on Debian's Chromium).
 // Every step runs; the command fails if any did. Browser tests need the build.
 // The failures are repeated at the very end, so a log cut to its last lines still says what failed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { addonAbi, buildFor } from './native-modules.mjs';
 
 const RESULTS = 'test-results';
 const VITEST_JSON = path.join(RESULTS, 'vitest.json');
 const PLAYWRIGHT_JSON = path.join(RESULTS, 'playwright.json');
+
+// After `npm start` or `npm run dist` better-sqlite3 may be built for Electron: switch it back first.
+if (addonAbi() !== Number(process.versions.modules)) buildFor('node');
 
 const steps = [
   { name: 'lint', cmd: ['npx', 'eslint', '--max-warnings', '0', '.'] },
@@ -19,6 +25,7 @@ const steps = [
     cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
     failures: vitestFailures,
   },
+  { name: 'packaging (electron-builder --dir, stub Electron)', cmd: ['node', 'scripts/check-packaging.mjs'], needs: 'build' },
   {
     name: 'browser (playwright)',
     cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],

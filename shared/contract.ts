@@ -283,12 +283,32 @@ export interface GoogleLoginRequest {
   firstName: string;
   lastName: string;
   name: string;
-  profilePicture: string;
+  profilePicture: string | null;
   googleId: string;
   provider: 'google';
   /** The ID token the identity provider issued; the only part the server trusts. */
   idToken?: string;
+  /** The nonce of POST /api/auth/oidc/start, spent by this call. */
   nonce?: string;
+}
+/** Social sign-in round trip (docs/api.md): the provider URL to open, and the exchanged code. */
+export interface OidcStartRequest {
+  redirectUri: string;
+}
+export interface OidcStartData {
+  authorizationUrl: string;
+  state: string;
+}
+export interface OidcCallbackRequest {
+  code: string;
+  state: string;
+  iss?: string;
+}
+export interface OidcCallbackData {
+  idToken: string;
+  nonce: string;
+  /** The spec's social login payload, from the verified claims. */
+  profile: Omit<GoogleLoginRequest, 'idToken' | 'nonce'>;
 }
 export interface ForgotPasswordRequest {
   email: string;
@@ -378,7 +398,9 @@ export interface ApiContract {
   'POST /api/auth/login': { body: LoginRequest; data: SignInData };
   'POST /api/auth/login/2fa': { body: { challenge: string; code: string }; data: LoginData };
   'POST /api/auth/signup': { body: SignupRequest; data: { user: User } };
-  'POST /api/auth/google-login': { body: GoogleLoginRequest; data: LoginData };
+  'POST /api/auth/google-login': { body: GoogleLoginRequest; data: SignInData };
+  'POST /api/auth/oidc/start': { body: OidcStartRequest; data: OidcStartData };
+  'POST /api/auth/oidc/callback': { body: OidcCallbackRequest; data: OidcCallbackData };
   'POST /api/auth/logout': { body: Record<string, never>; data: undefined };
   'POST /api/auth/forgot-password': { body: ForgotPasswordRequest; data: undefined };
   'POST /api/auth/reset-password': { body: ResetPasswordRequest; data: undefined };

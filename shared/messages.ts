@@ -223,3 +223,33 @@ export const SERVER_MESSAGES = {
 } as const;
 
 export const LOADING_TEXT = 'Loading...';
+
+/** Social sign-in refusals by the server (the ID token and the OpenID Connect round trip). */
+export const OIDC_MESSAGES = {
+  redirectNotAllowed: 'This sign-in return address is not allowed.',
+  flowExpired: 'This sign-in has expired or was already used. Please try again.',
+  exchangeFailed: 'The identity provider did not confirm the sign-in. Please try again.',
+  tokenMissing: 'The sign-in token is missing.',
+  badSignature: 'The sign-in token could not be verified (bad signature).',
+  wrongIssuer: 'The sign-in token comes from an identity provider this server does not trust.',
+  wrongAudience: 'The sign-in token was issued for another application.',
+  expired: 'The sign-in token has expired. Please sign in again.',
+  nonceReplayed: 'This sign-in was already used or has expired. Please sign in again.',
+  emailMissing: 'The identity provider did not share an email address.',
+  emailUnverified: 'The email address of this account is not verified by the identity provider.',
+  emailLinkRefused: 'An account with this email already exists. Sign in with your password.',
+  providerUnavailable: 'The identity provider cannot be reached right now. Please try again later.',
+} as const;
+
+/** Sync mode: Settings → Team server, and the banner while connected. */
+export const TEAM_SERVER_MESSAGES = {
+  urlRequired: "Enter the team server's address, for example https://portcullis.example.com.",
+  urlInvalid: 'That is not a web address. Use https://… (or http:// for this computer).',
+  httpsRequired: 'Use https:// — plain http:// is allowed only for this computer (localhost or 127.0.0.1).',
+  originOnly: "Enter only the server's address: no path, query or user name.",
+  unreachable: (origin: string) => `Could not reach ${origin}. Check the address and that the server is running.`,
+  notPortcullis: (origin: string) => `${origin} did not answer like a Portcullis team server.`,
+  connected: (host: string) => `Connected to ${host}. Sign in with your account on that server.`,
+  disconnected: 'Disconnected. Portcullis uses the data on this computer again.',
+  connecting: 'Connecting...',
+} as const;

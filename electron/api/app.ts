@@ -29,6 +29,8 @@ export const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login/2fa',
   'POST /api/auth/signup',
   'POST /api/auth/google-login',
+  'POST /api/auth/oidc/start',
+  'POST /api/auth/oidc/callback',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
   'GET /api/stats/platform',

@@ -19,7 +19,9 @@ Runs the team server: the Portcullis API over HTTP and the web app for browsers.
   --verbose    log every request
 
 Environment: PORTCULLIS_ALLOW_LOCAL_SCANS=1 lets users scan loopback and private addresses;
-PORTCULLIS_SMTP_URL sends reset links by email; PORTCULLIS_PUBLIC_URL sets the base of links.`;
+PORTCULLIS_SMTP_URL sends reset links by email; PORTCULLIS_PUBLIC_URL sets the base of links;
+PORTCULLIS_OIDC_CLIENT_ID (+ _CLIENT_SECRET, _ISSUER, Google by default) turns on social sign-in;
+PORTCULLIS_CORS_ORIGINS lists more browser origins allowed to call the API (the desktop app's is built in).`;
 
 /** dist/renderer relative to this bundle (dist/core/cli.js). */
 function defaultWebDir(): string {

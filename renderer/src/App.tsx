@@ -6,6 +6,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly } from './components/PublicOnly';
 import { RequireAuth } from './components/RequireAuth';
 import { ScrollToTop } from './components/ScrollToTop';
+import { ServerBanner } from './components/ServerBanner';
 import { ContactPage } from './pages/contact/ContactPage';
 import { ForgotPasswordPage } from './pages/forgot-password/ForgotPasswordPage';
 import { LandingPage } from './pages/landing/LandingPage';
@@ -62,6 +63,7 @@ export function App(): ReactElement {
   return (
     <BrowserRouter>
       <ScrollToTop />
+      <ServerBanner />
       <AppRoutes />
     </BrowserRouter>
   );

@@ -41,6 +41,14 @@ export async function createAccount(request: APIRequestContext, account: Account
   return account;
 }
 
+/** Creates the account on another team server (sync mode tests). */
+export async function createAccountOn(request: APIRequestContext, baseUrl: string, account: Account = newAccount()): Promise<Account> {
+  const { firstName, lastName, email, username, password } = account;
+  const res = await request.post(`${baseUrl}/api/auth/signup`, { data: { firstName, lastName, email, username, password } });
+  expect(res.status(), await res.text()).toBe(201);
+  return account;
+}
+
 /** Signs in through the API and leaves the token where the app looks for it on the next load. */
 export async function signInByStorage(page: Page, request: APIRequestContext, account: Account): Promise<void> {
   const res = await request.post(`${serverUrl()}/api/auth/login`, { data: { username: account.username, password: account.password } });

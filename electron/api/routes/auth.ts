@@ -4,13 +4,15 @@ import type { Context, Hono } from 'hono';
 import type { SignInResult } from '../../accounts/service';
 import { TWO_FACTOR_TEXT } from '../../accounts/two-factor';
 import { LIMITS } from '../../../shared/constants';
-import { FORGOT_MESSAGES, LOGIN_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, SOCIAL_MESSAGES } from '../../../shared/messages';
+import { FORGOT_MESSAGES, LOGIN_MESSAGES, OIDC_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, SOCIAL_MESSAGES } from '../../../shared/messages';
 import { isValidEmail, signupPayload, validateReset, validateSignup, type ValidationError } from '../../../shared/validation';
+import { createOidc } from '../../accounts/oidc';
+import { socialSignIn } from '../../accounts/social';
 import { toUser } from '../../store/users';
 import type { Services } from '../../services';
 import { clientInfo } from '../client-info';
 import type { AppEnv } from '../env';
-import { ApiError, badRequest, validationError } from '../errors';
+import { ApiError, badRequest, unauthorized, validationError } from '../errors';
 import { jsonBody } from '../input';
 import { ok } from '../respond';
 
@@ -93,8 +95,44 @@ export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, RESET_MESSAGES.success);
   });
 
-  // Social sign-in verifies an OpenID Connect ID token; until an issuer is configured it is refused.
-  app.post('/api/auth/google-login', async () => {
-    throw new ApiError(503, SOCIAL_MESSAGES.notConfigured);
+  // Social sign-in (OpenID Connect + PKCE). Without a configured client every call answers 503 with
+  // the spec's "not configured" text. See docs/api.md for the round trip.
+  const oidc = createOidc(s);
+  const notConfigured = () => new ApiError(503, SOCIAL_MESSAGES.notConfigured);
+  const bounded = (v: unknown, max: number): string | undefined => {
+    const t = str(v)?.trim();
+    return t && t.length <= max ? t : undefined;
+  };
+
+  app.post('/api/auth/oidc/start', async (c) => {
+    if (!oidc.configured) throw notConfigured();
+    const body = await jsonBody(c);
+    const redirectUri = bounded(body.redirectUri, 2000);
+    if (!redirectUri) throw badRequest(OIDC_MESSAGES.redirectNotAllowed, 'redirectUri');
+    return ok(c, SERVER_MESSAGES.ok, await oidc.start(redirectUri));
+  });
+
+  app.post('/api/auth/oidc/callback', async (c) => {
+    if (!oidc.configured) throw notConfigured();
+    const body = await jsonBody(c);
+    const code = bounded(body.code, 4096);
+    const state = bounded(body.state, 512);
+    if (!code || !state) throw badRequest(OIDC_MESSAGES.flowExpired);
+    const iss = bounded(body.iss, 2000);
+    return ok(c, SERVER_MESSAGES.ok, await oidc.exchange({ code, state, ...(iss ? { iss } : {}) }));
+  });
+
+  // The spec's payload (email, names, picture, googleId, provider) plus idToken and nonce. The profile
+  // fields the client posts are never trusted: identity and names come from the verified token.
+  app.post('/api/auth/google-login', async (c) => {
+    if (!oidc.configured) throw notConfigured();
+    const body = await jsonBody(c);
+    const idToken = bounded(body.idToken, 16_384);
+    const nonce = bounded(body.nonce, 512);
+    if (!idToken) throw badRequest(OIDC_MESSAGES.tokenMissing, 'idToken');
+    if (!nonce) throw unauthorized(OIDC_MESSAGES.nonceReplayed);
+    const identity = await oidc.verify(idToken, nonce);
+    const result = await socialSignIn({ db: s.db, repos: s.repos, clock: s.clock, logger: s.logger, signIn: s.accounts.signIn }, identity, clientInfo(c));
+    return signInResponse(c, result);
   });
 }

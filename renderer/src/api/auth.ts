@@ -17,3 +17,7 @@ export const resetPassword = (token: string, password: string) =>
   call('POST /api/auth/reset-password', { body: { token, password } });
 
 export const googleLogin = (body: GoogleLoginRequest) => call('POST /api/auth/google-login', { body });
+
+export const oidcStart = (redirectUri: string) => call('POST /api/auth/oidc/start', { body: { redirectUri } });
+
+export const oidcCallback = (body: { code: string; state: string; iss?: string }) => call('POST /api/auth/oidc/callback', { body });

@@ -3,7 +3,7 @@
 
 import type { ReportType } from '../../../shared/constants';
 import { NetworkError } from './client';
-import { request } from './request';
+import { desktopBridge, request } from './request';
 import type { Auth } from './session';
 
 export type DownloadResult =
@@ -37,8 +37,17 @@ export async function downloadReport(auth: Auth, scanId: string, type: ReportTyp
   return { ok: true, blob: await res.blob(), contentType };
 }
 
-/** Hands a downloaded file to the browser (or the desktop shell's download handling) under `filename`. */
-export function saveBlob(blob: Blob, filename: string): void {
+/**
+ * Saves a downloaded file under `filename`: in the desktop app through the system's save dialog (the
+ * native helper; false when the user cancels), in a browser as a download.
+ */
+export async function saveBlob(blob: Blob, filename: string): Promise<boolean> {
+  const bridge = desktopBridge();
+  if (bridge?.saveFile) {
+    const res = await bridge.saveFile({ fileName: filename, data: new Uint8Array(await blob.arrayBuffer()) });
+    if (!res.ok) throw new Error(res.message);
+    return res.saved;
+  }
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -50,4 +59,5 @@ export function saveBlob(blob: Blob, filename: string): void {
   a.remove();
   // Give the download a moment to pick the URL up before it is released.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return true;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SOCIAL_MESSAGES } from '../../../shared/messages';
-import { oauthErrorFromUrl, startSocialSignIn, withoutOauthParams } from './social';
+import { oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams } from './social';
 import { returnPath } from './return-to';
 
 describe('oauthErrorFromUrl', () => {
@@ -18,14 +18,18 @@ describe('oauthErrorFromUrl', () => {
   it('cleans the OAuth parameters and keeps the others', () => {
     expect(withoutOauthParams('/login', '?error=access_denied&error_description=x&keep=1')).toBe('/login?keep=1');
     expect(withoutOauthParams('/signup', '?error=access_denied')).toBe('/signup');
+    expect(withoutOauthParams('/login', '?code=c&state=s&iss=https%3A%2F%2Fidp&scope=openid&authuser=0&prompt=none')).toBe('/login');
   });
+});
 
-  it('says the provider is not configured instead of signing in', async () => {
-    expect(await startSocialSignIn('login')).toEqual({
-      message: SOCIAL_MESSAGES.notConfigured,
-      hint: SOCIAL_MESSAGES.loginFallbackHint,
-    });
-    expect((await startSocialSignIn('signup'))?.hint).toBe(SOCIAL_MESSAGES.signupFallbackHint);
+describe('oauthReturnFromUrl', () => {
+  it('reads the authorization response, and nothing when it is incomplete or an error', () => {
+    expect(oauthReturnFromUrl('?code=abc&state=xyz')).toEqual({ code: 'abc', state: 'xyz' });
+    expect(oauthReturnFromUrl('?code=abc&state=xyz&iss=https%3A%2F%2Faccounts.google.com')).toEqual({ code: 'abc', state: 'xyz', iss: 'https://accounts.google.com' });
+    expect(oauthReturnFromUrl('?code=abc')).toBeNull();
+    expect(oauthReturnFromUrl('?state=xyz')).toBeNull();
+    expect(oauthReturnFromUrl('?code=abc&state=xyz&error=access_denied')).toBeNull();
+    expect(oauthReturnFromUrl('')).toBeNull();
   });
 });
 

@@ -156,8 +156,8 @@ export function ScanReportModal({
         return;
       }
       // Named in the viewer's time zone after the scan's completion (spec section 7), exports alike.
-      saveBlob(res.blob, reportFileName(api.name, type, stamp));
-      show('success', API_MESSAGES.reportDownloaded);
+      // The desktop app asks where to save; a cancelled dialog is not a download.
+      if (await saveBlob(res.blob, reportFileName(api.name, type, stamp))) show('success', API_MESSAGES.reportDownloaded);
     } catch (err) {
       show('error', API_MESSAGES.downloadReportError(reasonOf(err, FALLBACK_MESSAGES.downloadReport)));
     } finally {

@@ -32,6 +32,8 @@ export interface AuthState {
    */
   redirectPending: boolean;
   restore(): Promise<void>;
+  /** A sign-in completed elsewhere (social sign-in): keep its token and user like a login's. */
+  acceptSession(token: string, user: User): void;
   login(credentials: LoginRequest): Promise<LoginOutcome>;
   /** The second step of a two-factor sign-in. */
   completeTwoFactor(challenge: string, code: string): Promise<LoginOutcome>;
@@ -101,6 +103,11 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
         persist(null, null);
         set({ token: null, user: null, status: 'signedOut' });
       }
+    },
+
+    acceptSession(token, user) {
+      persist(token, user);
+      set({ token, user, status: 'signedIn', signedOutBy: null });
     },
 
     async login(credentials) {

@@ -10,11 +10,19 @@ import { Alert } from '../../components/Alert';
 import { AuthLayout } from '../../components/AuthLayout';
 import { FormField } from '../../components/FormField';
 import { SocialButton } from '../../components/SocialButton';
+import { TeamServerPanel } from '../../components/TeamServerPanel';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
-import { oauthErrorFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
 import { TwoFactorStep } from './TwoFactorStep';
 import { useAuthStore } from '../../stores/useAuthStore';
+import { useServerStore } from '../../stores/useServerStore';
+
+/** The sign-up page hands a social sign-in that needs a code over to this page's code step. */
+function handedTwoFactor(state: unknown): { challenge: string; prompt: string } | null {
+  const step = (state as { twoFactor?: { challenge?: unknown; prompt?: unknown } } | null)?.twoFactor;
+  return typeof step?.challenge === 'string' && typeof step.prompt === 'string' ? { challenge: step.challenge, prompt: step.prompt } : null;
+}
 
 export function LoginPage(): ReactElement {
   const login = useAuthStore((s) => s.login);
@@ -31,16 +39,43 @@ export function LoginPage(): ReactElement {
   const [fieldError, setFieldError] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Sync mode sends the user here after connecting or disconnecting, with a word about it. */
+  const notice = useServerStore((s) => s.notice);
+  const clearNotice = useServerStore((s) => s.clearNotice);
   /** Set when the password was right and the account asks for a second factor. */
-  const [twoFactor, setTwoFactor] = useState<{ challenge: string; prompt: string } | null>(null);
+  const [twoFactor, setTwoFactor] = useState<{ challenge: string; prompt: string } | null>(() => handedTwoFactor(location.state));
 
-  // An OAuth error in the return URL is shown once and the URL cleaned.
+  /** Signed in (password or social): the spec's message, then the requested page after 0.8 s. */
+  const succeed = () => {
+    clearNotice();
+    setSuccess(LOGIN_MESSAGES.success);
+    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
+    const target = returnPath(location.state) ?? '/dashboard';
+    timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
+  };
+
+  // Back from the provider: an OAuth error is shown once; a code is exchanged and signs in. Either
+  // way the URL is cleaned.
   useEffect(() => {
     const oauthError = oauthErrorFromUrl(location.search, location.hash, 'login');
-    if (!oauthError) return;
-    setError(oauthError);
-    setFieldError(false);
+    const response = oauthError ? null : oauthReturnFromUrl(location.search);
+    if (!oauthError && !response) return;
     navigate(withoutOauthParams(location.pathname, location.search), { replace: true, state: location.state });
+    if (oauthError) {
+      setError(oauthError);
+      setFieldError(false);
+      return;
+    }
+    setSubmitting(true);
+    setRedirectPending(true);
+    void completeSocialSignIn(response!, 'login').then((outcome) => {
+      if (outcome.kind === 'signedIn') return succeed();
+      setSubmitting(false);
+      if (outcome.kind === 'twoFactor') return setTwoFactor({ challenge: outcome.challenge, prompt: outcome.prompt });
+      setRedirectPending(false);
+      if (outcome.kind === 'error') onSocialError(outcome);
+    });
+    // Runs for the URL the provider sent back (then cleaned, so once).
   }, [location, navigate]);
 
   // Leaving the page ends its claim on the post-login redirect.
@@ -81,13 +116,6 @@ export function LoginPage(): ReactElement {
     succeed();
   };
 
-  const succeed = () => {
-    setSuccess(LOGIN_MESSAGES.success);
-    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
-    const target = returnPath(location.state) ?? '/dashboard';
-    timers.after(DELAYS.loginRedirectMs, () => navigate(target, { replace: true }));
-  };
-
   const submitCode = async (code: string): Promise<string | null> => {
     if (!twoFactor) return null;
     const outcome = await completeTwoFactor(twoFactor.challenge, code);
@@ -107,11 +135,12 @@ export function LoginPage(): ReactElement {
     return outcome.message || LOGIN_MESSAGES.failed;
   };
 
-  const onSocialError = (err: SocialError) => {
+  function onSocialError(err: SocialError) {
+    setRedirectPending(false);
     setError(err.message);
     setHint(err.hint);
     setFieldError(false);
-  };
+  }
 
   const busy = submitting || !!success;
   return (
@@ -122,7 +151,7 @@ export function LoginPage(): ReactElement {
     >
       {!twoFactor && (
         <>
-          <SocialButton page="login" disabled={busy} onError={onSocialError} />
+          <SocialButton page="login" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={setTwoFactor} />
           <div className="divider" role="separator">
             <span>or sign in with your account</span>
           </div>
@@ -137,6 +166,11 @@ export function LoginPage(): ReactElement {
       {success && (
         <Alert kind="success" testId="login-success">
           {success}
+        </Alert>
+      )}
+      {notice && !error && !success && (
+        <Alert kind="info" testId="login-notice">
+          {notice}
         </Alert>
       )}
       {twoFactor ? (
@@ -194,6 +228,11 @@ export function LoginPage(): ReactElement {
           Create Account
         </Link>
       </p>
+      {/* Sync mode before signing in: an account may exist only on the team's server. */}
+      <details className="auth-team-server" data-testid="login-team-server">
+        <summary>Team server</summary>
+        <TeamServerPanel />
+      </details>
     </AuthLayout>
   );
 }

@@ -11,6 +11,7 @@ import * as settingsApi from '../../api/settings';
 import { Alert } from '../../components/Alert';
 import { Icon, type IconName } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
+import { TeamServerPanel } from '../../components/TeamServerPanel';
 import { useTimers } from '../../hooks/useTimers';
 import { browserStorage } from '../../stores/storage';
 import { useAuthStore } from '../../stores/useAuthStore';
@@ -25,13 +26,15 @@ const PREFERENCES_SAVED = 'Preferences updated successfully';
 /** Settings calls take the token from local storage (spec section 6), at the moment of each call. */
 const readToken = (): string | null => browserStorage().getItem(STORAGE_KEYS.authToken);
 
-type TabId = 'profile' | 'notifications' | 'security' | 'preferences';
+type TabId = 'profile' | 'notifications' | 'security' | 'preferences' | 'team-server';
 
 const TABS: { id: TabId; label: string; icon: IconName }[] = [
   { id: 'profile', label: 'Profile', icon: 'user' },
   { id: 'notifications', label: 'Notifications', icon: 'bell' },
   { id: 'security', label: 'Security', icon: 'lock' },
   { id: 'preferences', label: 'Preferences', icon: 'sliders' },
+  // Sync mode (docs/desktop.md): which server this app talks to.
+  { id: 'team-server', label: 'Team server', icon: 'server' },
 ];
 
 const EMPTY_PROFILE: ExtendedProfile = {
@@ -67,7 +70,7 @@ export default function SettingsPage(): ReactElement {
   const [draftPrefs, setDraftPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
   const [savingPrefs, setSavingPrefs] = useState(false);
   const setTheme = useThemeStore((s) => s.setDarkMode);
-  const tabRefs = useRef<Record<TabId, HTMLButtonElement | null>>({ profile: null, notifications: null, security: null, preferences: null });
+  const tabRefs = useRef<Record<TabId, HTMLButtonElement | null>>({ profile: null, notifications: null, security: null, preferences: null, 'team-server': null });
   const bannerSeq = useRef(0);
 
   const setBanner = useCallback(
@@ -177,7 +180,7 @@ export default function SettingsPage(): ReactElement {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <p>Your profile, notifications, password and preferences.</p>
+          <p>Your profile, notifications, password, preferences and team server.</p>
         </div>
       </div>
 
@@ -231,6 +234,8 @@ export default function SettingsPage(): ReactElement {
               <ProfileTab ctx={ctx} extended={extended} onSaved={setExtended} />
             ) : t.id === 'security' ? (
               <SecurityTab ctx={ctx} prefs={prefs} />
+            ) : t.id === 'team-server' ? (
+              <TeamServerPanel />
             ) : (
               <PreferencesPanel section={t.id} prefs={prefs} disabled={ending} />
             )}

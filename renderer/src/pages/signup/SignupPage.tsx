@@ -14,7 +14,7 @@ import { FormField } from '../../components/FormField';
 import { SocialButton } from '../../components/SocialButton';
 import { useShake } from '../../hooks/useShake';
 import { useTimers } from '../../hooks/useTimers';
-import { oauthErrorFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
+import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
 import { useAuthStore } from '../../stores/useAuthStore';
 
 interface SignupFields {
@@ -41,11 +41,31 @@ export function SignupPage(): ReactElement {
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
+  /** Signed in (after sign-up or with the provider): the spec's message, then /dashboard after 1.5 s. */
+  const succeed = () => {
+    setSuccess(SIGNUP_MESSAGES.success);
+    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
+    timers.after(DELAYS.signupRedirectMs, () => navigate('/dashboard', { replace: true }));
+  };
+
+  // Back from the provider: an OAuth error is shown once; a code is exchanged and signs in.
   useEffect(() => {
     const oauthError = oauthErrorFromUrl(location.search, location.hash, 'signup');
-    if (!oauthError) return;
-    setError({ field: null, message: oauthError });
+    const response = oauthError ? null : oauthReturnFromUrl(location.search);
+    if (!oauthError && !response) return;
     navigate(withoutOauthParams(location.pathname, location.search), { replace: true });
+    if (oauthError) {
+      setError({ field: null, message: oauthError });
+      return;
+    }
+    setSubmitting(true);
+    setRedirectPending(true);
+    void completeSocialSignIn(response!, 'signup').then((outcome) => {
+      if (outcome.kind === 'signedIn') return succeed();
+      if (outcome.kind === 'twoFactor') return toCodeStep(outcome);
+      setSubmitting(false);
+      if (outcome.kind === 'error') onSocialError(outcome);
+    });
   }, [location, navigate]);
 
   useEffect(() => () => setRedirectPending(false), [setRedirectPending]);
@@ -91,12 +111,18 @@ export function SignupPage(): ReactElement {
       fail(null, SIGNUP_MESSAGES.autoLoginFailed);
       return;
     }
-    setSuccess(SIGNUP_MESSAGES.success);
-    timers.after(DELAYS.successMessageMs, () => setSuccess(null));
-    timers.after(DELAYS.signupRedirectMs, () => navigate('/dashboard', { replace: true }));
+    succeed();
   };
 
-  const onSocialError = (err: SocialError) => fail(null, err.message, err.hint);
+  /** An existing account with two-factor sign-in: the login page asks for its code. */
+  function toCodeStep(step: { challenge: string; prompt: string }) {
+    navigate('/login', { replace: true, state: { twoFactor: { challenge: step.challenge, prompt: step.prompt } } });
+  }
+
+  function onSocialError(err: SocialError) {
+    setRedirectPending(false);
+    fail(null, err.message, err.hint);
+  }
 
   const busy = submitting || !!success;
   const invalid = (field: string) => error?.field === field;
@@ -117,7 +143,7 @@ export function SignupPage(): ReactElement {
       cardRef={cardRef}
       wide
     >
-      <SocialButton page="signup" disabled={busy} onError={onSocialError} />
+      <SocialButton page="signup" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={toCodeStep} />
       <div className="divider" role="separator">
         <span>or sign up with email</span>
       </div>
