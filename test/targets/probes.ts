@@ -450,7 +450,7 @@ export const PROBES: Record<FlawId, Probe> = {
   },
   'path-traversal': {
     async run(t) {
-      const c = await call(t, 'GET', `/api/v2/downloads/content?file=${encodeURIComponent('../../../../../../../etc/passwd')}`, { key: t.users.alice.key });
+      const c = await call(t, 'GET', `/api/v2/downloads/content?file=${encodeURIComponent(`${'../'.repeat(16)}etc/passwd`)}`, { key: t.users.alice.key });
       return r(c.status === 200 && c.text.includes('root:'), brief(c));
     },
   },

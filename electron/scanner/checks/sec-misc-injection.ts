@@ -477,11 +477,13 @@ function fileLike(p: InjectionPoint): number {
   if (FILE_NAME.test(p.key) || /\.[a-z0-9]{1,5}$/i.test(v) || /^[^\s]*[/\\][^\s]*$/.test(v)) return 2;
   return MAYBE_FILE_NAME.test(p.key) ? 1 : 0;
 }
+/** Enough ../ to climb from a deep install (/home/app/releases/2026/current/public/uploads/files) to the root; extra ones stop at the root. */
+const TRAVERSAL_DEPTH = 14;
 const TRAVERSALS: { value: (v: string) => string; marker: (t: string) => string | null; what: string }[] = [
-  { value: () => '../../../../../../../../etc/passwd', marker: passwdMarker, what: '/etc/passwd' },
-  { value: () => '....//....//....//....//....//....//....//....//etc/passwd', marker: passwdMarker, what: '/etc/passwd' },
+  { value: () => `${'../'.repeat(TRAVERSAL_DEPTH)}etc/passwd`, marker: passwdMarker, what: '/etc/passwd' },
+  { value: () => `${'....//'.repeat(TRAVERSAL_DEPTH)}etc/passwd`, marker: passwdMarker, what: '/etc/passwd' },
   { value: () => '/etc/passwd', marker: passwdMarker, what: '/etc/passwd' },
-  { value: () => '..\\..\\..\\..\\..\\..\\..\\..\\windows\\win.ini', marker: winIniMarker, what: 'C:\\windows\\win.ini' },
+  { value: () => `${'..\\'.repeat(TRAVERSAL_DEPTH)}windows\\win.ini`, marker: winIniMarker, what: 'C:\\windows\\win.ini' },
 ];
 const TRAVERSAL_POINTS = 2;
 
