@@ -1,8 +1,9 @@
 // Runs chosen checks over chosen endpoints of a test target with the real scan runner (no store, no
-// core): the check tests of issue #5 use it to scan only what a check needs, so they stay fast.
+// core): the check tests of issue #5 scan only what a check needs, so they stay fast. Findings come
+// back as the store would get them, with the outcome's skipped checks and requests by check.
 
 import { randomUUID } from 'node:crypto';
-import type { Endpoint } from '../../shared/contract';
+import type { ApiSecurity, Endpoint } from '../../shared/contract';
 import { importApiDocument } from '../../electron/importer/index';
 import { createMemoryLogger } from '../../electron/log';
 import type { Check } from '../../electron/scanner/checks/types';
@@ -11,42 +12,61 @@ import { runScan, type ScanOutcome } from '../../electron/scanner/run';
 import type { Target } from '../targets';
 
 export interface CheckScan {
+  t: Target;
   findings: BuiltFinding[];
   outcome: ScanOutcome;
   /** The endpoints that were scanned (not SKIP). */
   endpoints: Endpoint[];
   /** Requests the check sent (requests_by_check). */
   sent(check: Check): number;
-  of(check: Check): BuiltFinding[];
+  /** Findings of one check. */
+  of(check: Check | string): BuiltFinding[];
 }
 
 export interface CheckScanOptions {
-  /** Which endpoints to scan ("METHOD /path" as in the spec, or a predicate); default all. */
-  only?: string[] | ((e: Endpoint) => boolean);
-  key2?: boolean;
+  /** Which endpoints to scan ("METHOD /path" as in the spec, or a predicate); the rest are SKIP. Default all. */
+  only?: readonly string[] | ((e: Endpoint) => boolean);
+  /** Key 1 instead of alice's. */
+  key1?: string;
+  /** Key 2 instead of bob's; false or null: no key 2. */
+  key2?: string | boolean | null;
+  /** Use the X-API-Key credentials instead of bearer tokens. */
+  apiKeys?: boolean;
+  lowerPrivilegeKey?: 1 | 2;
   rps?: number;
   concurrency?: number;
   tlsVerify?: boolean;
-  /** Use the X-API-Key credentials instead of bearer tokens. */
-  apiKeys?: boolean;
+}
+
+let imported: { specText: string; name: string; endpoints: Omit<Endpoint, 'id'>[]; security: ApiSecurity } | null = null;
+
+/** The target's spec as the importer reads it (the same in both modes), imported once per process. */
+function targetSpec(t: Target): NonNullable<typeof imported> {
+  if (imported?.specText !== t.specText) {
+    const r = importApiDocument(new TextEncoder().encode(t.specText), { filename: 'acme.yaml' });
+    imported = { specText: t.specText, name: r.name, endpoints: r.endpoints, security: r.security };
+  }
+  return imported;
 }
 
 export async function scanChecks(t: Target, checks: readonly Check[], opts: CheckScanOptions = {}): Promise<CheckScan> {
-  const imported = importApiDocument(new TextEncoder().encode(t.specText), { filename: 'acme.yaml' });
-  const keep = typeof opts.only === 'function' ? opts.only : opts.only ? (e: Endpoint) => (opts.only as string[]).includes(`${e.method} ${e.path}`) : () => true;
-  const endpoints: Endpoint[] = imported.endpoints.map((e, i) => {
-    const full: Endpoint = { ...e, id: `e${i}` };
+  const spec = targetSpec(t);
+  const only = opts.only;
+  const keep = typeof only === 'function' ? only : only ? (e: Endpoint) => only.includes(`${e.method} ${e.path}`) : () => true;
+  const endpoints: Endpoint[] = spec.endpoints.map((e, i) => {
+    const full: Endpoint = { ...e, id: `e${i}`, flags: [...e.flags] };
     return keep(full) ? full : { ...full, flags: [...full.flags, 'SKIP'] };
   });
   const findings: BuiltFinding[] = [];
   const seen = new Set<string>();
   const [k1, k2] = opts.apiKeys ? [t.users.alice.apiKey, t.users.bob.apiKey] : [t.users.alice.key, t.users.bob.key];
+  const key2 = typeof opts.key2 === 'string' ? opts.key2 : opts.key2 === false || opts.key2 === null ? null : k2;
   const outcome = await runScan(
     {
       scanId: randomUUID(),
-      api: { id: 'acme', name: imported.name, baseUrl: t.baseUrl, security: imported.security },
+      api: { id: 'acme', name: spec.name, baseUrl: t.baseUrl, security: spec.security },
       endpoints,
-      keys: { 1: k1, 2: opts.key2 === false ? null : k2 },
+      keys: { 1: opts.key1 ?? k1, 2: key2 },
       engine: {
         concurrency: opts.concurrency ?? 8,
         rps: opts.rps ?? 0,
@@ -58,7 +78,7 @@ export async function scanChecks(t: Target, checks: readonly Check[], opts: Chec
         tlsVerify: opts.tlsVerify ?? true,
         allowLocal: true,
       },
-      options: { lowerPrivilegeKey: 2, allowExistingObjects: false },
+      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: false },
       checks,
       signal: new AbortController().signal,
     },
@@ -73,11 +93,13 @@ export async function scanChecks(t: Target, checks: readonly Check[], opts: Chec
       logger: createMemoryLogger('warn'),
     },
   );
+  const idOf = (c: Check | string) => (typeof c === 'string' ? c : c.id);
   return {
+    t,
     findings,
     outcome,
     endpoints: endpoints.filter((e) => !e.flags.includes('SKIP')),
     sent: (check) => outcome.requestsByCheck[check.id] ?? 0,
-    of: (check) => findings.filter((f) => f.check_id === check.id),
+    of: (check) => findings.filter((f) => f.check_id === idOf(check)),
   };
 }

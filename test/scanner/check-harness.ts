@@ -1,86 +1,13 @@
-// Runs scans of the test target with chosen checks and endpoints, straight through the engine
-// (no store, no secrets): what the check tests of issue #5 need to stay fast. Findings come back
-// as the store would get them, with the outcome's skipped checks and requests by check.
+// What the check tests share besides the scan runner (test/helpers/check-scan.ts): targets with
+// chosen flaws, the proof and budget assertions, and scans of small hand-written APIs.
 
-import type { Endpoint } from '../../shared/contract';
-import { importApiDocument } from '../../electron/importer/index';
+import type { ApiSecurity, Endpoint } from '../../shared/contract';
 import { createMemoryLogger } from '../../electron/log';
 import type { Check } from '../../electron/scanner/checks/types';
 import type { BuiltFinding } from '../../electron/scanner/findings';
 import { runScan, type ScanOutcome } from '../../electron/scanner/run';
-import type { ApiSecurity } from '../../shared/contract';
+import type { CheckScan } from '../helpers/check-scan';
 import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
-
-let imported: { endpoints: Endpoint[]; security: ApiSecurity } | null = null;
-
-/** The target's spec as the importer reads it (the same in both modes), once per process. */
-export function targetEndpoints(t: Target): { endpoints: Endpoint[]; security: ApiSecurity } {
-  if (!imported) {
-    const r = importApiDocument(new TextEncoder().encode(t.specText), { filename: 'acme.yaml' });
-    imported = { endpoints: r.endpoints.map((e, i) => ({ ...e, id: `ep${i}` })), security: r.security };
-  }
-  return { endpoints: imported.endpoints.map((e) => ({ ...e, flags: [...e.flags] })), security: imported.security };
-}
-
-export interface CheckScan {
-  t: Target;
-  findings: BuiltFinding[];
-  outcome: ScanOutcome;
-  endpoints: Endpoint[];
-  /** Findings of one check. */
-  of(check: Check | string): BuiltFinding[];
-}
-
-export interface ScanOptions {
-  /** "METHOD /path" of the endpoints to scan (the rest are SKIP); default all. */
-  endpoints?: string[];
-  key1?: string;
-  /** null: no key 2. */
-  key2?: string | null;
-  apiKeys?: boolean;
-  lowerPrivilegeKey?: 1 | 2;
-  concurrency?: number;
-}
-
-export async function scanTarget(t: Target, checks: readonly Check[], o: ScanOptions = {}): Promise<CheckScan> {
-  const { endpoints: all, security } = targetEndpoints(t);
-  const endpoints = all.map((e) => (o.endpoints && !o.endpoints.includes(`${e.method} ${e.path}`) ? { ...e, flags: [...e.flags, 'SKIP' as const] } : e));
-  const [k1, k2] = o.apiKeys ? [t.users.alice.apiKey, t.users.bob.apiKey] : [t.users.alice.key, t.users.bob.key];
-  const findings = new Map<string, BuiltFinding>();
-  const outcome = await runScan(
-    {
-      scanId: `scan-${Math.random().toString(36).slice(2)}`,
-      api: { id: 'acme', name: 'Acme', baseUrl: t.baseUrl, security },
-      endpoints,
-      keys: { 1: o.key1 ?? k1, 2: o.key2 === undefined ? k2 : o.key2 },
-      engine: {
-        concurrency: o.concurrency ?? 4,
-        rps: 0,
-        timeoutMs: 15_000,
-        retries: 0,
-        maxBodyBytes: 1024 * 1024,
-        maxRequestsPerScan: 50_000,
-        maxRequestsPerEndpoint: 200,
-        tlsVerify: true,
-        allowLocal: true,
-      },
-      options: { lowerPrivilegeKey: o.lowerPrivilegeKey ?? 2, allowExistingObjects: false },
-      checks,
-      signal: new AbortController().signal,
-    },
-    {
-      logger: createMemoryLogger('warn'),
-      progress: () => {},
-      finding: async (f) => {
-        if (findings.has(f.fingerprint)) return false;
-        findings.set(f.fingerprint, f);
-        return true;
-      },
-    },
-  );
-  const list = [...findings.values()];
-  return { t, findings: list, outcome, endpoints: endpoints.filter((e) => !e.flags.includes('SKIP')), of: (c) => list.filter((f) => f.check_id === (typeof c === 'string' ? c : c.id)) };
-}
 
 /** A target with only these flaws switched on (the hardened twin otherwise). */
 export function targetWith(...flaws: FlawId[]): Promise<Target> {
@@ -110,11 +37,11 @@ export function expectWellFormed(s: CheckScan, findings: BuiltFinding[]): void {
   }
 }
 
-/** What each check sent stays within its budget: per endpoint it applies to, or per scan for API-wide checks. */
+/** What each check sent stays within its budget: per endpoint it ran on, or per scan for API-wide checks. */
 export function expectWithinBudget(s: CheckScan, checks: readonly Check[]): void {
   for (const c of checks) {
-    const applicable = s.endpoints.filter((e) => c.appliesTo(e)).length;
-    const limit = c.scope === 'api' ? c.budget : c.budget * applicable;
+    const ran = s.outcome.checksRun.find((r) => r.check_id === c.id);
+    const limit = c.scope === 'api' ? c.budget : c.budget * (ran?.endpoints.length ?? s.endpoints.filter((e) => c.appliesTo(e)).length);
     const used = s.outcome.requestsByCheck[c.id] ?? 0;
     if (used > limit) throw new Error(`${c.id} sent ${used} requests, budget ${limit}`);
   }

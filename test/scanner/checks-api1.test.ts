@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bolaCreateSteal, bolaIdSwap, bolaTokenSwap, BOLA_CHECKS, useAfterDelete } from '../../electron/scanner/checks/bola';
 import type { Target } from '../targets';
-import { expectWellFormed, expectWithinBudget, hardened, scanTarget, summary, targetWith, type CheckScan } from './check-harness';
+import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import { expectWellFormed, expectWithinBudget, hardened, summary, targetWith } from './check-harness';
 
 const ME = 'GET /me';
 
@@ -15,9 +16,9 @@ describe('API1 on the hardened twin', () => {
   let asAdmin: CheckScan;
   beforeAll(async () => {
     t = await hardened();
-    s = await scanTarget(t, BOLA_CHECKS);
+    s = await scanChecks(t, BOLA_CHECKS);
     // Administrators legitimately read every order, invoice and document: key 1 is the admin here.
-    asAdmin = await scanTarget(t, BOLA_CHECKS, { key1: t.users.admin.key });
+    asAdmin = await scanChecks(t, BOLA_CHECKS, { key1: t.users.admin.key });
   });
   afterAll(() => t.close());
 
@@ -38,7 +39,7 @@ describe('API1.1 token swap', () => {
   it('finds bola-path with ids from each user\'s own listing (no create available)', async () => {
     const t = await targetWith('bola-path');
     try {
-      const s = await scanTarget(t, [bolaTokenSwap], { endpoints: [ME, 'GET /orders', 'GET /orders/{orderId}'] });
+      const s = await scanChecks(t, [bolaTokenSwap], { only: [ME, 'GET /orders', 'GET /orders/{orderId}'] });
       expect(summary(s.of(bolaTokenSwap))).toEqual(['Object readable with another user\'s key (token swap) | GET /orders/{orderId}']);
       const f = s.of(bolaTokenSwap)[0]!;
       expect(f.confidence).toBe('high');
@@ -61,7 +62,7 @@ describe('API1.1 token swap', () => {
   ] as const)('finds %s', async (flaw, where, endpoints, param) => {
     const t = await targetWith(flaw);
     try {
-      const s = await scanTarget(t, [bolaTokenSwap], { endpoints: [...endpoints] });
+      const s = await scanChecks(t, [bolaTokenSwap], { only: [...endpoints] });
       expect(s.of(bolaTokenSwap).map((f) => `${f.method} ${f.path} ${f.parameter}`)).toEqual([`${where} ${param}`]);
       expectWellFormed(s, s.findings);
       expectWithinBudget(s, [bolaTokenSwap]);
@@ -75,7 +76,7 @@ describe('API1.3 id swap', () => {
   it('finds bola-user-id with the user ids /me gives each key, in both directions', async () => {
     const t = await targetWith('bola-user-id');
     try {
-      const s = await scanTarget(t, [bolaIdSwap], { endpoints: [ME, 'GET /users/{userId}/addresses'] });
+      const s = await scanChecks(t, [bolaIdSwap], { only: [ME, 'GET /users/{userId}/addresses'] });
       const [f] = s.of(bolaIdSwap);
       expect(f).toMatchObject({ method: 'GET', path: '/users/{userId}/addresses', parameter: 'userId', confidence: 'high', severity: 'high' });
       expect(f!.evidence).toContain(`> GET /api/v2/users/${t.users.alice.id}/addresses`);
@@ -98,7 +99,7 @@ describe('API1.2 create then steal', () => {
   ] as const)('finds %s', async (flaw, endpoints, method, name) => {
     const t = await targetWith(flaw);
     try {
-      const s = await scanTarget(t, [bolaCreateSteal], { endpoints: [...endpoints] });
+      const s = await scanChecks(t, [bolaCreateSteal], { only: [...endpoints] });
       const found = s.of(bolaCreateSteal);
       expect(found.map((f) => [f.vulnerability_name, f.method, f.confidence])).toEqual([[name, method, 'high']]);
       expect(found[0]!.evidence).toMatch(/== key 1 creates the object \(key 1\) ==\n> POST /);
@@ -119,7 +120,7 @@ describe('use after delete', () => {
   it('finds a deleted note that is still readable, and that the list hides it (high)', async () => {
     const t = await targetWith('use-after-delete');
     try {
-      const s = await scanTarget(t, [useAfterDelete], { endpoints: [ME, 'POST /notes', 'GET /notes', 'GET /notes/{noteId}', 'DELETE /notes/{noteId}'] });
+      const s = await scanChecks(t, [useAfterDelete], { only: [ME, 'POST /notes', 'GET /notes', 'GET /notes/{noteId}', 'DELETE /notes/{noteId}'] });
       expect(s.of(useAfterDelete).map((f) => [f.method, f.path, f.confidence])).toEqual([['DELETE', '/notes/{noteId}', 'high']]);
       expect(s.of(useAfterDelete)[0]!.evidence).toMatch(/== Key 1 deletes it \(key 1\) ==\n> DELETE/);
       expectWellFormed(s, s.findings);
@@ -134,7 +135,7 @@ describe('without key 2', () => {
   it('skips the cross-user checks and says why; use after delete still runs', async () => {
     const t = await targetWith('bola-create-read', 'use-after-delete');
     try {
-      const s = await scanTarget(t, BOLA_CHECKS, { key2: null, endpoints: [ME, 'POST /notes', 'GET /notes', 'GET /notes/{noteId}', 'DELETE /notes/{noteId}'] });
+      const s = await scanChecks(t, BOLA_CHECKS, { key2: null, only: [ME, 'POST /notes', 'GET /notes', 'GET /notes/{noteId}', 'DELETE /notes/{noteId}'] });
       expect(s.outcome.skipped.map((x) => x.check_id).sort()).toEqual([bolaCreateSteal.id, bolaIdSwap.id, bolaTokenSwap.id].sort());
       for (const x of s.outcome.skipped) expect(x.reason).toMatch(/second API key/);
       expect(s.of(useAfterDelete)).toHaveLength(1);
@@ -147,7 +148,7 @@ describe('without key 2', () => {
   it('skips them when both keys are the same user', async () => {
     const t = await targetWith('bola-create-read');
     try {
-      const s = await scanTarget(t, BOLA_CHECKS, { key2: await t.mintToken('alice'), endpoints: [ME, 'POST /notes', 'GET /notes/{noteId}'] });
+      const s = await scanChecks(t, BOLA_CHECKS, { key2: await t.mintToken('alice'), only: [ME, 'POST /notes', 'GET /notes/{noteId}'] });
       expect(s.outcome.skipped.find((x) => x.check_id === bolaCreateSteal.id)?.reason).toMatch(/same user/);
       expect(s.findings).toEqual([]);
     } finally {

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authBruteForce, crackJwt, credentialsInUrl, jwtTampering, parseJwt, TOKEN_CHECKS, tokenInResponse } from '../../electron/scanner/checks/bken-auth-tokens';
 import type { Target } from '../targets';
-import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, scanTarget, targetWith, type CheckScan } from './check-harness';
+import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
 
 const ME = 'GET /me';
 
@@ -18,8 +19,8 @@ describe('API2 token checks on the hardened twin', () => {
   let withApiKeys: CheckScan;
   beforeAll(async () => {
     t = await hardened();
-    s = await scanTarget(t, TOKEN_CHECKS);
-    withApiKeys = await scanTarget(t, TOKEN_CHECKS, { apiKeys: true });
+    s = await scanChecks(t, TOKEN_CHECKS);
+    withApiKeys = await scanChecks(t, TOKEN_CHECKS, { apiKeys: true });
   });
   afterAll(() => t.close());
 
@@ -49,7 +50,7 @@ describe('API2.2 JWT tampering', () => {
   ] as const)('finds %s', async (flaw, variants) => {
     const t = await targetWith(flaw);
     try {
-      const s = await scanTarget(t, [jwtTampering], { endpoints: [ME] });
+      const s = await scanChecks(t, [jwtTampering], { only: [ME] });
       const found = s.of(jwtTampering);
       expect(found.map((f) => f.parameter).sort()).toEqual([...variants]);
       for (const f of found) expect(f.confidence).toBe('high');
@@ -64,7 +65,7 @@ describe('API2.2 JWT tampering', () => {
   it('finds jwt-exp-ignored when the key given is itself expired (no request needed)', async () => {
     const t = await targetWith('jwt-exp-ignored');
     try {
-      const s = await scanTarget(t, [jwtTampering], { endpoints: [ME], key1: await t.mintToken('alice', { expiresIn: -3600 }) });
+      const s = await scanChecks(t, [jwtTampering], { only: [ME], key1: await t.mintToken('alice', { expiresIn: -3600 }) });
       const f = s.of(jwtTampering).find((x) => x.parameter === 'expired')!;
       expect(f).toMatchObject({ vulnerability_name: 'Expired JWT accepted', confidence: 'high', severity: 'medium' });
       expect(f.description).toMatch(/passed 60 minutes before the scan/);
@@ -110,7 +111,7 @@ describe('API2.3 no throttling of login, token and reset attempts', () => {
   it('finds login-no-throttle', async () => {
     const t = await targetWith('login-no-throttle');
     try {
-      const s = await scanTarget(t, [authBruteForce], { endpoints: [ME, 'POST /auth/login', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm'] });
+      const s = await scanChecks(t, [authBruteForce], { only: [ME, 'POST /auth/login', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm'] });
       expect(s.of(authBruteForce).map((f) => [f.method, f.path, f.parameter, f.severity, f.confidence])).toEqual([['POST', '/auth/login', 'password', 'medium', 'medium']]);
       // Every wrong password was for key 1's own user, so a per-account limit would have shown.
       const bodies = t.requests.filter({ method: 'POST', path: '/api/v2/auth/login', status: 401 });
@@ -125,7 +126,7 @@ describe('API2.3 no throttling of login, token and reset attempts', () => {
   it('finds reset-no-throttle on the reset request and on its confirmation', async () => {
     const t = await targetWith('reset-no-throttle');
     try {
-      const s = await scanTarget(t, [authBruteForce], { endpoints: [ME, 'POST /auth/login', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm'] });
+      const s = await scanChecks(t, [authBruteForce], { only: [ME, 'POST /auth/login', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm'] });
       expect(s.of(authBruteForce).map((f) => `${f.method} ${f.path}`).sort()).toEqual(['POST /auth/password-reset', 'POST /auth/password-reset/confirm']);
       expect(t.outbox.filter((m) => m.to === t.users.alice.email).length).toBeGreaterThanOrEqual(10);
       expectWellFormed(s, s.findings);
@@ -143,7 +144,7 @@ describe('API2.4 credentials in the URL and tokens in responses', () => {
   ] as const)('finds key-in-query with %s', async (_what, apiKeys, name) => {
     const t = await targetWith('key-in-query');
     try {
-      const s = await scanTarget(t, [credentialsInUrl], { endpoints: [ME], apiKeys });
+      const s = await scanChecks(t, [credentialsInUrl], { only: [ME], apiKeys });
       expect(s.of(credentialsInUrl).map((f) => [f.path, f.parameter, f.confidence])).toEqual([['/me', name, 'high']]);
       const f = s.of(credentialsInUrl)[0]!;
       expect(f.evidence).toContain(`> GET /api/v2/me?${name}=[key 1]`);
@@ -158,7 +159,7 @@ describe('API2.4 credentials in the URL and tokens in responses', () => {
   it('finds token-in-response on the reset request for key 1\'s own account', async () => {
     const t = await targetWith('token-in-response');
     try {
-      const s = await scanTarget(t, [tokenInResponse], { endpoints: [ME, 'POST /auth/login', 'POST /auth/password-reset'] });
+      const s = await scanChecks(t, [tokenInResponse], { only: [ME, 'POST /auth/login', 'POST /auth/password-reset'] });
       expect(s.of(tokenInResponse).map((f) => [f.method, f.path, f.parameter, f.severity])).toEqual([['POST', '/auth/password-reset', 'resetToken', 'high']]);
       expectWellFormed(s, s.findings);
       expectWithinBudget(s, [tokenInResponse]);

@@ -10,7 +10,8 @@ import { BOPLA_CHECKS, excessiveDataExposure, luhn, massAssignment } from '../..
 import { STATEFUL_CHECKS, leakOnFailedCreate } from '../../electron/scanner/checks/stateful';
 import type { FlawId, Target } from '../targets';
 import { call } from '../targets/testing';
-import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, scanTarget, targetWith, type CheckScan } from './check-harness';
+import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
 
 const ME = 'GET /me';
 const CHECKS = [...BOPLA_CHECKS, ...BFLA_CHECKS, ...STATEFUL_CHECKS];
@@ -20,7 +21,7 @@ describe('API3, API5 and leak-on-failed-create on the hardened twin', () => {
   let s: CheckScan;
   beforeAll(async () => {
     t = await hardened();
-    s = await scanTarget(t, CHECKS);
+    s = await scanChecks(t, CHECKS);
   });
   afterAll(() => t.close());
 
@@ -47,7 +48,7 @@ async function withFlaw<T>(flaw: FlawId, fn: (t: Target) => Promise<T>): Promise
 describe('API3.1 mass assignment', () => {
   it('finds mass-assign-privilege on PATCH /me, proven by the follow-up read, and puts alice back', () =>
     withFlaw('mass-assign-privilege', async (t) => {
-      const s = await scanTarget(t, [massAssignment], { endpoints: [ME, 'PATCH /me'] });
+      const s = await scanChecks(t, [massAssignment], { only: [ME, 'PATCH /me'] });
       const [f] = s.of(massAssignment);
       expect(f).toMatchObject({ method: 'PATCH', path: '/me', severity: 'high', confidence: 'high' });
       expect(f!.description).toMatch(/role: "customer" -> "admin"/);
@@ -60,8 +61,8 @@ describe('API3.1 mass assignment', () => {
 
   it('finds mass-assign-readonly on creates and updates (status, total, owner and timestamps stick)', () =>
     withFlaw('mass-assign-readonly', async (t) => {
-      const s = await scanTarget(t, [massAssignment], {
-        endpoints: [ME, 'POST /orders', 'GET /orders/{orderId}', 'POST /notes', 'GET /notes/{noteId}', 'PUT /notes/{noteId}'],
+      const s = await scanChecks(t, [massAssignment], {
+        only: [ME, 'POST /orders', 'GET /orders/{orderId}', 'POST /notes', 'GET /notes/{noteId}', 'PUT /notes/{noteId}'],
       });
       expect(s.of(massAssignment).map((f) => `${f.method} ${f.path}`).sort()).toEqual(['POST /notes', 'POST /orders', 'PUT /notes/{noteId}']);
       expect(s.of(massAssignment).find((f) => f.path === '/orders')!.description).toMatch(/status: "pending" -> "paid".*total: [\d.]+ -> 0\.01/);
@@ -79,7 +80,7 @@ describe('API3.2 excessive data exposure', () => {
     ['exposure-undeclared', [ME, 'GET /orders', 'GET /orders/{orderId}'], 'GET /orders undeclared-properties'],
   ] as const)('finds %s', (flaw, endpoints, expected) =>
     withFlaw(flaw, async (t) => {
-      const s = await scanTarget(t, [excessiveDataExposure], { endpoints: [...endpoints] });
+      const s = await scanChecks(t, [excessiveDataExposure], { only: [...endpoints] });
       const found = s.of(excessiveDataExposure).map((f) => `${f.method} ${f.path} ${f.parameter}`);
       expect(found).toContain(expected);
       // The sensitive value is named, never shown whole, in the finding's notes.
@@ -124,7 +125,7 @@ describe('API3.2 excessive data exposure', () => {
 describe('API5.1 administrative operations with the lower-privileged key', () => {
   it('finds bfla-admin with key 2 (the default lower key)', () =>
     withFlaw('bfla-admin', async (t) => {
-      const s = await scanTarget(t, [bflaPrivilegedOperation], { endpoints: [ME, 'GET /admin/users', 'GET /admin/stats', 'PATCH /admin/users/{userId}'] });
+      const s = await scanChecks(t, [bflaPrivilegedOperation], { only: [ME, 'GET /admin/users', 'GET /admin/stats', 'PATCH /admin/users/{userId}'] });
       expect(s.of(bflaPrivilegedOperation).map((f) => [f.method, f.path, f.confidence]).sort()).toEqual([
         ['GET', '/admin/stats', 'high'],
         ['GET', '/admin/users', 'high'],
@@ -139,14 +140,14 @@ describe('API5.1 administrative operations with the lower-privileged key', () =>
   it('uses the lower_privilege_key setting, and is skipped without that key', () =>
     withFlaw('bfla-admin', async (t) => {
       // key 1 = admin, key 2 = bob: with key 2 as the lower key, bob's access is the finding.
-      const asAdmin = await scanTarget(t, [bflaPrivilegedOperation], { endpoints: [ME, 'GET /admin/users'], key1: t.users.admin.key });
+      const asAdmin = await scanChecks(t, [bflaPrivilegedOperation], { only: [ME, 'GET /admin/users'], key1: t.users.admin.key });
       expect(asAdmin.of(bflaPrivilegedOperation)).toHaveLength(1);
       expect(t.requests.count((r) => r.path === '/api/v2/admin/users' && r.headers.authorization === `Bearer ${t.users.bob.key}`)).toBeGreaterThan(0);
       // lower_privilege_key = 1: the check calls the admin operation as key 1 (alice).
       t.requests.reset();
-      const low1 = await scanTarget(t, [bflaPrivilegedOperation], { endpoints: [ME, 'GET /admin/users'], lowerPrivilegeKey: 1 });
+      const low1 = await scanChecks(t, [bflaPrivilegedOperation], { only: [ME, 'GET /admin/users'], lowerPrivilegeKey: 1 });
       expect(low1.of(bflaPrivilegedOperation)[0]!.evidence).toMatch(/== Attack: the lower-privileged key 1 \(key 1\) ==/);
-      const none = await scanTarget(t, [bflaPrivilegedOperation], { endpoints: [ME, 'GET /admin/users'], key2: null });
+      const none = await scanChecks(t, [bflaPrivilegedOperation], { only: [ME, 'GET /admin/users'], key2: null });
       expect(none.outcome.skipped.find((x) => x.check_id === bflaPrivilegedOperation.id)?.reason).toMatch(/lower-privileged key/);
       expect(none.findings).toEqual([]);
     }));
@@ -155,7 +156,7 @@ describe('API5.1 administrative operations with the lower-privileged key', () =>
 describe('API5.2 method swap', () => {
   it('finds method-swap: PUT, PATCH and DELETE on an order the scan created, and PUT on /me (restored)', () =>
     withFlaw('method-swap', async (t) => {
-      const s = await scanTarget(t, [bflaMethodSwap], { endpoints: [ME, 'PATCH /me', 'POST /orders', 'GET /orders/{orderId}'] });
+      const s = await scanChecks(t, [bflaMethodSwap], { only: [ME, 'PATCH /me', 'POST /orders', 'GET /orders/{orderId}'] });
       expect(s.of(bflaMethodSwap).map((f) => `${f.method} ${f.path}`).sort()).toEqual(['DELETE /orders/{orderId}', 'PATCH /orders/{orderId}', 'PUT /me', 'PUT /orders/{orderId}']);
       for (const f of s.of(bflaMethodSwap)) expect(f.confidence).toBe('high');
       expectWellFormed(s, s.findings);
@@ -171,7 +172,7 @@ describe('API5.3 admin path insertion', () => {
   it('finds admin-path-variants: the console and the per-collection views, without credentials', () =>
     withFlaw('admin-path-variants', async (t) => {
       // PATCH /me carries the BFLA flag that turns the (API-wide) check on; the lists give the collections.
-      const s = await scanTarget(t, [adminPathInsertion], { endpoints: [ME, 'PATCH /me', 'GET /orders', 'GET /notes', 'GET /documents'] });
+      const s = await scanChecks(t, [adminPathInsertion], { only: [ME, 'PATCH /me', 'GET /orders', 'GET /notes', 'GET /documents'] });
       const found = s.of(adminPathInsertion);
       expect(found.map((f) => f.parameter).sort()).toEqual(['(console)', 'documents', 'notes', 'orders']);
       for (const f of found) expect(f.confidence).toBe('high');
@@ -186,7 +187,7 @@ describe('API5.3 admin path insertion', () => {
 describe('leak on failed create', () => {
   it('finds leak-on-failed-create: a refused note still appears in the list', () =>
     withFlaw('leak-on-failed-create', async (t) => {
-      const s = await scanTarget(t, [leakOnFailedCreate], { endpoints: [ME, 'POST /notes', 'GET /notes'] });
+      const s = await scanChecks(t, [leakOnFailedCreate], { only: [ME, 'POST /notes', 'GET /notes'] });
       expect(s.of(leakOnFailedCreate).map((f) => [f.method, f.path, f.confidence])).toEqual([['POST', '/notes', 'high']]);
       expect(s.of(leakOnFailedCreate)[0]!.evidence).toMatch(/< HTTP 400/);
       expectWellFormed(s, s.findings);

@@ -8,7 +8,8 @@ import { slowOversize } from '../../electron/scanner/checks/urc';
 import type { Check } from '../../electron/scanner/checks/types';
 import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
-import { expectWithinBudgets } from './checks-input-shared';
+import { expectWithinBudget } from './check-harness';
+import { INPUT_CHECKS } from './checks-input-shared';
 
 const targets: Target[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function scanOnly(flaw: FlawId | null, checks: Check[], opts: CheckScanOpt
   targets.push(t);
   const s = await scanChecks(t, checks, opts);
   expect(s.outcome.status).toBe('completed');
-  expectWithinBudgets(s);
+  expectWithinBudget(s, INPUT_CHECKS);
   return { t, s };
 }
 

@@ -16,7 +16,8 @@ import { followsRedirects, openRedirect, unsignedWebhook } from '../../electron/
 import type { Check } from '../../electron/scanner/checks/types';
 import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
-import { expectWithinBudgets, INPUT_CHECKS, strongEnough } from './checks-input-shared';
+import { expectWithinBudget } from './check-harness';
+import { INPUT_CHECKS, strongEnough } from './checks-input-shared';
 
 const targets: Target[] = [];
 afterEach(async () => {
@@ -32,7 +33,7 @@ async function only(flaw: FlawId, extra: Partial<TargetOptions> = {}): Promise<T
 async function scan(t: Target, checks: Check[], opts: CheckScanOptions): Promise<CheckScan> {
   const s = await scanChecks(t, checks, opts);
   expect(s.outcome.status).toBe('completed');
-  expectWithinBudgets(s);
+  expectWithinBudget(s, INPUT_CHECKS);
   return s;
 }
 

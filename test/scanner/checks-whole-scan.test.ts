@@ -1,0 +1,38 @@
+// A whole scan with every registered check: the hardened twin, over HTTP and HTTPS, yields no
+// finding above info, every check keeps to its budget, and the target never breaks (issue #5).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS } from '../../electron/scanner/checks/index';
+import type { Target } from '../targets';
+import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import { expectWellFormed, expectWithinBudget, hardened } from './check-harness';
+
+describe.each([
+  ['HTTP', false],
+  ['HTTPS', true],
+])('a whole scan of the hardened twin over %s', (_label, tls) => {
+  let t: Target;
+  let s: CheckScan;
+  beforeAll(async () => {
+    t = await hardened({ tls });
+    s = await scanChecks(t, CHECKS, { tlsVerify: false });
+  }, 150_000);
+  afterAll(() => t?.close());
+
+  it('completes, runs every check that applies, and breaks nothing at the target', () => {
+    expect(s.outcome.status).toBe('completed');
+    expect(s.outcome.skipped).toEqual([]);
+    expect(s.outcome.checksRun.length).toBeGreaterThanOrEqual(CHECKS.length - 2);
+    expect(t.internalErrors).toEqual([]);
+  });
+
+  it('yields no finding above info', () => {
+    expect(s.findings.filter((f) => f.severity !== 'info').map((f) => `${f.check_id} ${f.method} ${f.path}: ${f.vulnerability_name}`)).toEqual([]);
+  });
+
+  it('keeps every check within its budget', () => {
+    expectWithinBudget(s, CHECKS);
+    const info = s.findings;
+    if (info.length) expectWellFormed(s, info.filter((f) => f.confidence !== 'low'));
+  });
+});
