@@ -38,8 +38,35 @@ export function purposeOf(method: string): Purpose {
   return 'write';
 }
 
+const templates = new Map<string, string>();
+
+/** A path with its parameters blanked (/pets/{petId}/ -> /pets/{}): memoised, checks ask per endpoint pair. */
 export function normalizeTemplate(path: string): string {
-  return path.replace(/\{[^}]+\}/g, '{}').replace(/\/+$/, '') || '/';
+  let t = templates.get(path);
+  if (t === undefined) {
+    t = path.replace(/\{[^}]+\}/g, '{}').replace(/\/+$/, '') || '/';
+    if (templates.size >= 100_000) templates.clear();
+    templates.set(path, t);
+  }
+  return t;
+}
+
+const byTemplateIndex = new WeakMap<readonly Endpoint[], Map<string, Endpoint[]>>();
+
+/** The endpoints of a list that share this path template (every method), indexed once per list. */
+export function endpointsAtTemplate(all: readonly Endpoint[], path: string): readonly Endpoint[] {
+  let index = byTemplateIndex.get(all);
+  if (!index) {
+    index = new Map();
+    for (const e of all) {
+      const t = normalizeTemplate(e.path);
+      const list = index.get(t);
+      if (list) list.push(e);
+      else index.set(t, [e]);
+    }
+    byTemplateIndex.set(all, index);
+  }
+  return index.get(normalizeTemplate(path)) ?? [];
 }
 
 function singular(word: string): string {
@@ -153,6 +180,7 @@ export class ResourcePool {
   private readonly all: CreatedObject[] = [];
   private readonly failures: { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] = [];
   private readonly prefixes = new Map<string, string | null>();
+  private consumers: Map<Endpoint, Endpoint[]> | null = null;
   private readonly paramInfo = new WeakMap<Endpoint, { name: string; producer: Endpoint | null; list: Endpoint | null }[]>();
   /** For a collection template, the name its consumers give the id ({petId} for "/pets"). */
   private readonly idNames = new Map<string, string>();
@@ -226,8 +254,23 @@ export class ResourcePool {
 
   /** Endpoints that consume what this POST creates. */
   consumersOf(producer: Endpoint): Endpoint[] {
-    return this.deps.endpoints.filter((e) => e !== producer && pathParamNames(e.path).some((n) => this.producerFor(e, n) === producer));
+    if (!this.consumers) {
+      // Indexed once, in endpoint order: every endpoint under each producer one of its parameters names.
+      const index = new Map<Endpoint, Endpoint[]>();
+      for (const e of this.deps.endpoints) {
+        const producers = new Set(pathParamNames(e.path).map((n) => this.producerFor(e, n)));
+        for (const p of producers) {
+          if (!p || p === e) continue;
+          const list = index.get(p);
+          if (list) list.push(e);
+          else index.set(p, [e]);
+        }
+      }
+      this.consumers = index;
+    }
+    return this.consumers.get(producer) ?? [];
   }
+
 
   private base = (path: string) => this.deps.engine.resolve(path);
 

@@ -8,7 +8,7 @@ import type { Exchange, KeyNumber } from '../http/exchange';
 import { isMeLike } from '../identity';
 import { randomHex } from '../random';
 import { mutate, pathParamNames } from '../requests';
-import { normalizeTemplate } from '../resources';
+import { endpointsAtTemplate, normalizeTemplate } from '../resources';
 import { compareBodies, distinctiveValues, isEmptyBody, sameData } from '../similarity';
 import { defineCheck, describeEndpoint } from './helpers';
 import {
@@ -161,8 +161,7 @@ export const bflaMethodSwap = defineCheck({
   appliesTo: (e) => e.method === 'GET' && (e.flags.includes('BFLA') || e.flags.includes('BOLA') || (isMeLike(e) && e.flags.length > 0)),
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const template = normalizeTemplate(ep.path);
-    const declared = new Set(ctx.allEndpoints.filter((e) => normalizeTemplate(e.path) === template).map((e) => e.method));
+    const declared = new Set(endpointsAtTemplate(ctx.allEndpoints, ep.path).map((e) => e.method));
     const hasParams = pathParamNames(ep.path).length > 0;
     if (!hasParams && !isMeLike(ep)) return;
     for (const method of SWAPS) {

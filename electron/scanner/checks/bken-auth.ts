@@ -8,7 +8,7 @@ import { adjustCvss } from '../cvss';
 import { randomAlnum, randomBase64url } from '../random';
 import type { Exchange, RequestAuth } from '../http/exchange';
 import { compareBodies, containedIn, isEmptyBody, valuesFoundIn } from '../similarity';
-import { normalizeTemplate } from '../resources';
+import { endpointsAtTemplate } from '../resources';
 import { defineCheck, describeEndpoint } from './helpers';
 import { TOKEN_CHECKS } from './bken-auth-tokens';
 import type { CheckContext } from './types';
@@ -42,8 +42,7 @@ function matchesKey1(method: string, attack: Exchange, key1: Exchange): boolean 
 
 /** For a DELETE that answered 2xx: does key 1's read of the same URL now find nothing? */
 async function confirmDeleted(ctx: CheckContext, attack: Exchange): Promise<Exchange | null> {
-  const template = normalizeTemplate(ctx.endpoint.path);
-  const reader = ctx.allEndpoints.find((e) => e.method === 'GET' && normalizeTemplate(e.path) === template);
+  const reader = endpointsAtTemplate(ctx.allEndpoints, ctx.endpoint.path).find((e) => e.method === 'GET');
   if (!reader || ctx.budgetLeft() <= 0) return null;
   const readable = await ctx.baseline('key1', reader);
   if (!readable?.ok) return null;

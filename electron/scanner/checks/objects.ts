@@ -7,7 +7,7 @@ import type { ResourcePool } from '../resources';
 import { Exchange, type KeyNumber, type RequestAuth } from '../http/exchange';
 import { randomHex } from '../random';
 import { pathParamNames, type PreparedRequest } from '../requests';
-import { listItems, normalizeTemplate } from '../resources';
+import { endpointsAtTemplate, listItems } from '../resources';
 import { containedIn, isEmptyBody } from '../similarity';
 import type { CheckContext } from './types';
 
@@ -195,8 +195,7 @@ export async function ownedIds(ctx: CheckContext, param: IdParam, endpoint: Endp
 
 /** The GET that reads what a write or delete on this endpoint addresses (same path template). */
 export function readerOf(ctx: CheckContext, endpoint: Endpoint): Endpoint | null {
-  const t = normalizeTemplate(endpoint.path);
-  return ctx.allEndpoints.find((e) => e.method === 'GET' && normalizeTemplate(e.path) === t) ?? null;
+  return endpointsAtTemplate(ctx.allEndpoints, endpoint.path).find((e) => e.method === 'GET') ?? null;
 }
 
 /** Reads a URL as `key` with the reader endpoint's credential placement. */
