@@ -20,7 +20,7 @@ const t0 = performance.now();
 const run = spawnSync('npx', ['vitest', 'run', ...CHECK_TESTS, '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`], { stdio: ['ignore', 'ignore', 'inherit'] });
 const testSeconds = (performance.now() - t0) / 1000;
 const results = JSON.parse(fs.readFileSync(report, 'utf8')) as { numTotalTests: number; numPassedTests: number; numTotalTestSuites: number };
-console.log(`check tests: ${results.numPassedTests}/${results.numTotalTests} passed in ${results.numTotalTestSuites} files, ${testSeconds.toFixed(1)} s (budget ${LIMIT_S} s)`);
+console.log(`check tests: ${results.numPassedTests}/${results.numTotalTests} passed in ${results.numTotalTestSuites} suites, ${testSeconds.toFixed(1)} s (budget ${LIMIT_S} s)`);
 
 // 2. Whole scans with every registered check.
 const scans: Record<string, unknown>[] = [];
