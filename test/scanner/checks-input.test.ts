@@ -95,7 +95,7 @@ describe('API4 Unrestricted Resource Consumption', () => {
   });
 });
 
-describe('API6 Unrestricted Access to Sensitive Business Flows (lower confidence by nature)', () => {
+describe('API6 Unrestricted Access to Sensitive Business Flows (medium confidence at most)', () => {
   it.each<[FlawId, string[]]>([
     ['flow-checkout', ['POST /checkout', 'POST /orders']],
     ['flow-transfer', ['POST /transfers']],
@@ -108,7 +108,7 @@ describe('API6 Unrestricted Access to Sensitive Business Flows (lower confidence
     const s = await scan(t, [flowNotThrottled], { only: routes });
     expect(where(s, flowNotThrottled)).toEqual([...routes].sort());
     for (const f of s.of(flowNotThrottled)) {
-      expect(f.confidence).toBe('low');
+      expect(f.confidence).toBe('medium');
       expect(f.evidence).toContain('Coverage of API6 is partial');
     }
     // At the target: at most the burst (+1 refused duplicate) per flow.

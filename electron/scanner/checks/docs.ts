@@ -16,7 +16,7 @@ export const CATEGORIES: { id: string; title: string; note?: string }[] = [
     title: 'Unrestricted Access to Sensitive Business Flows',
     note:
       'Partial in every tool, this one included: whether a flow is "sensitive" and how much use is abuse is a business decision no scanner ' +
-      'can read from a spec. What is measurable is automated: bursts on the flows the importer tagged, reported at lower confidence.',
+      'can read from a spec. What is measurable is automated: bursts on the flows the importer tagged, reported at medium confidence at most (never high).',
   },
   { id: 'API7:2023', title: 'Server Side Request Forgery' },
   { id: 'API8:2023', title: 'Security Misconfiguration' },

@@ -1,7 +1,7 @@
 // API6:2023 Unrestricted Access to Sensitive Business Flows. No tool automates this fully: what is
 // measurable is whether a flow (sign-up, purchase, checkout, transfer, vote, comment, reset, OTP...)
-// accepts a burst of valid requests with no throttle or challenge. Lower confidence by nature, and
-// the findings say coverage is partial.
+// accepts a burst of valid requests with no throttle or challenge. Medium confidence at most (never
+// high: whether the flow is sensitive is a business judgement), and the findings say coverage is partial.
 
 import type { Endpoint } from '../../../shared/contract';
 import type { Exchange } from '../http/exchange';
@@ -66,7 +66,7 @@ export const flowNotThrottled = defineCheck({
   owasp: 'API6:2023',
   cwe: 'CWE-799',
   severity: 'medium',
-  confidence: 'low',
+  confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:L',
   kind: 'active',
   safety: 'intrusive',
@@ -75,7 +75,7 @@ export const flowNotThrottled = defineCheck({
   description:
     `On endpoints flagged as sensitive business flows (sign-up, purchase, checkout, transfer, vote, comment, reset, OTP...), sends a bounded burst ` +
     `of ${FLOW_BURST} valid requests as key 1 (fresh values for creates; writes only on objects the scan created or as new items under an ` +
-    'existing parent). Finding (lower confidence, naming the flow) when every request succeeds with no 429, no Retry-After, no exhausted rate ' +
+    'existing parent). Finding (medium confidence, never high; naming the flow) when every request succeeds with no 429, no Retry-After, no exhausted rate ' +
     'limit and no CAPTCHA or challenge; for one-time-code checks, when every wrong code is answered the same way without a throttle. Coverage is ' +
     'partial: business rules (quotas, fraud checks, human review) and limits above the burst size are not seen.',
   remediation:
@@ -131,7 +131,9 @@ export const flowNotThrottled = defineCheck({
           : `${FLOW_BURST} wrong one-time codes sent to "${flow}" were each answered HTTP ${first.status}, with no throttling, lockout or ` +
             'challenge: the code space can be guessed.') +
         (limits.length ? ` The responses advertise only a generic limit (${limits.join('; ')}), which this burst stayed within.` : '') +
-        ' Lower confidence: automated testing covers this category only in part (business rules, quotas and human review are not seen).',
+        ' Two signals (every request of the burst succeeded; no throttle, limit or challenge in any answer), but medium confidence at most: ' +
+        'whether this flow needs protecting is a business judgement, and automated testing covers this category only in part (business ' +
+        'rules, quotas and human review are not seen).',
       notes: [
         `Burst: ${FLOW_BURST} requests as key 1 (${how}); statuses ${results.map((r) => r.status).join(',')}.`,
         'Coverage of API6 is partial: only the absence of throttling and challenges is measured.',
