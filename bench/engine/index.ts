@@ -7,7 +7,8 @@
 //     off, in a process of its own: wall time and peak RSS.
 // Run: npm run bench -- engine. Figures go to bench/results/engine.json; docs/benchmarks.md
 // "## Engine" records them. Wall-clock figures depend on what else the machine runs: the scanner's
-// CPU time per request (also reported) does not.
+// CPU time per request (also reported) does not. BENCH_ONLY=scan BENCH_SCAN_ENDPOINTS=N runs one scan;
+// BENCH_BY_CHECK=1 prints its requests by check, BENCH_TIMELINE=1 its progress.
 
 import { fork, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -157,6 +158,7 @@ async function scan(
     const seconds = (performance.now() - t0) / 1000;
     off();
     if (process.env.BENCH_TIMELINE) process.stderr.write(`${timeline.join(' ')}\n`);
+    if (process.env.BENCH_BY_CHECK) process.stderr.write(`${JSON.stringify((await s.scans.details(scanId)).results.scan_info.requests_by_check)}\n`);
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     const d = await s.scans.details(scanId);
