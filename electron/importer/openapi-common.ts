@@ -153,3 +153,29 @@ export function finishBaseUrl(url: string, where: string, warnings: Warnings): s
 
 export const pathPointer = (path: string, ...rest: string[]): string =>
   ['/paths', path, ...rest].map((t, i) => (i === 0 ? t : t.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+
+/**
+ * The path items of a document's `paths` (Swagger 2.0 and OpenAPI 3.x alike): extension keys
+ * skipped, a local $ref followed, anything not an object warned about and skipped. `path` always
+ * starts with a slash.
+ */
+export function* pathItems(
+  doc: Obj,
+  deref: (node: unknown, where: string) => { ok: boolean; value?: unknown },
+  warnings: Warnings,
+): Generator<{ rawPath: string; path: string; item: Obj }> {
+  const paths = doc.paths === undefined ? {} : obj(doc.paths);
+  if (!paths) warnings.add('/paths', '`paths` is not an object; no endpoint could be read from it.');
+  for (const rawPath of Object.keys(paths ?? {})) {
+    if (rawPath.startsWith('x-')) continue;
+    const itemWhere = pathPointer(rawPath);
+    const d = deref(paths![rawPath], itemWhere);
+    if (!d.ok) continue;
+    const item = d.value;
+    if (!isObject(item)) {
+      warnings.add(itemWhere, `Path "${clampText(rawPath, 200)}" was skipped: its value is not an object.`);
+      continue;
+    }
+    yield { rawPath, path: rawPath.startsWith('/') ? rawPath : `/${rawPath}`, item };
+  }
+}

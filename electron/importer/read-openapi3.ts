@@ -7,6 +7,7 @@ import {
   finishBaseUrl,
   IGNORED_HEADERS,
   normalizeSecurity,
+  pathItems,
   pathPointer,
   pickMediaType,
   readSecuritySchemes,
@@ -165,19 +166,7 @@ export function readOpenApi3(doc: Obj, minor: number, warnings: Warnings): SpecR
 
   const methods: string[] = [...HTTP_METHODS, ...(minor >= 2 ? ['query'] : [])];
   const operations: PendingOperation[] = [];
-  const paths = doc.paths === undefined ? {} : obj(doc.paths);
-  if (!paths) warnings.add('/paths', '`paths` is not an object; no endpoint could be read from it.');
-  for (const rawPath of Object.keys(paths ?? {})) {
-    if (rawPath.startsWith('x-')) continue;
-    const itemWhere = pathPointer(rawPath);
-    const d = refs.deref(paths![rawPath], itemWhere);
-    if (!d.ok) continue;
-    const item = d.value;
-    if (!isObject(item)) {
-      warnings.add(itemWhere, `Path "${clampText(rawPath, 200)}" was skipped: its value is not an object.`);
-      continue;
-    }
-    const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
+  for (const { rawPath, path, item } of pathItems(doc, (n, at) => refs.deref(n, at), warnings)) {
     const candidates: [string, unknown][] = methods.filter((m) => own(item, m) !== undefined).map((m) => [m, item[m]]);
     const extra = minor >= 2 ? obj(item.additionalOperations) : undefined;
     for (const m of Object.keys(extra ?? {})) if (/^[A-Za-z]{1,20}$/.test(m)) candidates.push([m, extra![m]]);

@@ -8,6 +8,7 @@ import {
   finishBaseUrl,
   IGNORED_HEADERS,
   normalizeSecurity,
+  pathItems,
   pathPointer,
   pickMediaType,
   readSecuritySchemes,
@@ -192,19 +193,7 @@ export function readSwagger2(doc: Obj, warnings: Warnings): SpecReading {
     return d.ok ? d.value : undefined;
   });
   const operations: PendingOperation[] = [];
-  const paths = doc.paths === undefined ? {} : obj(doc.paths);
-  if (!paths) warnings.add('/paths', '`paths` is not an object; no endpoint could be read from it.');
-  for (const rawPath of Object.keys(paths ?? {})) {
-    if (rawPath.startsWith('x-')) continue;
-    const itemWhere = pathPointer(rawPath);
-    const d = refs.deref(paths![rawPath], itemWhere);
-    if (!d.ok) continue;
-    const item = d.value;
-    if (!isObject(item)) {
-      warnings.add(itemWhere, `Path "${clampText(rawPath, 200)}" was skipped: its value is not an object.`);
-      continue;
-    }
-    const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
+  for (const { rawPath, path, item } of pathItems(doc, (n, at) => refs.deref(n, at), warnings)) {
     for (const method of HTTP_METHODS.filter((m) => own(item, m) !== undefined)) {
       const where = pathPointer(rawPath, method);
       operations.push({

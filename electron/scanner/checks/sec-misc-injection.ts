@@ -60,6 +60,16 @@ function delayNotes(proof: DelayProof, baseMs: number): string[] {
   ];
 }
 
+/** The four exchanges of a time-based proof: the timed baseline, both delays and the 0 s control. */
+function delayExchanges(baseline: Exchange, proof: DelayProof): { label: string; exchange: Exchange }[] {
+  return [
+    { label: 'Baseline (re-sent, timed)', exchange: baseline },
+    { label: `Attack: sleep ${proof.delays[0]} s`, exchange: proof.first },
+    { label: `Confirmation: sleep ${proof.delays[1]} s`, exchange: proof.second },
+    { label: 'Control: sleep 0 s', exchange: proof.control },
+  ];
+}
+
 // ---------------------------------------------------------------- SQL injection
 
 /**
@@ -178,12 +188,7 @@ export const sqlInjection = defineCheck({
               `asking for 0 s answered at baseline speed (${ms(proof.control.durationMs)}). The injected SQL runs: an attacker can read or alter ` +
               'any data the database account can reach, one bit at a time if need be.',
             notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(t(v, proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
-            exchanges: [
-              { label: 'Baseline (re-sent, timed)', exchange: ref },
-              { label: `Attack: sleep ${proof.delays[0]} s`, exchange: proof.first },
-              { label: `Confirmation: sleep ${proof.delays[1]} s`, exchange: proof.second },
-              { label: 'Control: sleep 0 s', exchange: proof.control },
-            ],
+            exchanges: delayExchanges(ref, proof),
             reproduce: proof.second,
           };
         }
@@ -449,12 +454,7 @@ export const commandInjection = defineCheck({
               `and with 0 s it answered at baseline speed (${ms(proof.control.durationMs)}). An attacker can run any command with the ` +
               "server's privileges.",
             notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(t(v, proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
-            exchanges: [
-              { label: 'Baseline (re-sent, timed)', exchange: ref },
-              { label: `Attack: sleep ${proof.delays[0]} s`, exchange: proof.first },
-              { label: `Confirmation: sleep ${proof.delays[1]} s`, exchange: proof.second },
-              { label: 'Control: sleep 0 s', exchange: proof.control },
-            ],
+            exchanges: delayExchanges(ref, proof),
             reproduce: proof.second,
           };
         }

@@ -9,6 +9,7 @@ import { SETTINGS_MESSAGES } from '../../../../shared/messages';
 import { validateExtendedProfile, validateSettingsProfile } from '../../../../shared/validation';
 import * as settingsApi from '../../api/settings';
 import { errorsByField, Field } from '../../components/Field';
+import { useFieldForm } from '../../hooks/useFieldForm';
 import { useAuthStore } from '../../stores/useAuthStore';
 import type { SettingsContext } from './types';
 
@@ -38,7 +39,7 @@ export function ProfileTab({
 }): ReactElement {
   const user = useAuthStore((s) => s.user);
   const setUser = useAuthStore((s) => s.setUser);
-  const [form, setForm] = useState<Form>(() => ({
+  const { form, errors, setErrors, set } = useFieldForm<Form>(() => ({
     firstName: user?.firstName ?? '',
     lastName: user?.lastName ?? '',
     username: user?.username ?? '',
@@ -50,18 +51,8 @@ export function ProfileTab({
     website_url: extended.website_url,
     bio: extended.bio,
   }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
 
-  const set = (key: keyof Form) => (value: string) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => {
-      if (!(key in e)) return e;
-      const next = { ...e };
-      delete next[key];
-      return next;
-    });
-  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();

@@ -8,6 +8,7 @@ import { validatePasswordChange } from '../../../../shared/validation';
 import * as settingsApi from '../../api/settings';
 import { errorsByField, Field } from '../../components/Field';
 import { Switch } from '../../components/Switch';
+import { useFieldForm } from '../../hooks/useFieldForm';
 import { SessionsPanel } from './SessionsPanel';
 import { TwoFactorPanel } from './TwoFactorPanel';
 import type { PreferencesControl, SettingsContext } from './types';
@@ -22,19 +23,9 @@ function timeoutLabel(minutes: string): string {
 }
 
 export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: PreferencesControl }): ReactElement {
-  const [form, setForm] = useState<PasswordForm>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { form, setForm, errors, setErrors, set } = useFieldForm<PasswordForm>(EMPTY);
   const [saving, setSaving] = useState(false);
 
-  const set = (key: keyof PasswordForm) => (value: string) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => {
-      if (!(key in e)) return e;
-      const next = { ...e };
-      delete next[key];
-      return next;
-    });
-  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
