@@ -9,6 +9,7 @@ import { API_MESSAGES, SCAN_MESSAGES } from '../../../shared/messages';
 import { matchesEndpointSearch } from '../../../shared/validation';
 import { setFlag } from '../api/apis';
 import { Alert } from '../components/Alert';
+import { EndpointSearch } from '../components/EndpointSearch';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
@@ -169,20 +170,14 @@ export function ConfigureFlagsModal({
               {SCAN_MESSAGES.demoHint}
             </Alert>
             <div className="toolbar">
-              <label className="search-input">
-                <Icon name="search" size={18} />
-                <span className="sr-only">Search endpoints by method or path</span>
-                <input
-                  type="search"
-                  placeholder="Search by method or path"
-                  value={search}
-                  onChange={(e) => {
-                    setSearch(e.target.value);
-                    setPage(0);
-                  }}
-                  data-testid="flags-search"
-                />
-              </label>
+              <EndpointSearch
+                value={search}
+                onChange={(value) => {
+                  setSearch(value);
+                  setPage(0);
+                }}
+                testId="flags-search"
+              />
               <button type="button" className="button button-secondary" onClick={() => void skipAll()} disabled={busy} data-testid="skip-all">
                 <Icon name="x" size={16} />
                 Skip all endpoints

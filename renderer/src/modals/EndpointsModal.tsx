@@ -6,7 +6,7 @@ import type { ApiSummary } from '../../../shared/contract';
 import { API_MESSAGES } from '../../../shared/messages';
 import { matchesEndpointSearch } from '../../../shared/validation';
 import { Alert } from '../components/Alert';
-import { Icon } from '../components/Icon';
+import { EndpointSearch } from '../components/EndpointSearch';
 import { Modal } from '../components/Modal';
 import { Spinner } from '../components/Spinner';
 import { MethodBadge, Pager } from './shared';
@@ -55,20 +55,14 @@ export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): v
         ) : (
           <>
             <div className="toolbar">
-              <label className="search-input">
-                <Icon name="search" size={18} />
-                <span className="sr-only">Search endpoints by method or path</span>
-                <input
-                  type="search"
-                  placeholder="Search by method or path"
-                  value={search}
-                  onChange={(e) => {
-                    setSearch(e.target.value);
-                    setPage(0);
-                  }}
-                  data-testid="endpoints-search"
-                />
-              </label>
+              <EndpointSearch
+                value={search}
+                onChange={(value) => {
+                  setSearch(value);
+                  setPage(0);
+                }}
+                testId="endpoints-search"
+              />
               <span className="muted small" data-testid="endpoints-count">
                 {endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'}
               </span>

@@ -1,0 +1,14 @@
+// The endpoint search box of the endpoint lists (by method or path).
+
+import type { ReactElement } from 'react';
+import { Icon } from './Icon';
+
+export function EndpointSearch({ value, onChange, testId }: { value: string; onChange(value: string): void; testId: string }): ReactElement {
+  return (
+    <label className="search-input">
+      <Icon name="search" size={18} />
+      <span className="sr-only">Search endpoints by method or path</span>
+      <input type="search" placeholder="Search by method or path" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />
+    </label>
+  );
+}
