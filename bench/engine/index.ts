@@ -122,7 +122,7 @@ export function syntheticSpec(count: number): string {
 async function scan(
   url: string,
   endpoints: number,
-): Promise<{ seconds: number; requests: number; rps: number; cpuUsPerRequest: number; peakRssMb: number; findings: number; status: string; endpoints: number; importMs: number }> {
+): Promise<{ seconds: number; requests: number; rps: number; cpuUsPerRequest: number; systemCpuUsPerRequest: number; peakRssMb: number; findings: number; status: string; endpoints: number; importMs: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-bench-'));
   const core = await createCore({ shell: 'cli', dataDir, secretStore: 'encrypted', logger: createLogger({ level: 'warn' }), scan: { maxRequestsPerScan: 1_000_000 } });
   try {
@@ -163,11 +163,13 @@ async function scan(
     peak = Math.max(peak, process.memoryUsage().rss);
     const d = await s.scans.details(scanId);
     const requests = d.results.scan_info.requests_sent;
+    const used = process.cpuUsage(c0);
     return {
       seconds,
       requests,
       rps: requests / seconds,
       cpuUsPerRequest: cpuPer(c0, requests),
+      systemCpuUsPerRequest: Math.round(used.system / requests),
       peakRssMb: peak / 1024 / 1024,
       findings: d.results.results.length,
       status: d.status,

@@ -2,13 +2,15 @@
 // time-based), OS command injection and slow responses under oversized input. Each measures a
 // baseline first and confirms at a second, different delay; the target's delays stay at 2 s or less.
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandInjection, sqlInjection } from '../../electron/scanner/checks/sec-misc-injection';
 import { slowOversize } from '../../electron/scanner/checks/urc';
 import type { Check } from '../../electron/scanner/checks/types';
 import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
-import { expectWithinBudget } from './check-harness';
+import { endpoint, expectWithinBudget, scanServer } from './check-harness';
 import { INPUT_CHECKS } from './checks-input-shared';
 
 const targets: Target[] = [];
@@ -64,5 +66,38 @@ describe('time-based checks', () => {
     });
     expect(s.findings).toEqual([]);
     expect(t.internalErrors).toEqual([]);
+  });
+});
+
+describe('time-based checks on a one-worker server', () => {
+  it('confirms a delay alone: sleeps on one endpoint, which hold up the whole server, do not make the others look injectable', async () => {
+    // Requests are handled one at a time; on /search a MySQL-style SLEEP(n) in q holds the only worker
+    // for n seconds, so every request queued behind it (the other endpoints' probes) answers late too.
+    let queue: Promise<void> = Promise.resolve();
+    const server = http.createServer((req, res) => {
+      queue = queue.then(async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const sleep = /SLEEP\((\d+)\)/i.exec(url.searchParams.get('q') ?? '');
+        if (url.pathname === '/search' && sleep) await new Promise((r) => setTimeout(r, Number(sleep[1]) * 1000));
+        const ok = req.headers.authorization === 'Bearer worker-key';
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(ok ? { items: [{ id: 1, name: 'a' }] } : { error: 'unauthorized' }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const q = { name: 'q', in: 'query' as const, required: true, schema: { type: 'string', example: 'lamp' } };
+      const paths = ['/search', '/products', '/orders', '/reviews'];
+      const { findings, outcome } = await scanServer(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        paths.map((p) => endpoint('GET', p, { flags: ['SEC_MISC'], parameters: [q] })),
+        [sqlInjection],
+        { 1: 'worker-key' },
+      );
+      expect(outcome.status).toBe('completed');
+      expect(findings.map((f) => `${f.vulnerability_name} | ${f.path} | ${f.parameter}`)).toEqual(['SQL injection (time-based) | /search | q']);
+    } finally {
+      server.close();
+    }
   });
 });

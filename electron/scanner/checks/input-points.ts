@@ -245,26 +245,6 @@ export async function pointSource(ctx: CheckContext, opts: { optionalQuery?: boo
 
 // ---------------------------------------------------------------- timing
 
-const locks = new WeakMap<object, { tail: Promise<void> }>();
-
-/**
- * Runs fn while no other time-based measurement of the same scan runs: delays measured in
- * parallel disturb each other (one shared database, one worker), so they are taken one at a time.
- */
-export async function withTimingLock<T>(ctx: { resources: ResourcePool }, fn: () => Promise<T>): Promise<T> {
-  let lock = locks.get(ctx.resources);
-  if (!lock) locks.set(ctx.resources, (lock = { tail: Promise.resolve() }));
-  const prev = lock.tail;
-  let release!: () => void;
-  lock.tail = new Promise<void>((r) => (release = r));
-  await prev;
-  try {
-    return await fn();
-  } finally {
-    release();
-  }
-}
-
 /** Per-scan memo (keyed by the scan's resource pool). */
 export function scanMemo<T>(store: WeakMap<object, Promise<T>>, ctx: { resources: ResourcePool }, make: () => Promise<T>): Promise<T> {
   let p = store.get(ctx.resources);

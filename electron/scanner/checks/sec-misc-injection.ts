@@ -21,13 +21,13 @@ import {
   sameAnswer,
   valueText,
   winIniMarker,
-  withTimingLock,
   type DelayProof,
   type InjectionPoint,
   type PointSource,
   urlKind,
 } from './input-points';
 import { sqlSignature } from './sec-misc-errors';
+import { timingScreen, withTimingLock } from './timing-gate';
 import type { CheckContext, FindingDraft } from './types';
 
 const OWASP_API8 = 'https://owasp.org/API-Security/editions/2023/en/0xa8-security-misconfiguration/';
@@ -70,6 +70,64 @@ function delayExchanges(baseline: Exchange, proof: DelayProof): { label: string;
   ];
 }
 
+type DelayTemplate = (value: string, seconds: number) => string;
+
+/** A first baseline slower than this is timed again before screening (a cold start hides a 1 s delay). */
+const SLOW_BASELINE_MS = 300;
+
+interface TimeProof {
+  point: InjectionPoint;
+  template: DelayTemplate;
+  /** The payload at a delay, on the point's value. */
+  payload: (seconds: number) => string;
+  /** The unchanged request re-timed before the confirmation. */
+  ref: Exchange;
+  baseMs: number;
+  proof: DelayProof;
+}
+
+/**
+ * Time-based proof for delaying payloads: each template is screened at 1 s alongside the scan's other
+ * requests (timingScreen); one that answers late is confirmed alone (withTimingLock): the unchanged
+ * request re-timed, then 1 s again, 2 s and 0 s (confirmDelay).
+ */
+async function timeBased(
+  ctx: CheckContext,
+  src: PointSource,
+  baseline: Exchange,
+  points: InjectionPoint[],
+  templatesFor: (p: InjectionPoint) => DelayTemplate[],
+): Promise<TimeProof | null> {
+  const send = async (name: string, value: string): Promise<Exchange | null> => {
+    if (ctx.budgetLeft() <= 0) return null;
+    const p = await src.get(name);
+    return p ? ctx.sendPrepared(p.with(value), AS_KEY1) : null;
+  };
+  let screenMs = baseline.durationMs;
+  if (screenMs > SLOW_BASELINE_MS) {
+    const again = await timingScreen(ctx, () => reference(ctx, src));
+    if (again?.response) screenMs = Math.min(screenMs, again.durationMs);
+  }
+  for (const p of points) {
+    const v = valueText(p);
+    for (const t of templatesFor(p)) {
+      const probe = await timingScreen(ctx, () => send(p.name, t(v, 1)));
+      if (!probe) return null;
+      if (!delayed(probe, screenMs, 1)) continue;
+      const confirmed = await withTimingLock(ctx, async (): Promise<TimeProof | null> => {
+        const ref = await reference(ctx, src);
+        if (!ref?.response) return null;
+        const baseMs = Math.min(ref.durationMs, baseline.durationMs);
+        let last: Exchange = probe;
+        const proof = await confirmDelay(async (d) => (last = (await send(p.name, t(v, d))) ?? last), baseMs);
+        return proof && { point: p, template: t, payload: (d) => t(v, d), ref, baseMs, proof };
+      });
+      if (confirmed) return confirmed;
+    }
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------- SQL injection
 
 /**
@@ -108,7 +166,8 @@ export const sqlInjection = defineCheck({
     'error (MySQL, PostgreSQL, SQLite, SQL Server, Oracle, ORMs) absent from the baseline, and a doubled quote (a valid literal) that does not; ' +
     '(2) time-based: sleep payloads for MySQL, PostgreSQL, SQLite and SQL Server, measured against the baseline, confirmed at a second, ' +
     'different delay and with a zero delay answering at baseline speed; (3) boolean-based: an always-true condition that answers like the ' +
-    'baseline and an always-false one that does not, twice with different conditions. Measurements are taken one at a time across the scan.',
+    'baseline and an always-false one that does not, twice with different conditions. Sleep payloads are screened alongside other requests; a delayed answer is confirmed with no other ' +
+    'timing measurement of the scan in flight.',
   remediation:
     'Use parameterised queries (prepared statements, or the ORM\'s query builder) for every value that reaches SQL; validate types, enums and ' +
     'formats first; run the database account with least privilege; never return database errors to clients.',
@@ -159,42 +218,20 @@ export const sqlInjection = defineCheck({
       }
     }
 
-    // 2. Time-based, one measurement at a time across the scan.
-    const timed = await withTimingLock(ctx, async (): Promise<FindingDraft | null> => {
-      const ref = await reference(ctx, src);
-      if (!ref?.response) return null;
-      const baseMs = Math.min(ref.durationMs, baseline.durationMs);
-      for (const p of points) {
-        const v = valueText(p);
-        const templates = numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING;
-        for (const t of templates) {
-          const probe = await send(p.name, t(v, 1));
-          if (!probe) return null;
-          if (!delayed(probe.ex, baseMs, 1)) continue;
-          let last: Exchange = probe.ex;
-          const proof = await confirmDelay(async (d) => {
-            if (d === 1) return probe.ex;
-            const r = await send(p.name, t(v, d));
-            last = r?.ex ?? last;
-            return last;
-          }, baseMs);
-          if (!proof) continue;
-          return {
-            name: 'SQL injection (time-based)',
-            parameter: p.name,
-            description:
-              `${describeEndpoint(ep)} runs SQL injected through ${describePoint(p)}: asking the database to sleep ${proof.delays[0]} s delayed the ` +
-              `answer by ${ms(proof.first.durationMs - baseMs)}, asking for ${proof.delays[1]} s by ${ms(proof.second.durationMs - baseMs)}, and ` +
-              `asking for 0 s answered at baseline speed (${ms(proof.control.durationMs)}). The injected SQL runs: an attacker can read or alter ` +
-              'any data the database account can reach, one bit at a time if need be.',
-            notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(t(v, proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
-            exchanges: delayExchanges(ref, proof),
-            reproduce: proof.second,
-          };
-        }
-      }
-      return null;
-    });
+    // 2. Time-based: screened alongside the scan's other requests, confirmed alone.
+    const proven = await timeBased(ctx, src, baseline, points, (p) => (numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING));
+    const timed: FindingDraft | null = proven && {
+      name: 'SQL injection (time-based)',
+      parameter: proven.point.name,
+      description:
+        `${describeEndpoint(ep)} runs SQL injected through ${describePoint(proven.point)}: asking the database to sleep ${proven.proof.delays[0]} s delayed the ` +
+        `answer by ${ms(proven.proof.first.durationMs - proven.baseMs)}, asking for ${proven.proof.delays[1]} s by ${ms(proven.proof.second.durationMs - proven.baseMs)}, and ` +
+        `asking for 0 s answered at baseline speed (${ms(proven.proof.control.durationMs)}). The injected SQL runs: an attacker can read or alter ` +
+        'any data the database account can reach, one bit at a time if need be.',
+      notes: [`Payload: ${describePoint(proven.point)} = ${JSON.stringify(proven.payload(proven.proof.delays[0]))}.`, ...delayNotes(proven.proof, proven.baseMs)],
+      exchanges: delayExchanges(proven.ref, proven.proof),
+      reproduce: proven.proof.second,
+    };
     if (timed) {
       yield timed;
       return;
@@ -407,11 +444,12 @@ export const commandInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + 2,
+  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + 4,
   description:
     `In up to ${CMD_POINTS} string values of key 1's request (names like file, path, host, cmd first), appends shell separators with a sleep ` +
     '(;, |, $(), backticks, a single-quote break-out, a newline, and ping on Windows). Finding when the answer is delayed by the requested time ' +
-    'against a measured baseline, again at a second, different delay, and not when asking for no delay. Measured one at a time across the scan.',
+    'against a measured baseline, again at a second, different delay, and not when asking for no delay. Screened alongside other requests; a delayed answer is confirmed with no other timing ' +
+    'measurement of the scan in flight.',
   remediation:
     'Do not build shell commands from input: call programs with an argument list (no shell), or use a library instead of a command; ' +
     'validate values against an allow-list (known file names, hosts).',
@@ -427,41 +465,21 @@ export const commandInjection = defineCheck({
       .sort((a, b) => (CMD_NAME.test(b.key) ? 1 : 0) - (CMD_NAME.test(a.key) ? 1 : 0) || byPlace(a, b))
       .slice(0, CMD_POINTS);
     if (!points.length) return;
-    const finding = await withTimingLock(ctx, async (): Promise<FindingDraft | null> => {
-      const ref = await reference(ctx, src);
-      if (!ref?.response) return null;
-      const baseMs = Math.min(ref.durationMs, baseline.durationMs);
-      const send = async (name: string, value: string): Promise<Exchange | null> => {
-        if (ctx.budgetLeft() <= 0) return null;
-        const p = await src.get(name);
-        return p ? ctx.sendPrepared(p.with(value), AS_KEY1) : null;
-      };
-      for (const p of points) {
-        const v = valueText(p);
-        // A line break in a URL value ends up in headers (a redirect's Location): not worth breaking a server for.
-        for (const t of urlKind(p) ? CMD_TEMPLATES.filter((x) => !x('', 1).includes('\n')) : CMD_TEMPLATES) {
-          const probe = await send(p.name, t(v, 1));
-          if (!probe) return null;
-          if (!delayed(probe, baseMs, 1)) continue;
-          let last: Exchange = probe;
-          const proof = await confirmDelay(async (d) => (d === 1 ? probe : (last = (await send(p.name, t(v, d))) ?? last)), baseMs);
-          if (!proof) continue;
-          return {
-            parameter: p.name,
-            description:
-              `${describeEndpoint(ep)} runs shell commands injected through ${describePoint(p)}: appending ${JSON.stringify(t('', proof.delays[0]))} ` +
-              `delayed the answer by ${ms(proof.first.durationMs - baseMs)}, the same with ${proof.delays[1]} s by ${ms(proof.second.durationMs - baseMs)}, ` +
-              `and with 0 s it answered at baseline speed (${ms(proof.control.durationMs)}). An attacker can run any command with the ` +
-              "server's privileges.",
-            notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(t(v, proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
-            exchanges: delayExchanges(ref, proof),
-            reproduce: proof.second,
-          };
-        }
-      }
-      return null;
-    });
-    if (finding) yield finding;
+    // A line break in a URL value ends up in headers (a redirect's Location): not worth breaking a server for.
+    const proven = await timeBased(ctx, src, baseline, points, (p) => (urlKind(p) ? CMD_TEMPLATES.filter((x) => !x('', 1).includes('\n')) : CMD_TEMPLATES));
+    if (!proven) return;
+    const { point: p, proof, baseMs } = proven;
+    yield {
+      parameter: p.name,
+      description:
+        `${describeEndpoint(ep)} runs shell commands injected through ${describePoint(p)}: appending ${JSON.stringify(proven.template('', proof.delays[0]))} ` +
+        `delayed the answer by ${ms(proof.first.durationMs - baseMs)}, the same with ${proof.delays[1]} s by ${ms(proof.second.durationMs - baseMs)}, ` +
+        `and with 0 s it answered at baseline speed (${ms(proof.control.durationMs)}). An attacker can run any command with the ` +
+        "server's privileges.",
+      notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(proven.payload(proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
+      exchanges: delayExchanges(proven.ref, proof),
+      reproduce: proof.second,
+    };
   },
 });
 

@@ -17,9 +17,9 @@ import {
   ms,
   throttleSignals,
   valueText,
-  withTimingLock,
   type InjectionPoint,
 } from './input-points';
+import { timingScreen, withTimingLock } from './timing-gate';
 import type { CheckContext, FindingDraft } from './types';
 
 const OWASP_API4 = 'https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/';
@@ -422,11 +422,12 @@ export const slowOversize = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 1 + SLOW_POINTS * 3,
+  budget: SLOW_POINTS * 5,
   description:
-    'On reads, and on writes whose request key 1 can repeat, times the unchanged request, then sends one free-text value repeated to 20x its ' +
-    'maxLength (at least 2,000 characters). Finding when the oversized request takes 3x as long and at least 400 ms more than the baseline, ' +
-    'again on a repeat, and half the size takes less time (the cost grows with the input). Measured one at a time across the scan.',
+    'On reads, and on writes whose request key 1 can repeat, sends one free-text value repeated to 20x its maxLength (at least 2,000 ' +
+    'characters). When that answer is slow, confirms with no other timing measurement of the scan in flight: the unchanged request re-timed, ' +
+    'the oversized value twice and half of it. Finding when the oversized request takes 3x as long and at least 400 ms more than the baseline, ' +
+    'again on the repeat, and half the size takes less time (the cost grows with the input).',
   remediation:
     'Reject input past its documented size before doing work on it, bound the cost of expensive operations (fuzzy matching, regular ' +
     'expressions, parsing) and set time limits on request handling.',
@@ -444,24 +445,28 @@ export const slowOversize = defineCheck({
       .sort((a, b) => (typeof b.schema?.maxLength === 'number' ? 1 : 0) - (typeof a.schema?.maxLength === 'number' ? 1 : 0))
       .slice(0, SLOW_POINTS);
     if (!points.length) return;
-    const finding = await withTimingLock(ctx, async (): Promise<FindingDraft | null> => {
-      const again = await ctx.sendPrepared(request, AS_KEY1);
-      if (!again.response) return null;
-      // The faster sample: load from other checks only ever slows a sample down.
-      const base = Math.min(baseline.durationMs, again.durationMs);
-      for (const p of points) {
-        if (ctx.budgetLeft() < 3) break;
-        const max = typeof p.schema?.maxLength === 'number' ? p.schema.maxLength : 100;
-        const cap = p.where === 'body' ? 20_000 : 4000;
-        const size = Math.min(Math.max(max * 20, 2000), cap);
-        const big = padded(valueText(p), size);
-        const slow = (ex: Exchange) => !!ex.response && ex.durationMs >= base + SLOW_MARGIN_MS && ex.durationMs >= 3 * base;
+    const slowAgainst = (base: number) => (ex: Exchange) => !!ex.response && ex.durationMs >= base + SLOW_MARGIN_MS && ex.durationMs >= 3 * base;
+    // Each oversized value is screened alongside the scan's other requests; a slow one is confirmed alone.
+    for (const p of points) {
+      if (ctx.budgetLeft() < 5) break;
+      const max = typeof p.schema?.maxLength === 'number' ? p.schema.maxLength : 100;
+      const cap = p.where === 'body' ? 20_000 : 4000;
+      const size = Math.min(Math.max(max * 20, 2000), cap);
+      const big = padded(valueText(p), size);
+      const screen = await timingScreen(ctx, () => ctx.sendPrepared(p.with(big), AS_KEY1));
+      if (!slowAgainst(baseline.durationMs)(screen)) continue;
+      const finding = await withTimingLock(ctx, async (): Promise<FindingDraft | null> => {
+        const again = await ctx.sendPrepared(request, AS_KEY1);
+        if (!again.response) return null;
+        // The faster sample: load from other checks only ever slows a sample down.
+        const base = Math.min(baseline.durationMs, again.durationMs);
+        const slow = slowAgainst(base);
         const first = await ctx.sendPrepared(p.with(big), AS_KEY1);
-        if (!slow(first)) continue;
+        if (!slow(first)) return null;
         const half = await ctx.sendPrepared(p.with(padded(valueText(p), Math.floor(size / 2))), AS_KEY1);
         const repeat = await ctx.sendPrepared(p.with(big), AS_KEY1);
         const longest = Math.max(first.durationMs, repeat.durationMs);
-        if (!slow(repeat) || !half.response || half.durationMs <= base || half.durationMs + 100 >= longest) continue;
+        if (!slow(repeat) || !half.response || half.durationMs <= base || half.durationMs + 100 >= longest) return null;
         return {
           parameter: p.name,
           cvss: withPrivileges(ctx, ctx.check.cvss),
@@ -482,10 +487,12 @@ export const slowOversize = defineCheck({
           ],
           reproduce: repeat,
         };
+      });
+      if (finding) {
+        yield finding;
+        return;
       }
-      return null;
-    });
-    if (finding) yield finding;
+    }
   },
 });
 

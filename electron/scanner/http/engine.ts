@@ -105,7 +105,7 @@ function describeError(err: unknown): string {
 }
 
 /** undici gives lower-case names; repeated headers come as arrays. */
-function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name in raw) {
     const v = raw[name];
@@ -113,6 +113,55 @@ function flattenHeaders(raw: Dispatcher.ResponseData['headers']): Record<string,
     out[name] = Array.isArray(v) ? v.join(name === 'set-cookie' ? '\n' : ', ') : v;
   }
   return out;
+}
+
+/**
+ * One request and its answer, read straight from undici's dispatcher (no response stream: the body is
+ * collected as it comes, up to maxBodyBytes; past that the connection is dropped and the answer kept
+ * as truncated). Rejects with the transport error.
+ */
+function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes: number): Promise<ExchangeResponse> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    const answer = (): ExchangeResponse => ({
+      status,
+      headers,
+      body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      bytes: size,
+      truncated,
+    });
+    pool.dispatch(opts, {
+      // Its presence tells undici this handler speaks the controller API.
+      onRequestStart() {},
+      onResponseStart(_controller, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = flattenHeaders(responseHeaders);
+      },
+      onResponseData(controller, chunk) {
+        if (truncated) return;
+        if (size + chunk.length > maxBodyBytes) {
+          chunks.push(chunk.subarray(0, maxBodyBytes - size));
+          size = maxBodyBytes;
+          truncated = true;
+          controller.abort(new Error('response body past the size limit'));
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      },
+      onResponseEnd() {
+        resolve(answer());
+      },
+      onResponseError(_controller, err) {
+        if (truncated) resolve(answer());
+        else reject(err);
+      },
+    });
+  });
 }
 
 export class HttpEngine {
@@ -295,15 +344,11 @@ export class HttpEngine {
         // Durations are the server's time, not the pacing wait: time-based checks compare them.
         t0 = performance.now();
         this.sent += 1;
-        const res = await this.pool(origin).request({
-          method: method as Dispatcher.HttpMethod,
-          path: target,
-          headers: wire.headers,
-          body: body ?? undefined,
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-        });
-        response = await this.readResponse(res, method);
+        response = await exchangeOver(
+          this.pool(origin),
+          { method: method as Dispatcher.HttpMethod, path: target, headers: wire.headers, body: body ?? undefined, headersTimeout: timeout, bodyTimeout: timeout },
+          this.options.maxBodyBytes,
+        );
       } catch (err) {
         if (signal.aborted || err instanceof AbortedError) {
           this.semaphore.release();
@@ -330,36 +375,6 @@ export class HttpEngine {
       if (!retryable || !canRetry) return { exchange, location: null };
       await sleep(200 * 2 ** attempt, signal);
     }
-  }
-
-  private async readResponse(res: Dispatcher.ResponseData, method: string): Promise<ExchangeResponse> {
-    const headers = flattenHeaders(res.headers);
-    const limit = this.options.maxBodyBytes;
-    if (method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) {
-      await res.body.dump();
-      return { status: res.statusCode, headers, body: '', bytes: 0, truncated: false };
-    }
-    const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared <= limit) {
-      const text = await res.body.text();
-      return { status: res.statusCode, headers, body: text, bytes: declared, truncated: false };
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      if (size + buf.length > limit) {
-        chunks.push(buf.subarray(0, limit - size));
-        size = limit;
-        truncated = true;
-        break;
-      }
-      chunks.push(buf);
-      size += buf.length;
-    }
-    if (truncated) res.body.destroy();
-    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8'), bytes: size, truncated };
   }
 
   async close(): Promise<void> {
