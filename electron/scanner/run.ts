@@ -349,8 +349,10 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   };
 
   let next = 0;
-  // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in flight.
-  const workers = Math.max(4, Math.min(256, job.engine.concurrency * 4));
+  // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in
+  // flight. Twice the concurrency keeps it full (a queue of waiting requests) without holding the live
+  // state of more tasks than that, which every young-generation GC would copy (x4 measured slower).
+  const workers = Math.max(4, Math.min(256, job.engine.concurrency * 2));
   const worker = async () => {
     while (next < tasks.length && !controller.signal.aborted) {
       const task = tasks[next++]!;

@@ -88,9 +88,19 @@ function words(text: string): Set<string> {
   return new Set(text.replace(VOLATILE_TEXT, ' ').toLowerCase().split(/[^a-z0-9@._-]+/).filter((w) => w.length > 1).slice(0, 5000));
 }
 
+/** Flattened JSON values by identity: a baseline is compared with many answers, and flattened once. */
+const flatCache = new WeakMap<object, Flat>();
+
+function flatOf(value: unknown): Flat {
+  if (value === null || typeof value !== 'object') return flatten(value);
+  let f = flatCache.get(value);
+  if (!f) flatCache.set(value, (f = flatten(value)));
+  return f;
+}
+
 export function compareValues(a: unknown, b: unknown): Similarity {
-  const fa = flatten(a);
-  const fb = flatten(b);
+  const fa = flatOf(a);
+  const fb = flatOf(b);
   const structure = jaccard(fa.shape, fb.shape);
   let inter = 0;
   let union = 0;
@@ -124,6 +134,8 @@ function bodyOf(x: Exchange | string): { text: string; json: unknown } {
 export function compareBodies(a: Exchange | string, b: Exchange | string): Similarity {
   const ba = bodyOf(a);
   const bb = bodyOf(b);
+  // The same text is the same structure and values, whatever the format (rejected payloads often get the very same answer).
+  if (ba.text === bb.text) return { json: ba.json !== undefined, structure: 1, values: 1, contained: 1 };
   if (ba.json !== undefined && bb.json !== undefined) return compareValues(ba.json, bb.json);
   const wa = words(ba.text);
   const wb = words(bb.text);
@@ -160,14 +172,14 @@ export function isEmptyBody(x: Exchange | string): boolean {
   if (text.trim() === '') return true;
   if (json === undefined) return false;
   if (json === null) return true;
-  for (const bag of flatten(json).values.values()) for (const v of bag.keys()) if (v !== 'null' && v !== '""') return false;
+  for (const bag of flatOf(json).values.values()) for (const v of bag.keys()) if (v !== 'null' && v !== '""') return false;
   return true;
 }
 
 /** Leaf values worth looking for elsewhere: strings of 4+ characters and numbers that look like ids. */
 export function distinctiveValues(value: unknown, limit = 200): string[] {
   const out = new Set<string>();
-  for (const bag of flatten(value).values.values()) {
+  for (const bag of flatOf(value).values.values()) {
     for (const v of bag.keys()) {
       const raw = JSON.parse(v) as unknown;
       if (typeof raw === 'string' && raw.length >= 4 && !/^(true|false|null|portcullis)$/i.test(raw)) out.add(raw);

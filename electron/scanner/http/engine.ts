@@ -81,6 +81,7 @@ const RETRYABLE_ALWAYS = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EA
 const RETRYABLE_IDEMPOTENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const DEFAULT_PLACEMENTS: CredentialPlacement[] = [DEFAULT_PLACEMENT];
 const MAX_REDIRECTS = 5;
 
 function defaultPort(protocol: string): string {
@@ -116,51 +117,64 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 }
 
 /**
- * One request and its answer, read straight from undici's dispatcher (no response stream: the body is
+ * One request's answer, read straight from undici's dispatcher (no response stream): the body is
  * collected as it comes, up to maxBodyBytes; past that the connection is dropped and the answer kept
- * as truncated). Rejects with the transport error.
+ * as truncated. A class, not a handler of closures: one object per request.
  */
+class AnswerCollector implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private truncated = false;
+
+  constructor(
+    private readonly maxBodyBytes: number,
+    private readonly resolve: (r: ExchangeResponse) => void,
+    private readonly reject: (e: Error) => void,
+  ) {}
+
+  // Its presence tells undici this handler speaks the controller API.
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.headers = flattenHeaders(headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.truncated) return;
+    if (this.size + chunk.length > this.maxBodyBytes) {
+      this.chunks.push(chunk.subarray(0, this.maxBodyBytes - this.size));
+      this.size = this.maxBodyBytes;
+      this.truncated = true;
+      controller.abort(new Error('response body past the size limit'));
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    this.resolve(this.answer());
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    if (this.truncated) this.resolve(this.answer());
+    else this.reject(err);
+  }
+
+  private answer(): ExchangeResponse {
+    const c = this.chunks;
+    const body = c.length === 0 ? '' : c.length === 1 ? c[0]!.toString('utf8') : Buffer.concat(c).toString('utf8');
+    return { status: this.status, headers: this.headers, body, bytes: this.size, truncated: this.truncated };
+  }
+}
+
+/** One request and its answer. Rejects with the transport error. */
 function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes: number): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: Record<string, string> = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    const answer = (): ExchangeResponse => ({
-      status,
-      headers,
-      body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-      bytes: size,
-      truncated,
-    });
-    pool.dispatch(opts, {
-      // Its presence tells undici this handler speaks the controller API.
-      onRequestStart() {},
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        status = statusCode;
-        headers = flattenHeaders(responseHeaders);
-      },
-      onResponseData(controller, chunk) {
-        if (truncated) return;
-        if (size + chunk.length > maxBodyBytes) {
-          chunks.push(chunk.subarray(0, maxBodyBytes - size));
-          size = maxBodyBytes;
-          truncated = true;
-          controller.abort(new Error('response body past the size limit'));
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      },
-      onResponseEnd() {
-        resolve(answer());
-      },
-      onResponseError(_controller, err) {
-        if (truncated) resolve(answer());
-        else reject(err);
-      },
-    });
+    pool.dispatch(opts, new AnswerCollector(maxBodyBytes, resolve, reject));
   });
 }
 
@@ -249,11 +263,12 @@ export class HttpEngine {
   /** The request as it goes on the wire: default headers, then credentials where the scheme puts them. */
   private build(req: ProbeRequest, url: URL): { url: URL; headers: Record<string, string> } {
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*;q=0.5' };
-    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    const extra = req.headers;
+    if (extra) for (const k in extra) headers[k.toLowerCase()] = extra[k]!;
     const auth = req.auth ?? { kind: 'none' };
     const value = this.credential(auth);
     if (value !== null) {
-      const placements = req.placements?.length ? req.placements : [DEFAULT_PLACEMENT];
+      const placements = req.placements?.length ? req.placements : DEFAULT_PLACEMENTS;
       const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
       for (const p of placements) {
         const formatted = formatCredential(value, p.format);
@@ -360,7 +375,7 @@ export class HttpEngine {
       this.semaphore.release();
       const exchange = new Exchange(
         ++this.seq,
-        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? [DEFAULT_PLACEMENT] } satisfies ExchangeRequest,
+        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS } satisfies ExchangeRequest,
         response,
         error,
         performance.now() - t0,
