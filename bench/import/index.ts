@@ -5,7 +5,8 @@
 // Ratios are paired: import/validate within a round, then the median over rounds; CPU time
 // (user + system of the process) is reported next to wall time because the machine is shared.
 // Budget: import <= 0.5x validate on the GitHub, Stripe and Azure specs; peak RSS <= 250 MB.
-// Run: npm run bench -- import [--rounds N]
+// Run: npm run bench -- import [--rounds N] [--only <part of a fixture name>] (--only: no YAML parser
+// comparison, results not written)
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -175,7 +176,9 @@ async function main(): Promise<void> {
   let failed = false;
   console.log(`import vs SwaggerParser.validate: ${roundCount} rounds; ms; ratios are paired per round (median)`);
   console.log(['fixture'.padEnd(40), 'eps', 'wall cold i/v', 'ratio', 'wall warm i/v', 'ratio', 'cpu cold', 'cpu warm', 'RSS MB', ''].join('\t'));
-  for (const name of FIXTURES) {
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg > 0 ? process.argv[onlyArg + 1]! : null;
+  for (const name of FIXTURES.filter((f) => !only || f.includes(only))) {
     const file = path.join(FIXTURE_DIR, name);
     const size = fs.statSync(file).size;
     const iterations = size > 1_000_000 ? 5 : 10;
@@ -211,6 +214,10 @@ async function main(): Promise<void> {
         budgeted ? (ok ? 'pass' : 'FAIL') : validateError ? `(validate: ${validateError.slice(0, 50)})` : '',
       ].join('\t'),
     );
+  }
+  if (only) {
+    console.log(failed ? 'Budget: FAIL' : 'Budget: pass');
+    return;
   }
   const azure = path.join(FIXTURE_DIR, FIXTURES[2]!);
   const yamlRuns = Array.from({ length: 3 }, () => runChild<YamlTimes>('yaml', azure, 5));

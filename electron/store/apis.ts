@@ -1,12 +1,12 @@
 // APIs repository: an API with its endpoints is written in one transaction; reads give the
 // API list of spec section 3 (permission, owner name, scan status, vulnerabilities) per viewer.
 
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ApiPermission } from '../../shared/constants';
 import type { ApiSecurity, ApiSummary, Endpoint } from '../../shared/contract';
 import type { Db } from './database';
 import type { ApisTable } from './schema';
+import { newRowId } from './row-ids';
 
 export type ApiRow = ApisTable;
 
@@ -47,7 +47,7 @@ export function createApisRepo(db: Db) {
   return {
     /** Creates the API, its endpoints and their flags in one transaction; returns the API id. */
     async createWithEndpoints(input: NewApi, now: Date): Promise<string> {
-      const id = randomUUID();
+      const id = newRowId();
       const at = now.toISOString();
       await db.transaction().execute(async (trx) => {
         await trx
@@ -67,7 +67,7 @@ export function createApisRepo(db: Db) {
           })
           .execute();
         const rows = input.endpoints.map((e, position) => ({
-          id: randomUUID(),
+          id: newRowId(),
           api_id: id,
           position,
           method: e.method.toUpperCase(),

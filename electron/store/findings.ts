@@ -1,12 +1,12 @@
 // Findings repository: findings are written as a scan finds them (so details shows them while it
 // runs), de-duplicated by fingerprint within a scan, and followed across scans of the same API.
 
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
 import type { Finding, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
+import { newRowId } from './row-ids';
 
 export type NewFinding = Omit<Finding, 'id'> & { scan_id: string; api_id: string };
 
@@ -52,7 +52,7 @@ export function createFindingsRepo(db: Db) {
       const res = await db
         .insertInto('findings')
         .values({
-          id: randomUUID(),
+          id: newRowId(),
           scan_id: f.scan_id,
           api_id: f.api_id,
           check_id: f.check_id,
