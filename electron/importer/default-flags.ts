@@ -126,6 +126,42 @@ function topLevelProperties(schema: unknown, depth = 0): [string, JsonSchema | n
   return out;
 }
 
+/** What a body schema says for the flags: a declared size bound, a URL-like field. Many endpoints share one body schema (a resolved $ref): walked once. */
+interface BodyTraits {
+  bounded: boolean;
+  urlField: boolean;
+}
+const bodyTraitsCache = new WeakMap<object, BodyTraits>();
+
+function bodyTraits(schema: JsonSchema | null | undefined): BodyTraits {
+  if (!isObject(schema)) return { bounded: false, urlField: false };
+  let traits = bodyTraitsCache.get(schema);
+  if (!traits) {
+    const props = bodyProperties(schema);
+    traits = {
+      bounded: props.some(([, s]) => hasBound(s)),
+      urlField: props.some(([name, s]) => nameIs(name, 'url') || isUrlish(s, undefined)),
+    };
+    bodyTraitsCache.set(schema, traits);
+  }
+  return traits;
+}
+
+const NAME_WORDS = { url: URL_WORD, paging: PAGING, search: SEARCH_PARAM } as const;
+const nameCache = new Map<string, boolean>();
+
+/** Whether a parameter or property name is URL-like, a paging or a search parameter (names repeat: decided once each). */
+function nameIs(name: string, kind: keyof typeof NAME_WORDS): boolean {
+  const key = `${kind}\u0000${name}`;
+  let yes = nameCache.get(key);
+  if (yes === undefined) {
+    yes = has(wordsOf(name), NAME_WORDS[kind]);
+    if (nameCache.size >= WORD_CACHE_MAX) nameCache.clear();
+    nameCache.set(key, yes);
+  }
+  return yes;
+}
+
 function hasBound(schema: JsonSchema | null): boolean {
   return !!schema && (typeof schema.maxLength === 'number' || typeof schema.maxItems === 'number' || typeof schema.maximum === 'number' || typeof schema.exclusiveMaximum === 'number');
 }
@@ -146,17 +182,18 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
   const flags = new Set<Flag>(['SEC_MISC', 'IIM']);
   const writes = method === 'POST' || method === 'PUT' || method === 'PATCH';
   const reads = method === 'GET' || method === 'HEAD';
-  const success = Object.entries(e.responses).filter(([code]) => /^2/.test(code));
+  const successCodes = Object.keys(e.responses).filter((code) => code.startsWith('2'));
+  const success = successCodes.map((code) => e.responses[code]!);
 
   // In a REST path almost every parameter selects an object (/repos/{owner}/{repo}, /charges/{charge}).
   if (e.parameters.some((p) => (p.in === 'path' && !NOT_OBJECT_PATH_PARAM.test(p.name)) || (p.in === 'query' && isIdLikeName(p.name))))
     flags.add('BOLA');
   // An object id in the body of a call that is not a create (POST /invoices/lookup {"orderId": 42}) selects an object as well.
-  if (!success.some(([code]) => code === '201') && topLevelProperties(e.request_body?.schema).some(([name, schema]) => isIdLikeName(name) && schema?.readOnly !== true)) flags.add('BOLA');
+  if (!successCodes.includes('201') && topLevelProperties(e.request_body?.schema).some(([name, schema]) => isIdLikeName(name) && schema?.readOnly !== true)) flags.add('BOLA');
 
   if (requiresAuth(e.security, api) || has(route, AUTH_ROUTE)) flags.add('BKEN_AUTH');
 
-  if (writes || e.request_body !== null || success.some(([, r]) => describesObjects(r.schema))) flags.add('BOPLA');
+  if (writes || e.request_body !== null || success.some((r) => describesObjects(r.schema))) flags.add('BOPLA');
 
   const contentType = e.request_body?.content_type.toLowerCase() ?? '';
   const uploads =
@@ -164,21 +201,19 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
     contentType === 'application/octet-stream' ||
     e.parameters.some((p) => p.schema?.format === 'binary' || p.schema?.type === 'file') ||
     (writes && has(route, UPLOAD));
-  const lists = reads && success.some(([, r]) => describesArray(r.schema));
-  const pages = e.parameters.some((p) => p.in === 'query' && has(wordsOf(p.name), PAGING));
-  const searches = has(route, SEARCH) || e.parameters.some((p) => p.in === 'query' && has(wordsOf(p.name), SEARCH_PARAM));
+  const lists = reads && success.some((r) => describesArray(r.schema));
+  const pages = e.parameters.some((p) => p.in === 'query' && nameIs(p.name, 'paging'));
+  const searches = has(route, SEARCH) || e.parameters.some((p) => p.in === 'query' && nameIs(p.name, 'search'));
+  const body = bodyTraits(e.request_body?.schema);
   // Declared size bounds (maxLength, maxItems, maximum) are limits the scan can test for enforcement.
-  const bounded =
-    e.parameters.some((p) => p.in !== 'header' && hasBound(p.schema)) || bodyProperties(e.request_body?.schema).some(([, schema]) => hasBound(schema));
+  const bounded = e.parameters.some((p) => p.in !== 'header' && hasBound(p.schema)) || body.bounded;
   if (lists || pages || uploads || searches || bounded) flags.add('URC');
 
   if (method === 'DELETE' || method === 'PUT' || method === 'PATCH' || has(routeAndTags, ADMIN)) flags.add('BFLA');
 
   if (writes && has(action, BUSINESS) && !has(action, READ_ACTION)) flags.add('UABF');
 
-  const urlParam =
-    e.parameters.some((p) => p.in !== 'header' && (has(wordsOf(p.name), URL_WORD) || isUrlish(p.schema, p.example))) ||
-    bodyProperties(e.request_body?.schema).some(([name, schema]) => has(wordsOf(name), URL_WORD) || isUrlish(schema, undefined));
+  const urlParam = e.parameters.some((p) => p.in !== 'header' && (nameIs(p.name, 'url') || isUrlish(p.schema, p.example))) || body.urlField;
   if (urlParam) flags.add('SSRF');
 
   if (urlParam || has(routeAndTags, INTEGRATION)) flags.add('UCAPI');

@@ -57,6 +57,8 @@ const DASH = 45;
 const QUESTION = 63;
 const PIPE = 124;
 /** First characters that make a scalar something other than a plain one-liner. */
+/** A line that is "---" or "...", alone or followed by a space (the text has no CR). */
+const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?: |$)/gm;
 const SPECIAL_START = new Uint8Array(128);
 for (const c of '#&*!|>\'"%@`[]{},') SPECIAL_START[c.charCodeAt(0)] = 1;
 /** Whether a character code starts something other than a plain scalar (a table: this runs on every line). */
@@ -331,15 +333,6 @@ class BlockReader {
     return value;
   }
 
-  /** The value after "key:" with nothing on the line: a nested block, a compact sequence, or null. */
-  private valueBelow(i: number, keyIndent: number, depth: number): unknown {
-    const j = this.nextContent(i + 1);
-    if (j < this.count && this.indents[j]! > keyIndent) return this.block(j, depth + 1);
-    if (j < this.count && this.indents[j] === keyIndent && this.isDashAt(this.starts[j]! + keyIndent, this.ends[j]!)) return this.sequence(j, keyIndent, depth + 1);
-    this.pos = i + 1;
-    return null;
-  }
-
   /** Whether a "key:" starts at `from`; sets keyText and keyAfter (the offset after the colon). */
   private keyAt(from: number, lineEnd: number): boolean {
     const text = this.text;
@@ -388,7 +381,22 @@ class BlockReader {
       if (key === '<<' || (out[key] !== undefined && Object.prototype.hasOwnProperty.call(out, key))) throw new GiveUp();
       if (i === this.virtualLine) this.virtualLine = -1;
       const rest = this.skipSpaces(this.keyAfter, lineEnd);
-      put(out, key, rest === lineEnd ? this.valueBelow(i, indent, depth) : this.inlineValue(rest, i, indent));
+      let value: unknown;
+      if (rest !== lineEnd) value = this.inlineValue(rest, i, indent);
+      else {
+        // Nothing after "key:": a nested block, a compact sequence, or null. Written out here, not called:
+        // it keeps this function too large for the optimising compiler to inline into its callers, so the
+        // recursion mapping -> block -> mapping is not compiled into one huge function (whose compilation
+        // took longer than a first import spends reading).
+        const j = this.nextContent(i + 1);
+        if (j < this.count && this.indents[j]! > indent) value = this.block(j, depth + 1);
+        else if (j < this.count && this.indents[j] === indent && this.isDashAt(this.starts[j]! + indent, this.ends[j]!)) value = this.sequence(j, indent, depth + 1);
+        else {
+          this.pos = i + 1;
+          value = null;
+        }
+      }
+      put(out, key, value);
       i = this.pos;
     }
     this.pos = i;
@@ -434,6 +442,7 @@ class BlockReader {
     return this.isDashAt(this.starts[i]! + n, this.ends[i]!) ? this.sequence(i, n, depth) : this.mapping(i, n, depth);
   }
 
+
   /** The document, or null when it is outside the subset (GiveUp). */
   read(): { value: unknown } | null {
     const { text, starts, ends, indents, count } = this;
@@ -441,11 +450,10 @@ class BlockReader {
     if (first < count && text.slice(starts[first]!, ends[first]!) === '---') first = this.nextContent(first + 1);
     if (first >= count) return null;
     if (text.charCodeAt(starts[first]! + indents[first]!) === 37 /* % */) return null;
-    // Document markers after the start: several documents, or an explicit end.
-    for (let k = first; k < count; k += 1) {
-      const s = starts[k]!;
-      if ((text.startsWith('---', s) || text.startsWith('...', s)) && (this.lineLength(k) === 3 || text.charCodeAt(s + 3) === SPACE)) return null;
-    }
+    // Document markers after the start: several documents, or an explicit end (one regular-expression
+    // scan, not a check per line).
+    DOCUMENT_MARKER.lastIndex = starts[first]!;
+    if (DOCUMENT_MARKER.test(text)) return null;
     const value = this.block(first, 1);
     if (this.nextContent(this.pos) < count) return null;
     return { value };
