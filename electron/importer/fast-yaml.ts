@@ -469,7 +469,32 @@ export function createFastYamlReader(schema: yaml.Schema): (text: string) => { v
 
   function plain(s: string): unknown {
     const c = s.charCodeAt(0) | 0x20; // lower-cased if a letter
-    if (knownTypes && c >= 0x61 && c <= 0x7a && (s.length > 5 || (c !== 0x6e && c !== 0x74 && c !== 0x66))) return s;
+    if (knownTypes && c >= 0x61 && c <= 0x7a) {
+      if (s.length > 5) return s;
+      // The null and bool spellings of the core schema; any other word is a string.
+      switch (s) {
+        case 'null':
+        case 'Null':
+        case 'NULL':
+          return null;
+        case 'true':
+        case 'True':
+        case 'TRUE':
+          return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+          return false;
+        default:
+          return s;
+      }
+    }
+    return resolveImplicit(s);
+  }
+
+  /** js-yaml's own implicit types (numbers, ~, <<...). Apart from plain(): the optimising compiler would
+   * otherwise inline every type's resolver into each caller, and take longer compiling than reading. */
+  function resolveImplicit(s: string): unknown {
     for (const type of implicit) if (type.resolve(s)) return type.construct(s);
     return s;
   }
