@@ -11,9 +11,9 @@ import { setFlag } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { EndpointSearch } from '../components/EndpointSearch';
 import { Icon } from '../components/Icon';
+import { LoadStatus } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
-import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { currentAuth } from '../stores/useAuthStore';
 import { scanStore } from '../stores/useScanStore';
@@ -151,16 +151,7 @@ export function ConfigureFlagsModal({
       }
     >
       <MessageLine message={message} testId="flags-message" />
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading endpoints" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="flags-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading endpoints" errorTestId="flags-error" />
       {load.kind === 'ready' &&
         (endpoints.length === 0 ? (
           <p className="empty-state">{API_MESSAGES.noEndpoints}</p>

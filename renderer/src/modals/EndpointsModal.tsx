@@ -5,10 +5,9 @@ import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/consta
 import type { ApiSummary } from '../../../shared/contract';
 import { API_MESSAGES } from '../../../shared/messages';
 import { matchesEndpointSearch } from '../../../shared/validation';
-import { Alert } from '../components/Alert';
 import { EndpointSearch } from '../components/EndpointSearch';
+import { LoadStatus } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { Spinner } from '../components/Spinner';
 import { MethodBadge, Pager } from './shared';
 import { useEndpoints } from './useEndpoints';
 import { paginate } from '../lib/scans';
@@ -37,16 +36,7 @@ export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): v
         </button>
       }
     >
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading endpoints" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="endpoints-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading endpoints" errorTestId="endpoints-error" />
       {load.kind === 'ready' &&
         (endpoints.length === 0 ? (
           <p className="empty-state" data-testid="endpoints-empty">

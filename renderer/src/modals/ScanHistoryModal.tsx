@@ -6,16 +6,15 @@ import type { ApiSummary, ScanSummary } from '../../../shared/contract';
 import { formatDurationSeconds } from '../../../shared/display';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { listScans } from '../api/scans';
-import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
+import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { Spinner } from '../components/Spinner';
 import { when } from '../lib/format';
 import { completedHistory } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
 import { reasonOf } from './shared';
 
-type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; scans: ScanSummary[] };
+type Load = Loadable<{ scans: ScanSummary[] }>;
 
 export function ScanHistoryModal({
   api,
@@ -55,16 +54,7 @@ export function ScanHistoryModal({
         </button>
       }
     >
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading scan history" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="history-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading scan history" errorTestId="history-error" />
       {load.kind === 'ready' &&
         (load.scans.length === 0 ? (
           <p className="empty-state" data-testid="history-empty">

@@ -11,15 +11,15 @@ import { downloadReport, saveBlob } from '../api/reports';
 import { scanDetails } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
+import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
 import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 
-type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; details: ScanDetails };
+type Load = Loadable<{ details: ScanDetails }>;
 
 const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
   { type: 'json', label: 'JSON' },
@@ -189,16 +189,7 @@ export function ScanReportModal({
       }
     >
       <MessageLine message={message} testId="report-message" />
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading report" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="report-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading report" errorTestId="report-error" />
       {details && info && (
         <>
           <dl className="report-facts" data-testid="report-facts">

@@ -6,10 +6,9 @@ import { SCHEDULE_FREQUENCIES, type ScheduleFrequency } from '../../../shared/co
 import type { ApiSummary, Schedule } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { deleteSchedule, getSchedule, saveSchedule } from '../api/scans';
-import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
+import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { currentAuth } from '../stores/useAuthStore';
@@ -24,7 +23,7 @@ const FREQUENCY_HINTS: Record<ScheduleFrequency, string> = {
 /** Not in the spec: the confirmation of a saved schedule. */
 export const scheduleSaved = (frequency: ScheduleFrequency) => `Scan scheduled ${frequency}.`;
 
-type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; schedule: Schedule | null };
+type Load = Loadable<{ schedule: Schedule | null }>;
 
 export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
@@ -118,16 +117,7 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
       }
     >
       <MessageLine message={message} testId="schedule-message" />
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading schedule" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="schedule-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading schedule" errorTestId="schedule-error" />
       {load.kind === 'ready' &&
         (enabled && schedule ? (
           <div data-testid="schedule-enabled">

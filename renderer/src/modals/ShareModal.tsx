@@ -7,16 +7,15 @@ import type { ApiSummary, Share } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { validateShare } from '../../../shared/validation';
 import { listShares, revokeShare, shareApi } from '../api/shares';
-import { Alert } from '../components/Alert';
 import { Field } from '../components/Field';
 import { Icon } from '../components/Icon';
+import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { currentAuth } from '../stores/useAuthStore';
 import { MessageLine, reasonOf } from './shared';
 
-type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; shares: Share[] };
+type Load = Loadable<{ shares: Share[] }>;
 
 export function ShareModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
@@ -148,16 +147,7 @@ export function ShareModal({ api, onClose }: { api: ApiSummary; onClose(): void 
       </p>
 
       <h3 style={{ fontSize: '1rem', marginTop: 20 }}>People with access</h3>
-      {load.kind === 'loading' && (
-        <div className="loading-block">
-          <Spinner label="Loading people with access" />
-        </div>
-      )}
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="shares-error">
-          {load.message}
-        </Alert>
-      )}
+      <LoadStatus load={load} label="Loading people with access" errorTestId="shares-error" />
       {load.kind === 'ready' &&
         (load.shares.length === 0 ? (
           <p className="empty-state" data-testid="shares-empty">

@@ -4,10 +4,11 @@ import { useEffect, useState } from 'react';
 import type { Endpoint } from '../../../shared/contract';
 import { FALLBACK_MESSAGES } from '../../../shared/messages';
 import { listEndpoints } from '../api/apis';
+import type { Loadable } from '../components/LoadStatus';
 import { currentAuth } from '../stores/useAuthStore';
 import { reasonOf } from './shared';
 
-export type EndpointsLoad = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready' };
+export type EndpointsLoad = Loadable;
 
 export function useEndpoints(apiId: string): {
   load: EndpointsLoad;

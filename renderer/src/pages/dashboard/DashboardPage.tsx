@@ -7,14 +7,13 @@ import type { DashboardOverview } from '../../../../shared/contract';
 import { displayName } from '../../../../shared/display';
 import { DASHBOARD_MESSAGES } from '../../../../shared/messages';
 import { getDashboardOverview } from '../../api/dashboard';
-import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
-import { Spinner } from '../../components/Spinner';
+import { LoadStatus, type Loadable } from '../../components/LoadStatus';
 import { StatCard } from '../../components/StatCard';
 import { barScale, capitalize, dayLabel, statusTone, when } from '../../lib/format';
 import { currentAuth, useAuthStore } from '../../stores/useAuthStore';
 
-type Load = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: DashboardOverview };
+type Load = Loadable<{ data: DashboardOverview }>;
 
 function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly'] }): ReactElement {
   const values = days.flatMap((d) => [d.scans, d.vulnerabilities]);
@@ -119,16 +118,7 @@ export default function DashboardPage(): ReactElement {
         </div>
       </div>
 
-      {load.kind === 'error' && (
-        <Alert kind="error" testId="dashboard-error">
-          {load.message}
-        </Alert>
-      )}
-      {load.kind === 'loading' && (
-        <div className="loading-block" data-testid="dashboard-loading">
-          <Spinner label="Loading dashboard" />
-        </div>
-      )}
+      <LoadStatus load={load} label="Loading dashboard" errorTestId="dashboard-error" loadingTestId="dashboard-loading" />
 
       {data && (
         <>
