@@ -68,9 +68,11 @@ function schemaType(schema: JsonSchema | null): string | undefined {
   return list?.find((x): x is string => typeof x === 'string' && x !== 'null');
 }
 
+const URL_FORMATS = new Set(['uri', 'url', 'iri', 'uri-reference', 'iri-reference', 'uri-template', 'hostname', 'idn-hostname']);
+
 function isUrlish(schema: JsonSchema | null, example: unknown): boolean {
   const format = typeof schema?.format === 'string' ? schema.format.toLowerCase() : '';
-  if (['uri', 'url', 'iri', 'uri-reference', 'iri-reference', 'uri-template', 'hostname', 'idn-hostname'].includes(format)) return true;
+  if (URL_FORMATS.has(format)) return true;
   const sample = example ?? schema?.example ?? schema?.default;
   return typeof sample === 'string' && /^https?:\/\//i.test(sample);
 }
@@ -148,16 +150,16 @@ function bodyTraits(schema: JsonSchema | null | undefined): BodyTraits {
 }
 
 const NAME_WORDS = { url: URL_WORD, paging: PAGING, search: SEARCH_PARAM } as const;
-const nameCache = new Map<string, boolean>();
+const nameCaches = { url: new Map<string, boolean>(), paging: new Map<string, boolean>(), search: new Map<string, boolean>() };
 
 /** Whether a parameter or property name is URL-like, a paging or a search parameter (names repeat: decided once each). */
 function nameIs(name: string, kind: keyof typeof NAME_WORDS): boolean {
-  const key = `${kind}\u0000${name}`;
-  let yes = nameCache.get(key);
+  const cache = nameCaches[kind];
+  let yes = cache.get(name);
   if (yes === undefined) {
     yes = has(wordsOf(name), NAME_WORDS[kind]);
-    if (nameCache.size >= WORD_CACHE_MAX) nameCache.clear();
-    nameCache.set(key, yes);
+    if (cache.size >= WORD_CACHE_MAX) cache.clear();
+    cache.set(name, yes);
   }
   return yes;
 }
