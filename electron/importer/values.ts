@@ -23,12 +23,17 @@ export function arr(v: unknown): unknown[] | undefined {
   return Array.isArray(v) ? v : undefined;
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_ALL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 /** Text cut to `max` characters (on a code-point boundary), with control characters removed. */
 export function clampText(v: unknown, max: number): string {
   if (typeof v !== 'string') return '';
   let s = v.length > max * 4 ? v.slice(0, max * 4) : v;
-  // eslint-disable-next-line no-control-regex
-  s = s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
+  if (CONTROL.test(s)) s = s.replace(CONTROL_ALL, '');
+  s = s.trim();
   if (s.length <= max) return s;
   const cut = Array.from(s.slice(0, max + 1)).slice(0, max - 1).join('');
   return `${cut.trimEnd()}…`;
