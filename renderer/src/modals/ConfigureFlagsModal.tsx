@@ -6,7 +6,6 @@ import { useState, type ReactElement } from 'react';
 import { FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary, Endpoint } from '../../../shared/contract';
 import { API_MESSAGES, SCAN_MESSAGES } from '../../../shared/messages';
-import { matchesEndpointSearch } from '../../../shared/validation';
 import { setFlag } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { EndpointSearch } from '../components/EndpointSearch';
@@ -20,7 +19,6 @@ import { scanStore } from '../stores/useScanStore';
 import { flagTitle } from './EndpointsModal';
 import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 import { useEndpoints } from './useEndpoints';
-import { paginate } from '../lib/scans';
 
 const BULK_CONCURRENCY = 6;
 
@@ -40,16 +38,12 @@ export function ConfigureFlagsModal({
   profile: string;
   onClose(): void;
 }): ReactElement {
-  const { load, endpoints, setEndpoints } = useEndpoints(api.id);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
+  const { load, endpoints, setEndpoints, search, setSearch, setPage, matching, view } = useEndpoints(api.id);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<{ done: number; total: number } | null>(null);
   const [starting, setStarting] = useState(false);
   const { message, show } = useTransient();
 
-  const matching = endpoints.filter((e) => matchesEndpointSearch(e, search));
-  const view = paginate(matching, page, PAGE_SIZES.flagsModal);
   const skipped = endpoints.filter((e) => e.flags.includes('SKIP')).length;
   const busy = !!bulk || starting;
 
@@ -161,14 +155,7 @@ export function ConfigureFlagsModal({
               {SCAN_MESSAGES.demoHint}
             </Alert>
             <div className="toolbar">
-              <EndpointSearch
-                value={search}
-                onChange={(value) => {
-                  setSearch(value);
-                  setPage(0);
-                }}
-                testId="flags-search"
-              />
+              <EndpointSearch value={search} onChange={setSearch} testId="flags-search" />
               <button type="button" className="button button-secondary" onClick={() => void skipAll()} disabled={busy} data-testid="skip-all">
                 <Icon name="x" size={16} />
                 Skip all endpoints

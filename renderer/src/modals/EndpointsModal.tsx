@@ -1,27 +1,21 @@
 // Endpoints of an API (spec section 2): method, path, summary and the checks each one carries.
 
-import { useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary } from '../../../shared/contract';
 import { API_MESSAGES } from '../../../shared/messages';
-import { matchesEndpointSearch } from '../../../shared/validation';
 import { EndpointSearch } from '../components/EndpointSearch';
 import { LoadStatus } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
 import { MethodBadge, Pager } from './shared';
 import { useEndpoints } from './useEndpoints';
-import { paginate } from '../lib/scans';
 
 export function flagTitle(flag: Flag): string {
   return flag === 'SKIP' ? 'Skip: no requests are sent to this endpoint' : `${FLAG_OWASP[flag].id} ${FLAG_OWASP[flag].title}`;
 }
 
 export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
-  const { load, endpoints } = useEndpoints(api.id);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const matching = endpoints.filter((e) => matchesEndpointSearch(e, search));
-  const view = paginate(matching, page, PAGE_SIZES.flagsModal);
+  const { load, endpoints, search, setSearch, setPage, matching, view } = useEndpoints(api.id);
 
   return (
     <Modal
@@ -45,14 +39,7 @@ export function EndpointsModal({ api, onClose }: { api: ApiSummary; onClose(): v
         ) : (
           <>
             <div className="toolbar">
-              <EndpointSearch
-                value={search}
-                onChange={(value) => {
-                  setSearch(value);
-                  setPage(0);
-                }}
-                testId="endpoints-search"
-              />
+              <EndpointSearch value={search} onChange={setSearch} testId="endpoints-search" />
               <span className="muted small" data-testid="endpoints-count">
                 {endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'}
               </span>

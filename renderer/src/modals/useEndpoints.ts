@@ -1,10 +1,14 @@
-// Loads an API's endpoints for the Endpoints and Configure Flags dialogs.
+// Loads an API's endpoints for the Endpoints and Configure Flags dialogs, with the search and the page
+// both dialogs browse them by.
 
 import { useEffect, useState } from 'react';
+import { PAGE_SIZES } from '../../../shared/constants';
 import type { Endpoint } from '../../../shared/contract';
 import { FALLBACK_MESSAGES } from '../../../shared/messages';
+import { matchesEndpointSearch } from '../../../shared/validation';
 import { listEndpoints } from '../api/apis';
 import type { Loadable } from '../components/LoadStatus';
+import { paginate } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
 import { reasonOf } from './shared';
 
@@ -14,9 +18,18 @@ export function useEndpoints(apiId: string): {
   load: EndpointsLoad;
   endpoints: Endpoint[];
   setEndpoints: React.Dispatch<React.SetStateAction<Endpoint[]>>;
+  search: string;
+  /** A new search starts at the first page. */
+  setSearch(value: string): void;
+  setPage(page: number): void;
+  /** The endpoints the search matches, and the page of them on show. */
+  matching: Endpoint[];
+  view: ReturnType<typeof paginate<Endpoint>>;
 } {
   const [load, setLoad] = useState<EndpointsLoad>({ kind: 'loading' });
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
+  const [search, setSearchText] = useState('');
+  const [page, setPage] = useState(0);
   useEffect(() => {
     const auth = currentAuth();
     if (!auth) return;
@@ -33,5 +46,11 @@ export function useEndpoints(apiId: string): {
       });
     return () => controller.abort();
   }, [apiId]);
-  return { load, endpoints, setEndpoints };
+  const matching = endpoints.filter((e) => matchesEndpointSearch(e, search));
+  const view = paginate(matching, page, PAGE_SIZES.flagsModal);
+  const setSearch = (value: string) => {
+    setSearchText(value);
+    setPage(0);
+  };
+  return { load, endpoints, setEndpoints, search, setSearch, setPage, matching, view };
 }

@@ -22,6 +22,47 @@ function timeoutLabel(minutes: string): string {
   return `${n} minutes`;
 }
 
+/** One password input of the form, with its label and error. */
+function PasswordField({
+  label,
+  field,
+  autoComplete,
+  describedBy,
+  testId,
+  form,
+  errors,
+  set,
+  disabled,
+}: {
+  label: string;
+  field: keyof PasswordForm;
+  autoComplete: 'current-password' | 'new-password';
+  /** Another element that describes the input (the form's note). */
+  describedBy?: string;
+  testId: string;
+  form: PasswordForm;
+  errors: Partial<Record<string, string>>;
+  set(name: keyof PasswordForm): (value: string) => void;
+  disabled: boolean;
+}): ReactElement {
+  return (
+    <Field label={label} error={errors[field]} testId={testId}>
+      {(p) => (
+        <input
+          {...p}
+          {...(describedBy ? { 'aria-describedby': [p['aria-describedby'], describedBy].filter(Boolean).join(' ') } : {})}
+          type="password"
+          autoComplete={autoComplete}
+          value={form[field]}
+          onChange={(e) => set(field)(e.target.value)}
+          disabled={disabled}
+          data-testid={testId}
+        />
+      )}
+    </Field>
+  );
+}
+
 export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: PreferencesControl }): ReactElement {
   const { form, setForm, errors, setErrors, set } = useFieldForm<PasswordForm>(EMPTY);
   const [saving, setSaving] = useState(false);
@@ -59,6 +100,7 @@ export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: Prefe
   };
 
   const disabled = saving || ctx.disabled;
+  const fieldProps = { form, errors, set, disabled };
   const prefsDisabled = prefs.saving || ctx.disabled;
   const security = prefs.draft.security;
 
@@ -69,47 +111,10 @@ export function SecurityTab({ ctx, prefs }: { ctx: SettingsContext; prefs: Prefe
         <p className="settings-section-lead" id="password-note">
           {PASSWORD_CHANGE_MESSAGES.formNote}
         </p>
-        <Field label="Current password" error={errors.currentPassword} testId="password-current">
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              autoComplete="current-password"
-              value={form.currentPassword}
-              onChange={(e) => set('currentPassword')(e.target.value)}
-              disabled={disabled}
-              data-testid="password-current"
-            />
-          )}
-        </Field>
+        <PasswordField label="Current password" field="currentPassword" autoComplete="current-password" testId="password-current" {...fieldProps} />
         <div className="form-grid">
-          <Field label="New password" error={errors.newPassword} testId="password-new">
-            {(p) => (
-              <input
-                {...p}
-                aria-describedby={[p['aria-describedby'], 'password-note'].filter(Boolean).join(' ')}
-                type="password"
-                autoComplete="new-password"
-                value={form.newPassword}
-                onChange={(e) => set('newPassword')(e.target.value)}
-                disabled={disabled}
-                data-testid="password-new"
-              />
-            )}
-          </Field>
-          <Field label="Confirm new password" error={errors.confirmPassword} testId="password-confirm">
-            {(p) => (
-              <input
-                {...p}
-                type="password"
-                autoComplete="new-password"
-                value={form.confirmPassword}
-                onChange={(e) => set('confirmPassword')(e.target.value)}
-                disabled={disabled}
-                data-testid="password-confirm"
-              />
-            )}
-          </Field>
+          <PasswordField label="New password" field="newPassword" autoComplete="new-password" describedBy="password-note" testId="password-new" {...fieldProps} />
+          <PasswordField label="Confirm new password" field="confirmPassword" autoComplete="new-password" testId="password-confirm" {...fieldProps} />
         </div>
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={disabled} data-testid="password-save">
