@@ -1,6 +1,8 @@
 // Business constants and limits of the product spec (section 9), shared by the core and the renderer
 // so tests can import the same values the screens use.
 
+import type { ExtendedProfile } from './contract';
+
 export const PRODUCT_NAME = 'Portcullis';
 
 /** Length limits (spec section 9). */
@@ -175,6 +177,27 @@ export const DEFAULT_PREFERENCES: Preferences = {
   },
   security: { twoFactorAuth: false, sessionTimeout: '30', loginNotifications: true },
   preferences: { theme: 'auto', defaultScanProfile: 'owasp', autoSaveReports: true, emailFrequency: 'weekly' },
+};
+
+/** Stored or received preferences merged over the defaults, so fields added later get their default. */
+export function mergePreferences(stored: Partial<Preferences> | null | undefined): Preferences {
+  return {
+    notifications: { ...DEFAULT_PREFERENCES.notifications, ...stored?.notifications },
+    security: { ...DEFAULT_PREFERENCES.security, ...stored?.security },
+    preferences: { ...DEFAULT_PREFERENCES.preferences, ...stored?.preferences },
+  };
+}
+
+/** An extended profile with nothing filled in (spec section 9). */
+export const EMPTY_EXTENDED_PROFILE: ExtendedProfile = {
+  phone: '',
+  company: '',
+  position: '',
+  timezone: '',
+  avatar_url: '',
+  bio: '',
+  website_url: '',
+  location: '',
 };
 
 /** Local storage keys of the renderer. */

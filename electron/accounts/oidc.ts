@@ -4,6 +4,7 @@
 
 import * as client from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { GoogleLoginRequest } from '../../shared/contract';
 import { OIDC_MESSAGES, SOCIAL_MESSAGES } from '../../shared/messages';
 import type { Clock } from '../clock';
 import type { CoreConfig, OidcSettings } from '../config';
@@ -31,15 +32,7 @@ interface Pending {
 }
 
 /** The spec's social login payload, filled from verified claims. */
-export interface SocialProfile {
-  email: string;
-  firstName: string;
-  lastName: string;
-  name: string;
-  profilePicture: string | null;
-  googleId: string;
-  provider: 'google';
-}
+export type SocialProfile = Omit<GoogleLoginRequest, 'idToken' | 'nonce'>;
 
 export interface VerifiedIdentity {
   issuer: string;

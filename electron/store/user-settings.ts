@@ -1,28 +1,8 @@
 // Preferences and extended profile of a user (the Settings screen's data).
 
-import { DEFAULT_PREFERENCES, type Preferences } from '../../shared/constants';
+import { EMPTY_EXTENDED_PROFILE, mergePreferences, type Preferences } from '../../shared/constants';
 import type { ExtendedProfile } from '../../shared/contract';
 import type { Db } from './database';
-
-export const EMPTY_PROFILE: ExtendedProfile = {
-  phone: '',
-  company: '',
-  position: '',
-  timezone: '',
-  avatar_url: '',
-  bio: '',
-  website_url: '',
-  location: '',
-};
-
-/** Stored preferences merged over the defaults, so fields added later get their default. */
-function mergePreferences(stored: Partial<Preferences> | null): Preferences {
-  return {
-    notifications: { ...DEFAULT_PREFERENCES.notifications, ...(stored?.notifications ?? {}) },
-    security: { ...DEFAULT_PREFERENCES.security, ...(stored?.security ?? {}) },
-    preferences: { ...DEFAULT_PREFERENCES.preferences, ...(stored?.preferences ?? {}) },
-  };
-}
 
 export function createUserSettingsRepo(db: Db) {
   return {
@@ -40,7 +20,7 @@ export function createUserSettingsRepo(db: Db) {
     },
     async getProfile(userId: string): Promise<ExtendedProfile> {
       const row = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
-      if (!row) return { ...EMPTY_PROFILE };
+      if (!row) return { ...EMPTY_EXTENDED_PROFILE };
       const { user_id: _u, updated_at: _t, ...profile } = row;
       return profile;
     },

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReportInput } from '../../electron/reports/loader';
 import { renderReport } from '../../electron/reports/render';
-import { EMPTY_PROFILE } from '../../electron/store/user-settings';
+import { EMPTY_EXTENDED_PROFILE } from '../../shared/constants';
 import { createTestCore, openTransport, signUpAndLogin, tempDir, type TestCore, type TestUser, type Transport } from '../helpers/core';
 import { FIXTURE_API_NAME, seedReportFixture, type Fixture } from '../helpers/report-fixture';
 
@@ -39,7 +39,7 @@ describe.each(['http', 'ipc'] as const)('report downloads over %s', (kind) => {
     const now = tc.clock.now().toISOString();
     await tc.core.services.db.insertInto('shares').values({ api_id: fx.apiId, user_id: viewer.id, permission: 'read', created_at: now, updated_at: now }).execute();
     // The owner reads dates in UTC+02:00 (Settings); the viewer has no zone set.
-    await tc.core.services.repos.userSettings.setProfile(owner.id, { ...EMPTY_PROFILE, timezone: 'UTC+02:00' }, tc.clock.now());
+    await tc.core.services.repos.userSettings.setProfile(owner.id, { ...EMPTY_EXTENDED_PROFILE, timezone: 'UTC+02:00' }, tc.clock.now());
     scratch = tempDir('portcullis-dl-');
   }, 120_000);
 

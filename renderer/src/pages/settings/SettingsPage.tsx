@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { DEFAULT_PREFERENCES, DELAYS, STORAGE_KEYS, type Preferences } from '../../../../shared/constants';
+import { DEFAULT_PREFERENCES, DELAYS, EMPTY_EXTENDED_PROFILE, mergePreferences, STORAGE_KEYS, type Preferences } from '../../../../shared/constants';
 import type { ExtendedProfile } from '../../../../shared/contract';
 import { API_MESSAGES, SETTINGS_MESSAGES } from '../../../../shared/messages';
 import * as settingsApi from '../../api/settings';
@@ -37,25 +37,6 @@ const TABS: { id: TabId; label: string; icon: IconName }[] = [
   { id: 'team-server', label: 'Team server', icon: 'server' },
 ];
 
-const EMPTY_PROFILE: ExtendedProfile = {
-  phone: '',
-  company: '',
-  position: '',
-  timezone: '',
-  avatar_url: '',
-  bio: '',
-  website_url: '',
-  location: '',
-};
-
-function mergePreferences(p: Partial<Preferences> | undefined): Preferences {
-  return {
-    notifications: { ...DEFAULT_PREFERENCES.notifications, ...p?.notifications },
-    security: { ...DEFAULT_PREFERENCES.security, ...p?.security },
-    preferences: { ...DEFAULT_PREFERENCES.preferences, ...p?.preferences },
-  };
-}
-
 export default function SettingsPage(): ReactElement {
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
@@ -64,7 +45,7 @@ export default function SettingsPage(): ReactElement {
   const [banner, setBannerState] = useState<Banner | null>(null);
   const [ending, setEnding] = useState(false);
   const [loading, setLoading] = useState(true);
-  const [extended, setExtended] = useState<ExtendedProfile>(EMPTY_PROFILE);
+  const [extended, setExtended] = useState<ExtendedProfile>(EMPTY_EXTENDED_PROFILE);
   /** Preferences as last loaded or saved, and the edits of the three panels that show them. */
   const [savedPrefs, setSavedPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
   const [draftPrefs, setDraftPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
@@ -149,7 +130,7 @@ export default function SettingsPage(): ReactElement {
         endSession(SETTINGS_MESSAGES.sessionExpired);
         return;
       }
-      if (profileRes.ok && profileRes.data?.profile) setExtended({ ...EMPTY_PROFILE, ...profileRes.data.profile });
+      if (profileRes.ok && profileRes.data?.profile) setExtended({ ...EMPTY_EXTENDED_PROFILE, ...profileRes.data.profile });
       if (prefsRes.ok && prefsRes.data?.preferences) {
         const loaded = mergePreferences(prefsRes.data.preferences);
         setSavedPrefs(loaded);
