@@ -14,6 +14,13 @@ export const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|authori[sz]ation|
 
 export const REDACTED = '[redacted]';
 
+const JWT = /^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*$/;
+
+/** A JSON Web Token (header.payload.signature, the header starting `{"`): a credential whatever its name. */
+export function looksLikeJwt(value: string): boolean {
+  return value.length <= 16_384 && JWT.test(value);
+}
+
 /** Formats are short: longer strings are not even looked at (which also keeps the patterns linear). */
 const FORMAT_MAX = 254;
 
@@ -65,10 +72,10 @@ export function inferSchema(value: unknown, budget: Budget, depth = 0): JsonSche
   return { type: 'object', properties };
 }
 
-/** A bounded copy of an example with the values of secret-named fields replaced. */
+/** A bounded copy of an example with the values of secret-named fields (and JWTs) replaced. */
 export function redactedExample(value: unknown, budget: Budget, depth = 0): unknown {
   budget.remaining -= 1;
-  if (typeof value === 'string') return value.length > IMPORT_LIMITS.maxStoredString ? `${value.slice(0, IMPORT_LIMITS.maxStoredString)}…` : value;
+  if (typeof value === 'string') return looksLikeJwt(value) ? REDACTED : value.length > IMPORT_LIMITS.maxStoredString ? `${value.slice(0, IMPORT_LIMITS.maxStoredString)}…` : value;
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (depth >= MAX_DEPTH || budget.remaining <= 0) {

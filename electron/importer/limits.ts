@@ -26,6 +26,8 @@ export const IMPORT_LIMITS = {
   maxSummaryLength: 300,
   maxPathLength: 2_048,
   maxBaseUrlLength: 2_048,
+  /** A security scheme's token or OpenID Connect URL; longer ones are dropped (a cut URL would be wrong). */
+  maxSchemeUrlLength: 2_048,
   maxOperationIdLength: 200,
   maxTags: 20,
   maxTagLength: 100,

@@ -1,7 +1,7 @@
 // Pieces shared by the OpenAPI 3.x and Swagger 2.0 readers: security requirements and schemes,
 // media-type choice, path templates and parameter merging.
 
-import type { EndpointParameter, SecurityRequirement, SecurityScheme } from '../../shared/contract';
+import type { EndpointParameter, OAuth2Grant, SecurityRequirement, SecurityScheme } from '../../shared/contract';
 import { IMPORT_LIMITS } from './limits';
 import type { Warnings } from './warnings';
 import { arr, clampText, isObject, obj, own, str, type Obj } from './values';
@@ -30,8 +30,88 @@ export function normalizeSecurity(value: unknown, where: string, warnings: Warni
 
 const API_KEY_PLACES = new Set(['header', 'query', 'cookie']);
 
+/** OpenAPI 3 flow names, in the order the grants are listed. */
+const OPENAPI_FLOWS: [string, OAuth2Grant][] = [
+  ['clientCredentials', 'client_credentials'],
+  ['password', 'password'],
+  ['authorizationCode', 'authorization_code'],
+  ['implicit', 'implicit'],
+];
+/** Swagger 2 `flow` values. */
+const SWAGGER_FLOWS = new Map<string, OAuth2Grant>([
+  ['application', 'client_credentials'],
+  ['password', 'password'],
+  ['accessCode', 'authorization_code'],
+  ['implicit', 'implicit'],
+]);
+
+/**
+ * A URL a security scheme names (a token endpoint, an OpenID Connect discovery document), kept as
+ * written: an absolute http(s) URL or a relative reference, bounded; otherwise the reason it is not.
+ */
+export function checkSchemeUrl(value: unknown): { url: string } | { reason: string } {
+  if (typeof value !== 'string') return { reason: 'it is not a string' };
+  const url = value.trim();
+  if (!url) return { reason: 'it is empty' };
+  if (url.length > IMPORT_LIMITS.maxSchemeUrlLength) return { reason: `it is longer than ${IMPORT_LIMITS.maxSchemeUrlLength} characters` };
+  if (/[{}]/.test(url)) return { reason: 'it holds a {variable} the importer cannot fill' };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f\\<>"`]/.test(url)) return { reason: 'it is not an http(s) URL or a relative reference' };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { reason: 'it is not a valid URL' };
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { reason: 'it is not an http(s) URL or a relative reference' };
+    if (parsed.username || parsed.password) return { reason: 'it holds a user name or password' };
+    return { url };
+  }
+  try {
+    const parsed = new URL(url, 'http://relative.invalid/');
+    if (parsed.username || parsed.password) return { reason: 'it holds a user name or password' };
+  } catch {
+    return { reason: 'it is not a valid URL' };
+  }
+  return { url };
+}
+
+/** Told what was dropped from a scheme: the pointer below the scheme ("/flows/password/tokenUrl") and why. */
+type SchemeNote = (subpath: string, message: string) => void;
+
+function oauth2Scheme(raw: Obj, note: SchemeNote): SecurityScheme {
+  const grants: OAuth2Grant[] = [];
+  // The token endpoint the scanner can use itself: client credentials first, then password.
+  const tokenUrls: [string, unknown][] = [];
+  const flows = obj(raw.flows);
+  if (flows) {
+    for (const [key, grant] of OPENAPI_FLOWS) if (isObject(own(flows, key))) grants.push(grant);
+    for (const key of ['clientCredentials', 'password']) {
+      const v = own(own(flows, key), 'tokenUrl');
+      if (v !== undefined) tokenUrls.push([`/flows/${key}/tokenUrl`, v]);
+    }
+  } else {
+    const flow = str(raw.flow);
+    const grant = flow === undefined ? undefined : SWAGGER_FLOWS.get(flow);
+    if (grant) grants.push(grant);
+    if ((grant === 'client_credentials' || grant === 'password') && raw.tokenUrl !== undefined) tokenUrls.push(['/tokenUrl', raw.tokenUrl]);
+  }
+  const scheme: SecurityScheme = { type: 'oauth2' };
+  for (const [at, v] of tokenUrls) {
+    const checked = checkSchemeUrl(v);
+    if ('url' in checked) {
+      scheme.tokenUrl = checked.url;
+      break;
+    }
+    note(at, `its token URL was dropped because ${checked.reason}`);
+  }
+  if (grants.length) scheme.grants = grants;
+  return scheme;
+}
+
 /** An OpenAPI 3 or Swagger 2 security scheme object -> the scanner's SecurityScheme, or a reason it cannot be used. */
-export function toSecurityScheme(raw: unknown): SecurityScheme | string {
+export function toSecurityScheme(raw: unknown, note: SchemeNote = () => {}): SecurityScheme | string {
   if (!isObject(raw)) return 'it is not an object';
   const type = str(raw.type)?.trim();
   switch (type) {
@@ -51,8 +131,14 @@ export function toSecurityScheme(raw: unknown): SecurityScheme | string {
       return { type: 'apiKey', in: place as 'header' | 'query' | 'cookie', name: clampText(name, 200) };
     }
     case 'oauth2':
-    case 'openIdConnect':
+      return oauth2Scheme(raw, note);
+    case 'openIdConnect': {
+      if (raw.openIdConnectUrl === undefined) return { type };
+      const checked = checkSchemeUrl(raw.openIdConnectUrl);
+      if ('url' in checked) return { type, openIdConnectUrl: checked.url };
+      note('/openIdConnectUrl', `its OpenID Connect URL was dropped because ${checked.reason}`);
       return { type };
+    }
     default:
       return `type ${JSON.stringify(String(type ?? '')).slice(0, 40)} cannot be used by the scanner`;
   }
@@ -70,9 +156,10 @@ export function readSecuritySchemes(
   for (const name of Object.keys(map).slice(0, 100)) {
     if (name === '__proto__') continue;
     const at = `${where}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const scheme = toSecurityScheme(deref(map[name], at));
-    if (typeof scheme === 'string') warnings.add(at, `Security scheme "${clampText(name, 100)}" was skipped: ${scheme}.`);
-    else out[clampText(name, 100)] = scheme;
+    const label = clampText(name, 100);
+    const scheme = toSecurityScheme(deref(map[name], at), (subpath, message) => warnings.add(`${at}${subpath}`, `Security scheme "${label}": ${message}.`));
+    if (typeof scheme === 'string') warnings.add(at, `Security scheme "${label}" was skipped: ${scheme}.`);
+    else out[label] = scheme;
   }
   return out;
 }

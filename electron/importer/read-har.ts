@@ -1,10 +1,13 @@
 // HAR 1.2 (traffic recorded in a browser's developer tools) -> API and endpoints. API calls to the
 // most-used origin are kept; static assets and pages are dropped; requests are grouped into
 // endpoints by method and path, with id-like path segments turned into parameters
-// (/users/42/orders/7 -> /users/{userId}/orders/{orderId}). Header values, cookies and secret-named
-// fields are never stored; response bodies only give their schema.
+// (/users/42/orders/7 -> /users/{userId}/orders/{orderId}). The credentials requests send (an
+// Authorization header, an API key header or query parameter, a session cookie) become inferred
+// security schemes; header values, cookies, credential-looking and secret-named values are never
+// stored; response bodies only give their schema.
 
-import type { EndpointParameter, RequestBodySpec, ResponseSpec, SecurityScheme } from '../../shared/contract';
+import type { EndpointParameter, RequestBodySpec, ResponseSpec, SecurityRequirement, SecurityScheme } from '../../shared/contract';
+import { cookiePairs, CredentialInference, inferCredential, looksLikeJwt, looksLikeSecret, type CredentialCandidate } from './infer-credentials';
 import { inferSchema, redactedExample, REDACTED, SECRET_NAME } from './infer-schema';
 import { IMPORT_LIMITS } from './limits';
 import { ImportError } from './errors';
@@ -17,7 +20,6 @@ import { arr, clampText, isObject, obj, own, put, str, type Obj } from './values
 const STATIC_TYPES = new Set(['image', 'stylesheet', 'script', 'font', 'media', 'manifest', 'texttrack', 'ping', 'websocket', 'preflight', 'other-static']);
 const STATIC_EXTENSIONS = /\.(js|mjs|map|css|png|jpe?g|gif|svg|ico|webp|avif|bmp|woff2?|ttf|otf|eot|mp4|webm|mp3|wav|ogg|html?|txt|wasm)$/i;
 const STATIC_MIME = /^(image\/|font\/|audio\/|video\/|text\/css|text\/javascript|application\/(x-)?javascript|application\/wasm)/i;
-const API_KEY_HEADERS = /^(x-api-key|api-key|apikey|x-auth-token|x-access-token|x-apikey)$/i;
 const MAX_BODY_TEXT = 1_000_000;
 
 interface Entry {
@@ -34,11 +36,16 @@ interface Group {
   names: string[];
   values: string[];
   entries: Entry[];
+  /** The credentials its requests send, as OR alternatives ([] when none). */
+  security: SecurityRequirement[];
+  /** Query parameters that carry a credential: the scheme's place, not parameters. */
+  credentialQueries: Set<string>;
 }
 
-/** A path segment that names one object: a number, a UUID, a long hex or token-like string. */
+/** A path segment that names one object: a number, a UUID, a long hex or token-like string (or a JWT). */
 export function isIdSegment(seg: string): boolean {
   if (/^\d+$/.test(seg)) return true;
+  if (looksLikeJwt(seg)) return true;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg)) return true;
   if (/^[0-9a-f]{16,}$/i.test(seg) && /\d/.test(seg)) return true;
   return seg.length >= 16 && /^[A-Za-z0-9_-]+$/.test(seg) && /\d/.test(seg) && /[A-Za-z]/.test(seg);
@@ -107,7 +114,46 @@ function parseJson(text: string | undefined): unknown {
 
 function exampleOf(name: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
-  return SECRET_NAME.test(name) ? REDACTED : clampText(value, IMPORT_LIMITS.maxStoredString);
+  return SECRET_NAME.test(name) || looksLikeSecret(name, value) ? REDACTED : clampText(value, IMPORT_LIMITS.maxStoredString);
+}
+
+const MAX_HEADERS = 200;
+
+/** The credentials one recorded request sends: its headers, cookies (the `cookies` list and the Cookie header) and query string. */
+function entryCredentials(e: Entry): { found: CredentialCandidate[]; queries: string[] } {
+  const found: CredentialCandidate[] = [];
+  const cookies = new Map<string, string>();
+  for (const c of (arr(e.request.cookies) ?? []).slice(0, MAX_HEADERS)) {
+    const name = str(own(c, 'name'));
+    const value = str(own(c, 'value'));
+    if (name && value !== undefined && !cookies.has(name)) cookies.set(name, value);
+  }
+  for (const h of (arr(e.request.headers) ?? []).slice(0, MAX_HEADERS)) {
+    const name = str(own(h, 'name'));
+    const value = str(own(h, 'value'));
+    if (!name || value === undefined) continue;
+    if (name.trim().toLowerCase() === 'cookie') {
+      for (const [k, v] of cookiePairs(value)) if (!cookies.has(k)) cookies.set(k, v);
+      continue;
+    }
+    const c = inferCredential('header', name, value);
+    if (c) found.push(c);
+  }
+  for (const [name, value] of cookies) {
+    const c = inferCredential('cookie', name, value);
+    if (c) found.push(c);
+  }
+  const queries: string[] = [];
+  let n = 0;
+  for (const [k, v] of e.url.searchParams) {
+    if ((n += 1) > MAX_HEADERS) break;
+    const c = inferCredential('query', k, v);
+    if (c) {
+      found.push(c);
+      queries.push(clampText(k, IMPORT_LIMITS.maxParameterNameLength));
+    }
+  }
+  return { found, queries };
 }
 
 function readBody(group: Group, budget: Budget): RequestBodySpec | null {
@@ -173,7 +219,7 @@ function queryParameters(group: Group): EndpointParameter[] {
     const seen = new Set<string>();
     for (const [k, v] of e.url.searchParams) {
       const name = clampText(k, IMPORT_LIMITS.maxParameterNameLength);
-      if (!name || seen.has(name)) continue;
+      if (!name || seen.has(name) || group.credentialQueries.has(name)) continue;
       seen.add(name);
       const known = byName.get(name);
       if (known) known.count += 1;
@@ -235,29 +281,23 @@ export function readHar(doc: Obj, warnings: Warnings): SpecReading {
     const key = `${e.method} ${path}`;
     const g = groups.get(key);
     if (g) g.entries.push(e);
-    else groups.set(key, { method: e.method, path, names, values, entries: [e] });
+    else groups.set(key, { method: e.method, path, names, values, entries: [e], security: [], credentialQueries: new Set() });
   }
 
-  const securityOf = (g: Group) => {
+  // The credentials each recorded request sent; an endpoint accepts any of those its requests used.
+  const inference = new CredentialInference(schemes);
+  let kept = 0;
+  for (const g of groups.values()) {
+    const alternatives = new Map<string, SecurityRequirement>();
     for (const e of g.entries) {
-      const auth = headerValue(e.request.headers, 'authorization');
-      if (auth) {
-        const scheme = auth.trim().split(/\s+/, 1)[0]!.toLowerCase();
-        const name = scheme === 'basic' ? 'basicAuth' : 'bearerAuth';
-        schemes[name] = { type: 'http', scheme: scheme === 'basic' ? 'basic' : 'bearer' };
-        return [{ [name]: [] }];
-      }
-      for (const h of arr(e.request.headers) ?? []) {
-        const header = str(own(h, 'name')) ?? '';
-        if (API_KEY_HEADERS.test(header)) {
-          const name = `apiKey:header:${header.toLowerCase()}`;
-          schemes[name] = { type: 'apiKey', in: 'header', name: header };
-          return [{ [name]: [] }];
-        }
-      }
+      kept += 1;
+      const { found, queries } = entryCredentials(e);
+      for (const q of queries) g.credentialQueries.add(q);
+      for (const r of inference.use(found, `/log/entries/${e.index}/request`) ?? []) alternatives.set(Object.keys(r)[0]!, r);
     }
-    return [];
-  };
+    g.security = [...alternatives.values()].slice(0, 5);
+  }
+  const inferredDefault = inference.finish(kept, warnings);
 
   const operations: PendingOperation[] = [...groups.values()].map((g) => ({
     label: `${g.method} ${g.path}`,
@@ -266,7 +306,10 @@ export function readHar(doc: Obj, warnings: Warnings): SpecReading {
       const parameters: EndpointParameter[] = g.names.map((name, i) => {
         const value = g.values[i]!;
         const numeric = /^\d{1,15}$/.test(value);
-        return { name, in: 'path', required: true, schema: numeric ? { type: 'integer' } : { type: 'string' }, example: numeric ? Number(value) : clampText(value, 200) };
+        const p: EndpointParameter = { name, in: 'path', required: true, schema: numeric ? { type: 'integer' } : { type: 'string' } };
+        if (numeric) p.example = Number(value);
+        else if (!looksLikeSecret(name, value)) p.example = clampText(value, 200);
+        return p;
       });
       return {
         method: g.method,
@@ -277,7 +320,7 @@ export function readHar(doc: Obj, warnings: Warnings): SpecReading {
         parameters: [...parameters, ...queryParameters(g)],
         request_body: readBody(g, budgets.request),
         responses: readResponses(g, budgets.responses),
-        security: securityOf(g),
+        security: g.security,
       };
     },
   }));
@@ -295,7 +338,7 @@ export function readHar(doc: Obj, warnings: Warnings): SpecReading {
   return {
     name: title && !/^https?:\/\//i.test(title) ? title : host ? `${host} (recorded)` : '',
     baseUrl: origin,
-    security: { schemes, default: [] },
+    security: { schemes, default: inferredDefault },
     operations,
   };
 }

@@ -2,11 +2,14 @@
 // endpoint (nested folders become tags); `{{variables}}` are filled from the collection's
 // variables; the base URL comes from a `baseUrl`-like variable or the most common origin.
 // Auth is kept as its type only: tokens, passwords and keys in the collection are never stored.
+// A request with no auth anywhere up its folders that sends a credential in its own header, query
+// parameter or cookie gets a scheme inferred for it (infer-credentials.ts).
 
-import type { EndpointParameter, RequestBodySpec, ResponseSpec, SecurityRequirement, SecurityScheme } from '../../shared/contract';
+import type { EndpointParameter, OAuth2Grant, RequestBodySpec, ResponseSpec, SecurityRequirement, SecurityScheme } from '../../shared/contract';
+import { cookiePairs, CredentialInference, inferCredential, looksLikeSecret, type CredentialCandidate } from './infer-credentials';
 import { inferSchema, redactedExample, REDACTED, SECRET_NAME } from './infer-schema';
 import { IMPORT_LIMITS } from './limits';
-import { finishBaseUrl, pathTemplateNames } from './openapi-common';
+import { checkSchemeUrl, finishBaseUrl, pathTemplateNames } from './openapi-common';
 import type { PendingOperation, SpecReading } from './read-spec';
 import type { Budget, Budgets } from './resolve-refs';
 import type { ExtractedEndpoint } from './result';
@@ -168,8 +171,33 @@ const OTHER_HTTP_SCHEMES: Record<string, string> = {
   jwt: 'bearer',
 };
 
+/** Postman's `grant_type` values. */
+const POSTMAN_GRANTS = new Map<string, OAuth2Grant>([
+  ['client_credentials', 'client_credentials'],
+  ['password_credentials', 'password'],
+  ['password', 'password'],
+  ['authorization_code', 'authorization_code'],
+  ['authorization_code_with_pkce', 'authorization_code'],
+  ['implicit', 'implicit'],
+]);
+
+/** An oauth2 auth block: its grant and access token URL (variables filled), never its client secret or tokens. */
+function oauth2Scheme(auth: Auth, vars: Variables, note: (message: string) => void): SecurityScheme {
+  const scheme: Extract<SecurityScheme, { type: 'oauth2' }> = { type: 'oauth2' };
+  const grant = POSTMAN_GRANTS.get(authField(auth, 'grant_type') ?? '');
+  if (grant) scheme.grants = [grant];
+  const raw = authField(auth, 'accessTokenUrl');
+  if (raw !== undefined && raw.trim() !== '' && grant !== 'implicit') {
+    const filled = fill(raw.slice(0, IMPORT_LIMITS.maxSchemeUrlLength * 2), vars);
+    const checked = filled.includes('{{') ? { reason: 'it uses a collection variable that has no value' } : checkSchemeUrl(filled);
+    if ('url' in checked) scheme.tokenUrl = checked.url;
+    else note(`The OAuth 2.0 access token URL was dropped because ${checked.reason}.`);
+  }
+  return scheme;
+}
+
 /** The scheme an auth block stands for, under a stable name; never its secret values. */
-function toScheme(auth: Auth): [string, SecurityScheme] | null {
+function toScheme(auth: Auth, vars: Variables, note: (message: string) => void): [string, SecurityScheme] | null {
   switch (auth.type) {
     case 'bearer':
       return ['bearerAuth', { type: 'http', scheme: 'bearer' }];
@@ -181,7 +209,7 @@ function toScheme(auth: Auth): [string, SecurityScheme] | null {
       return [`apiKey:${place}:${name}`, { type: 'apiKey', in: place, name }];
     }
     case 'oauth2':
-      return ['oauth2Auth', { type: 'oauth2' }];
+      return ['oauth2Auth', oauth2Scheme(auth, vars, note)];
     default: {
       const scheme = OTHER_HTTP_SCHEMES[auth.type];
       return scheme ? [`${auth.type}Auth`, { type: 'http', scheme }] : null;
@@ -203,7 +231,60 @@ const RAW_LANGUAGE: Record<string, string> = { json: 'application/json', xml: 'a
 
 function exampleValue(name: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '' || /\{\{/.test(value)) return undefined;
-  return SECRET_NAME.test(name) ? REDACTED : clampText(value, IMPORT_LIMITS.maxStoredString);
+  return SECRET_NAME.test(name) || looksLikeSecret(name, value) ? REDACTED : clampText(value, IMPORT_LIMITS.maxStoredString);
+}
+
+/** A request's query parameters (name, value, disabled): the `query` list when there is one, else those of the raw URL. */
+function queryPairs(url: Obj | undefined, loc: Location): [string, unknown, boolean][] {
+  const list = arr(own(url, 'query'));
+  if (list) return list.filter(isObject).map((q) => [str(q.key) ?? '', q.value, q.disabled === true]);
+  return loc.query.map(([k, v]) => {
+    try {
+      return [decodeURIComponent(k), decodeURIComponent(v), false];
+    } catch {
+      return [k, v, false];
+    }
+  });
+}
+
+/** What a request sends by itself as a credential: a header, query parameter or cookie. */
+interface OwnCredentials {
+  security: SecurityRequirement[];
+  /** Lower-cased header names and query names the credentials are in: not kept as parameters. */
+  headers: Set<string>;
+  queries: Set<string>;
+}
+
+function findOwnCredentials(request: Obj, loc: Location): { found: CredentialCandidate[]; headers: Set<string>; queries: Set<string> } {
+  const found: CredentialCandidate[] = [];
+  const headers = new Set<string>();
+  const queries = new Set<string>();
+  for (const h of (arr(request.header) ?? []).slice(0, IMPORT_LIMITS.maxParameters)) {
+    const name = clampText(own(h, 'key'), IMPORT_LIMITS.maxParameterNameLength);
+    const value = str(own(h, 'value'));
+    if (!name || value === undefined || own(h, 'disabled') === true) continue;
+    if (name.toLowerCase() === 'cookie') {
+      for (const [cookie, v] of cookiePairs(value)) {
+        const c = inferCredential('cookie', cookie, v);
+        if (c) found.push(c);
+      }
+      continue;
+    }
+    const c = inferCredential('header', name, value);
+    if (c) {
+      found.push(c);
+      headers.add(name.toLowerCase());
+    }
+  }
+  for (const [key, value, disabled] of queryPairs(obj(request.url), loc).slice(0, IMPORT_LIMITS.maxParameters)) {
+    if (typeof value !== 'string' || disabled) continue;
+    const c = inferCredential('query', key, value);
+    if (c) {
+      found.push(c);
+      queries.add(clampText(key, IMPORT_LIMITS.maxParameterNameLength));
+    }
+  }
+  return { found, headers, queries };
 }
 
 function readBody(request: Obj, method: string, budget: Budget): RequestBodySpec | null {
@@ -299,7 +380,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
   const requirementOf = (auth: Auth | null | undefined, where: string): SecurityRequirement[] | null => {
     if (auth === undefined) return null;
     if (auth === null) return [];
-    const scheme = toScheme(auth);
+    const scheme = toScheme(auth, vars, (message) => warnings.add(where, message));
     if (!scheme) {
       if (!unusable.has(auth.type)) warnings.add(where, `Auth type "${clampText(auth.type, 40)}" cannot be used by the scanner; it was left out.`);
       unusable.add(auth.type);
@@ -352,8 +433,26 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
     warnings.add('/variable', `The collection variable ${clampText(baseKey, 100)} has no value; set the base URL (Edit API) before scanning.`);
   else baseUrl = baseKey;
 
+  // Requests with no auth up their folders that send a credential themselves: inferred schemes,
+  // known before any endpoint is read (the default requirement and the flags depend on them).
+  const inference = new CredentialInference(schemes);
+  const elsewhere = (loc: Location) => !!loc.originKey && !!baseKey && loc.originKey !== baseKey;
+  let kept = 0;
+  const ownCredentials: (OwnCredentials | null)[] = items.map((it, index) => {
+    const loc = located[index]!;
+    if (elsewhere(loc)) return null;
+    kept += 1;
+    const request = typeof it.item.request === 'string' ? { url: it.item.request } : obj(it.item.request);
+    if (!request || collectionAuth !== undefined || it.auth !== undefined || readAuth(request.auth) !== undefined) return null;
+    const { found, headers, queries } = findOwnCredentials(request, loc);
+    const security = inference.use(found, `${it.where}/request`);
+    return security ? { security, headers, queries } : null;
+  });
+  const inferredDefault = inference.finish(kept, warnings);
+
   const operations: PendingOperation[] = items.map((it, index) => {
     const loc = located[index]!;
+    const ownCreds = ownCredentials[index];
     const label = clampText(it.item.name, 200) || `item ${it.where}`;
     return {
       label: `"${label}"`,
@@ -364,7 +463,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
         const method = (str(request.method) ?? 'GET').trim().toUpperCase();
         const requestAuth = readAuth(request.auth);
         if (!METHOD.test(method)) throw new SkipOperation(`"${clampText(request.method, 20)}" is not an HTTP method`);
-        if (loc.originKey && baseKey && loc.originKey !== baseKey)
+        if (elsewhere(loc))
           throw new SkipOperation(`it targets ${clampText(loc.origin ?? loc.originKey, 200)}, not the API's base URL ${clampText(baseUrl || baseKey, 200)}`);
         const rel = basePath && (loc.path === basePath || loc.path.startsWith(`${basePath}/`)) ? loc.path.slice(basePath.length) : loc.path;
         const path = templatePath(rel);
@@ -381,20 +480,12 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
           if (ex !== undefined) p.example = ex;
           parameters.push(p);
         }
-        const queryList = arr(own(url, 'query'));
-        const queries: [string, unknown][] = queryList
-          ? queryList.filter(isObject).map((q) => [str(q.key) ?? '', q.value])
-          : loc.query.map(([k, v]) => {
-              try {
-                return [decodeURIComponent(k), decodeURIComponent(v)];
-              } catch {
-                return [k, v];
-              }
-            });
         const seen = new Set<string>();
-        for (const [key, value] of queries) {
+        for (const [key, value] of queryPairs(url, loc)) {
           const name = clampText(key, IMPORT_LIMITS.maxParameterNameLength);
           if (!name || seen.has(name) || parameters.length >= IMPORT_LIMITS.maxParameters) continue;
+          // The inferred credential's place is the scheme's, not a parameter's (the scanner fills it).
+          if (ownCreds?.queries.has(name)) continue;
           seen.add(name);
           const p: EndpointParameter = { name, in: 'query', required: false, schema: { type: 'string' } };
           const ex = exampleValue(name, value);
@@ -404,6 +495,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
         for (const h of arr(request.header) ?? []) {
           const name = clampText(own(h, 'key'), IMPORT_LIMITS.maxParameterNameLength);
           if (!name || SKIPPED_HEADERS.has(name.toLowerCase()) || own(h, 'disabled') === true) continue;
+          if (ownCreds?.headers.has(name.toLowerCase())) continue;
           if (parameters.length >= IMPORT_LIMITS.maxParameters) break;
           const p: EndpointParameter = { name, in: 'header', required: false, schema: { type: 'string' } };
           const ex = exampleValue(name, own(h, 'value'));
@@ -419,7 +511,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
           parameters,
           request_body: readBody(request, method, budgets.request),
           responses: readResponses(it.item.response, budgets.responses),
-          security: requirementOf(requestAuth === undefined ? it.auth : requestAuth, it.where),
+          security: ownCreds ? ownCreds.security : requirementOf(requestAuth === undefined ? it.auth : requestAuth, it.where),
         };
       },
     };
@@ -428,7 +520,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
   return {
     name: clampText(own(info, 'name'), IMPORT_LIMITS.maxNameLength),
     baseUrl: baseUrl ? finishBaseUrl(baseUrl, '/variable', warnings) : '',
-    security: { schemes, default: defaultSecurity },
+    security: { schemes, default: collectionAuth === undefined ? inferredDefault : defaultSecurity },
     operations,
   };
 }

@@ -101,7 +101,7 @@ describe('shared fixture specs', () => {
     expect(stripe.security.default).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
     expect(stripe.endpoints.every((e) => e.flags.includes('BKEN_AUTH'))).toBe(true);
     const azure = importApiDocument(readFixture('apisguru-azure-web-WebApps-2019-08-01-swagger-2.0.yaml'));
-    expect(azure.security).toEqual({ schemes: { azure_auth: { type: 'oauth2' } }, default: [{ azure_auth: ['user_impersonation'] }] });
+    expect(azure.security).toEqual({ schemes: { azure_auth: { type: 'oauth2', grants: ['implicit'] } }, default: [{ azure_auth: ['user_impersonation'] }] });
     expect(azure.base_url).toBe('https://management.azure.com');
   });
 

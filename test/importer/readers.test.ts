@@ -206,6 +206,8 @@ describe('HAR reader', () => {
     expect(r.warnings.map((w) => w.message)).toEqual([
       '2 requests for pages, static files and CORS preflights were left out.',
       '1 requests to other hosts were left out (https://cdn.analytics.test); the API is https://shop.test.',
+      "Credentials inferred: 1 of 4 requests sends a credential in the Authorization header (Bearer <secret>); the scanner will place the scan's credential there.",
+      "Credentials inferred: 1 of 4 requests sends a credential in the X-API-Key header (<secret>); the scanner will place the scan's credential there.",
     ]);
   });
 
@@ -227,7 +229,11 @@ describe('HAR reader', () => {
     expect(list.flags).toEqual(expect.arrayContaining(['BOLA', 'BKEN_AUTH', 'URC']));
     const create = eps['POST /api/users/{userId}/orders']!;
     expect(create.request_body).toMatchObject({ content_type: 'application/json', example: { item: 'a', password: '[redacted]' } });
-    expect(create.security).toEqual([{ 'apiKey:header:x-api-key': [] }]);
+    expect(create.security).toEqual([{ xApiKey: [] }]);
+    expect(r.security).toEqual({
+      schemes: { bearerAuth: { type: 'http', scheme: 'bearer' }, xApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      default: [],
+    });
     expect(create.flags).toEqual(expect.arrayContaining(['SSRF', 'UABF', 'UCAPI']));
     expect(eps['DELETE /api/orders/{orderId}']!.parameters[0]).toMatchObject({ name: 'orderId', example: '5f2b7c9e8d1a4b3c2d1e0f9a' });
     const stored = JSON.stringify(r);
