@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { curlFor, renderEvidence, shellQuote } from './evidence';
 import { Exchange } from './http/exchange';
-import { Redactor } from './redact';
+import { Redactor, type NamedSecret } from './redact';
 
 const KEY1 = 'sk_live_51HxYzAbCdEf/+=';
 const KEY2 = 'user2:pa ss';
@@ -46,5 +47,215 @@ describe('redaction', () => {
     const basic = exchange({ authorization: `Basic ${Buffer.from(KEY2).toString('base64')}` }, 'http://127.0.0.1:1/');
     expect(curlFor(basic, redactor)).toContain('-u "$PORTCULLIS_KEY_2"');
     expect(shellQuote('', redactor)).toBe("''");
+  });
+});
+
+// ---- Variants, fragments and secrets added during the scan ----
+
+const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+const named = (n: number, value: string): NamedSecret => ({ label: `[key ${n}]`, envVar: `PORTCULLIS_KEY_${n}`, value });
+
+function jwt(payload: object, signature: Buffer): string {
+  return `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(payload))}.${b64url(signature)}`;
+}
+
+/**
+ * The base64 characters of `prefix + secret + suffix` that depend on the secret's bytes alone,
+ * computed from the whole text's positions (not the way the redactor computes them).
+ */
+function secretRegion(prefix: Buffer, secret: Buffer, suffix: Buffer, url: boolean): string {
+  const all = Buffer.concat([prefix, secret, suffix]).toString(url ? 'base64url' : 'base64');
+  let region = '';
+  for (let i = 0; i < all.length; i++) if (6 * i >= 8 * prefix.length && 6 * i + 6 <= 8 * (prefix.length + secret.length)) region += all[i];
+  return region;
+}
+
+describe('redaction of parts and encodings', () => {
+  const TOKEN = jwt({ sub: 'alice', scope: 'admin', iat: 1700000000 }, Buffer.alloc(32, 7));
+  const [HEADER, PAYLOAD, SIGNATURE] = TOKEN.split('.') as [string, string, string];
+
+  it('replaces each JWT segment on its own, so a token split across findings cannot be rebuilt', () => {
+    const r = new Redactor([named(1, TOKEN)]);
+    const first = r.redact(`{"debug":"${HEADER}.${PAYLOAD}"}`);
+    const second = r.redact(`sig=${SIGNATURE}`);
+    expect(first).toBe('{"debug":"[key 1].[key 1]"}');
+    expect(second).toBe('sig=[key 1]');
+    expect(r.leaks(`x ${SIGNATURE} y`)).toBe(true);
+    expect(r.redact(`Authorization: Bearer ${TOKEN}`)).toBe('Authorization: Bearer [key 1]');
+  });
+
+  it('leaves JWT segments shorter than 8 characters alone', () => {
+    const none = `${b64url('{"alg":"none"}')}.e30.`;
+    const r = new Redactor([named(1, none)]);
+    expect(r.redact(`token ${none} payload e30`)).toBe('token [key 1] payload e30');
+    expect(r.leaks('e30')).toBe(false);
+  });
+
+  it('replaces hex in both cases and base64 inside Basic credentials', () => {
+    const r = new Redactor([named(1, KEY1)]);
+    const hex = Buffer.from(KEY1).toString('hex');
+    expect(r.redact(`echo=${hex};ECHO=${hex.toUpperCase()}`)).toBe('echo=[key 1];ECHO=[key 1]');
+    // The three byte alignments, in both alphabets (this password's base64 is full of '+' and '/').
+    const password = 'k>>>???~~~>?>?~~ey';
+    r.add({ label: '[password]', envVar: 'PORTCULLIS_PASSWORD', value: password });
+    for (const secret of [KEY1, password]) {
+      for (const [user, enc] of ['u', 'us', 'use', 'user'].flatMap((u) => [[u, 'base64'], [u, 'base64url']] as const)) {
+        const basic = `Basic ${Buffer.from(`${user}:${secret}?>`).toString(enc)}`;
+        expect(r.leaks(basic)).toBe(true);
+        const out = r.redact(basic);
+        expect(out).toMatch(/\[(key 1|password)\]/);
+        expect(r.leaks(out)).toBe(false);
+      }
+    }
+  });
+
+  it('covers the token after a scheme prefix, form encoding and escaped slashes', () => {
+    const r = new Redactor([named(1, `Bearer ${KEY1}`)]);
+    const form = new URLSearchParams({ k: KEY1 }).toString();
+    const text = `${KEY1} ${form} ${JSON.stringify(KEY1).replace(/\//g, '\\/')} ${Buffer.from(KEY1).toString('base64url')}`;
+    expect(r.redact(text)).toBe('[key 1] k=[key 1] "[key 1]" [key 1]');
+  });
+
+  it('replaces the longest variant first when one secret starts another', () => {
+    const r = new Redactor([named(1, 'abcdefgh'), named(2, 'abcdefgh-and-more')]);
+    expect(r.redact('x abcdefgh-and-more y abcdefgh')).toBe('x [key 2] y [key 1]');
+  });
+
+  it('adds secrets after construction, once per value', () => {
+    const r = new Redactor([named(1, KEY1)]);
+    const refreshed = jwt({ sub: 'bob', iat: 1700000500 }, Buffer.alloc(32, 9));
+    expect(r.redact(refreshed)).toBe(refreshed);
+    r.add({ label: '[identity admin]', envVar: 'PORTCULLIS_IDENTITY_ADMIN', value: refreshed });
+    r.add({ label: '[other]', envVar: 'OTHER', value: refreshed });
+    r.add(named(3, ''));
+    expect(r.secrets.map((s) => s.label)).toEqual(['[key 1]', '[identity admin]']);
+    expect(r.redact(`a ${refreshed} b ${refreshed.split('.')[2]!}`)).toBe('a [identity admin] b [identity admin]');
+    expect(r.redact(KEY1)).toBe('[key 1]');
+  });
+
+  it('replaces a secret shorter than 4 characters only as a whole word', () => {
+    const r = new Redactor([{ label: '[password]', envVar: 'PORTCULLIS_PASSWORD', value: 'ab' }]);
+    const text = 'about a tab: abc, password=ab&x=1 "ab" lab';
+    expect(r.redact(text)).toBe('about a tab: abc, password=[password]&x=1 "[password]" lab');
+    expect(r.leaks('about a tab')).toBe(false);
+    expect(r.redact('ordinary text without it')).toBe('ordinary text without it');
+  });
+
+  it('substitutes shell variables for whole values and for parts', () => {
+    const r = new Redactor([named(1, TOKEN)]);
+    const by = (s: NamedSecret) => `$${s.envVar}`;
+    expect(r.replace(`Bearer ${TOKEN}`, by)).toBe('Bearer $PORTCULLIS_KEY_1');
+    // A lone segment becomes the variable too: not a reproducible request, but nothing leaks.
+    expect(r.replace(`sig=${SIGNATURE}`, by)).toBe('sig=$PORTCULLIS_KEY_1');
+  });
+
+  it('redacts inside JSON-like values', () => {
+    const r = new Redactor([named(1, TOKEN)]);
+    expect(r.redactDeep({ a: [TOKEN, 1, null], b: { c: `x${SIGNATURE}` } })).toEqual({ a: ['[key 1]', 1, null], b: { c: 'x[key 1]' } });
+  });
+});
+
+// ---- Properties ----
+
+const CREDENTIAL_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=!@#$%^&*:"\\ '.split('');
+const credential = fc.string({ unit: fc.constantFrom(...CREDENTIAL_CHARS), minLength: 4, maxLength: 80 });
+const jwtSecret = fc
+  .record({
+    alg: fc.constantFrom('HS256', 'RS256', 'ES256', 'none'),
+    kid: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+    sub: fc.string({ maxLength: 30 }),
+    iat: fc.nat(),
+    signature: fc.uint8Array({ minLength: 0, maxLength: 64 }),
+  })
+  .map(({ alg, kid, sub, iat, signature }) => `${b64url(JSON.stringify({ alg, typ: 'JWT', kid }))}.${b64url(JSON.stringify({ sub, iat }))}.${b64url(Buffer.from(signature))}`);
+const secretArb = fc.oneof(credential, jwtSecret);
+const filler = fc.string({ maxLength: 40 });
+const bytes = fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a));
+
+type Encoding = 'whole' | 'segments' | 'hex' | 'HEX' | 'url' | 'form' | 'json' | 'base64' | 'base64url';
+const ENCODINGS: Encoding[] = ['whole', 'segments', 'hex', 'HEX', 'url', 'form', 'json', 'base64', 'base64url'];
+
+interface Embedded {
+  text: string;
+  /** Strings that must not survive redaction. */
+  forbidden: string[];
+}
+
+function embed(secret: string, enc: Encoding, prefix: Buffer, suffix: Buffer): Embedded {
+  const segments = secret.split('.');
+  const isJwt = segments.length === 3 && segments.every((s) => /^[A-Za-z0-9_-]*$/.test(s));
+  switch (enc) {
+    case 'whole':
+      return { text: secret, forbidden: [secret] };
+    case 'segments': {
+      if (!isJwt) return { text: secret, forbidden: [secret] };
+      const [h, p, s] = segments as [string, string, string];
+      return { text: `${h}.${p} ... signature: ${s}`, forbidden: segments.filter((x) => x.length >= 8) };
+    }
+    case 'hex':
+      return { text: Buffer.from(secret).toString('hex'), forbidden: [Buffer.from(secret).toString('hex')] };
+    case 'HEX':
+      return { text: Buffer.from(secret).toString('hex').toUpperCase(), forbidden: [Buffer.from(secret).toString('hex').toUpperCase()] };
+    case 'url':
+      return { text: `?k=${encodeURIComponent(secret)}`, forbidden: [encodeURIComponent(secret)] };
+    case 'form':
+      return { text: new URLSearchParams({ k: secret }).toString(), forbidden: [new URLSearchParams({ k: secret }).toString().slice(2)] };
+    case 'json':
+      return { text: JSON.stringify({ k: secret }), forbidden: [JSON.stringify(secret).slice(1, -1)] };
+    case 'base64':
+    case 'base64url': {
+      const url = enc === 'base64url';
+      const raw = Buffer.from(secret);
+      const region = secretRegion(prefix, raw, suffix, url);
+      const text = `Authorization: Basic ${Buffer.concat([prefix, raw, suffix]).toString(url ? 'base64url' : 'base64')}`;
+      return { text, forbidden: region.length >= 6 ? [region] : [] };
+    }
+  }
+}
+
+describe('redaction properties', () => {
+  it('leaves no variant of a secret, whatever the encoding and the text around it', () => {
+    fc.assert(
+      fc.property(secretArb, fc.constantFrom(...ENCODINGS), filler, filler, bytes, bytes, (secret, enc, before, after, prefix, suffix) => {
+        const r = new Redactor([named(1, secret)]);
+        const { text, forbidden } = embed(secret, enc, prefix, suffix);
+        const full = `${before}${text}${after}`;
+        if (forbidden.length) expect(r.leaks(full)).toBe(true);
+        const out = r.redact(full);
+        expect(r.leaks(out)).toBe(false);
+        expect(out).not.toContain(secret);
+        for (const f of forbidden) expect(out).not.toContain(f);
+        const segments = secret.split('.');
+        if (segments.length === 3) for (const s of segments) if (s.length >= 8 && /^[A-Za-z0-9_-]+$/.test(s)) expect(out).not.toContain(s);
+      }),
+    );
+  });
+
+  it('covers a secret added after construction like one given up front', () => {
+    fc.assert(
+      fc.property(secretArb, secretArb, fc.constantFrom(...ENCODINGS), bytes, bytes, (first, later, enc, prefix, suffix) => {
+        fc.pre(first !== later);
+        const r = new Redactor([named(1, first)]);
+        r.add(named(2, later));
+        r.add(named(3, later));
+        expect(r.secrets).toHaveLength(2);
+        const { text, forbidden } = embed(later, enc, prefix, suffix);
+        const out = r.redact(text);
+        expect(r.leaks(out)).toBe(false);
+        for (const f of forbidden) expect(out).not.toContain(f);
+      }),
+    );
+  });
+
+  it('leaves ordinary text without secrets unchanged', () => {
+    const text = fc.oneof(fc.lorem({ maxCount: 30 }), fc.string({ maxLength: 200 }), fc.json());
+    fc.assert(
+      fc.property(fc.array(secretArb, { minLength: 1, maxLength: 10 }), text, (secrets, t) => {
+        fc.pre(secrets.every((s) => !t.includes(s)));
+        const r = new Redactor(secrets.map((s, i) => named(i + 1, s)));
+        expect(r.leaks(t)).toBe(false);
+        expect(r.redact(t)).toBe(t);
+      }),
+    );
   });
 });

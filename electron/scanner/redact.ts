@@ -1,6 +1,7 @@
-// Removes the scan's keys from every text that leaves the engine (evidence, curl commands, error
-// notes, logs). A key can appear in several encodings: as given, URL-encoded (query strings),
-// base64 (Basic auth), JSON-escaped, or as the token part of "Bearer <token>".
+// Removes the scan's secrets (keys, and credentials obtained during the scan) from every text that
+// leaves the engine: evidence, curl commands, error notes, logs, and so every report and export.
+// A secret is caught in every encoding a target or a report may give it, and in the pieces a
+// reader could put back together (a JWT's segments, a stretch of a longer base64 text).
 
 export interface NamedSecret {
   /** What replaces it in evidence text, e.g. "[key 1]". */
@@ -12,58 +13,228 @@ export interface NamedSecret {
 
 interface Variant {
   text: string;
-  secret: NamedSecret;
+  /** Replace only where no letter, digit or underscore touches it on either side. */
+  wholeWord: boolean;
 }
 
 const SCHEME_PREFIX = /^(bearer|basic|token|apikey|api-key)\s+/i;
 
-function variantsOf(value: string): string[] {
-  const out = new Set<string>();
-  const add = (s: string) => {
-    if (s) out.add(s);
+// A secret shorter than this (a 2-character password, say) also occurs inside ordinary words;
+// replacing it everywhere would shred the text, so it and its encodings are replaced only as a
+// whole word. From this length on, a secret is replaced wherever it occurs.
+const MIN_ANYWHERE_LENGTH = 4;
+
+// A JWT segment carries little on its own when short, and short segments are not secret: "e30"
+// is `{}`, an alg:none token has an empty signature. They occur in unrelated tokens, so replacing
+// them would shred other evidence while hiding nothing worth hiding.
+const MIN_SEGMENT_LENGTH = 8;
+
+// A stretch cut out of a longer base64 text is pseudo-random, so 6 characters (36 bits) almost
+// never occur by chance, and every secret from 5 bytes on is covered at every alignment. Shorter
+// stretches (a 4-byte secret inside Basic credentials) would hit unrelated base64 data.
+const MIN_BASE64_FRAGMENT_LENGTH = 6;
+
+const WORD_CHAR = /[A-Za-z0-9_]/;
+const JWT_SEGMENT = /^[A-Za-z0-9_-]*$/;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+function wholeWordAt(text: string, index: number, length: number): boolean {
+  return !WORD_CHAR.test(text.charAt(index - 1)) && !WORD_CHAR.test(text.charAt(index + length));
+}
+
+function toUrlAlphabet(b64: string): string {
+  return b64.replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/**
+ * The base64 characters that depend only on the secret when it sits inside a longer text at each
+ * of the three byte alignments: encode it after 0, 1 and 2 filler bytes and keep the characters
+ * whose 6 bits all come from the secret (the first and last ones mix in neighbouring bytes).
+ */
+function alignedBase64(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const b64 = Buffer.concat([Buffer.alloc(lead), bytes]).toString('base64');
+    const first = Math.ceil((8 * lead) / 6);
+    const end = Math.floor((8 * (lead + bytes.length)) / 6);
+    if (end - first >= MIN_BASE64_FRAGMENT_LENGTH) out.push(b64.slice(first, end));
+  }
+  return out;
+}
+
+/** Every text that gives the secret (or a part of it worth hiding) away. */
+function variantsOf(value: string): Variant[] {
+  const out = new Map<string, Variant>();
+  const put = (text: string, wholeWord: boolean) => {
+    const known = out.get(text);
+    if (text && (!known || (known.wholeWord && !wholeWord))) out.set(text, { text, wholeWord });
   };
   const bases = [value];
   const m = SCHEME_PREFIX.exec(value);
-  if (m) bases.push(value.slice(m[0].length));
+  if (m && value.length > m[0].length) bases.push(value.slice(m[0].length));
   for (const b of bases) {
-    add(b);
-    add(encodeURIComponent(b));
-    add(encodeURIComponent(b).replace(/%20/g, '+'));
-    add(JSON.stringify(b).slice(1, -1));
-    add(Buffer.from(b, 'utf8').toString('base64'));
-    add(Buffer.from(b, 'utf8').toString('base64url'));
+    const short = b.length < MIN_ANYWHERE_LENGTH;
+    const whole = (s: string) => put(s, short);
+    whole(b);
+    const uri = encodeURIComponent(b);
+    whole(uri);
+    whole(uri.replace(/%20/g, '+'));
+    whole(uri.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()));
+    whole(new URLSearchParams({ v: b }).toString().slice(2)); // form encoding also escapes !'()~
+    const json = JSON.stringify(b).slice(1, -1);
+    whole(json);
+    whole(json.replace(/\//g, '\\/')); // PHP and some others escape slashes
+    whole(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    const bytes = Buffer.from(b, 'utf8');
+    const b64 = bytes.toString('base64');
+    for (const s of [b64, b64.replace(/=+$/, ''), toUrlAlphabet(b64), toUrlAlphabet(b64).replace(/=+$/, '')]) whole(s);
+    const hex = bytes.toString('hex');
+    whole(hex);
+    whole(hex.toUpperCase());
+    if (!short) {
+      for (const f of alignedBase64(bytes)) {
+        put(f, false);
+        put(toUrlAlphabet(f), false);
+      }
+    }
+    // A JWS has three segments, a JWE five; each one alone is replaced, so a token split across
+    // findings (header and payload in one, signature in another) cannot be put back together.
+    // The header is often the same for every token of an issuer, so another token's header may
+    // read "[key 1]" too: over-redaction, which is the safe side.
+    const segments = b.split('.');
+    if ((segments.length === 3 || segments.length === 5) && segments.every((s) => JWT_SEGMENT.test(s))) {
+      for (const s of segments) if (s.length >= MIN_SEGMENT_LENGTH) put(s, false);
+    }
   }
-  return [...out];
+  return [...out.values()];
 }
 
+// Variants are found by their first few characters: one RegExp of these short prefixes finds the
+// places where a variant may start, and only there are the (few) variants with that prefix
+// compared. One alternation of the whole variants would be simpler, but with JWTs its source runs
+// to tens of KB, past the size V8 optimizes, and redaction gets ten times slower.
+const PREFIX_LENGTH = 8;
+
+interface Match {
+  index: number;
+  variant: Variant;
+}
+
+/**
+ * Replaces a scan's secrets in texts. Secrets can be added while the scan runs (a token obtained
+ * by a login recipe, a refreshed OAuth2 token); every text redacted afterwards covers them.
+ * Matching is leftmost, then longest: an encoding that contains another is replaced whole.
+ */
 export class Redactor {
-  private readonly variants: Variant[];
-  readonly secrets: readonly NamedSecret[];
+  private readonly list: NamedSecret[] = [];
+  /** Variant text → the secret it gives away (the first secret added wins a shared variant). */
+  private readonly owners = new Map<string, NamedSecret>();
+  private readonly variants = new Map<string, Variant>();
+  /** Variants by prefix, longest first; rebuilt on the next use after an `add`. */
+  private index: { starts: RegExp; byPrefix: Map<string, Variant[]>; prefixLengths: number[] } | null = null;
 
   constructor(secrets: NamedSecret[]) {
-    this.secrets = secrets.filter((s) => s.value.length > 0);
-    const list: Variant[] = [];
-    for (const secret of this.secrets) for (const text of variantsOf(secret.value)) list.push({ text, secret });
-    // Longest first, so an encoding that contains another is replaced whole.
-    this.variants = list.sort((a, b) => b.text.length - a.text.length);
+    for (const s of secrets) this.add(s);
   }
 
-  /** The text with every key replaced by its label. */
+  get secrets(): readonly NamedSecret[] {
+    return this.list;
+  }
+
+  /** Adds a secret learnt during the scan; adding an equal value again does nothing. */
+  add(secret: NamedSecret): void {
+    if (!secret.value || this.list.some((s) => s.value === secret.value)) return;
+    this.list.push(secret);
+    for (const v of variantsOf(secret.value)) {
+      const known = this.variants.get(v.text);
+      if (known) {
+        // Another secret already gives this text away: it keeps its label, but the variant is
+        // matched anywhere if either secret needs that.
+        if (!v.wholeWord) known.wholeWord = false;
+        continue;
+      }
+      this.owners.set(v.text, secret);
+      this.variants.set(v.text, { ...v });
+    }
+    this.index = null;
+  }
+
+  private built(): NonNullable<Redactor['index']> | null {
+    if (this.variants.size === 0) return null;
+    if (!this.index) {
+      const byPrefix = new Map<string, Variant[]>();
+      for (const v of this.variants.values()) {
+        const key = v.text.slice(0, PREFIX_LENGTH);
+        const bucket = byPrefix.get(key);
+        if (bucket) bucket.push(v);
+        else byPrefix.set(key, [v]);
+      }
+      for (const bucket of byPrefix.values()) bucket.sort((a, b) => b.text.length - a.text.length);
+      const prefixes = [...byPrefix.keys()].sort((a, b) => b.length - a.length);
+      this.index = {
+        starts: new RegExp(prefixes.map(escapeRegExp).join('|'), 'g'),
+        byPrefix,
+        prefixLengths: [...new Set(prefixes.map((p) => p.length))],
+      };
+    }
+    return this.index;
+  }
+
+  /** The first variant occurrence at or after `from`; the longest one when several start there. */
+  private find(text: string, from: number): Match | null {
+    const idx = this.built();
+    if (!idx) return null;
+    const { starts, byPrefix, prefixLengths } = idx;
+    for (let at = from; at < text.length; ) {
+      starts.lastIndex = at;
+      const m = starts.exec(text);
+      if (!m) return null;
+      const p = m.index;
+      let best: Variant | null = null;
+      for (const len of prefixLengths) {
+        for (const v of byPrefix.get(text.slice(p, p + len)) ?? []) {
+          if (best && v.text.length <= best.text.length) break;
+          if (text.startsWith(v.text, p) && (!v.wholeWord || wholeWordAt(text, p, v.text.length))) {
+            best = v;
+            break;
+          }
+        }
+      }
+      if (best) return { index: p, variant: best };
+      at = p + 1;
+    }
+    return null;
+  }
+
+  /** The text with every secret replaced by its label. */
   redact(text: string): string {
     return this.replace(text, (s) => s.label);
   }
 
-  /** Replaces every key occurrence using the given function (curl uses shell variables). */
+  /**
+   * Replaces every secret occurrence using the given function (curl uses shell variables).
+   * A partial variant (a lone JWT segment, a stretch of a longer base64 text) is replaced by
+   * `by(secret)` as well; a curl command with a segment turned into `$PORTCULLIS_KEY_1` does not
+   * reproduce the request, which is acceptable: a reproducing curl sends the whole credential,
+   * and that is replaced whole.
+   */
   replace(text: string, by: (secret: NamedSecret) => string): string {
     if (!text) return text;
-    let out = text;
-    for (const v of this.variants) if (out.includes(v.text)) out = out.split(v.text).join(by(v.secret));
-    return out;
+    let out = '';
+    let done = 0;
+    for (let m = this.find(text, 0); m; m = this.find(text, done)) {
+      out += text.slice(done, m.index) + by(this.owners.get(m.variant.text)!);
+      done = m.index + m.variant.text.length;
+    }
+    return done === 0 ? text : out + text.slice(done);
   }
 
-  /** True when the text still holds a key in any known encoding. */
+  /** True when the text still holds a secret in any known variant. */
   leaks(text: string): boolean {
-    return this.variants.some((v) => text.includes(v.text));
+    return !!text && this.find(text, 0) !== null;
   }
 
   /** Redacts every string inside a JSON-like value. */
