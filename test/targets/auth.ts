@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Db } from './db';
 import type { FlawId } from './flaws';
+import { parseCookies, type Session, SESSION_COOKIE, type SessionStore } from './identity';
 
 export const ISSUER = 'https://auth.acme-shop.test';
 export const AUDIENCE = 'acme-shop-api';
@@ -30,7 +31,7 @@ export interface UserRow {
 }
 
 export type AuthResult =
-  | { kind: 'user'; user: UserRow; via: 'bearer' | 'api-key' | 'query' }
+  | { kind: 'user'; user: UserRow; via: 'bearer' | 'api-key' | 'api-token' | 'query' | 'session'; session?: Session }
   | { kind: 'anonymous' }
   | { kind: 'invalid'; reason: string };
 
@@ -79,6 +80,7 @@ export class AuthService {
     private readonly db: Db,
     private readonly has: (id: FlawId) => boolean,
     secret: Uint8Array,
+    private readonly sessions: SessionStore,
   ) {
     this.key = secret;
   }
@@ -95,7 +97,9 @@ export class AuthService {
       .setSubject(String(user.id))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt(Math.min(now, exp - 60))
+      // iat stays "now" for short lifetimes (exp - iat is how clients learn them); an already
+      // expired token gets an iat before its exp.
+      .setIssuedAt(exp > now ? now : exp - 60)
       .setExpirationTime(exp)
       .setJti(crypto.randomUUID())
       .sign(this.key);
@@ -136,6 +140,18 @@ export class AuthService {
     return user ? { kind: 'user', user, via: 'api-key' } : { kind: 'invalid', reason: 'unknown API key' };
   }
 
+  private bySession(id: string): AuthResult {
+    const session = this.sessions.get(id);
+    const user = session ? this.userById(session.userId) : undefined;
+    if (!session) return { kind: 'invalid', reason: 'session expired' };
+    return user ? { kind: 'user', user, via: 'session', session } : { kind: 'invalid', reason: 'unknown subject' };
+  }
+
+  /**
+   * The caller's identity from, in this order: Authorization: Bearer, X-API-Key, X-Api-Token, the
+   * session cookie, then (key-in-query flaw) the query string. The CSRF check of cookie sessions
+   * is the request context's (it depends on the method).
+   */
   async authenticate(headers: Record<string, string | string[] | undefined>, query: URLSearchParams): Promise<AuthResult> {
     const authz = headers.authorization;
     if (typeof authz === 'string') {
@@ -144,6 +160,14 @@ export class AuthService {
     }
     const apiKey = headers['x-api-key'];
     if (typeof apiKey === 'string') return this.byApiKey(apiKey);
+    // The header Postman collections often use: it carries either kind of credential.
+    const apiToken = headers['x-api-token'];
+    if (typeof apiToken === 'string') {
+      const r = apiToken.split('.').length === 3 ? await this.verifyJwt(apiToken) : this.byApiKey(apiToken);
+      return r.kind === 'user' ? { ...r, via: 'api-token' } : r;
+    }
+    const sid = parseCookies(headers.cookie)[SESSION_COOKIE];
+    if (sid !== undefined) return this.bySession(sid);
     if (this.has('key-in-query')) {
       const t = query.get('access_token');
       if (t) {

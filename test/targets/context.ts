@@ -6,6 +6,7 @@ import type { Db, UnsafeSql } from './db';
 import type { UrlFetcher } from './fetcher';
 import type { FlawId } from './flaws';
 import { HttpError, ValidationError } from './http';
+import { CSRF_HEADER, type LoginLog, type OAuthClient, type RefreshTokens, sameToken, type SessionStore } from './identity';
 import type { LegacyAccounts } from './legacy-store';
 import type { WindowLimiter } from './limits';
 import { type Schema, STRICT, type ValidateOptions, validate } from './validate';
@@ -36,6 +37,14 @@ export interface TargetState {
   specJson: string;
   corsOrigins: readonly string[];
   rateLimit: { limit: number; windowMs: number };
+  /** Lifetime of access tokens from the login route and the OAuth2 endpoint. */
+  tokenTtlSeconds: number;
+  sessions: SessionStore;
+  /** POST /auth/session needs the pre-login CSRF token of GET /auth/csrf. */
+  loginCsrf: boolean;
+  logins: LoginLog;
+  oauthClients: readonly OAuthClient[];
+  refreshTokens: RefreshTokens;
   startedAt: number;
   counters: { requests: number; byStatus: Map<number, number> };
 }
@@ -48,9 +57,16 @@ export class BodyParseError extends HttpError {
   }
 }
 
-export function unauthorized(message = 'Authentication required.'): HttpError {
-  return new HttpError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="acme-shop"' });
+export function unauthorized(message = 'Authentication required.', expired = false): HttpError {
+  // RFC 6750's error attribute lets a client tell "refresh your token" from "you are nobody".
+  const challenge = expired ? 'Bearer realm="acme-shop", error="invalid_token", error_description="The token has expired"' : 'Bearer realm="acme-shop"';
+  return new HttpError(401, 'unauthorized', message, {}, { 'www-authenticate': challenge });
 }
+
+const refused = (a: AuthResult) =>
+  a.kind === 'invalid' ? unauthorized('The credentials are not valid.', a.reason === 'token expired' || a.reason === 'session expired') : unauthorized();
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const forbidden = (message = 'You are not allowed to do this.') => new HttpError(403, 'forbidden', message);
 export const notFound = (what = 'Resource') => new HttpError(404, 'not_found', `${what} not found.`);
@@ -84,7 +100,14 @@ export class Ctx {
   }
 
   auth(): Promise<AuthResult> {
-    this.authResult ??= this.t.auth.authenticate(this.req.headers, this.query);
+    this.authResult ??= this.t.auth.authenticate(this.req.headers, this.query).then((a) => {
+      // A cookie rides along on forged cross-site requests; a header the page had to read does not.
+      // Not a flaw: both modes check it.
+      if (a.kind === 'user' && a.session && UNSAFE.has(this.method) && !sameToken(this.header(CSRF_HEADER), a.session.csrf)) {
+        throw new HttpError(403, 'csrf_failed', `A signed-in session needs its CSRF token in the ${CSRF_HEADER} header.`);
+      }
+      return a;
+    });
     return this.authResult;
   }
 
@@ -92,7 +115,7 @@ export class Ctx {
   async user(): Promise<UserRow> {
     const a = await this.auth();
     if (a.kind === 'user') return a.user;
-    throw unauthorized(a.kind === 'invalid' ? 'The credentials are not valid.' : 'Authentication required.');
+    throw refused(a);
   }
 
   /**
@@ -104,7 +127,7 @@ export class Ctx {
     if (a.kind === 'user') return a.user;
     if (a.kind === 'anonymous' && this.has('auth-none')) return undefined;
     if (a.kind === 'invalid' && this.has('auth-garbage')) return undefined;
-    throw unauthorized(a.kind === 'invalid' ? 'The credentials are not valid.' : 'Authentication required.');
+    throw refused(a);
   }
 
   body(): unknown {

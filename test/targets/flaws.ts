@@ -61,6 +61,18 @@ export const FLAWS = {
     description: 'DELETE /api/v2/notes/{noteId} lets another user delete a note; the owner\'s re-read is 404.',
     hardened: '404 for another user\'s note; the note survives.',
   },
+  'password-change-other': {
+    owasp: 'API1',
+    technique: 'account takeover: another user\'s password changed',
+    description: 'PUT /api/v2/users/{userId}/password {"newPassword"} has no ownership check and checks currentPassword only when it is sent: any signed-in user sets another user\'s password, then signs in as them with it.',
+    hardened: '403 unless userId is the caller\'s own id; currentPassword is required (400 without it, 403 when wrong).',
+  },
+  'email-change-other': {
+    owasp: 'API1',
+    technique: 'account takeover: another user\'s e-mail changed',
+    description: 'PUT /api/v2/users/{userId}/email {"email"} has no ownership check and checks currentPassword only when it is sent: any signed-in user points another user\'s account at their own mailbox (the victim\'s own GET /me shows it), and a password reset then lands with them.',
+    hardened: '403 unless userId is the caller\'s own id; currentPassword is required (400 without it, 403 when wrong).',
+  },
 
   // ---- API2 Broken authentication ------------------------------------------------------------
   'auth-none': {
@@ -108,8 +120,8 @@ export const FLAWS = {
   'login-no-throttle': {
     owasp: 'API2',
     technique: 'API2.3 login brute force',
-    description: 'POST /api/v2/auth/login answers every wrong password with 401, without limit.',
-    hardened: 'After 5 failures per username (or 20 per client) within 15 minutes, or 30 attempts of any outcome per client and minute: 429 with Retry-After.',
+    description: 'POST /api/v2/auth/login answers every wrong password with 401, without limit (so do the other password sign-ins, POST /auth/session and the OAuth2 password grant).',
+    hardened: 'After 5 failures per username (or 20 per client) within 15 minutes, or 30 attempts of any outcome per client and minute: 429 with Retry-After. The count is shared by the login route, POST /auth/session and the OAuth2 password grant.',
   },
   'reset-no-throttle': {
     owasp: 'API2',
@@ -129,6 +141,12 @@ export const FLAWS = {
     description: 'POST /api/v2/auth/password-reset returns the reset token ("resetToken") in its body, which is enough to take over the account.',
     hardened: 'The generic 202 message only; the token goes to the mail log.',
   },
+  'password-change-no-current': {
+    owasp: 'API2',
+    technique: 'account takeover: password changed without the current password',
+    description: 'PUT /api/v2/me/password accepts {"newPassword"} alone (currentPassword is checked only when sent): whoever holds a session or token, not the password, can lock the owner out.',
+    hardened: 'currentPassword is required (400 without it) and must be right (403 "wrong_password").',
+  },
 
   // ---- API3 Broken object property level authorization ---------------------------------------
   'mass-assign-privilege': {
@@ -136,6 +154,12 @@ export const FLAWS = {
     technique: 'API3.1 mass assignment of privilege fields',
     description: 'PATCH /api/v2/me merges the whole body into the user: role, isAdmin, verified, walletBalance/balance, credits stick (and role "admin" really grants admin).',
     hardened: '400 for properties the request schema does not declare.',
+  },
+  'signup-mass-assignment': {
+    owasp: 'API3',
+    technique: 'API3.1 mass assignment of privilege fields at sign-up',
+    description: 'POST /api/v2/auth/signup fills the new user from the whole body: role "admin", isAdmin/is_admin/admin, verified, balance/walletBalance, credits are stored, the new user\'s own GET /api/v2/me shows them, and the admin routes accept the new user.',
+    hardened: '400 for properties SignupRequest does not declare.',
   },
   'mass-assign-readonly': {
     owasp: 'API3',
@@ -225,6 +249,12 @@ export const FLAWS = {
     description: 'An internal console answers without any auth: GET /admin, /api/admin, /api/v2/admin (HTML), and /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection}, /api/v2/admin/{collection} (undeclared ones), /api/v2/{collection}/admin list every user\'s rows (collections: users, customers, orders, notes, documents, transfers, payments, products).',
     hardened: '404.',
   },
+  'account-delete-other': {
+    owasp: 'API5',
+    technique: 'account deletion (an administrator\'s function) by an ordinary user',
+    description: 'DELETE /api/v2/users/{userId} lets any signed-in customer delete another customer\'s account: the victim can no longer sign in and their tokens, API key, sessions and refresh tokens stop working. (Administrators\' accounts need an administrator in both modes.)',
+    hardened: '403 unless the caller is an administrator or the account\'s own user.',
+  },
 
   // ---- API6 Sensitive business flows ---------------------------------------------------------
   'flow-checkout': {
@@ -255,7 +285,7 @@ export const FLAWS = {
     owasp: 'API6',
     technique: 'API6 burst on sign-up',
     description: 'POST /api/v2/auth/signup has no throttle.',
-    hardened: '5 per 10 minutes per client, then 429 with Retry-After.',
+    hardened: '8 attempts per 10 minutes per client (room for the 2-4 test users a scan registers), then 429 with Retry-After.',
   },
   'flow-otp': {
     owasp: 'API6',

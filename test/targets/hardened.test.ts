@@ -131,6 +131,43 @@ describe('hardened twin: authorization and properties', () => {
   });
 });
 
+describe('hardened twin: account changes and test users', () => {
+  it('lets users change their own password and e-mail with the current password, and delete their own account', async () => {
+    await fresh();
+    const { alice, bob, carol, admin } = t.users;
+    const pw = await call(t, 'PUT', '/api/v2/me/password', { key: alice.key, body: { currentPassword: alice.password, newPassword: 'alice-new-passphrase' } });
+    expect(pw.json).toEqual({ message: 'Your password has been changed.' });
+    expect((await call(t, 'POST', '/api/v2/auth/login', { body: { username: 'alice', password: 'alice-new-passphrase' } })).status).toBe(200);
+    const wrong = await call(t, 'PUT', `/api/v2/users/${bob.id}/password`, { key: bob.key, body: { currentPassword: 'not-it', newPassword: 'bob-new-passphrase' } });
+    expect([wrong.status, wrong.json.error]).toEqual([403, 'wrong_password']);
+    expect((await call(t, 'PUT', `/api/v2/users/${bob.id}/password`, { key: bob.key, body: { currentPassword: bob.password, newPassword: 'bob-new-passphrase' } })).status).toBe(200);
+    const email = await call(t, 'PUT', `/api/v2/users/${bob.id}/email`, { key: bob.key, body: { email: 'bob.new@example.com', currentPassword: 'bob-new-passphrase' } });
+    expect(email.json).toMatchObject({ id: bob.id, email: 'bob.new@example.com' });
+    expect((await call(t, 'PUT', `/api/v2/users/${bob.id}/email`, { key: bob.key, body: { email: alice.email, currentPassword: 'bob-new-passphrase' } })).status).toBe(409);
+    // Another user's account: 403 whatever the body; administrators' accounts need an administrator.
+    expect((await call(t, 'DELETE', `/api/v2/users/${admin.id}`, { key: bob.key })).status).toBe(403);
+    expect((await call(t, 'DELETE', `/api/v2/users/${bob.id}`, { key: bob.key })).status).toBe(204);
+    expect((await call(t, 'GET', '/api/v2/me', { key: bob.key })).status).toBe(401);
+    expect((await call(t, 'DELETE', `/api/v2/users/${carol.id}`, { key: admin.key })).status).toBe(204);
+    expect((await call(t, 'POST', '/api/v2/auth/login', { body: { username: 'carol', password: carol.password } })).status).toBe(401);
+    expect((await call(t, 'DELETE', `/api/v2/users/${carol.id}`, { key: admin.key })).status).toBe(404);
+  });
+
+  it('registers the test users a scan needs, rejects privilege fields, and throttles sign-up past 8 attempts', async () => {
+    await fresh();
+    const sneaky = await call(t, 'POST', '/api/v2/auth/signup', { body: { username: 'eve_x', email: 'eve@example.com', password: 'a-long-enough-password', role: 'admin' } });
+    expect(sneaky.json.errors).toEqual([{ field: 'role', message: 'is not an allowed property' }]);
+    for (let i = 0; i < 4; i++) {
+      const user = { username: `scan_user_${i}`, email: `scan${i}@example.com`, password: `scan-password-${i}` };
+      expect((await call(t, 'POST', '/api/v2/auth/signup', { body: user })).status).toBe(201);
+      const key = (await call(t, 'POST', '/api/v2/auth/login', { body: { username: user.username, password: user.password } })).json.accessToken as string;
+      expect((await call(t, 'GET', '/api/v2/me', { key })).json).toMatchObject({ username: user.username, role: 'customer', isAdmin: false });
+    }
+    const more = await burst(4, (i) => call(t, 'POST', '/api/v2/auth/signup', { body: { username: `more_${i}`, email: `more${i}@example.com`, password: 'a-long-enough-password' } }), 1);
+    expect(more.map((c) => c.status)).toEqual([201, 201, 201, 429]);
+  });
+});
+
 describe('hardened twin: limits', () => {
   it('rate-limits an ordinary endpoint with headers and 429 + Retry-After', async () => {
     t = await startTarget({ mode: 'hardened', rateLimit: { limit: 20, windowMs: 10_000 } });

@@ -1,6 +1,8 @@
 // The target's tiny HTTP layer on node:http: a router with path templates, replies, errors and the
 // request log tests count on. Plain node:http keeps every header and status under our control.
 
+import { parseCookies, SESSION_COOKIE } from './identity';
+
 export class HttpError extends Error {
   constructor(
     public readonly status: number,
@@ -33,10 +35,11 @@ export interface Reply {
   text?: string;
   body?: Buffer;
   contentType?: string;
-  headers?: Record<string, string>;
+  /** An array sends the header once per value (Set-Cookie). */
+  headers?: Record<string, string | string[]>;
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, json: body, headers });
+export const json = (status: number, body: unknown, headers?: Record<string, string | string[]>): Reply => ({ status, json: body, headers });
 
 // ---- request log --------------------------------------------------------------------------
 
@@ -64,7 +67,7 @@ export type RequestFilter =
       pathPrefix?: string;
       /** Only requests received at or after this epoch ms. */
       since?: number;
-      /** true: with an Authorization or X-API-Key header; false: without. */
+      /** true: with an Authorization, X-API-Key or X-Api-Token header or a session cookie; false: without. */
       authenticated?: boolean;
       status?: number;
     };
@@ -79,10 +82,17 @@ function matches(r: RequestRecord, f: RequestFilter | undefined): boolean {
   if (f.since !== undefined && r.time < f.since) return false;
   if (f.status !== undefined && r.status !== f.status) return false;
   if (f.authenticated !== undefined) {
-    const has = r.headers.authorization !== undefined || r.headers['x-api-key'] !== undefined;
+    const has = hasCredential(r.headers);
     if (has !== f.authenticated) return false;
   }
   return true;
+}
+
+/** Whether request headers carry a credential of any kind the target accepts. */
+export function hasCredential(h: Record<string, string | string[] | undefined>): boolean {
+  const cookie = h.cookie;
+  const cookies = Array.isArray(cookie) ? cookie.join('; ') : (cookie ?? '');
+  return h.authorization !== undefined || h['x-api-key'] !== undefined || h['x-api-token'] !== undefined || parseCookies(cookies)[SESSION_COOKIE] !== undefined;
 }
 
 /** Every request the target received, in arrival order. */

@@ -96,6 +96,11 @@ export class LegacyAccounts {
     else this.docs.push(a);
   }
 
+  remove(userId: number): void {
+    const i = this.docs.findIndex((d) => d.userId === userId);
+    if (i >= 0) this.docs.splice(i, 1);
+  }
+
   findOne(query: Doc): LegacyAccount | undefined {
     return this.docs.find((d) => matches(d as unknown as Doc, query));
   }

@@ -40,13 +40,15 @@ async function createNote(t: Target, title = `probe-${uniq()}`): Promise<string>
   return c.json.id as string;
 }
 
+const signIn = (t: Target, username: string, password: string) => call(t, 'POST', '/api/v2/auth/login', { body: { username, password } });
+
 const noThrottle = (results: CallResult[]) => results.every((c) => c.status !== 429 && c.headers['retry-after'] === undefined);
 const statuses = (results: CallResult[]) => results.map((c) => c.status).join(',');
 
-async function flowBurst(t: Target, send: (i: number) => Promise<CallResult>): Promise<ProbeResult> {
-  const results = await burst(8, send, 1);
+async function flowBurst(t: Target, send: (i: number) => Promise<CallResult>, n = 8): Promise<ProbeResult> {
+  const results = await burst(n, send, 1);
   const ok = results.filter((c) => c.status >= 200 && c.status < 300).length;
-  return r(noThrottle(results) && ok === 8, statuses(results));
+  return r(noThrottle(results) && ok === n, statuses(results));
 }
 
 function forged(t: Target, edit: (h: Record<string, unknown>, p: Record<string, unknown>, sig: string) => string): string {
@@ -110,6 +112,22 @@ export const PROBES: Record<FlawId, Probe> = {
       const list = await call(t, 'GET', '/api/v2/notes?per_page=50', { key: t.users.alice.key });
       const gone = !list.json.items.some((n: { id: string }) => n.id === id);
       return r(del.status === 204 && gone, brief(del), `gone from alice's list: ${gone}`);
+    },
+  },
+  'password-change-other': {
+    async run(t) {
+      const newPassword = `taken-over-${uniq()}`;
+      const put = await call(t, 'PUT', `/api/v2/users/${t.users.carol.id}/password`, { key: t.users.bob.key, body: { newPassword } });
+      const login = await signIn(t, 'carol', newPassword);
+      return r(put.status === 200 && login.status === 200, brief(put), `carol signs in with bob's password: ${login.status}`);
+    },
+  },
+  'email-change-other': {
+    async run(t) {
+      const email = `bob-${uniq()}@evil.example`;
+      const put = await call(t, 'PUT', `/api/v2/users/${t.users.carol.id}/email`, { key: t.users.bob.key, body: { email } });
+      const me = await call(t, 'GET', '/api/v2/me', { key: t.users.carol.key });
+      return r(me.json?.email === email, brief(put), `carol's own profile: ${me.json?.email}`);
     },
   },
 
@@ -194,6 +212,14 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(use.status === 200, brief(c), brief(use));
     },
   },
+  'password-change-no-current': {
+    async run(t) {
+      const newPassword = `no-current-${uniq()}`;
+      const put = await call(t, 'PUT', '/api/v2/me/password', { key: t.users.alice.key, body: { newPassword } });
+      const login = await signIn(t, 'alice', newPassword);
+      return r(put.status === 200 && login.status === 200, brief(put), `sign-in with the new password: ${login.status}`);
+    },
+  },
 
   // ---- API3 ----
   'mass-assign-privilege': {
@@ -202,6 +228,18 @@ export const PROBES: Record<FlawId, Probe> = {
       const me = await call(t, 'GET', '/api/v2/me', { key: t.users.bob.key });
       const admin = await call(t, 'GET', '/api/v2/admin/stats', { key: t.users.bob.key });
       return r(me.json?.role === 'admin' && me.json?.credits === 99999 && admin.status === 200, brief(patch), brief(me), `admin/stats ${admin.status}`);
+    },
+  },
+  'signup-mass-assignment': {
+    async run(t) {
+      const username = `probe_${uniq()}`;
+      const password = 'a-long-enough-password';
+      const signup = await call(t, 'POST', '/api/v2/auth/signup', { body: { username, email: `${username}@example.com`, password, role: 'admin', isAdmin: true } });
+      if (signup.status !== 201) return r(false, brief(signup));
+      const key = (await signIn(t, username, password)).json?.accessToken as string;
+      const me = await call(t, 'GET', '/api/v2/me', { key });
+      const admin = await call(t, 'GET', '/api/v2/admin/users', { key });
+      return r(me.json?.role === 'admin' && me.json?.isAdmin === true && admin.status === 200, brief(signup), brief(me), `admin/users ${admin.status}`);
     },
   },
   'mass-assign-readonly': {
@@ -307,6 +345,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(a.status === 200 && b.status === 200 && a.json?.count >= 8, brief(a), brief(b));
     },
   },
+  'account-delete-other': {
+    async run(t) {
+      const del = await call(t, 'DELETE', `/api/v2/users/${t.users.carol.id}`, { key: t.users.bob.key });
+      const login = await signIn(t, 'carol', t.users.carol.password);
+      return r(del.status === 204 && login.status === 401, brief(del), `carol signs in: ${login.status}`);
+    },
+  },
 
   // ---- API6 ----
   'flow-checkout': {
@@ -328,7 +373,8 @@ export const PROBES: Record<FlawId, Probe> = {
   'flow-signup': {
     run: (t) => {
       const tag = uniq();
-      return flowBurst(t, (i) => call(t, 'POST', '/api/v2/auth/signup', { body: { username: `probe_${tag}_${i}`, email: `probe_${tag}_${i}@example.com`, password: 'a-long-enough-password' } }));
+      // The scanner's burst size: the hardened limit (8) leaves room for the users a scan registers.
+      return flowBurst(t, (i) => call(t, 'POST', '/api/v2/auth/signup', { body: { username: `probe_${tag}_${i}`, email: `probe_${tag}_${i}@example.com`, password: 'a-long-enough-password' } }), 10);
     },
   },
   'flow-otp': {

@@ -75,6 +75,58 @@ export const SCHEMAS = {
     },
     ['token', 'newPassword'],
   ),
+  PasswordChange: obj(
+    {
+      currentPassword: str({ format: 'password', minLength: 1, maxLength: 128, example: 'correct-horse-battery-staple' }),
+      newPassword: str({ format: 'password', minLength: 10, maxLength: 128, example: 'a-new-long-passphrase' }),
+    },
+    ['currentPassword', 'newPassword'],
+  ),
+  EmailChange: obj(
+    {
+      email: str({ format: 'email', maxLength: 254, example: 'alice.new@example.com' }),
+      currentPassword: str({ format: 'password', minLength: 1, maxLength: 128, example: 'correct-horse-battery-staple' }),
+    },
+    ['email', 'currentPassword'],
+  ),
+  TokenRequest: obj(
+    {
+      grant_type: str({ enum: ['password', 'client_credentials', 'refresh_token'], example: 'password' }),
+      username: str({ maxLength: 64, description: 'password grant.', example: 'alice' }),
+      password: str({ format: 'password', maxLength: 128, description: 'password grant.', example: 'correct-horse-battery-staple' }),
+      client_id: str({ maxLength: 64, description: 'A public client identifies itself with this alone; a confidential one prefers HTTP Basic.', example: 'acme-web' }),
+      client_secret: str({ format: 'password', maxLength: 128, description: 'Client authentication in the body (HTTP Basic is preferred; never both).' }),
+      refresh_token: str({ maxLength: 256, description: 'refresh_token grant. Single use: the answer carries its successor.' }),
+      scope: str({ maxLength: 200, description: 'Space-separated: read, write. Default: both.', example: 'read write' }),
+    },
+    ['grant_type'],
+  ),
+  OAuthToken: obj(
+    {
+      access_token: str({ description: 'HS256 JWT, accepted as a bearer token on every route.' }),
+      token_type: str({ enum: ['Bearer'] }),
+      expires_in: int({ description: 'Seconds.', example: 86400 }),
+      refresh_token: str({ description: 'Password and refresh_token grants only.' }),
+      scope: str({ example: 'read write' }),
+    },
+    ['access_token', 'token_type', 'expires_in'],
+  ),
+  OAuthError: obj(
+    {
+      error: str({ enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'], description: 'RFC 6749 section 5.2.', example: 'invalid_grant' }),
+      error_description: str(),
+    },
+    ['error'],
+  ),
+  SessionLogin: obj(
+    {
+      csrfToken: str({ description: 'Send it back in X-CSRF-Token on POST, PUT, PATCH and DELETE (also in the acme_csrf cookie and the X-CSRF-Token response header).' }),
+      expiresIn: int({ description: 'Seconds.', example: 86400 }),
+      user: obj({ id: int(), username: str() }, ['id', 'username']),
+    },
+    ['csrfToken', 'expiresIn', 'user'],
+  ),
+  CsrfToken: obj({ csrfToken: str() }, ['csrfToken']),
   OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
   OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
   OtpResult: obj({ verified: bool() }, ['verified']),

@@ -1,9 +1,10 @@
 // Runs the Acme Shop test target standalone, for manual use, browser and end-to-end tests:
 //   node test/targets/build.mjs && node dist/targets/serve.js [--vulnerable | --hardened]
-//     [--only id,id] [--enable id,id] [--disable id,id] [--port N] [--tls] [--allow-fetch <origin>] [--list-flaws]
+//     [--only id,id] [--enable id,id] [--disable id,id] [--port N] [--tls] [--allow-fetch <origin>]
+//     [--token-ttl seconds] [--session-ttl seconds] [--login-csrf] [--list-flaws]
 // It prints TARGET_URL=<origin>, TARGET_BASE_URL=<origin>/api/v2, TARGET_SPEC=<file with the
-// OpenAPI YAML>, TARGET_USERS=<JSON of alice, bob and admin with their keys>, then TARGET_READY,
-// and runs until SIGINT or SIGTERM.
+// OpenAPI YAML>, TARGET_USERS=<JSON of alice, bob and admin with their keys>, TARGET_OAUTH=<JSON
+// of the token URL and clients>, then TARGET_READY, and runs until SIGINT or SIGTERM.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,6 +53,17 @@ for (let i = 0; i < args.length; i++) {
     case '--tls':
       options.tls = true;
       break;
+    case '--token-ttl':
+    case '--session-ttl': {
+      const n = Number(args[++i]);
+      if (!Number.isInteger(n) || n < 1) fail(`${a} needs a number of seconds`);
+      if (a === '--token-ttl') options.tokenTtlSeconds = n;
+      else options.sessionTtlSeconds = n;
+      break;
+    }
+    case '--login-csrf':
+      options.loginCsrf = true;
+      break;
     case '--allow-fetch':
       options.fetchAllowlist!.push(args[++i] ?? fail('--allow-fetch needs an origin'));
       break;
@@ -76,6 +88,7 @@ process.stdout.write(
     `TARGET_MODE=${target.mode} (${target.flaws.size} flaws on)`,
     `TARGET_SPEC=${specFile}`,
     `TARGET_USERS=${JSON.stringify(users)}`,
+    `TARGET_OAUTH=${JSON.stringify(target.oauth)}`,
     'TARGET_READY',
     '',
   ].join('\n'),

@@ -3,6 +3,7 @@
 
 import YAML from 'yaml';
 import { CATEGORIES, ORDER_STATUSES, SEED } from './db';
+import { CSRF_COOKIE, CSRF_HEADER, type OAUTH_SCOPES, SESSION_COOKIE } from './identity';
 import { page, SCHEMAS, type SchemaName } from './schemas';
 import type { Schema } from './validate';
 
@@ -22,10 +23,17 @@ interface Op {
   operationId: string;
   summary: string;
   tag: string;
-  /** bearer (default): bearer JWT or X-API-Key; public: no credentials; signature: webhook HMAC. */
-  auth?: 'bearer' | 'public' | 'signature';
+  /**
+   * bearer (default): any of the API's credentials (bearer JWT, X-API-Key, X-Api-Token, OAuth2,
+   * session cookie); public: none; signature: webhook HMAC; session: the session cookie only.
+   */
+  auth?: 'bearer' | 'public' | 'signature' | 'session';
   params?: Param[];
   body?: SchemaName;
+  /** Request media types (default JSON only); the schema is the same for each. */
+  bodyTypes?: string[];
+  /** The schema of the route's own 400 and 401 bodies (default Error; 413 and 429 are always Error). */
+  errorSchema?: SchemaName;
   /** Success responses: status -> [description, schema]. */
   ok: Record<number, [string, (SchemaName | Schema)?, Record<string, Json>?]>;
   /** Extra error statuses besides the ones derived from the operation's shape. */
@@ -48,6 +56,8 @@ const P = {
   noteId: { name: 'noteId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', example: SEED.notes.alice[0] } },
   productId: { name: 'productId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 12 } },
   userId: { name: 'userId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: SEED.users.alice } },
+  // Another customer's id: the spec's example must not have a caller delete its own account.
+  otherUserId: { name: 'userId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: SEED.users.carol } },
   page: { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
 } satisfies Record<string, Param>;
 
@@ -66,10 +76,61 @@ const OPS: Op[] = [
   { method: 'post', path: '/auth/password-reset/confirm', operationId: 'confirmPasswordReset', summary: 'Set a new password with a reset token', tag: 'Auth', auth: 'public', body: 'PasswordResetConfirm', ok: { 200: ['Password changed', 'Message'] } },
   { method: 'post', path: '/auth/otp/send', operationId: 'sendOtp', summary: 'Send a one-time code by SMS', tag: 'Auth', ok: { 202: ['Code sent', 'OtpSent'] } },
   { method: 'post', path: '/auth/otp/verify', operationId: 'verifyOtp', summary: 'Verify the one-time code', tag: 'Auth', body: 'OtpVerify', ok: { 200: ['Verified', 'OtpResult'] } },
+  {
+    method: 'get',
+    path: '/auth/csrf',
+    operationId: 'getCsrfToken',
+    summary: 'A CSRF token before signing in (optional first step of a cookie session)',
+    tag: 'Auth',
+    auth: 'public',
+    ok: { 200: ['The token, also set as a cookie and sent in a header', 'CsrfToken', { 'Set-Cookie': { schema: { type: 'string' }, description: `${CSRF_COOKIE}=<token>` }, [CSRF_HEADER]: { schema: { type: 'string' } } }] },
+  },
+  {
+    method: 'post',
+    path: '/auth/session',
+    operationId: 'createSession',
+    summary: 'Sign in with a cookie session',
+    description: `Sets the HttpOnly ${SESSION_COOKIE} cookie and the readable ${CSRF_COOKIE} cookie. POST, PUT, PATCH and DELETE requests signed in by the cookie must send the CSRF token in ${CSRF_HEADER} (403 csrf_failed otherwise).`,
+    tag: 'Auth',
+    auth: 'public',
+    body: 'LoginRequest',
+    ok: { 200: ['Signed in', 'SessionLogin', { 'Set-Cookie': { schema: { type: 'string' }, description: `${SESSION_COOKIE} and ${CSRF_COOKIE}` }, [CSRF_HEADER]: { schema: { type: 'string' } } }] },
+    errors: [401, 403],
+  },
+  {
+    method: 'delete',
+    path: '/auth/session',
+    operationId: 'deleteSession',
+    summary: 'Sign out of the cookie session',
+    tag: 'Auth',
+    auth: 'session',
+    ok: { 204: ['Signed out; both cookies cleared', undefined, { 'Set-Cookie': { schema: { type: 'string' } } }] },
+    errors: [401, 403],
+  },
+  {
+    method: 'post',
+    path: '/oauth/token',
+    operationId: 'oauthToken',
+    summary: 'OAuth2 token endpoint (password, client_credentials and refresh_token grants)',
+    description:
+      'RFC 6749. Confidential clients authenticate with HTTP Basic (client_id:client_secret) or client_id and client_secret in the body; the public client acme-web sends client_id alone. ' +
+      'Refresh tokens are single use: each answer carries the next one, and replaying a used one revokes its successors. Errors follow section 5.2.',
+    tag: 'Auth',
+    auth: 'public',
+    body: 'TokenRequest',
+    bodyTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    errorSchema: 'OAuthError',
+    ok: { 200: ['Access token', 'OAuthToken', { 'Cache-Control': { schema: { type: 'string', enum: ['no-store'] } } }] },
+    errors: [401],
+  },
 
   // ---- account ----
   { method: 'get', path: '/me', operationId: 'getMe', summary: 'The signed-in customer', tag: 'Account', ok: { 200: ['The caller', 'User'] } },
   { method: 'patch', path: '/me', operationId: 'updateMe', summary: 'Update the profile', tag: 'Account', body: 'User', ok: { 200: ['Updated', 'User'] }, errors: [409] },
+  { method: 'put', path: '/me/password', operationId: 'changePassword', summary: 'Change the password (needs the current one)', tag: 'Account', body: 'PasswordChange', ok: { 200: ['Changed', 'Message'] }, errors: [403] },
+  { method: 'put', path: '/users/{userId}/password', operationId: 'setUserPassword', summary: "Change a user's password (the user themself, with the current password)", tag: 'Account', params: [P.userId], body: 'PasswordChange', ok: { 200: ['Changed', 'Message'] }, errors: [403, 404] },
+  { method: 'put', path: '/users/{userId}/email', operationId: 'setUserEmail', summary: "Change a user's e-mail address (the user themself, with the current password)", tag: 'Account', params: [P.userId], body: 'EmailChange', ok: { 200: ['Changed', 'User'] }, errors: [403, 404, 409] },
+  { method: 'delete', path: '/users/{userId}', operationId: 'deleteUser', summary: 'Delete an account (the user themself, or an administrator)', tag: 'Account', params: [P.otherUserId], ok: { 204: ['Deleted'] }, errors: [403, 404] },
   { method: 'put', path: '/me/avatar', operationId: 'setAvatar', summary: 'Import the avatar from an image URL', tag: 'Account', body: 'AvatarRequest', ok: { 200: ['Avatar stored', 'Avatar'] }, errors: [422, 502] },
   { method: 'get', path: '/users/{userId}/addresses', operationId: 'listAddresses', summary: "A customer's saved addresses", tag: 'Account', params: [P.userId], ok: { 200: ['Addresses', arrayOf('Address')] }, errors: [403] },
   { method: 'get', path: '/activity', operationId: 'listActivity', summary: 'Recent account activity', tag: 'Account', params: [P.page, size('per_page', 20, 50)], ok: { 200: ['A page of events', { $ref: 'ActivityPage' }] } },
@@ -208,6 +269,9 @@ const OPS: Op[] = [
   { method: 'get', path: '/admin/stats', operationId: 'adminStats', summary: 'Shop statistics (administrators)', tag: 'Admin', ok: { 200: ['Statistics', 'AdminStats'] }, errors: [403] },
 ];
 
+// Informational: tokens carry the scope claim, routes do not restrict by it.
+const SCOPES: Record<(typeof OAUTH_SCOPES)[number], string> = { read: 'Read the account and shop data', write: 'Change the account and shop data' };
+
 const ERROR_TEXT: Record<number, string> = {
   400: 'The request is not valid',
   401: 'Missing or invalid credentials',
@@ -252,7 +316,9 @@ function build(origin: string): SpecBundle {
     const statuses = new Set<number>(op.errors ?? []);
     if (op.body || op.params?.length) statuses.add(400);
     if (op.body) statuses.add(413);
-    if (auth === 'bearer') statuses.add(401);
+    if (auth === 'bearer' || auth === 'session') statuses.add(401);
+    // A cookie session without its CSRF token (any state-changing call may be one).
+    if ((auth === 'bearer' || auth === 'session') && op.method !== 'get') statuses.add(403);
     if (auth !== 'signature') statuses.add(429);
     const responses: Json = {};
     for (const [status, [description, schema, headers]] of Object.entries(op.ok)) {
@@ -263,9 +329,11 @@ function build(origin: string): SpecBundle {
       responses[status] = r;
     }
     for (const s of [...statuses].sort()) {
-      const r: Json = { description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      const schema = op.errorSchema && (s === 400 || s === 401) ? op.errorSchema : 'Error';
+      const r: Json = { description: ERROR_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } };
       if (s === 429) r.headers = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } };
       if (s === 401) r.headers = { 'WWW-Authenticate': { schema: { type: 'string' } } };
+      if (s === 403 && (auth === 'bearer' || auth === 'session') && op.method !== 'get') r.description = `${ERROR_TEXT[403]} (also: csrf_failed, a cookie session without ${CSRF_HEADER})`;
       responses[String(s)] = r;
     }
     const operation: Json = {
@@ -274,9 +342,9 @@ function build(origin: string): SpecBundle {
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
       ...(op.params ? { parameters: op.params.map((p) => ({ ...p, schema: ref(p.schema) })) } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
+      ...(op.body ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((type) => [type, { schema: ref(op.body) }])) } } : {}),
       responses,
-      ...(auth === 'bearer' ? {} : { security: [] }),
+      ...(auth === 'bearer' ? {} : { security: auth === 'session' ? [{ sessionCookie: [] }] : [] }),
     };
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operation };
   }
@@ -288,17 +356,31 @@ function build(origin: string): SpecBundle {
       version: '2.4.1',
       description:
         'Customer API of the Acme online shop: catalogue, orders, payments, wallet transfers, notes and documents. ' +
-        'Authenticate with a bearer JWT from POST /auth/login, or an API key in the X-API-Key header.',
+        'Authenticate with a bearer JWT from POST /auth/login or from the OAuth2 token endpoint POST /oauth/token, an API key in the X-API-Key header, ' +
+        `either of them in the X-Api-Token header, or a cookie session from POST /auth/session (state-changing calls then need ${CSRF_HEADER}).`,
       contact: { name: 'Acme API team', email: 'api-team@acme.example' },
     },
     servers: [{ url: `${origin}/api/v2`, description: 'This instance' }],
     tags: ['Auth', 'Account', 'Catalogue', 'Orders', 'Payments', 'Notes', 'Documents', 'Tools', 'Webhooks', 'Admin'].map((name) => ({ name })),
-    security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
+    // Alternatives: any one of them signs a request in.
+    security: [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiTokenAuth: [] }, { oauth2: [] }, { sessionCookie: [] }],
     paths,
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        apiTokenAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Token', description: 'A JWT (as for bearerAuth) or an API key (as for apiKeyAuth).' },
+        // An absolute tokenUrl: OpenAPI 3.0.3 allows one relative to the server URL, but tools
+        // disagree on the base (Swagger UI resolves against the page).
+        oauth2: {
+          type: 'oauth2',
+          description: 'Access tokens are the same JWTs as bearerAuth. Clients: acme-web (public), alice-service, bob-service, admin-service (confidential).',
+          flows: {
+            password: { tokenUrl: `${origin}/api/v2/oauth/token`, refreshUrl: `${origin}/api/v2/oauth/token`, scopes: SCOPES },
+            clientCredentials: { tokenUrl: `${origin}/api/v2/oauth/token`, scopes: SCOPES },
+          },
+        },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: `From POST /auth/session. POST, PUT, PATCH and DELETE also need the CSRF token in ${CSRF_HEADER}.` },
       },
       schemas: Object.fromEntries(Object.entries(named).map(([n, s]) => [n, emit(s, s, byObject)])),
     },

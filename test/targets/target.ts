@@ -13,13 +13,15 @@ import { BodyParseError, Ctx, type SentMessage, type TargetState, tooMany } from
 import { buildTemplate, openDb, type SeedResult, UnsafeSql } from './db';
 import { FetchAllowlist, OutboundLog, UrlFetcher } from './fetcher';
 import { type FlawId, resolveFlaws, type TargetMode } from './flaws';
-import { HttpError, type Reply, RequestLog, Router } from './http';
+import { hasCredential, HttpError, type Reply, RequestLog, Router } from './http';
+import { CSRF_COOKIE, CSRF_HEADER, LoginLog, type OAuthClient, parseCookies, RefreshTokens, SESSION_COOKIE, SessionStore } from './identity';
 import { LegacyAccounts } from './legacy-store';
 import { WindowLimiter } from './limits';
 import { registerAccount } from './routes/account';
 import { registerAdmin } from './routes/admin';
 import { DOWNLOADS, registerContent } from './routes/content';
 import { registerHidden } from './routes/hidden';
+import { registerIdentity } from './routes/identity';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { buildSpec } from './spec';
@@ -40,6 +42,25 @@ export interface TargetOptions {
   rateLimit?: { limit: number; windowMs: number };
   /** Serve HTTPS (self-signed, made with the openssl CLI) and plain HTTP on the same port. */
   tls?: boolean;
+  /**
+   * Lifetime of the access tokens POST /auth/login and POST /oauth/token issue (their exp and
+   * expiresIn / expires_in). Default 86400 (24 h). The pre-minted users.*.key always live 24 h.
+   */
+  tokenTtlSeconds?: number;
+  /** Lifetime of cookie sessions from POST /auth/session (absolute). Default 86400 (24 h). */
+  sessionTtlSeconds?: number;
+  /** POST /auth/session also needs the pre-login CSRF token of GET /auth/csrf (cookie and header). Default off. */
+  loginCsrf?: boolean;
+}
+
+/** A seeded OAuth2 client. A confidential one has a secret and acts as one user with client_credentials. */
+export interface TargetOAuthClient {
+  clientId: string;
+  /** Undefined for the public client. */
+  clientSecret?: string;
+  /** The user client_credentials tokens act as (confidential clients). */
+  username?: 'alice' | 'bob' | 'admin';
+  grants: readonly ('password' | 'client_credentials' | 'refresh_token')[];
 }
 
 export interface TargetUser {
@@ -47,7 +68,7 @@ export interface TargetUser {
   username: string;
   password: string;
   email: string;
-  /** The bearer credential: an HS256 JWT the target signed, valid for 24 h. */
+  /** The bearer credential: an HS256 JWT the target signed, valid for 24 h (whatever tokenTtlSeconds says). */
   key: string;
   /** The same user's API key (X-API-Key header). */
   apiKey: string;
@@ -74,6 +95,18 @@ export interface Target {
   outbox: readonly SentMessage[];
   /** Errors that escaped a handler (a 500 the target did not mean to give). */
   internalErrors: readonly Error[];
+  /** Every successful sign-in: login route, cookie session, OAuth2 grants (refreshes included). */
+  logins: LoginLog;
+  /** The effective tokenTtlSeconds and sessionTtlSeconds. */
+  tokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+  /** The OAuth2 token endpoint (absolute URL) and the seeded clients; secrets are fresh per target. */
+  oauth: {
+    tokenUrl: string;
+    clients: { alice: TargetOAuthClient; bob: TargetOAuthClient; admin: TargetOAuthClient; web: TargetOAuthClient };
+  };
+  /** Cookie session names: the HttpOnly session cookie, the readable CSRF cookie, the CSRF request header. */
+  session: { cookie: string; csrfCookie: string; csrfHeader: string };
   webhookSecret: string;
   /** The PEM certificate to trust when tls is on. */
   caCert?: string;
@@ -149,7 +182,23 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   for (const u of Object.values(seeded.users)) legacy.upsert({ userId: u.id, username: u.username, email: u.email, password: u.password });
 
   const secret = crypto.randomBytes(32);
-  const auth = new AuthService(db, has, secret);
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 24 * 3600;
+  const sessionTtlSeconds = options.sessionTtlSeconds ?? 24 * 3600;
+  const sessions = new SessionStore(sessionTtlSeconds);
+  const auth = new AuthService(db, has, secret, sessions);
+  const clientSecret = () => crypto.randomBytes(24).toString('base64url');
+  const clients = {
+    alice: { clientId: 'alice-service', clientSecret: clientSecret(), username: 'alice', grants: ['client_credentials', 'password', 'refresh_token'] },
+    bob: { clientId: 'bob-service', clientSecret: clientSecret(), username: 'bob', grants: ['client_credentials', 'password', 'refresh_token'] },
+    admin: { clientId: 'admin-service', clientSecret: clientSecret(), username: 'admin', grants: ['client_credentials', 'password', 'refresh_token'] },
+    web: { clientId: 'acme-web', grants: ['password', 'refresh_token'] },
+  } satisfies Target['oauth']['clients'];
+  const oauthClients: OAuthClient[] = Object.values(clients).map((c) => ({
+    clientId: c.clientId,
+    clientSecret: 'clientSecret' in c ? c.clientSecret : undefined,
+    userId: 'username' in c ? seeded.users[c.username].id : undefined,
+    grants: c.grants,
+  }));
   const outbound = new OutboundLog();
   const allowlist = new FetchAllowlist();
   for (const o of options.fetchAllowlist ?? []) allowlist.add(o);
@@ -175,6 +224,12 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     specJson: '',
     corsOrigins: [SHOP_ORIGIN],
     rateLimit: options.rateLimit ?? { limit: 100, windowMs: 10_000 },
+    tokenTtlSeconds,
+    sessions,
+    loginCsrf: options.loginCsrf ?? false,
+    logins: new LoginLog(),
+    oauthClients,
+    refreshTokens: new RefreshTokens(),
     startedAt: Date.now(),
     counters: { requests: 0, byStatus: new Map() },
   };
@@ -183,6 +238,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerHidden(router, state);
   registerAdmin(router, state);
   registerAccount(router, state);
+  registerIdentity(router, state);
   registerShop(router, state);
   registerContent(router);
   registerOutbound(router);
@@ -246,7 +302,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       const cors = corsHeaders(req.headers.origin);
       if (cors['access-control-allow-origin'] && req.headers['access-control-request-method']) {
         headers['access-control-allow-methods'] = match.allowed.join(', ');
-        headers['access-control-allow-headers'] = 'Authorization, Content-Type, X-API-Key';
+        headers['access-control-allow-headers'] = `Authorization, Content-Type, X-API-Key, X-Api-Token, ${CSRF_HEADER}`;
         headers['access-control-max-age'] = '600';
       }
       return { status: 204, headers };
@@ -255,7 +311,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       return { status: 405, json: { error: 'method_not_allowed', message: `${method} is not allowed here.` }, headers: { allow: match.allowed.join(', '), ...extra } };
     }
     if (match.opts?.rate !== 'none' && !has('no-rate-limit')) {
-      const who = req.headers.authorization ?? (req.headers['x-api-key'] as string | undefined) ?? req.socket.remoteAddress ?? '-';
+      const session = parseCookies(req.headers.cookie)[SESSION_COOKIE];
+      const who = req.headers.authorization ?? (req.headers['x-api-key'] as string | undefined) ?? (req.headers['x-api-token'] as string | undefined) ?? session ?? req.socket.remoteAddress ?? '-';
       const key = `ordinary:${match.template}:${crypto.createHash('sha256').update(who).digest('hex').slice(0, 16)}`;
       const { limit, windowMs } = state.rateLimit;
       const s = state.limiter.state(key, windowMs);
@@ -309,7 +366,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     } catch (e) {
       reply = errorReply(e);
     }
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     let payload: Buffer | undefined;
     if (reply.body !== undefined) payload = reply.body;
     else if (reply.text !== undefined) payload = Buffer.from(reply.text);
@@ -326,7 +383,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     headers['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'";
     headers['referrer-policy'] = 'no-referrer';
     if (!has('missing-nosniff')) headers['x-content-type-options'] = 'nosniff';
-    const credentialed = req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined || /[?&](access_token|api_key)=/.test(rawUrl);
+    const credentialed = hasCredential(req.headers) || /[?&](access_token|api_key)=/.test(rawUrl);
     headers['cache-control'] = has('missing-no-store') && credentialed ? 'private, max-age=600' : 'no-store';
     if (secure && !has('missing-hsts')) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
     if (has('version-disclosure')) {
@@ -392,7 +449,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const users = {} as Target['users'];
   for (const name of ['alice', 'bob', 'admin', 'carol'] as const) {
     const u = seeded.users[name];
-    users[name] = { id: u.id, username: u.username, password: u.password, email: u.email, apiKey: u.apiKey, key: await auth.mint({ id: u.id, username: u.username, role: u.role }) };
+    users[name] = { id: u.id, username: u.username, password: u.password, email: u.email, apiKey: u.apiKey, key: await auth.mint({ id: u.id, username: u.username, role: u.role }, { expiresIn: 24 * 3600 }) };
   }
 
   let closed = false;
@@ -410,6 +467,11 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     outbound,
     outbox: state.outbox,
     internalErrors,
+    logins: state.logins,
+    tokenTtlSeconds,
+    sessionTtlSeconds,
+    oauth: { tokenUrl: `${origin}/api/v2/oauth/token`, clients },
+    session: { cookie: SESSION_COOKIE, csrfCookie: CSRF_COOKIE, csrfHeader: CSRF_HEADER },
     webhookSecret: state.webhookSecret,
     caCert: tlsMaterial?.cert,
     mintToken: (name, opts) => {

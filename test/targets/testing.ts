@@ -16,6 +16,8 @@ export interface CallResult {
   text: string;
   json: AnyJson;
   ms: number;
+  /** Each Set-Cookie header as sent ("name=value; Path=/; ..."). */
+  setCookies: string[];
 }
 
 export interface CallOptions {
@@ -26,6 +28,8 @@ export interface CallOptions {
   body?: unknown;
   /** Raw body text (sent as is, with Content-Type application/json unless given). */
   raw?: string;
+  /** An application/x-www-form-urlencoded body. */
+  form?: Record<string, string>;
   /** Client for https targets (see tlsClient). */
   dispatcher?: Agent;
 }
@@ -37,7 +41,10 @@ export async function call(base: Target | string, method: string, path: string, 
   if (o.key) headers.authorization = `Bearer ${o.key}`;
   let body: string | undefined;
   if (o.raw !== undefined) body = o.raw;
-  else if (o.body !== undefined) body = JSON.stringify(o.body);
+  else if (o.form !== undefined) {
+    body = new URLSearchParams(o.form).toString();
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (o.body !== undefined) body = JSON.stringify(o.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   const started = performance.now();
   const res = await request(/^https?:/.test(path) ? path : origin + path, { method, headers, body, dispatcher: o.dispatcher });
@@ -51,7 +58,8 @@ export async function call(base: Target | string, method: string, path: string, 
   } catch {
     json = undefined;
   }
-  return { status: res.statusCode, headers: flat, text, json, ms };
+  const sc = res.headers['set-cookie'];
+  return { status: res.statusCode, headers: flat, text, json, ms, setCookies: sc === undefined ? [] : Array.isArray(sc) ? sc : [sc] };
 }
 
 /** An undici client that trusts the target's self-signed certificate. */

@@ -2,10 +2,12 @@
 
 import crypto from 'node:crypto';
 import { hashPassword, isAdmin, type UserRow, verifyPassword } from '../auth';
-import { type Ctx, forbidden, type TargetState, tooMany } from '../context';
+import { type Ctx, forbidden, notFound, type TargetState, tooMany } from '../context';
 import { FetchFailed, FetchRefused } from '../fetcher';
 import { HttpError, json, type Router, ValidationError } from '../http';
+import type { LoginGrant } from '../identity';
 import { SCHEMAS } from '../schemas';
+import type { Schema } from '../validate';
 
 export const money = (cents: number) => Math.round(cents) / 100;
 
@@ -62,78 +64,149 @@ async function updateMe(ctx: Ctx) {
     rejectUnknown: !privilege,
     dropReadOnly: !privilege,
   });
-  const sets: string[] = [];
-  const values: unknown[] = [];
-  for (const [key, value] of Object.entries(input)) {
-    const fill = USER_FILL[key];
-    if (!fill) continue;
-    sets.push(`${fill[0]} = ?`);
-    values.push(fill[1] ? fill[1](value) : value);
-  }
-  if (sets.length) {
-    try {
-      ctx.t.db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...values, me.id);
-    } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new HttpError(409, 'conflict', 'That email address is already registered.');
-      throw e;
-    }
+  try {
+    fillUser(ctx.t, me.id, input);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new HttpError(409, 'conflict', 'That email address is already registered.');
+    throw e;
   }
   return json(200, userView(ctx.t.auth.userById(me.id)!, ctx));
 }
 
+/** The generic "fill the row from the body" both mass-assignment flaws come from. */
+function fillUser(t: TargetState, userId: number, input: Record<string, unknown>, skip: string[] = []): void {
+  const sets: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const fill = USER_FILL[key];
+    if (!fill || skip.includes(key)) continue;
+    sets.push(`${fill[0]} = ?`);
+    values.push(fill[1] ? fill[1](value) : value);
+  }
+  if (sets.length) t.db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = ?`).run(...values, userId);
+}
+
 const LOGIN_WINDOW = 15 * 60_000;
+/** Sign-up attempts per client and 10 minutes in the hardened twin. */
+export const SIGNUP_LIMIT = 8;
+
+/**
+ * The hardened twin's brute-force throttle, shared by every password sign-in (login, cookie
+ * session, the OAuth2 password grant) so that switching doors does not reset it.
+ */
+function signInThrottle(ctx: Ctx) {
+  const { limiter } = ctx.t;
+  const on = !ctx.has('login-no-throttle');
+  if (on) {
+    // Any outcome counts here: credential stuffing uses many usernames from one client.
+    const a = limiter.state(`login-any:${ctx.clientIp}`, 60_000);
+    if (a.count >= 30) throw tooMany(a.resetSeconds, 'Too many sign-in attempts. Try again later.');
+    limiter.record(`login-any:${ctx.clientIp}`);
+  }
+  return {
+    guard(name: string) {
+      if (!on) return;
+      const u = limiter.state(`login-fail:user:${name}`, LOGIN_WINDOW);
+      const c = limiter.state(`login-fail:ip:${ctx.clientIp}`, LOGIN_WINDOW);
+      if (u.count >= 5) throw tooMany(u.resetSeconds, 'Too many failed sign-in attempts. Try again later.');
+      if (c.count >= 20) throw tooMany(c.resetSeconds, 'Too many failed sign-in attempts. Try again later.');
+    },
+    failed(name: string) {
+      if (!on) return;
+      limiter.record(`login-fail:user:${name}`);
+      limiter.record(`login-fail:ip:${ctx.clientIp}`);
+    },
+    succeeded(name: string) {
+      limiter.clear(`login-fail:user:${name}`);
+    },
+  };
+}
+
+/** Unknown accounts cost the same scrypt work as wrong passwords. */
+function checkPassword(row: UserRow | undefined, password: string): row is UserRow {
+  return verifyPassword(password, row?.password_hash ?? DUMMY_HASH) && row !== undefined;
+}
+
+const userByName = (t: TargetState, name: string) => t.db.prepare<[string], UserRow>('SELECT * FROM users WHERE lower(username) = ?').get(name.toLowerCase());
+
+/** A username and password sign-in behind the throttle: the user, or undefined when they are wrong. */
+export function passwordSignIn(ctx: Ctx, username: string, password: string): UserRow | undefined {
+  const throttle = signInThrottle(ctx);
+  const name = username.toLowerCase();
+  throttle.guard(name);
+  const row = userByName(ctx.t, name);
+  if (!checkPassword(row, password)) {
+    throttle.failed(name);
+    return undefined;
+  }
+  throttle.succeeded(name);
+  return row;
+}
+
+/** Books a successful sign-in: the user's last login address and the log tests count. */
+export function signedIn(ctx: Ctx, user: UserRow, grant: LoginGrant, clientId?: string): void {
+  ctx.t.db.prepare('UPDATE users SET last_login_ip = ? WHERE id = ?').run(ctx.clientIp, user.id);
+  ctx.t.logins.add({ username: user.username, userId: user.id, grant, ...(clientId ? { clientId } : {}) });
+}
+
+/** The relaxed copy of a request schema a flaw validates with: `field` becomes optional. */
+const optional = (schema: Schema, field: string): Schema => ({ ...schema, required: (schema.required ?? []).filter((f) => f !== field) });
+
+/**
+ * The current password, required by the hardened twin; with `flaw` on it is only checked when the
+ * client chose to send it (the "if present" bug). 403, not 401: the caller is signed in, and a 401
+ * would tell a client to sign in again.
+ */
+function confirmCurrent(ctx: Ctx, flaw: 'password-change-other' | 'password-change-no-current' | 'email-change-other', user: UserRow, current: string | undefined): void {
+  if (current === undefined && ctx.has(flaw)) return;
+  if (current === undefined || !verifyPassword(current, user.password_hash)) throw new HttpError(403, 'wrong_password', 'The current password is wrong.');
+}
+
+function setPassword(t: TargetState, user: UserRow, password: string): void {
+  t.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hashPassword(password), user.id);
+  t.legacy.upsert({ userId: user.id, username: user.username, email: user.email, password });
+}
+
+/** The account a /users/{userId}/... change is about, when the caller may change it. */
+async function ownAccount(ctx: Ctx, flaw: 'password-change-other' | 'email-change-other'): Promise<UserRow> {
+  const me = await ctx.user();
+  const userId = ctx.intParam('userId');
+  if (userId !== me.id && !ctx.has(flaw)) throw forbidden('You can only change your own account.');
+  const user = ctx.t.auth.userById(userId);
+  if (!user) throw notFound('User');
+  return user;
+}
 
 export function registerAccount(r: Router<Ctx>, t: TargetState): void {
   r.post('/api/v2/auth/login', async (ctx) => {
-    const throttled = !ctx.has('login-no-throttle');
     let user: UserRow | undefined;
-    let name: string;
-    if (throttled) {
-      // Any outcome counts here: credential stuffing uses many usernames from one client.
-      const a = t.limiter.state(`login-any:${ctx.clientIp}`, 60_000);
-      if (a.count >= 30) throw tooMany(a.resetSeconds, 'Too many sign-in attempts. Try again later.');
-      t.limiter.record(`login-any:${ctx.clientIp}`);
-    }
-    const guard = (key: string) => {
-      if (!throttled) return;
-      const u = t.limiter.state(`login-fail:user:${key}`, LOGIN_WINDOW);
-      const c = t.limiter.state(`login-fail:ip:${ctx.clientIp}`, LOGIN_WINDOW);
-      if (u.count >= 5) throw tooMany(u.resetSeconds, 'Too many failed sign-in attempts. Try again later.');
-      if (c.count >= 20) throw tooMany(c.resetSeconds, 'Too many failed sign-in attempts. Try again later.');
-    };
     if (ctx.has('nosql-injection')) {
       // Legacy v1 login: the parsed body goes straight into the document filter.
+      const throttle = signInThrottle(ctx);
       const body = ctx.body();
       if (!body || typeof body !== 'object') throw new ValidationError([{ field: '(body)', message: 'must be an object' }]);
       const { username, password } = body as Record<string, unknown>;
-      name = typeof username === 'string' ? username.toLowerCase() : JSON.stringify(username ?? null);
-      guard(name);
+      const name = typeof username === 'string' ? username.toLowerCase() : JSON.stringify(username ?? null);
+      throttle.guard(name);
       const account = t.legacy.findOne({ username, password });
       user = account ? t.auth.userById(account.userId) : undefined;
+      if (user) throttle.succeeded(name);
+      else throttle.failed(name);
     } else {
       const input = ctx.input<{ username: string; password: string }>(SCHEMAS.LoginRequest);
-      name = input.username.toLowerCase();
-      guard(name);
-      const row = t.db.prepare<[string], UserRow>('SELECT * FROM users WHERE lower(username) = ?').get(name);
-      // Unknown accounts cost the same scrypt work as wrong passwords.
-      const ok = verifyPassword(input.password, row?.password_hash ?? DUMMY_HASH) && row !== undefined;
-      user = ok ? row : undefined;
+      user = passwordSignIn(ctx, input.username, input.password);
     }
-    if (!user) {
-      if (throttled) {
-        t.limiter.record(`login-fail:user:${name}`);
-        t.limiter.record(`login-fail:ip:${ctx.clientIp}`);
-      }
-      throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
-    }
-    t.limiter.clear(`login-fail:user:${name}`);
-    t.db.prepare('UPDATE users SET last_login_ip = ? WHERE id = ?').run(ctx.clientIp, user.id);
-    return json(200, { accessToken: await t.auth.mint(user), tokenType: 'Bearer', expiresIn: 86400 });
+    if (!user) throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
+    signedIn(ctx, user, 'login');
+    return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds });
   });
 
   r.post('/api/v2/auth/signup', (ctx) => {
-    ctx.throttle('flow-signup', `signup:${ctx.clientIp}`, 5, 10 * 60_000);
-    const input = ctx.input<{ username: string; email: string; password: string }>(SCHEMAS.SignupRequest);
+    // 8, not fewer: a scan registers its own test users (2-4, at most 8) and must not be stopped;
+    // a burst of 10 (the scanner's flow check) still meets the limit.
+    ctx.throttle('flow-signup', `signup:${ctx.clientIp}`, SIGNUP_LIMIT, 10 * 60_000);
+    const privilege = ctx.has('signup-mass-assignment');
+    const input = ctx.input<Record<string, unknown> & { username: string; email: string; password: string }>(SCHEMAS.SignupRequest, { rejectUnknown: !privilege });
     const taken = t.db.prepare('SELECT 1 FROM users WHERE lower(username) = lower(?) OR lower(email) = lower(?)').get(input.username, input.email);
     if (taken) throw new HttpError(409, 'conflict', 'That username or email address is already registered.');
     const id = Number(
@@ -141,6 +214,7 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
         .prepare('INSERT INTO users (username, email, display_name, password_hash, api_key, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(input.username, input.email, input.username, hashPassword(input.password), `ak_live_${crypto.randomBytes(18).toString('hex')}`, new Date().toISOString()).lastInsertRowid,
     );
+    if (privilege) fillUser(t, id, input, ['username', 'email', 'password']);
     t.legacy.upsert({ userId: id, username: input.username, email: input.email, password: input.password });
     return json(201, { id, username: input.username, email: input.email }, { location: `/api/v2/users/${id}` });
   });
@@ -224,6 +298,52 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
     }
     ctx.t.db.prepare('UPDATE users SET avatar_url = ? WHERE id = ?').run(input.imageUrl, me.id);
     return json(200, { avatarUrl: input.imageUrl, contentType: res.contentType, size: res.body.length });
+  });
+
+  // ---- account changes: each hardened route asks who and for the current password ----
+  r.put('/api/v2/me/password', async (ctx) => {
+    const me = await ctx.user();
+    const flaw = 'password-change-no-current';
+    const input = ctx.input<{ currentPassword?: string; newPassword: string }>(ctx.has(flaw) ? optional(SCHEMAS.PasswordChange, 'currentPassword') : SCHEMAS.PasswordChange);
+    confirmCurrent(ctx, flaw, me, input.currentPassword);
+    setPassword(ctx.t, me, input.newPassword);
+    return json(200, { message: 'Your password has been changed.' });
+  });
+
+  r.put('/api/v2/users/{userId}/password', async (ctx) => {
+    const flaw = 'password-change-other';
+    const user = await ownAccount(ctx, flaw);
+    const input = ctx.input<{ currentPassword?: string; newPassword: string }>(ctx.has(flaw) ? optional(SCHEMAS.PasswordChange, 'currentPassword') : SCHEMAS.PasswordChange);
+    confirmCurrent(ctx, flaw, user, input.currentPassword);
+    setPassword(ctx.t, user, input.newPassword);
+    return json(200, { message: 'The password has been changed.' });
+  });
+
+  r.put('/api/v2/users/{userId}/email', async (ctx) => {
+    const flaw = 'email-change-other';
+    const user = await ownAccount(ctx, flaw);
+    const input = ctx.input<{ email: string; currentPassword?: string }>(ctx.has(flaw) ? optional(SCHEMAS.EmailChange, 'currentPassword') : SCHEMAS.EmailChange);
+    confirmCurrent(ctx, flaw, user, input.currentPassword);
+    const taken = ctx.t.db.prepare('SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?').get(input.email, user.id);
+    if (taken) throw new HttpError(409, 'conflict', 'That email address is already registered.');
+    ctx.t.db.prepare('UPDATE users SET email = ? WHERE id = ?').run(input.email, user.id);
+    return json(200, userView(ctx.t.auth.userById(user.id)!, ctx));
+  });
+
+  r.delete('/api/v2/users/{userId}', async (ctx) => {
+    const me = await ctx.user();
+    const user = ctx.t.auth.userById(ctx.intParam('userId'));
+    // Administrators' accounts need an administrator in both modes; the flaw is about customers.
+    const allowed = isAdmin(me) || user?.id === me.id || (ctx.has('account-delete-other') && user !== undefined && !isAdmin(user));
+    if (!allowed) throw forbidden('You can only delete your own account.');
+    if (!user) throw notFound('User');
+    ctx.t.db.transaction(() => {
+      ctx.t.db.prepare('DELETE FROM addresses WHERE user_id = ?').run(user.id);
+      ctx.t.db.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    })();
+    // Its tokens, API key, sessions and refresh tokens now name nobody: they stop working by themselves.
+    ctx.t.legacy.remove(user.id);
+    return { status: 204 };
   });
 
   r.get('/api/v2/users/{userId}/addresses', async (ctx) => {
