@@ -1,6 +1,7 @@
 // The /api contract: entities of spec section 3 and the request/response of every call of spec
 // section 7 (plus the routes this product adds), used by the core and the renderer alike.
 
+import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting } from './identities';
 import type {
   ApiPermission,
   Confidence,
@@ -112,10 +113,28 @@ export interface ResponseSpec {
 /** OpenAPI semantics: the list is OR, the names inside one requirement are AND; [] means anonymous. */
 export type SecurityRequirement = Record<string, string[]>;
 
+export type OAuth2Grant = 'client_credentials' | 'password' | 'authorization_code' | 'implicit';
+
 export type SecurityScheme =
   | { type: 'http'; scheme: string; bearerFormat?: string }
-  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string }
-  | { type: 'oauth2' | 'openIdConnect' };
+  | {
+      type: 'apiKey';
+      in: 'header' | 'query' | 'cookie';
+      name: string;
+      /**
+       * How the value is written when it is not the bare credential, with `{token}` where it goes
+       * ("Token {token}"): inferred from Postman and HAR requests; specs never set it.
+       */
+      template?: string;
+    }
+  | {
+      type: 'oauth2';
+      /** The token endpoint of the client-credentials or password flow, when the spec declares one. */
+      tokenUrl?: string;
+      /** The grants the spec declares (OpenAPI 3 flow names mapped to RFC 6749 grant names). */
+      grants?: OAuth2Grant[];
+    }
+  | { type: 'openIdConnect'; openIdConnectUrl?: string };
 
 /** An API's security schemes and its default requirement, kept for the scanner. */
 export interface ApiSecurity {
@@ -203,6 +222,19 @@ export interface ScanInfo {
   fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity }[];
   /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
   requests_by_check: Record<string, number>;
+  /** Who the scan spoke as: how each identity was obtained, who the API says it is, refreshes, failed logins. */
+  identities: IdentityReport[];
+  /** Users the scan registered for itself (never their passwords). */
+  created_users: CreatedUserReport[];
+  /** Credentials renewed during the scan, all identities together. */
+  refreshes: number;
+}
+
+export interface CreatedUserReport {
+  username: string | null;
+  email: string | null;
+  operation: string;
+  purpose: string;
 }
 
 export interface ScanDetails {
@@ -359,10 +391,49 @@ export interface FlagRequest extends ApiScoped {
 }
 export interface CreateScanRequest extends ApiScoped {
   scan_profile: string;
-  api_key_1: string;
+  /** The quick path: a static key of a user (required unless `identities` is given). */
+  api_key_1?: string;
   api_key_2?: string;
   /** Which key belongs to the lower-privileged user, for BFLA (default 2). */
   lower_privilege_key?: 1 | 2;
+  /** Named identities (shared/identities.ts); take the place of the keys. */
+  identities?: IdentityInput[];
+  /** Whether the scan registers its own test users (default: on for local targets). */
+  signup?: SignupSetting;
+}
+/** Configure Scan's Test button: log in as one identity and say who the API thinks it is. */
+export interface TestIdentityRequest extends ApiScoped {
+  identity: IdentityInput;
+}
+export interface TestIdentityData {
+  ok: boolean;
+  /** What went wrong, or what was learnt ("name1 (GET /me)"). */
+  message: string;
+  /** The credential masked: its kind, length and expiry, never a character of it. */
+  token: string | null;
+  /** Cookies of a session, by name only. */
+  cookies: string[];
+  /** Who the API says it is, when a /me-like endpoint told. */
+  verified_as: string | null;
+  /** Where the credential goes. */
+  placement: string;
+  /** The login requests and their statuses ("POST /login -> 200"). */
+  steps: string[];
+}
+/** What Configure Scan pre-fills from the API: the inferred placement, sign-up and login operations. */
+export interface IdentityDefaults {
+  /** "Bearer token in Authorization (security scheme "bearerAuth")". */
+  placement: string;
+  /** The placement as a `place` value the user can edit, or null when it is bearer (the default). */
+  place: PlacementConfig | null;
+  signup_operation: string | null;
+  login_operation: string | null;
+  /** The OAuth2 token URL the spec declares. */
+  token_url: string | null;
+  /** Sign-up default: on for local targets. */
+  signup_default: 'auto' | 'off';
+  /** Commands may obtain credentials here (desktop and CLI, never a team server). */
+  commands_allowed: boolean;
 }
 export interface StartScanRequest extends ApiScoped {
   scan_profile: string;
@@ -432,6 +503,8 @@ export interface ApiContract {
   'POST /api/endpoints/flags/add': { body: FlagRequest; data: { endpoint: Endpoint } };
   'POST /api/endpoints/flags/remove': { body: FlagRequest; data: { endpoint: Endpoint } };
   'POST /api/scan/create': { body: CreateScanRequest; data: { scan_id: string } };
+  'POST /api/scan/identity/test': { body: TestIdentityRequest; data: TestIdentityData };
+  'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };

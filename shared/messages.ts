@@ -193,6 +193,30 @@ export const SCAN_MESSAGES = {
   demoHint: 'Tip: for a quick demo scan, skip all endpoints, then un-skip at most 5.',
 } as const;
 
+/** Configure Scan's Identities step and the report's identity table (not in the spec). */
+export const IDENTITY_MESSAGES = {
+  useKeys: 'API keys',
+  useIdentities: 'Identities (log in, OAuth2, cookies)',
+  crossUserHint: 'Cross-user tests (BOLA, BOPLA) need two identities of the same role. Add a second user, or let the scan create its own test users.',
+  crossUserSignupHint: 'One user identity: the scan creates a second user itself for the cross-user tests.',
+  signupLabel: 'Let the scan create its own test users',
+  signupFound: (operation: string) => `Sign-up operation found: ${operation}.`,
+  signupMissing: 'No sign-up operation was found in the API, so the scan cannot register users: give two user identities for the cross-user tests.',
+  declaredPlacement: (text: string) => `As the API declares: ${text}`,
+  fillIn: (name: string) => `Fill in: \${env:${name}} is a placeholder only the command-line scanner fills.`,
+  fillInBlock: (names: string[]) => `Replace the placeholders marked "fill in" (${names.join(', ')}): the server does not read environment variables.`,
+  fixErrors: 'Fix the fields marked below.',
+  testing: 'Testing...',
+  testWorks: 'Works',
+  testFailed: 'Does not work',
+  verifiedAs: (who: string) => `verified as ${who}`,
+  imported: (count: number) => `Imported ${count} identit${count === 1 ? 'y' : 'ies'}.`,
+  importEmpty: 'Choose a YAML file or paste the configuration.',
+  exportInvalid: 'Fix the identities before exporting: the fields marked below.',
+  copied: 'Copied to the clipboard.',
+  copyFailed: 'Could not copy: select the text and copy it instead.',
+} as const;
+
 export const CARD_STATUS = { scanning: 'Scanning...', completed: 'Completed', ready: 'Ready' } as const;
 
 export const UNDER_CONSTRUCTION = { title: 'Page Under Construction' } as const;

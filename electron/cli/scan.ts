@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEVERITIES, type Severity } from '../../shared/constants';
 import type { ScanDetails } from '../../shared/contract';
+import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
+import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
 import { createCore, type Core } from '../core';
 import { importApiDocument, ImportError } from '../importer/index';
 import { parseReportFormats, writeReports } from '../reports/index';
@@ -15,13 +17,19 @@ import { createLogger } from '../log';
 import type { ScanEvent } from '../scanner/events';
 import { UsageError, type CliCommand } from './types';
 
-const HELP = `Usage: portcullis scan --spec <file> --base-url <url> --key1 <key> [options]
+const HELP = `Usage: portcullis scan --spec <file> --base-url <url> (--config <scan.yaml> | --key1 <key>) [options]
 
 Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API Security Top 10.
   --spec         the API description (.json, .yaml, .yml)
   --base-url     where the API runs (default: the spec's server URL)
-  --key1         the primary user's key (or PORTCULLIS_KEY_1; keeps it out of the process list)
-  --key2         a second user's key, for cross-user checks (or PORTCULLIS_KEY_2)
+  --config       the scan's identities: login recipes, OAuth2, cookie sessions, commands, static
+                 tokens, roles, and whether the scan registers its own users (docs/scan-config.md);
+                 \${env:NAME} in it reads a secret from the environment
+  --key1         shortcut: the primary user's static key (or PORTCULLIS_KEY_1; keeps it out of the
+                 process list)
+  --key2         shortcut: a second user's key, for cross-user checks (or PORTCULLIS_KEY_2)
+  --signup       auto | off: let the scan register its own test users (default: the config's
+                 setting, else auto for local targets)
   --rps          requests per second, 0 = no cap (default 20)
   --concurrency  requests in flight (default 8)
   --timeout-ms   per-request timeout (default 15000)
@@ -87,10 +95,45 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       failure_reason: info.failure_reason,
       skipped_checks: info.skipped_checks,
       errors: info.errors,
+      identities: info.identities,
+      created_users: info.created_users,
+      refreshes: info.refreshes,
     },
     summary: Object.fromEntries(SEVERITIES.map((s) => [s, details.results.results.filter((f) => f.severity === s).length])),
     findings: details.results.results,
   };
+}
+
+/** The scan's identities: from --config (secrets from the environment), else the --key1/--key2 shortcut. */
+function readScanConfig(file: string | undefined, key1Flag: string | undefined, key2Flag: string | undefined): ScanConfig {
+  if (file) {
+    if (key1Flag !== undefined || key2Flag !== undefined) throw new UsageError('Give --config or --key1/--key2, not both.');
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const parsed = parseScanConfigYaml(text, { env: (name) => process.env[name] });
+    if (!parsed.ok) throw new UsageError(`The scan configuration is not valid:\n${formatConfigIssues(parsed.issues, file).join('\n')}`);
+    return parsed.config;
+  }
+  const key1 = (key1Flag ?? process.env.PORTCULLIS_KEY_1 ?? '').trim();
+  if (!key1) throw new UsageError('--config or --key1 is required (or set PORTCULLIS_KEY_1).');
+  const key2 = (key2Flag ?? process.env.PORTCULLIS_KEY_2 ?? '').trim() || null;
+  return { identities: identitiesFromKeys(key1, key2) };
+}
+
+/** The identity table the scan result carries, as terminal lines. */
+export function identityTable(info: ScanDetails['results']['scan_info']): string[] {
+  if (!info.identities.length) return [];
+  const lines = ['Identities:'];
+  for (const i of info.identities) {
+    const who = i.verified_as ? `verified as ${i.verified_as}` : 'not verified';
+    lines.push(`  ${i.name} (${i.role}${i.created ? ', created by the scan' : ''}): ${i.obtained}; ${who}; ${i.refreshes} refresh${i.refreshes === 1 ? '' : 'es'}, ${i.failures} failed login${i.failures === 1 ? '' : 's'}`);
+  }
+  for (const u of info.created_users) lines.push(`  registered ${u.username ?? u.email} with ${u.operation} (${u.purpose})`);
+  return lines;
 }
 
 export const scanCommand: CliCommand = {
@@ -101,8 +144,10 @@ export const scanCommand: CliCommand = {
       options: {
         spec: { type: 'string' },
         'base-url': { type: 'string' },
+        config: { type: 'string' },
         key1: { type: 'string' },
         key2: { type: 'string' },
+        signup: { type: 'string' },
         rps: { type: 'string' },
         concurrency: { type: 'string' },
         'timeout-ms': { type: 'string' },
@@ -120,9 +165,11 @@ export const scanCommand: CliCommand = {
       return 0;
     }
     if (!values.spec) throw new UsageError('--spec is required (the API description file).');
-    const key1 = (values.key1 ?? process.env.PORTCULLIS_KEY_1 ?? '').trim();
-    if (!key1) throw new UsageError('--key1 is required (or set PORTCULLIS_KEY_1).');
-    const key2 = (values.key2 ?? process.env.PORTCULLIS_KEY_2 ?? '').trim() || null;
+    const scanConfig = readScanConfig(values.config, values.key1, values.key2);
+    if (values.signup !== undefined) {
+      if (values.signup !== 'auto' && values.signup !== 'off') throw new UsageError(`--signup must be auto or off, got "${values.signup}".`);
+      scanConfig.signup = values.signup;
+    }
     const failOn = values['fail-on'] as Exclude<Severity, 'info'>;
     if (!['high', 'medium', 'low'].includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got "${values['fail-on']}".`);
     const rps = positiveInt('rps', values.rps, 0, 10_000);
@@ -184,7 +231,7 @@ export const scanCommand: CliCommand = {
       );
       for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
       if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
-      const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', key1, key2, rps, concurrency, timeoutMs });
+      const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', identities: scanConfig.identities, ...(scanConfig.signup !== undefined ? { signup: scanConfig.signup } : {}), rps, concurrency, timeoutMs });
       const off = s.scanEvents.subscribe((e) => {
         if (e.scanId === scanId) bar.update(e);
       });
@@ -209,6 +256,7 @@ export const scanCommand: CliCommand = {
         return 2;
       }
       for (const w of formats.length ? await writeReports(s.db, scanId, formats, outDir) : []) process.stderr.write(`wrote ${w.path}\n`);
+      for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
       const counts = SEVERITIES.map((sev) => `${details.results.results.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
       process.stderr.write(`Done: ${details.results.results.length} findings (${counts}), score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
       for (const sk of info.skipped_checks) process.stderr.write(`skipped: ${sk.title}: ${sk.reason}\n`);

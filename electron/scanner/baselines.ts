@@ -1,29 +1,38 @@
-// Baselines: for each endpoint, the request as key 1, the same request as key 2, and the same
-// without credentials — recorded once, on first use, and shared by every check. Requests that
-// create (POST) or delete get a fresh object or body per mode, so one mode cannot spoil another.
+// Baselines: for each endpoint, the request as key 1, the same request as key 2 (and as the
+// privileged and lower-privileged identities, when the scan has them), and the same without
+// credentials — recorded once, on first use, and shared by every check. Requests that create
+// (POST) or delete get a fresh object or body per mode, so one mode cannot spoil another.
 
 import type { Endpoint } from '../../shared/contract';
 import type { Budget, HttpEngine } from './http/engine';
-import type { Exchange, RequestAuth } from './http/exchange';
+import type { Exchange, KeyNumber, RequestAuth } from './http/exchange';
 import { pathParamNames, toProbe, type PreparedRequest } from './requests';
 import type { ResourcePool } from './resources';
 
-export type BaselineMode = 'key1' | 'key2' | 'anonymous';
-export const BASELINE_MODES: readonly BaselineMode[] = ['key1', 'key2', 'anonymous'];
+export type BaselineMode = 'key1' | 'key2' | 'privileged' | 'lower' | 'anonymous';
+export const BASELINE_MODES: readonly BaselineMode[] = ['key1', 'key2', 'privileged', 'lower', 'anonymous'];
 
 export const MODE_AUTH: Record<BaselineMode, RequestAuth> = {
   key1: { kind: 'key', key: 1 },
   key2: { kind: 'key', key: 2 },
+  privileged: { kind: 'key', key: 3 },
+  lower: { kind: 'key', key: 4 },
   anonymous: { kind: 'none' },
 };
 
-export const MODE_LABEL: Record<BaselineMode, string> = { key1: 'key 1', key2: 'key 2', anonymous: 'no credentials' };
+export const MODE_LABEL: Record<BaselineMode, string> = { key1: 'key 1', key2: 'key 2', privileged: 'key 3', lower: 'key 4', anonymous: 'no credentials' };
+
+/** The baseline mode of a slot. */
+export function modeOf(key: KeyNumber): BaselineMode {
+  return key === 1 ? 'key1' : key === 2 ? 'key2' : key === 3 ? 'privileged' : 'lower';
+}
 
 export interface BaselineDeps {
   engine: HttpEngine;
   resources: ResourcePool;
   budgetsFor(endpoint: Endpoint): Budget[];
-  hasKey2: boolean;
+  /** Does the scan have an identity in this slot? */
+  hasKey(key: KeyNumber): boolean;
 }
 
 export interface BaselineRecord {
@@ -90,10 +99,11 @@ export class Baselines {
   }
 
   private async send(endpoint: Endpoint, mode: BaselineMode): Promise<BaselineRecord | null> {
-    if (mode === 'key2' && !this.deps.hasKey2) return null;
+    const auth = MODE_AUTH[mode];
+    if (auth.kind === 'key' && auth.key !== 1 && !this.deps.hasKey(auth.key)) return null;
     const request = this.perMode(endpoint) ? await this.prepareAsKey1(endpoint) : await this.request(endpoint);
     if (!request) return null;
-    const exchange = await this.deps.engine.send(toProbe(request, MODE_AUTH[mode]), this.deps.budgetsFor(endpoint));
+    const exchange = await this.deps.engine.send(toProbe(request, auth), this.deps.budgetsFor(endpoint));
     return { mode, request, exchange };
   }
 }

@@ -11,6 +11,12 @@ import { curlFor, renderEvidence } from './evidence';
 import type { Redactor } from './redact';
 import type { Endpoint } from '../../shared/contract';
 
+/** "key 1" / "Key 1" -> the name of slot 1's identity ("alice"), for the slots whose identities have names. */
+export function slotRelabeler(names: ReadonlyMap<number, string>): (text: string) => string {
+  if (!names.size) return (t) => t;
+  return (text) => text.replace(/\b[Kk]ey ([1-4])\b(?!\])/g, (whole, n: string) => names.get(Number(n)) ?? whole);
+}
+
 /** check + method + path template + parameter: the same weakness in two scans has the same fingerprint. */
 export function fingerprintOf(checkId: string, method: string, path: string, parameter: string | null): string {
   return createHash('sha256').update(`${checkId}\n${method.toUpperCase()}\n${path}\n${parameter ?? ''}`).digest('hex').slice(0, 32);
@@ -31,7 +37,11 @@ export function securityScore(findings: readonly { severity: string; cvss_score:
 
 export type BuiltFinding = Omit<Finding, 'id' | 'trend'>;
 
-export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: Endpoint | null, redactor: Redactor): BuiltFinding {
+/**
+ * The stored finding. `relabel` turns the slot words of check texts ("key 1", "Key 2") into the
+ * names of the scan's identities ("alice"); texts of a scan started with keys stay as they are.
+ */
+export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: Endpoint | null, redactor: Redactor, relabel: (text: string) => string = (t) => t): BuiltFinding {
   const endpoint = draft.endpoint === undefined ? taskEndpoint : draft.endpoint;
   const method = (draft.method ?? endpoint?.method ?? '*').toUpperCase();
   const path = draft.path ?? endpoint?.path ?? '*';
@@ -40,19 +50,19 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
   const last = draft.reproduce ?? draft.exchanges[draft.exchanges.length - 1]?.exchange;
   return {
     check_id: check.id,
-    vulnerability_name: redactor.redact(draft.name ?? check.title),
+    vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
     severity: draft.severity ?? check.severity,
     confidence: draft.confidence ?? check.confidence,
     owasp: check.owasp,
     cwe: check.cwe,
-    description: redactor.redact(draft.description),
+    description: redactor.redact(relabel(draft.description)),
     recommendation: redactor.redact(draft.recommendation ?? check.remediation),
     cvss_vector: vector,
     cvss_score: cvssScore(vector),
     method,
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
-    evidence: renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor),
+    evidence: relabel(renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor)),
     curl: last ? curlFor(last, redactor) : '',
     references: check.references,
     fingerprint: fingerprintOf(check.id, method, path, parameter),

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Endpoint, EndpointParameter } from '../../shared/contract';
-import type { CredentialPlacement } from './auth';
+import type { CredentialPlacement } from './identities/placement';
 import type { ProbeRequest } from './http/engine';
 import type { RequestAuth } from './http/exchange';
 import { paramString, synthesize } from './schema-values';

@@ -4,7 +4,7 @@
 // the scan created are the only ones it writes to or deletes, unless the user opted in.
 
 import type { Endpoint } from '../../shared/contract';
-import { authSpecFor, type ScanSecurity } from './auth';
+import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { enumPathValue, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';

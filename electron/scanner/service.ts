@@ -5,7 +5,21 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { ScanDetails, ScanSummary } from '../../shared/contract';
+import type { IdentityDefaults, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
+import {
+  envReferences,
+  identitiesFromKeys,
+  issuesOf,
+  obtainKind,
+  scanConfigSchema,
+  stepsOf,
+  summarizeIdentity,
+  type IdentityConfig,
+  type IdentityInput,
+  type IdentitySummary,
+  type ScanConfig as IdentitiesConfig,
+  type SignupSetting,
+} from '../../shared/identities';
 import { SCAN_MESSAGES } from '../../shared/messages';
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
@@ -18,12 +32,13 @@ import type { SecretStore } from '../secrets/types';
 import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
 import { ScanEvents } from './events';
+import { identityDefaults, testIdentity } from './identities/probe';
 import { securityScore } from './findings';
-import type { Resolver } from './net-guard';
+import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { checkScanTarget } from './target';
 
-/** The scan's own settings, stored in scans.config (never the keys). */
+/** The scan's own settings, stored in scans.config (never a secret: the identities' secrets live in the SecretStore). */
 export interface ScanConfig {
   rps: number;
   concurrency: number;
@@ -31,13 +46,21 @@ export interface ScanConfig {
   lowerPrivilegeKey: 1 | 2;
   allowExistingObjects: boolean;
   hasKey2: boolean;
+  /** Who the scan speaks as, without secrets: name, role, how obtained, placement. */
+  identities?: IdentitySummary[];
+  /** The sign-up setting the user chose (absent: the default, on for local targets). */
+  signup?: SignupSetting;
 }
 
 export interface CreateScanInput {
   apiId: string;
   profile: string;
-  key1: string;
+  /** The quick path: static keys (used when `identities` is absent). */
+  key1?: string;
   key2?: string | null;
+  /** Named identities; checked here as everywhere with shared/identities' schema. */
+  identities?: IdentityInput[];
+  signup?: SignupSetting;
   lowerPrivilegeKey?: 1 | 2;
   rps?: number;
   concurrency?: number;
@@ -64,6 +87,9 @@ export const SCAN_TEXT = {
   alreadyStarted: 'This scan has already been started.',
   notRunning: 'The scan is not running.',
   keysGone: 'The keys of this scan are no longer stored; create the scan again.',
+  noIdentity: 'A primary API key is required.',
+  commandOnServer: 'A command cannot obtain credentials on a team server: use a login recipe, OAuth2, a cookie session or a static token.',
+  envOnServer: (names: string[]) => `Fill in ${names.map((n) => `\${env:${n}}`).join(', ')}: only the CLI reads values from its environment.`,
   nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
   interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
@@ -90,12 +116,51 @@ interface ActiveScan {
 
 const secretRef = (scanId: string) => `scan:${scanId}`;
 
+/** What the SecretStore keeps for a scan: the identities with their secrets (v2), or the two keys of older scans. */
+interface StoredIdentities {
+  v: 2;
+  identities: IdentityConfig[];
+  signup?: SignupSetting;
+}
+
+export function parseStoredIdentities(raw: string): StoredIdentities {
+  const v = JSON.parse(raw) as Partial<StoredIdentities> & { 1?: string; 2?: string | null };
+  if (v.v === 2 && Array.isArray(v.identities)) return v as StoredIdentities;
+  return { v: 2, identities: identitiesFromKeys(v[1] ?? '', v[2] ?? null) };
+}
+
+/** Where a scan config sends requests besides the API's base URL (login and token URLs on other hosts). */
+function absoluteUrls(identities: IdentityConfig[]): string[] {
+  const out: string[] = [];
+  for (const i of identities) {
+    if (i.oauth2?.token_url && /^https?:/i.test(i.oauth2.token_url)) out.push(i.oauth2.token_url);
+    for (const st of [...(i.login ? stepsOf(i.login) : []), ...(i.cookie ? stepsOf(i.cookie) : [])]) if (/^https?:/i.test(st.request.path)) out.push(st.request.path);
+  }
+  return out;
+}
+
 function parseConfig(json: string): Partial<ScanConfig> {
   try {
     return JSON.parse(json) as Partial<ScanConfig>;
   } catch {
     return {};
   }
+}
+
+function failedOutcome(reason: string): ScanOutcome {
+  return {
+    status: 'failed',
+    failureReason: reason,
+    errors: [],
+    skipped: [],
+    progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
+    requestsByCheck: {},
+    checksRun: [],
+    identities: [],
+    createdUsers: [],
+    refreshes: 0,
+    rotatedRefreshTokens: {},
+  };
 }
 
 export function createScanService(deps: ScanServiceDeps) {
@@ -106,6 +171,34 @@ export function createScanService(deps: ScanServiceDeps) {
   async function target(baseUrl: string) {
     const v = await checkScanTarget(baseUrl, config.allowLocalScans, deps.resolver);
     if (!v.ok) throw new ScanError(v.status, v.message);
+  }
+
+  /** Is the API's host this machine or a private network (sign-up on by default there)? */
+  async function isLocalTarget(baseUrl: string): Promise<boolean> {
+    try {
+      await assertPublicHost(new URL(baseUrl).hostname, deps.resolver);
+      return false;
+    } catch (err) {
+      return err instanceof LocalTargetError;
+    }
+  }
+
+  /** The identities of a create request, validated: the schema, then what this runner allows. */
+  async function identitiesOf(input: CreateScanInput): Promise<IdentitiesConfig> {
+    const raw = input.identities ?? (input.key1?.trim() ? identitiesFromKeys(input.key1, input.key2) : null);
+    if (!raw || !raw.length) throw new ScanError(400, SCAN_TEXT.noIdentity);
+    const parsed = scanConfigSchema.safeParse({ identities: raw, ...(input.signup !== undefined ? { signup: input.signup } : {}) });
+    if (!parsed.success) {
+      const first = issuesOf(parsed.error)[0]!;
+      throw new ScanError(400, `${first.field}: ${first.message}`);
+    }
+    const cfg = parsed.data;
+    const refs = envReferences(cfg.identities);
+    if (refs.length) throw new ScanError(400, SCAN_TEXT.envOnServer(refs));
+    if (config.shell === 'server' && cfg.identities.some((i) => obtainKind(i) === 'command')) throw new ScanError(400, SCAN_TEXT.commandOnServer);
+    // Login and token URLs on other hosts obey the same rule as the API's own.
+    for (const url of absoluteUrls(cfg.identities)) await target(url);
+    return cfg;
   }
 
   async function forget(row: ScanRow): Promise<void> {
@@ -123,10 +216,11 @@ export function createScanService(deps: ScanServiceDeps) {
       const raw = row.secret_ref ? await secrets.get(row.secret_ref) : null;
       const api = await repos.apis.findById(row.api_id);
       if (!raw || !api) {
-        outcome = { status: 'failed', failureReason: raw ? 'The API was deleted.' : SCAN_TEXT.keysGone, errors: [], skipped: [], progress: { done: 0, total: 0, requestsSent: 0, findings: 0 }, requestsByCheck: {}, checksRun: [] };
+        outcome = failedOutcome(raw ? 'The API was deleted.' : SCAN_TEXT.keysGone);
       } else {
-        const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
+        const stored = parseStoredIdentities(raw);
         const cfg = parseConfig(row.config);
+        const signup = stored.signup ?? ((await isLocalTarget(api.base_url)) ? 'auto' : 'off');
         const endpoints = await repos.endpoints.listForApi(api.id);
         snapshot = endpoints.map((e) => ({ method: e.method, path: e.path, summary: e.summary, flags: e.flags }));
         const previous = await repos.scans.previousCompleted(api.id, scanId);
@@ -150,7 +244,8 @@ export function createScanService(deps: ScanServiceDeps) {
             scanId,
             api: { id: api.id, name: api.name, baseUrl: api.base_url, security: parseSecurity(api.security_schemes) },
             endpoints,
-            keys,
+            identities: { identities: stored.identities, signup },
+            allowCommands: config.shell !== 'server',
             engine,
             options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false },
             checks: deps.checks ?? checksForProfile(row.profile),
@@ -181,22 +276,29 @@ export function createScanService(deps: ScanServiceDeps) {
             },
           },
         );
+        // OAuth2 refresh tokens rotate: the next scan (a schedule) must start from the newest.
+        if (Object.keys(outcome.rotatedRefreshTokens).length && row.secret_ref) {
+          const current = await secrets.get(row.secret_ref);
+          if (current) {
+            const next = parseStoredIdentities(current);
+            for (const i of next.identities) {
+              const token = outcome.rotatedRefreshTokens[i.name];
+              if (token && i.oauth2) i.oauth2 = { ...i.oauth2, refresh_token: token };
+            }
+            await secrets.set(row.secret_ref, JSON.stringify(next));
+          }
+        }
       }
     } catch (err) {
       logger.error('Scan failed to run', { scan_id: scanId, error: (err as Error)?.message });
-      outcome = {
-        status: 'failed',
-        failureReason: `The scan stopped on an internal error: ${(err as Error).message}`,
-        errors: [],
-        skipped: [],
-        progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
-        requestsByCheck: {},
-        checksRun: [],
-      };
+      outcome = failedOutcome(`The scan stopped on an internal error: ${(err as Error).message}`);
     }
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
     const finalNotes: ScanNotes = {
       ...notes,
+      identities: outcome.identities,
+      created_users: outcome.createdUsers,
+      refreshes: outcome.refreshes,
       errors: outcome.errors,
       skipped_checks: outcome.skipped,
       requests_by_check: outcome.requestsByCheck,
@@ -246,18 +348,22 @@ export function createScanService(deps: ScanServiceDeps) {
       const api = await repos.apis.findById(input.apiId);
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
+      const identities = await identitiesOf(input);
       const id = randomUUID();
       const ref = secretRef(id);
-      const key2 = input.key2?.trim() ? input.key2.trim() : null;
+      const users = identities.identities.filter((i) => i.role === 'user').length;
       const cfg: ScanConfig = {
         rps: input.rps ?? config.scan.rps,
         concurrency: Math.min(input.concurrency ?? config.scan.concurrency, config.scan.maxConcurrency),
         timeoutMs: input.timeoutMs ?? config.scan.timeoutMs,
         lowerPrivilegeKey: input.lowerPrivilegeKey ?? 2,
         allowExistingObjects: input.allowExistingObjects ?? false,
-        hasKey2: key2 !== null,
+        hasKey2: users >= 2,
+        identities: identities.identities.map(summarizeIdentity),
+        ...(identities.signup !== undefined ? { signup: identities.signup } : {}),
       };
-      await secrets.set(ref, JSON.stringify({ 1: input.key1.trim(), 2: key2 }));
+      const stored: StoredIdentities = { v: 2, identities: identities.identities, ...(identities.signup !== undefined ? { signup: identities.signup } : {}) };
+      await secrets.set(ref, JSON.stringify(stored));
       try {
         await repos.scans.create({ id, apiId: api.id, userId, profile: SCAN_PROFILE_OWASP, config: { ...cfg }, secretRef: ref }, clock.now());
       } catch (err) {
@@ -266,7 +372,7 @@ export function createScanService(deps: ScanServiceDeps) {
       }
       for (const older of await repos.scans.olderHoldingSecrets(api.id, userId, id)) await forget(older);
       await repos.scans.deleteDrafts(api.id, userId, id);
-      logger.info('Scan created', { scan_id: id, api_id: api.id, user_id: userId, second_key: key2 !== null });
+      logger.info('Scan created', { scan_id: id, api_id: api.id, user_id: userId, identities: identities.identities.length });
       return id;
     },
 
@@ -279,13 +385,13 @@ export function createScanService(deps: ScanServiceDeps) {
       if (!last?.secret_ref) throw new ScanError(409, SCAN_TEXT.nothingToRepeat);
       const raw = await secrets.get(last.secret_ref);
       if (!raw) throw new ScanError(409, SCAN_TEXT.keysGone);
-      const keys = JSON.parse(raw) as { 1: string; 2?: string | null };
+      const stored = parseStoredIdentities(raw);
       const cfg = parseConfig(last.config);
       return this.create(userId, {
         apiId,
         profile: last.profile,
-        key1: keys[1],
-        key2: keys[2] ?? null,
+        identities: stored.identities,
+        ...(stored.signup !== undefined ? { signup: stored.signup } : {}),
         lowerPrivilegeKey: cfg.lowerPrivilegeKey,
         rps: cfg.rps,
         concurrency: cfg.concurrency,
@@ -369,10 +475,43 @@ export function createScanService(deps: ScanServiceDeps) {
             skipped_checks: notes.skipped_checks,
             fixed,
             requests_by_check: notes.requests_by_check,
+            identities: notes.identities ?? [],
+            created_users: notes.created_users ?? [],
+            refreshes: notes.refreshes ?? 0,
           },
           results: await repos.findings.listForScan(scanId),
         },
       };
+    },
+
+    /** Configure Scan's Test button: logs in as one identity against the API and says who it is. */
+    async testIdentity(apiId: string, identity: IdentityInput): Promise<TestIdentityData> {
+      const api = await repos.apis.findById(apiId);
+      if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
+      await target(api.base_url);
+      const checked = await identitiesOf({ apiId, profile: SCAN_PROFILE_OWASP, identities: [identity] });
+      const endpoints = (await repos.endpoints.listForApi(api.id)).filter((e) => !e.flags.includes('SKIP'));
+      return testIdentity({
+        baseUrl: api.base_url,
+        security: parseSecurity(api.security_schemes),
+        endpoints,
+        identity: checked.identities[0]!,
+        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server' },
+      });
+    },
+
+    /** What Configure Scan pre-fills: the inferred placement, the sign-up and login operations, the sign-up default. */
+    async identityDefaults(apiId: string): Promise<IdentityDefaults> {
+      const api = await repos.apis.findById(apiId);
+      if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
+      const endpoints = (await repos.endpoints.listForApi(api.id)).filter((e) => !e.flags.includes('SKIP'));
+      let local = false;
+      try {
+        local = await isLocalTarget(api.base_url);
+      } catch {
+        local = false;
+      }
+      return identityDefaults(parseSecurity(api.security_schemes), endpoints, local, config.shell !== 'server');
     },
 
     list(apiId: string): Promise<ScanSummary[]> {

@@ -4,7 +4,8 @@
 
 import { sql } from 'kysely';
 import type { ScanStatus } from '../../shared/constants';
-import type { ScanSummary, SkippedCheck } from '../../shared/contract';
+import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
+import type { IdentityReport } from '../../shared/identities';
 import type { Db } from './database';
 import type { ScansTable } from './schema';
 
@@ -24,6 +25,11 @@ export interface ScanNotes {
   endpoints?: { method: string; path: string; summary: string; flags: string[] }[];
   /** For the reports: findings of the previous scan that this one no longer has (completed scans). */
   fixed?: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: string }[];
+  /** The identity table (no secrets). */
+  identities?: IdentityReport[];
+  /** Users the scan registered (no passwords). */
+  created_users?: CreatedUserReport[];
+  refreshes?: number;
 }
 
 export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} };
@@ -39,6 +45,9 @@ export function parseNotes(json: string): ScanNotes {
       ...(Array.isArray(v.checks_run) ? { checks_run: v.checks_run } : {}),
       ...(Array.isArray(v.endpoints) ? { endpoints: v.endpoints } : {}),
       ...(Array.isArray(v.fixed) ? { fixed: v.fixed } : {}),
+      ...(Array.isArray(v.identities) ? { identities: v.identities } : {}),
+      ...(Array.isArray(v.created_users) ? { created_users: v.created_users } : {}),
+      ...(typeof v.refreshes === 'number' ? { refreshes: v.refreshes } : {}),
     };
   } catch {
     return { ...EMPTY_NOTES, requests_by_check: {} };

@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ApiSecurity, Endpoint } from '../../shared/contract';
+import { identitiesFromKeys, type IdentityInput, type ScanConfig, scanConfigSchema, type SignupSetting } from '../../shared/identities';
 import { importApiDocument } from '../../electron/importer/index';
 import { createMemoryLogger } from '../../electron/log';
 import type { Check } from '../../electron/scanner/checks/types';
@@ -33,6 +34,10 @@ export interface CheckScanOptions {
   /** Use the X-API-Key credentials instead of bearer tokens. */
   apiKeys?: boolean;
   lowerPrivilegeKey?: 1 | 2;
+  /** Named identities instead of the two keys. */
+  identities?: IdentityInput[];
+  /** Let the scan register its own users (default off, so a check test only creates what it asks for). */
+  signup?: SignupSetting;
   rps?: number;
   concurrency?: number;
   tlsVerify?: boolean;
@@ -47,6 +52,11 @@ function targetSpec(t: Target): NonNullable<typeof imported> {
     imported = { specText: t.specText, name: r.name, endpoints: r.endpoints, security: r.security };
   }
   return imported;
+}
+
+function scanConfigFor(opts: CheckScanOptions, key1: string, key2: string | null): ScanConfig {
+  const identities = opts.identities ? scanConfigSchema.parse({ identities: opts.identities }).identities : identitiesFromKeys(key1, key2);
+  return { identities, signup: opts.signup ?? 'off' };
 }
 
 export async function scanChecks(t: Target, checks: readonly Check[], opts: CheckScanOptions = {}): Promise<CheckScan> {
@@ -66,7 +76,7 @@ export async function scanChecks(t: Target, checks: readonly Check[], opts: Chec
       scanId: randomUUID(),
       api: { id: 'acme', name: spec.name, baseUrl: t.baseUrl, security: spec.security },
       endpoints,
-      keys: { 1: opts.key1 ?? k1, 2: key2 },
+      identities: scanConfigFor(opts, opts.key1 ?? k1, key2),
       engine: {
         concurrency: opts.concurrency ?? 8,
         rps: opts.rps ?? 0,

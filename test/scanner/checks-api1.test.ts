@@ -137,7 +137,7 @@ describe('without key 2', () => {
     try {
       const s = await scanChecks(t, BOLA_CHECKS, { key2: null, only: [ME, 'POST /notes', 'GET /notes', 'GET /notes/{noteId}', 'DELETE /notes/{noteId}'] });
       expect(s.outcome.skipped.map((x) => x.check_id).sort()).toEqual([bolaCreateSteal.id, bolaIdSwap.id, bolaTokenSwap.id].sort());
-      for (const x of s.outcome.skipped) expect(x.reason).toMatch(/second API key/);
+      for (const x of s.outcome.skipped) expect(x.reason).toMatch(/second user \(key 2\)/);
       expect(s.of(useAfterDelete)).toHaveLength(1);
       expect(s.findings.filter((f) => f.check_id !== useAfterDelete.id)).toEqual([]);
     } finally {
@@ -145,11 +145,12 @@ describe('without key 2', () => {
     }
   });
 
-  it('skips them when both keys are the same user', async () => {
+  it('refuses to scan when both keys are the same user, saying how it knows', async () => {
     const t = await targetWith('bola-create-read');
     try {
       const s = await scanChecks(t, BOLA_CHECKS, { key2: await t.mintToken('alice'), only: [ME, 'POST /notes', 'GET /notes/{noteId}'] });
-      expect(s.outcome.skipped.find((x) => x.check_id === bolaCreateSteal.id)?.reason).toMatch(/same user/);
+      expect(s.outcome.status).toBe('failed');
+      expect(s.outcome.failureReason).toMatch(/^Key 1 and key 2 are the same user \(GET \/me returned \S+ for both\)/);
       expect(s.findings).toEqual([]);
     } finally {
       await t.close();

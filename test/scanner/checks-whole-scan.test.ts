@@ -15,7 +15,7 @@ describe.each([
   let s: CheckScan;
   beforeAll(async () => {
     t = await hardened({ tls });
-    s = await scanChecks(t, CHECKS, { tlsVerify: false });
+    s = await scanChecks(t, CHECKS, { tlsVerify: false, signup: 'auto' });
   }, 150_000);
   afterAll(() => t?.close());
 

@@ -287,13 +287,20 @@ describe('identities and cross-user checks', () => {
     expect(seen.pop()).toMatchObject({ distinct: true, key1: { id: '1', accepted: true, source: 'GET /me' }, key2: { id: '2', accepted: true } });
   });
 
-  it('skips cross-user checks without key 2, or when both keys are one user, and says why', async () => {
+  it('skips cross-user checks without key 2, and says why', async () => {
     const target = await startMiniApi();
     cleanups.push(() => target.close());
     const without = await runWith(target, { 1: target.users.alice.token });
-    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, owasp: 'API1:2023', reason: expect.stringMatching(/^Needs a second API key \(key 2\)/) }]);
+    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, owasp: 'API1:2023', reason: expect.stringMatching(/^Needs a second user \(key 2\)/) }]);
+  });
+
+  it('refuses identities that are the same user, before any check runs', async () => {
+    const target = await startMiniApi();
+    cleanups.push(() => target.close());
     const same = await runWith(target, { 1: target.users.alice.token, 2: target.users.alice.token });
-    expect(same.skipped[0]?.reason).toMatch(/^Key 1 and key 2 belong to the same user/);
+    expect(same.status).toBe('failed');
+    expect(same.failureReason).toBe('Key 1 and key 2 are the same user (the same key value). Each identity needs its own account: give key 2 another user\'s credential, or leave it empty.');
+    expect(same.progress.done).toBe(0);
   });
 });
 

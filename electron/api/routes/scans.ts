@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
+import { identitySchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
 import { API_MESSAGES } from '../../../shared/messages';
 import { ScanError, SCAN_TEXT } from '../../scanner/service';
 import { SecretStoreError } from '../../secrets/types';
@@ -26,8 +27,8 @@ const createSchema = z.object({
   api_key_1: z
     .string({ error: API_MESSAGES.primaryKeyRequired })
     .trim()
-    .min(1, { error: API_MESSAGES.primaryKeyRequired })
-    .max(KEY_MAX, { error: 'api_key_1 is too long.' }),
+    .max(KEY_MAX, { error: 'api_key_1 is too long.' })
+    .optional(),
   api_key_2: z
     .string()
     .trim()
@@ -39,7 +40,15 @@ const createSchema = z.object({
   concurrency: z.number().int().min(1).max(64).optional(),
   timeout_ms: z.number().int().min(500).max(120_000).optional(),
   allow_existing_objects: z.boolean().optional(),
+  /** Named identities (shared/identities.ts): they take the place of the keys. */
+  identities: z.array(identitySchema).min(1, { error: 'List at least one identity.' }).max(IDENTITY_LIMITS.identities).optional(),
+  signup: signupSchema.optional(),
+}).superRefine((b, ctx) => {
+  if (!b.identities && !b.api_key_1) ctx.addIssue({ code: 'custom', path: ['api_key_1'], message: API_MESSAGES.primaryKeyRequired });
 });
+
+const testIdentitySchema = z.object({ api_id: idField('api_id'), identity: identitySchema });
+const apiOnlySchema = z.object({ api_id: idField('api_id') });
 
 const startSchema = z.object({
   api_id: idField('api_id'),
@@ -81,6 +90,8 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
         profile: body.scan_profile,
         key1: body.api_key_1,
         key2: body.api_key_2 ?? null,
+        identities: body.identities,
+        signup: body.signup,
         lowerPrivilegeKey: body.lower_privilege_key,
         rps: body.rps,
         concurrency: body.concurrency,
@@ -89,6 +100,19 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
       })
       .catch(asApiError);
     return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);
+  });
+
+  app.post('/api/scan/identity/test', async (c) => {
+    const body = await parseBody(c, testIdentitySchema);
+    await requireApiAccess(s.repos, c.get('user').id, body.api_id, 'scan');
+    const data = await s.scans.testIdentity(body.api_id, body.identity).catch(asApiError);
+    return ok(c, data.ok ? 'Identity works' : 'Identity test failed', data);
+  });
+
+  app.post('/api/scan/identity/defaults', async (c) => {
+    const body = await parseBody(c, apiOnlySchema);
+    await requireApiAccess(s.repos, c.get('user').id, body.api_id, 'scan');
+    return ok(c, 'OK', await s.scans.identityDefaults(body.api_id).catch(asApiError));
   });
 
   app.post('/api/scan/start', async (c) => {

@@ -5,7 +5,7 @@
 
 import type { Endpoint } from '../../../shared/contract';
 import type { Exchange, KeyNumber } from '../http/exchange';
-import { isMeLike } from '../identity';
+import { isMeLike } from '../identities/verify';
 import { randomHex } from '../random';
 import { mutate, pathParamNames } from '../requests';
 import { endpointsAtTemplate, normalizeTemplate } from '../resources';

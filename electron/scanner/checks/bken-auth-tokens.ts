@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { Endpoint, JsonSchema } from '../../../shared/contract';
 import type { Exchange, RequestAuth } from '../http/exchange';
-import { isMeLike } from '../identity';
+import { isMeLike } from '../identities/verify';
 import { randomAlnum, randomBase64url } from '../random';
 import { mutate, pathParamNames, type PreparedRequest } from '../requests';
 import { isEmptyBody } from '../similarity';

@@ -287,7 +287,7 @@ export const bolaIdSwap = defineCheck({
     const base1 = await ctx.baselineRequest(ep, 'key1');
     const base2 = await ctx.prepare(ep, 2, 'read');
     if (!base1 || !base2) return;
-    const ids = { 1: identityValueFor(ctx, 1, param.name), 2: identityValueFor(ctx, 2, param.name) };
+    const ids: Partial<Record<KeyNumber, string | null>> = { 1: identityValueFor(ctx, 1, param.name), 2: identityValueFor(ctx, 2, param.name) };
     if (!ids[1] || !ids[2] || ids[1] === ids[2]) {
       ctx.note(`${describeEndpoint(ep)}: the id swap needs both users' ${param.name} from a /me-like endpoint; not tested.`);
       return;

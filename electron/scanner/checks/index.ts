@@ -2,6 +2,7 @@
 // reused (findings are followed across scans by them); the registry test keeps them unique and
 // their metadata complete.
 
+import { ACCOUNT_CHECKS } from './accounts';
 import { BFLA_CHECKS } from './bfla';
 import { BKEN_AUTH_CHECKS } from './bken-auth';
 import { BOLA_CHECKS } from './bola';
@@ -20,7 +21,7 @@ import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
 export const CHECKS: readonly Check[] = Object.freeze([
-  // In OWASP order: API1 ... API10, then the stateful checks that span several categories.
+  // In OWASP order: API1 ... API10, then the stateful and account checks that span several categories.
   ...BOLA_CHECKS,
   ...BKEN_AUTH_CHECKS,
   ...BOPLA_CHECKS,
@@ -35,6 +36,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...IIM_CHECKS,
   ...UCAPI_CHECKS,
   ...STATEFUL_CHECKS,
+  ...ACCOUNT_CHECKS,
 ]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */

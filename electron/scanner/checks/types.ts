@@ -4,11 +4,12 @@
 
 import type { Confidence, Flag, Severity } from '../../../shared/constants';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
-import type { AuthSpec } from '../auth';
+import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
 import type { LabelledExchange } from '../evidence';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
+import type { Accounts } from '../identities/accounts';
 import type { OobService } from '../oob';
 import type { PreparedRequest } from '../requests';
 import type { Purpose, ResourcePool } from '../resources';
@@ -78,6 +79,8 @@ export interface FindingDraft {
 
 export interface KeyIdentity {
   key: KeyNumber;
+  /** The identity's name ("alice"; "key 1" for a scan started with keys). */
+  name: string;
   /** Accepted by the API at the health check; null when it could not be told. */
   accepted: boolean | null;
   /** The identity the API gives this key (id, username or email from a /me-like response). */
@@ -91,6 +94,10 @@ export interface KeyIdentity {
 export interface Identities {
   key1: KeyIdentity;
   key2: KeyIdentity | null;
+  /** The privileged role (an admin), when the scan has one. */
+  privileged: KeyIdentity | null;
+  /** The lower-privileged role, when the scan has one. */
+  lower: KeyIdentity | null;
   /** Key 1 and key 2 are different users: true (proven), false (same user), null (could not be told). */
   distinct: boolean | null;
   /** How `distinct` was decided, for notes and evidence. */
@@ -122,6 +129,8 @@ export interface CheckContext {
   readonly allEndpoints: readonly Endpoint[];
   readonly hasKey2: boolean;
   readonly identities: Identities;
+  /** Users the scan may register for itself (victims of account checks); null where sign-up is off or not found. */
+  readonly accounts: Accounts | null;
   readonly options: ScanOptions;
   readonly resources: ResourcePool;
   readonly signal: AbortSignal;
@@ -147,8 +156,10 @@ export interface CheckContext {
   authSpec(endpoint?: Endpoint): AuthSpec;
   /** A URL relative to the API's base URL ("/v1/users"), or absolute. */
   url(pathOrUrl: string): URL;
-  /** The raw key, for checks that must derive a credential from it (JWT tampering). Never put it in finding text: it is redacted anyway. */
+  /** The slot's current token, for checks that must derive a credential from it (JWT tampering); null for a cookie session. Never put it in finding text: it is redacted anyway. */
   credential(key: KeyNumber): string | null;
+  /** The name of the identity in a slot ("alice"; "key 1" for a scan started with keys). */
+  identityName(key: KeyNumber): string;
   /** Requests this check may still send here. */
   budgetLeft(endpoint?: Endpoint): number;
   /** A note in the scan's errors list (redacted). */

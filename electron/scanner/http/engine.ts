@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
-import { formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../auth';
+import { formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
 
@@ -27,7 +27,12 @@ export interface EngineOptions {
   maxRequests: number;
   /** false on a team server without local scans: connections to local addresses are refused. */
   allowLocal: boolean;
-  keys: { 1: string; 2?: string | null };
+  /** Static keys by slot: the simple form (tests, tools); a scan passes `credentials`. */
+  keys?: Partial<Record<KeyNumber, string | null>>;
+  /** Who puts credentials on requests and renews them (the scan's identities). */
+  credentials?: CredentialProvider;
+  /** Origins besides the API's that login requests may reach (an OAuth2 token endpoint on its own host). */
+  loginOrigins?: string[];
   signal: AbortSignal;
   /** Verify TLS certificates (default true). */
   tlsVerify?: boolean;
@@ -48,6 +53,50 @@ export interface ProbeRequest {
   /** Follow redirects on the same host (GET/HEAD only); default true. */
   followRedirects?: boolean;
   timeoutMs?: number;
+  /** A 401 is the answer: no renewal of the credential and no retry (canaries, renewal itself). */
+  noRenew?: boolean;
+  /** A login request: it may go to the login origins as well as the API's. */
+  login?: boolean;
+}
+
+/** Puts a scan's credentials on requests and renews them (identities/book.ts). */
+export interface CredentialProvider {
+  /** A promise to wait for before sending as `auth` (a credential about to expire being renewed), or null. */
+  ready(auth: RequestAuth): Promise<void> | null;
+  /** Puts `auth`'s credential on the request; returns the URL to use and the credential's stamp. */
+  apply(auth: RequestAuth, headers: Record<string, string>, url: URL, placements: readonly CredentialPlacement[]): { url: URL; stamp: number };
+  /** A 401 came back as `auth` with credential `stamp`: true when it has been renewed and the request may be sent once more. */
+  renew(auth: RequestAuth, stamp: number): Promise<boolean>;
+}
+
+/** Static keys by slot, placed where the request says: the engine's credentials without identities. */
+export function staticCredentials(keys: Partial<Record<KeyNumber, string | null>>): CredentialProvider {
+  return {
+    ready: () => null,
+    apply(auth, headers, url, placements) {
+      let value: string | null = null;
+      if (auth.kind === 'credential') value = auth.value;
+      else if (auth.kind === 'key') {
+        value = keys[auth.key] ?? null;
+        if (!value) throw new Error(`Key ${auth.key} was not provided for this scan.`);
+      } else if (auth.kind === 'identity') throw new Error(`No identity named ${auth.name} in this scan.`);
+      if (value === null) return { url, stamp: 0 };
+      return { url: placeCredential(value, headers, url, placements), stamp: 0 };
+    },
+    renew: () => Promise.resolve(false),
+  };
+}
+
+/** Writes a credential where the placements say; returns the URL (a copy when a query parameter carries it). */
+export function placeCredential(value: string, headers: Record<string, string>, url: URL, placements: readonly CredentialPlacement[]): URL {
+  const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
+  for (const p of placements) {
+    const formatted = formatCredential(value, p);
+    if (p.in === 'header') headers[p.name.toLowerCase()] = formatted;
+    else if (p.in === 'query') target.searchParams.set(p.name, formatted);
+    else headers.cookie = headers.cookie ? `${headers.cookie}; ${p.name}=${formatted}` : `${p.name}=${formatted}`;
+  }
+  return target;
 }
 
 /** A request counter with a limit: the scan, one endpoint, one check on one endpoint. */
@@ -82,6 +131,7 @@ const RETRYABLE_IDEMPOTENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', '
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_PLACEMENTS: CredentialPlacement[] = [DEFAULT_PLACEMENT];
+const NO_AUTH: RequestAuth = { kind: 'none' };
 const MAX_REDIRECTS = 5;
 
 function defaultPort(protocol: string): string {
@@ -182,6 +232,8 @@ export class HttpEngine {
   readonly base: URL;
   readonly budget: Budget;
   private readonly pools = new Map<string, Pool>();
+  private readonly credentials: CredentialProvider;
+  private readonly loginOrigins: Set<string>;
   private readonly semaphore: Semaphore;
   private readonly limiter: RateLimiter;
   private seq = 0;
@@ -193,6 +245,8 @@ export class HttpEngine {
     this.semaphore = new Semaphore(Math.max(1, options.concurrency), options.signal);
     this.limiter = new RateLimiter(options.rps);
     this.budget = new Budget('scan', options.maxRequests);
+    this.credentials = options.credentials ?? staticCredentials(options.keys ?? {});
+    this.loginOrigins = new Set((options.loginOrigins ?? []).map((o) => new URL(o).origin));
     setMaxListeners(0, options.signal);
     // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
     // than an abort listener per request).
@@ -252,33 +306,20 @@ export class HttpEngine {
     return pool;
   }
 
-  private credential(auth: RequestAuth): string | null {
-    if (auth.kind === 'none') return null;
-    if (auth.kind === 'credential') return auth.value;
-    const key = this.options.keys[auth.key as KeyNumber];
-    if (!key) throw new Error(`Key ${auth.key} was not provided for this scan.`);
-    return key;
-  }
-
-  /** The request as it goes on the wire: default headers, then credentials where the scheme puts them. */
-  private build(req: ProbeRequest, url: URL): { url: URL; headers: Record<string, string> } {
+  /** The request as it goes on the wire: default headers, then credentials where the identity or the scheme puts them. */
+  private build(req: ProbeRequest, url: URL): { url: URL; headers: Record<string, string>; stamp: number } {
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json, */*;q=0.5' };
     const extra = req.headers;
     if (extra) for (const k in extra) headers[k.toLowerCase()] = extra[k]!;
-    const auth = req.auth ?? { kind: 'none' };
-    const value = this.credential(auth);
-    if (value !== null) {
-      const placements = req.placements?.length ? req.placements : DEFAULT_PLACEMENTS;
-      const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
-      for (const p of placements) {
-        const formatted = formatCredential(value, p.format);
-        if (p.in === 'header') headers[p.name.toLowerCase()] = formatted;
-        else if (p.in === 'query') target.searchParams.set(p.name, formatted);
-        else headers.cookie = headers.cookie ? `${headers.cookie}; ${p.name}=${formatted}` : `${p.name}=${formatted}`;
-      }
-      return { url: target, headers };
-    }
-    return { url, headers };
+    const auth = req.auth ?? NO_AUTH;
+    if (auth.kind === 'none') return { url, headers, stamp: 0 };
+    const placed = this.credentials.apply(auth, headers, url, req.placements?.length ? req.placements : DEFAULT_PLACEMENTS);
+    return { url: placed.url, headers, stamp: placed.stamp };
+  }
+
+  /** Same host and port as the API, or a login origin for a login request. */
+  private allowed(url: URL, req: ProbeRequest): boolean {
+    return this.inScope(url) || (!!req.login && this.loginOrigins.has(url.origin));
   }
 
   private charge(budgets: readonly Budget[]): void {
@@ -298,16 +339,29 @@ export class HttpEngine {
     if (signal.aborted || this.closed) throw new AbortedError(signal.reason);
     const method = req.method.toUpperCase();
     let url = typeof req.url === 'string' ? new URL(req.url) : req.url;
-    if (!this.inScope(url)) throw new OutOfScopeError(url.href);
+    if (!this.allowed(url, req)) throw new OutOfScopeError(url.href);
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
     const follow = req.followRedirects !== false && (method === 'GET' || method === 'HEAD');
     const redirects: Redirect[] = [];
     const started = performance.now();
+    const auth = req.auth ?? NO_AUTH;
+    const speaksAs = auth.kind === 'key' || auth.kind === 'identity';
+    let renewed = false;
     let current = req;
     for (;;) {
-      const { exchange, location } = await this.attempt(current, method, url, budgets);
+      if (speaksAs) {
+        const wait = this.credentials.ready(auth);
+        if (wait) await wait;
+      }
+      const { exchange, location, stamp } = await this.attempt(current, method, url, renewed ? [] : budgets);
+      // A 401 as an identity whose credential turns out to have expired: renewed once, sent once more
+      // (charged to the scan only: the check asked for one request).
+      if (exchange.status === 401 && speaksAs && !renewed && !req.noRenew && !this.options.signal.aborted && (await this.credentials.renew(auth, stamp))) {
+        renewed = true;
+        continue;
+      }
       if (!location || !follow || redirects.length >= MAX_REDIRECTS) {
         return redirects.length ? this.withRedirects(exchange, redirects, null, started) : exchange;
       }
@@ -317,7 +371,7 @@ export class HttpEngine {
       } catch {
         return this.withRedirects(exchange, redirects, null, started);
       }
-      if (!this.inScope(next)) return this.withRedirects(exchange, redirects, next.href, started);
+      if (!this.allowed(next, req)) return this.withRedirects(exchange, redirects, next.href, started);
       const budgetLeft = this.budget.left > 0 && budgets.every((b) => b.left > 0);
       if (!budgetLeft) return this.withRedirects(exchange, redirects, null, started);
       redirects.push({ status: exchange.status, from: url.href, to: next.href });
@@ -335,9 +389,9 @@ export class HttpEngine {
     method: string,
     url: URL,
     budgets: readonly Budget[],
-  ): Promise<{ exchange: Exchange; location: string | null }> {
+  ): Promise<{ exchange: Exchange; location: string | null; stamp: number }> {
     const signal = this.options.signal;
-    const auth = req.auth ?? { kind: 'none' as const };
+    const auth = req.auth ?? NO_AUTH;
     const wire = this.build(req, url);
     // URL getters are not free: read each once.
     const href = wire.url.href;
@@ -383,11 +437,11 @@ export class HttpEngine {
       this.options.onExchange?.(exchange);
       if (response) {
         const location = REDIRECTS.has(response.status) ? (response.headers.location ?? null) : null;
-        return { exchange, location };
+        return { exchange, location, stamp: wire.stamp };
       }
       const retryable = RETRYABLE_ALWAYS.has(code) || (RETRYABLE_IDEMPOTENT.has(code) && IDEMPOTENT.has(method));
       const canRetry = attempt < this.options.retries && this.budget.left > 0 && budgets.every((b) => b.left > 0);
-      if (!retryable || !canRetry) return { exchange, location: null };
+      if (!retryable || !canRetry) return { exchange, location: null, stamp: wire.stamp };
       await sleep(200 * 2 ** attempt, signal);
     }
   }

@@ -1,12 +1,27 @@
 // One request the scanner sent and what came back: the unit every check compares and every
 // finding's evidence is built from.
 
-import type { CredentialPlacement } from '../auth';
+import type { CredentialPlacement } from '../identities/placement';
 
-export type KeyNumber = 1 | 2;
+/**
+ * The identity slots checks speak as: 1 the primary user (it owns what the scan creates), 2 a
+ * second user of the same role (cross-user tests), 3 the privileged role, 4 the lower-privileged role.
+ */
+export type KeyNumber = 1 | 2 | 3 | 4;
+export const PRIMARY: KeyNumber = 1;
+export const SECOND_USER: KeyNumber = 2;
+export const PRIVILEGED: KeyNumber = 3;
+export const LOWER: KeyNumber = 4;
 
-/** Who a request speaks as: a scan key, nobody, or an explicit credential (garbage or tampered tokens). */
-export type RequestAuth = { kind: 'key'; key: KeyNumber } | { kind: 'none' } | { kind: 'credential'; value: string; label: string };
+/**
+ * Who a request speaks as: an identity slot, a named identity (users the scan created), nobody,
+ * or an explicit credential (garbage or tampered tokens, placed where key 1's goes).
+ */
+export type RequestAuth =
+  | { kind: 'key'; key: KeyNumber }
+  | { kind: 'identity'; name: string }
+  | { kind: 'none' }
+  | { kind: 'credential'; value: string; label: string };
 
 export const AS_KEY1: RequestAuth = { kind: 'key', key: 1 };
 export const AS_KEY2: RequestAuth = { kind: 'key', key: 2 };
@@ -14,6 +29,7 @@ export const ANONYMOUS: RequestAuth = { kind: 'none' };
 
 export function authLabel(auth: RequestAuth): string {
   if (auth.kind === 'key') return `key ${auth.key}`;
+  if (auth.kind === 'identity') return auth.name;
   if (auth.kind === 'none') return 'no credentials';
   return auth.label;
 }

@@ -1,18 +1,25 @@
 // Scans (create, start, details, cancel, list) and schedules (spec section 7).
 
 import type { ScheduleFrequency } from '../../../shared/constants';
+import type { IdentityInput, SignupSetting } from '../../../shared/identities';
 import { call } from './client';
 import type { Auth } from './session';
 
-export interface ScanConfig {
-  scan_profile: string;
-  api_key_1: string;
-  api_key_2?: string;
-  lower_privilege_key?: 1 | 2;
-}
+/** The quick path (keys) or named identities (shared/identities.ts), with the sign-up choice. */
+export type ScanConfig =
+  | { scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 }
+  | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting };
 
 export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
   call('POST /api/scan/create', { token: auth.token, body: { ...config, api_id: apiId, user_id: auth.userId } });
+
+/** Configure Scan's Test button: logs in as one identity and says who the API thinks it is. */
+export const testIdentity = (auth: Auth, apiId: string, identity: IdentityInput, signal?: AbortSignal) =>
+  call('POST /api/scan/identity/test', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, identity }, signal });
+
+/** What Configure Scan pre-fills: the inferred placement, the sign-up and login operations. */
+export const identityDefaults = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/identity/defaults', { token: auth.token, body: { api_id: apiId, user_id: auth.userId }, signal });
 
 export const startScan = (auth: Auth, apiId: string, scanProfile: string, scanId?: string) =>
   call('POST /api/scan/start', {

@@ -1,13 +1,17 @@
-// Where and how a credential goes on a request, from the API's security schemes: bearer, Basic,
-// apiKey in a header, query parameter or cookie; OAuth2 and OpenID Connect tokens as bearer; and
-// bearer when the API declares nothing.
+// Where and how a credential goes on a request: from the identity's own `place` when the user gave
+// one, else from the API's security schemes (bearer, Basic, apiKey in a header, query parameter or
+// cookie, with a template such as "Token {token}" when the importer inferred one; OAuth2 and OpenID
+// Connect tokens as bearer), and bearer when the API declares nothing.
 
-import type { ApiSecurity, Endpoint, SecurityRequirement, SecurityScheme } from '../../shared/contract';
+import type { ApiSecurity, Endpoint, SecurityRequirement, SecurityScheme } from '../../../shared/contract';
+import type { PlacementConfig } from '../../../shared/identities';
 
 export interface CredentialPlacement {
   in: 'header' | 'query' | 'cookie';
   name: string;
   format: 'bearer' | 'basic' | 'raw';
+  /** How the value is written, with {token} where the credential goes ("Token {token}"); raw format only. */
+  template?: string;
 }
 
 export interface AuthSpec {
@@ -21,7 +25,7 @@ export interface AuthSpec {
 export const DEFAULT_PLACEMENT: CredentialPlacement = { in: 'header', name: 'Authorization', format: 'bearer' };
 
 function placementOf(scheme: SecurityScheme): CredentialPlacement {
-  if (scheme.type === 'apiKey') return { in: scheme.in, name: scheme.name, format: 'raw' };
+  if (scheme.type === 'apiKey') return scheme.template && scheme.template !== '{token}' ? { in: scheme.in, name: scheme.name, format: 'raw', template: scheme.template } : { in: scheme.in, name: scheme.name, format: 'raw' };
   if (scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic') return { in: 'header', name: 'Authorization', format: 'basic' };
   return DEFAULT_PLACEMENT;
 }
@@ -94,17 +98,44 @@ export function credentialAlternatives(endpoint: Pick<Endpoint, 'security'>, sec
   return out;
 }
 
-/** The wire value of a credential in a placement ("Bearer x", "Basic base64(user:pass)", or x). */
-export function formatCredential(value: string, format: CredentialPlacement['format']): string {
+/**
+ * The wire value of a credential in a placement: "Bearer x", "Basic base64(user:pass)" (a value
+ * without a colon is taken as already encoded), the template filled in, or x.
+ */
+export function formatCredential(value: string, placement: Pick<CredentialPlacement, 'format' | 'template'>): string {
+  const { format, template } = placement;
   if (format === 'bearer') return /^bearer\s+/i.test(value) ? value : `Bearer ${value}`;
   if (format === 'basic') {
     if (/^basic\s+/i.test(value)) return value;
     return `Basic ${value.includes(':') ? Buffer.from(value, 'utf8').toString('base64') : value}`;
   }
+  if (template) return template.split('{token}').join(value);
   return value;
 }
 
 export function describePlacement(p: CredentialPlacement): string {
-  if (p.in === 'header') return p.format === 'raw' ? `header ${p.name}` : `${p.format === 'basic' ? 'Basic' : 'Bearer'} token in ${p.name}`;
-  return `${p.in} ${p.name}`;
+  if (p.in === 'header') {
+    if (p.format !== 'raw') return `${p.format === 'basic' ? 'Basic' : 'Bearer'} token in ${p.name}`;
+    return p.template ? `header ${p.name}: ${p.template}` : `header ${p.name}`;
+  }
+  return `${p.in === 'query' ? 'query parameter' : 'cookie'} ${p.name}`;
+}
+
+/** An identity's `place` as the engine's placement. */
+export function placementFromConfig(p: PlacementConfig): CredentialPlacement {
+  if (p.bearer) return DEFAULT_PLACEMENT;
+  if (p.basic) return { in: 'header', name: 'Authorization', format: 'basic' };
+  if (p.query) return { in: 'query', name: p.query, format: 'raw' };
+  if (p.cookie) return { in: 'cookie', name: p.cookie, format: 'raw' };
+  const name = p.header!;
+  const template = p.value ?? (name.toLowerCase() === 'authorization' ? 'Bearer {token}' : '{token}');
+  if (name.toLowerCase() === 'authorization' && template === 'Bearer {token}') return DEFAULT_PLACEMENT;
+  return template === '{token}' ? { in: 'header', name, format: 'raw' } : { in: 'header', name, format: 'raw', template };
+}
+
+/** The placement a scan uses for an API by default, and where it came from: what Configure Scan shows. */
+export function inferredPlacement(security: ApiSecurity): { placements: CredentialPlacement[]; scheme: string | null; description: string } {
+  const spec = authSpecFor(null, security);
+  const description = spec.placements.map(describePlacement).join(' + ');
+  return { placements: spec.placements, scheme: spec.schemes[0] ?? null, description: spec.schemes.length ? `${description} (security scheme "${spec.schemes.join('", "')}")` : `${description} (the API declares no security scheme)` };
 }

@@ -1,0 +1,155 @@
+// Configure Scan's Test button and pre-filled defaults: log in as one identity against the API
+// (through a scan engine, inside the same scope and local-target rules as a scan), say who the API
+// thinks it is, and show the credential masked; and what the spec tells about placement, sign-up
+// and login.
+
+import type { ApiSecurity, Endpoint, IdentityDefaults, TestIdentityData } from '../../../shared/contract';
+import { configSecrets, describePlacementConfig, type IdentityConfig, type PlacementConfig } from '../../../shared/identities';
+import { describeEndpoint } from '../checks/helpers';
+import { HttpEngine } from '../http/engine';
+import { Redactor } from '../redact';
+import { prepareRequest } from '../requests';
+import { findLoginOperation, findSignupOperation } from './accounts';
+import { answerExcerpt } from './answers';
+import { IdentityBook } from './book';
+import { maskToken, ObtainError } from './obtain';
+import { authSpecFor, describePlacement, inferredPlacement, placementFromConfig, type CredentialPlacement } from './placement';
+import { IdentitySession } from './session';
+import { displayIdentity, healthCandidates, identityValues, isMeLike } from './verify';
+
+export interface ProbeSettings {
+  timeoutMs: number;
+  tlsVerify: boolean;
+  allowLocal: boolean;
+  allowCommands: boolean;
+}
+
+function tokenUrlOf(security: ApiSecurity): string | null {
+  for (const s of Object.values(security.schemes)) if (s.type === 'oauth2' && s.tokenUrl) return s.tokenUrl;
+  return null;
+}
+
+function loginOrigins(baseUrl: string, identity: IdentityConfig, security: ApiSecurity): string[] {
+  const base = new URL(baseUrl).origin;
+  const urls = [identity.oauth2?.token_url, tokenUrlOf(security), identity.login?.request?.path, ...(identity.login?.steps ?? []).map((s) => s.request.path), identity.cookie?.request?.path, ...(identity.cookie?.steps ?? []).map((s) => s.request.path)];
+  const out = new Set<string>();
+  for (const u of urls) {
+    if (!u || !/^https?:\/\//i.test(u)) continue;
+    try {
+      const o = new URL(u).origin;
+      if (o !== base) out.add(o);
+    } catch {
+      /* not a URL: nothing to allow */
+    }
+  }
+  return [...out];
+}
+
+/** What the spec says about credentials, sign-up and login, for Configure Scan to pre-fill. */
+export function identityDefaults(security: ApiSecurity, endpoints: readonly Endpoint[], local: boolean, commandsAllowed: boolean): IdentityDefaults {
+  const inferred = inferredPlacement(security);
+  const p = inferred.placements[0];
+  let place: PlacementConfig | null = null;
+  if (p && inferred.placements.length === 1) {
+    if (p.in === 'query') place = { query: p.name };
+    else if (p.in === 'cookie') place = { cookie: p.name };
+    else if (p.format === 'basic') place = { basic: true };
+    else if (p.format === 'raw') place = { header: p.name, ...(p.template ? { value: p.template } : {}) };
+  }
+  const signup = findSignupOperation(endpoints, 'auto');
+  const login = findLoginOperation(endpoints);
+  return {
+    placement: inferred.description,
+    place,
+    signup_operation: signup ? describeEndpoint(signup.endpoint) : null,
+    login_operation: login ? describeEndpoint(login.endpoint) : null,
+    token_url: tokenUrlOf(security),
+    signup_default: local ? 'auto' : 'off',
+    commands_allowed: commandsAllowed,
+  };
+}
+
+/** Logs in as the identity and asks the API who it is. Every text that comes back is redacted. */
+export async function testIdentity(input: { baseUrl: string; security: ApiSecurity; endpoints: readonly Endpoint[]; identity: IdentityConfig; settings: ProbeSettings }): Promise<TestIdentityData> {
+  const { identity, settings } = input;
+  const redactor = new Redactor([]);
+  for (const value of configSecrets(identity)) redactor.add({ label: `[${identity.name}]`, envVar: 'PORTCULLIS_TOKEN', value });
+  const controller = new AbortController();
+  const book = new IdentityBook();
+  const engine = new HttpEngine({
+    baseUrl: input.baseUrl,
+    concurrency: 4,
+    rps: 0,
+    timeoutMs: settings.timeoutMs,
+    retries: 0,
+    maxBodyBytes: 256 * 1024,
+    maxRequests: 30,
+    allowLocal: settings.allowLocal,
+    tlsVerify: settings.tlsVerify,
+    credentials: book,
+    loginOrigins: loginOrigins(input.baseUrl, identity, input.security),
+    signal: controller.signal,
+  });
+  const steps: string[] = [];
+  const placements: CredentialPlacement[] | null = identity.place ? [placementFromConfig(identity.place)] : null;
+  const placement = identity.place ? describePlacementConfig(identity.place) : inferredPlacement(input.security).description;
+  const session = new IdentitySession(
+    identity,
+    1,
+    placements,
+    {
+      obtain: {
+        send: async (r) => {
+          const ex = await engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, auth: { kind: 'none' }, noRenew: true, login: true, followRedirects: false });
+          steps.push(`${r.method} ${r.url.pathname} -> ${ex.response ? ex.status : (ex.error ?? 'no response')}`);
+          return ex;
+        },
+        resolve: (p) => engine.resolve(p),
+        specTokenUrl: tokenUrlOf(input.security),
+        allowCommand: settings.allowCommands,
+        signal: controller.signal,
+      },
+      sendAs: (probe) => engine.send({ ...probe, noRenew: true }),
+      addSecrets: (values) => {
+        for (const value of values) redactor.add({ label: `[${identity.name}]`, envVar: 'PORTCULLIS_TOKEN', value });
+      },
+      fail: () => undefined,
+    },
+  );
+  book.add(session);
+  const done = (data: Omit<TestIdentityData, 'placement' | 'steps'>): TestIdentityData => redactor.redactDeep({ ...data, placement, steps });
+  try {
+    try {
+      await session.start();
+    } catch (err) {
+      if (err instanceof ObtainError) return done({ ok: false, message: `Could not log in: ${err.message}`, token: null, cookies: [], verified_as: null });
+      return done({ ok: false, message: `Could not log in: ${(err as Error).message}`, token: null, cookies: [], verified_as: null });
+    }
+    const c = session.credential!;
+    const token = c.token ? maskToken(c.token, c.expiresAt) : null;
+    const cookies = Object.keys(c.cookies);
+    // Who is it? A /me-like endpoint if the API has one, else the first GET that refuses no credentials.
+    for (const e of healthCandidates(input.endpoints)) {
+      const prepared = prepareRequest(e, { base: (p) => engine.resolve(p), placements: authSpecFor(e, input.security).placements, pathValues: {} });
+      const [mine, anon] = await Promise.all([
+        engine.send({ method: 'GET', url: prepared.url, headers: prepared.headers, auth: { kind: 'key', key: 1 }, placements: prepared.placements, noRenew: true }),
+        engine.send({ method: 'GET', url: prepared.url, headers: prepared.headers, auth: { kind: 'none' } }),
+      ]);
+      steps.push(`GET ${prepared.url.pathname} as ${identity.name} -> ${mine.response ? mine.status : (mine.error ?? 'no response')}; without credentials -> ${anon.response ? anon.status : 'no response'}`);
+      if (mine.status === 401 && (anon.status === 401 || isMeLike(e))) {
+        return done({ ok: false, message: `Logged in, but ${describeEndpoint(e)} refused the credential (${answerExcerpt(mine)}). Check where it goes: ${placements ? placements.map(describePlacement).join(' + ') : placement}.`, token, cookies, verified_as: null });
+      }
+      if (mine.ok && isMeLike(e)) {
+        const who = displayIdentity(identityValues(mine.json()));
+        if (who) return done({ ok: true, message: `Logged in as ${who} (${describeEndpoint(e)}).`, token, cookies, verified_as: `${who} (${describeEndpoint(e)})` });
+      }
+      if (mine.ok && (anon.status === 401 || anon.status === 403)) {
+        return done({ ok: true, message: `Logged in: ${describeEndpoint(e)} answers ${mine.status} with this credential and ${anon.status} without. No /me-like endpoint says who it is.`, token, cookies, verified_as: null });
+      }
+    }
+    return done({ ok: true, message: 'Logged in. No endpoint could confirm the credential is accepted (none refuses requests without credentials).', token, cookies, verified_as: null });
+  } finally {
+    controller.abort();
+    await engine.close();
+  }
+}

@@ -1,0 +1,190 @@
+// The identity phases at the start of a scan: every configured identity logs in (in parallel),
+// the scan registers its own users where it may, the slots checks speak as are filled, and every
+// identity is verified (accepted, who it is, not the same user as another).
+
+import type { Endpoint } from '../../shared/contract';
+import { configSecrets, identitiesFromKeys, type IdentityConfig, type ScanConfig } from '../../shared/identities';
+import type { Exchange, KeyNumber } from './http/exchange';
+import { Accounts, findLoginOperation, findSignupOperation, reusableLogin } from './identities/accounts';
+import { ObtainError, type ObtainDeps } from './identities/obtain';
+import { placementFromConfig } from './identities/placement';
+import { IdentitySession, type CreatedAccount } from './identities/session';
+import { discoverScheme, healthCandidates, identityValues, isMeLike, verifyIdentities } from './identities/verify';
+import type { ScanRun } from './run-state';
+
+const NONE = { kind: 'none' } as const;
+
+/** The scan's identities: the job's, or its two keys as "key 1" and "key 2". */
+export function scanConfigOf(run: ScanRun): ScanConfig {
+  const job = run.job;
+  if (job.identities) return job.identities;
+  if (!job.keys?.[1]) throw new Error('A scan needs at least one identity or key 1.');
+  return { identities: identitiesFromKeys(job.keys[1], job.keys[2]) };
+}
+
+function envVarOf(name: string): string {
+  const m = /^key ([12])$/.exec(name);
+  if (m) return `PORTCULLIS_KEY_${m[1]}`;
+  return `PORTCULLIS_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'IDENTITY'}_TOKEN`;
+}
+
+function addSecrets(run: ScanRun, name: string, values: string[]): void {
+  for (const value of values) if (value) run.redactor.add({ label: `[${name}]`, envVar: envVarOf(name), value });
+}
+
+function obtainDeps(run: ScanRun): ObtainDeps {
+  const tokenScheme = Object.values(run.security.schemes).find((s) => s.type === 'oauth2' && s.tokenUrl);
+  return {
+    send: (r) => run.engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, auth: NONE, noRenew: true, login: true, followRedirects: false }),
+    resolve: (p) => run.engine.resolve(p),
+    specTokenUrl: tokenScheme?.type === 'oauth2' ? (tokenScheme.tokenUrl ?? null) : null,
+    allowCommand: run.job.allowCommands === true,
+    signal: run.signal,
+  };
+}
+
+function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null, account: CreatedAccount | null = null, placeFrom: IdentityConfig = config): IdentitySession {
+  const session = new IdentitySession(config, slot, placeFrom.place ? [placementFromConfig(placeFrom.place)] : null, {
+    obtain: obtainDeps(run),
+    sendAs: (probe) => run.engine.send({ ...probe, noRenew: true }),
+    addSecrets: (values) => addSecrets(run, config.name, values),
+    fail: (message) => run.stop({ status: 'failed', message }),
+  }, account);
+  run.book.add(session);
+  return session;
+}
+
+/** Why an identity could not log in, or that the API could not be reached at all. */
+function loginFailure(run: ScanRun, session: IdentitySession, err: unknown): string {
+  if (err instanceof ObtainError) {
+    if (err.exchange && !err.exchange.response) return `Could not reach the API at ${run.job.api.baseUrl}: ${err.exchange.error ?? 'no response'}.`;
+    return `Identity "${session.name}" could not log in: ${err.message}`;
+  }
+  throw err;
+}
+
+/**
+ * Creates the configured identities' sessions in their slots (1 and 2: the first two users; 3 the
+ * privileged role; 4 the lower-privileged role) and logs them all in. Returns a failure reason.
+ */
+export async function startIdentities(run: ScanRun, config: ScanConfig): Promise<string | null> {
+  const users = config.identities.filter((i) => i.role === 'user');
+  const slotOf = (i: IdentityConfig): KeyNumber | null => {
+    if (i.role === 'user') return users.indexOf(i) === 0 ? 1 : users.indexOf(i) === 1 ? 2 : null;
+    const first = config.identities.find((x) => x.role === i.role);
+    return first === i ? (i.role === 'privileged' ? 3 : 4) : null;
+  };
+  for (const i of config.identities) addSecrets(run, i.name, configSecrets(i));
+  const sessions = config.identities.map((i) => newSession(run, i, slotOf(i)));
+  const results = await Promise.allSettled(sessions.map((s) => s.start()));
+  for (const [n, r] of results.entries()) if (r.status === 'rejected') return loginFailure(run, sessions[n]!, r.reason);
+  return null;
+}
+
+/** A session's own profile: a /me-like read as it (null when the API has no such endpoint). */
+async function profileOf(run: ScanRun, session: IdentitySession): Promise<Exchange | null> {
+  const me = healthCandidates(run.active).find(isMeLike);
+  if (!me) return null;
+  const prepared = await run.resources.prepare(me, 1, 'read');
+  if ('blocked' in prepared) return null;
+  return run.engine.send({ method: 'GET', url: prepared.request.url, headers: prepared.request.headers, auth: { kind: 'identity', name: session.name }, placements: prepared.request.placements, noRenew: true });
+}
+
+async function whoIs(run: ScanRun, session: IdentitySession): Promise<Record<string, string>> {
+  const ex = await profileOf(run, session);
+  return ex?.ok ? identityValues(ex.json()) : {};
+}
+
+/**
+ * Where the scan may create users (sign-up on, an operation found): the Accounts service, and
+ * created users in the user slots nobody configured. Problems are notes, not failures.
+ */
+export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<void> {
+  const setting = config.signup ?? 'off';
+  if (setting === 'off') return;
+  const operation = findSignupOperation(run.active, setting);
+  if (!operation) {
+    run.note(
+      typeof setting === 'object'
+        ? `The sign-up operation ${setting.operation} is not among the scanned endpoints: the scan created no users.`
+        : 'No sign-up operation was found in the API (a POST that registers users with a password): the scan created no users, and the account checks that need them are skipped.',
+    );
+    return;
+  }
+  const primary = run.book.slot(1);
+  const configured = config.identities;
+  const template = [primary?.config, ...configured].find((i): i is IdentityConfig => !!i && reusableLogin(i)) ?? null;
+  const tokenScheme = Object.values(run.security.schemes).find((s) => s.type === 'oauth2' && s.tokenUrl);
+  const placeFrom = primary?.config ?? configured[0]!;
+  run.accounts = new Accounts({
+    operation,
+    loginTemplate: template,
+    loginOperation: template ? null : findLoginOperation(run.active),
+    place: placeFrom.place,
+    send: (r) => run.engine.send(r),
+    resolve: (p) => run.engine.resolve(p),
+    specTokenUrl: tokenScheme?.type === 'oauth2' ? (tokenScheme.tokenUrl ?? null) : null,
+    addSession: (cfg, account) => newSession(run, cfg, null, account, { ...cfg, place: placeFrom.place }),
+    profile: (s) => profileOf(run, s),
+    addSecrets: (values) => addSecrets(run, 'created user', values),
+  });
+  for (const slot of [1, 2] as const) {
+    if (run.book.slot(slot)) continue;
+    const made = await run.accounts.create(`key ${slot}`);
+    if ('error' in made) {
+      run.note(`The scan could not create a user for key ${slot}: ${made.error}.`);
+      break;
+    }
+    run.book.assign(made.session, slot);
+  }
+}
+
+/**
+ * Verifies every identity: which scheme key 1 works with (where an endpoint accepts several), that
+ * each identity is accepted, who it is, that no two are the same user, and that the API answers at
+ * all. Returns a failure reason.
+ */
+export async function verifyPhase(run: ScanRun): Promise<string | null> {
+  // A scan whose only identities are privileged or lower-privileged still needs a key 1.
+  if (!run.book.slot(1)) {
+    const first = run.book.slot(3) ?? run.book.slot(4);
+    if (first) {
+      run.note(`No ordinary user identity: ${first.name} (${first.role}) acts as key 1.`);
+      run.book.assign(first, 1);
+    }
+  }
+  const primary = run.book.slot(1)!;
+  if (!primary.placements && primary.token !== null) {
+    const prefer = await discoverScheme({ endpoints: run.active, security: run.security, engine: run.engine, resources: run.resources, budgetsFor: (e: Endpoint) => [run.budgetOf(e)] });
+    if (prefer) {
+      run.security.prefer = prefer;
+      run.note(`Key 1 works with the "${prefer}" security scheme; it is used wherever an endpoint accepts several.`);
+    }
+  }
+  const result = await verifyIdentities({ endpoints: run.active, baselines: run.baselines, book: run.book });
+  run.identities = result.identities;
+  const probes = [result.identities.key1.exchange, result.identities.key2?.exchange].filter((x): x is Exchange => !!x);
+  const reach = probes.length ? probes : [await run.engine.send({ method: 'GET', url: run.engine.base })];
+  if (reach.every((x) => !x.response)) return `Could not reach the API at ${run.job.api.baseUrl}: ${reach[0]?.error ?? 'no response'}.`;
+  if (!result.ok) return result.reason;
+  for (const n of result.notes) run.note(n);
+  for (const s of run.book.sessions) {
+    if (s.account || s.slot !== null) continue;
+    // Identities beyond the slots (a third user): who they are, for the table.
+    const values = await whoIs(run, s);
+    s.values = values;
+    const who = values.username ?? values.email ?? values.id;
+    if (who) s.verifiedAs = `${who}`;
+  }
+  return null;
+}
+
+/** "alice (key 1), bob (key 2)": which identity each slot is, for the notes of cross-user findings. */
+export function slotLegend(run: ScanRun): string {
+  const parts: string[] = [];
+  for (const k of [1, 2, 3, 4] as const) {
+    const s = run.book.slot(k);
+    if (s && s.name !== `key ${k}`) parts.push(`key ${k} is ${s.name}${s.account ? ' (a user the scan registered)' : ''}`);
+  }
+  return parts.join('; ');
+}

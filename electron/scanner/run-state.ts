@@ -1,0 +1,211 @@
+// The state one scan shares between its phases (identities, tasks, finish): the engine with the
+// identities as its credentials, budgets, shared objects and baselines, the redactor, notes and
+// skipped checks, progress, and the outcome it ends with.
+
+import { setMaxListeners } from 'node:events';
+import type { SkippedCheck } from '../../shared/contract';
+import type { Endpoint } from '../../shared/contract';
+import type { IdentityReport } from '../../shared/identities';
+import { Baselines } from './baselines';
+import { describeEndpoint } from './checks/helpers';
+import type { Check, Identities, ScanApi } from './checks/types';
+import { Budget, HttpEngine } from './http/engine';
+import type { Accounts } from './identities/accounts';
+import { IdentityBook } from './identities/book';
+import type { ScanSecurity } from './identities/placement';
+import type { OobListener } from './oob';
+import { Redactor } from './redact';
+import { ResourcePool } from './resources';
+import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
+
+const PROGRESS_INTERVAL_MS = 250;
+const MAX_ERRORS = 50;
+
+function isStopReason(x: unknown): x is StopReason {
+  return !!x && typeof x === 'object' && 'status' in x && 'message' in x;
+}
+
+export class ScanRun {
+  readonly controller = new AbortController();
+  readonly redactor = new Redactor([]);
+  readonly errors: string[] = [];
+  readonly skipped: SkippedCheck[] = [];
+  readonly failures = new Map<string, number>();
+  readonly requestsByCheck: Record<string, number> = {};
+  readonly checksRun: ScanOutcome['checksRun'] = [];
+  /** Every endpoint but the SKIP ones. */
+  readonly active: Endpoint[];
+  /** The scan's own copy: the health check may record which scheme key 1 works with. */
+  readonly security: ScanSecurity;
+  readonly api: ScanApi;
+  readonly book = new IdentityBook();
+  readonly engine: HttpEngine;
+  readonly resources: ResourcePool;
+  readonly baselines: Baselines;
+  readonly progress: ScanProgress = { done: 0, total: 0, requestsSent: 0, findings: 0 };
+  identities: Identities | null = null;
+  accounts: Accounts | null = null;
+  oob: OobListener | null = null;
+  /** Refresh tokens the identities were handed (OAuth2 rotates them): the service stores them for the next scan. */
+  readonly rotated = new Map<string, string>();
+  private readonly endpointBudgets = new Map<string, Budget>();
+  private readonly ticker: ReturnType<typeof setInterval>;
+  private readonly onOuterAbort: () => void;
+  private lastEmit = 0;
+  private unique = 0;
+
+  constructor(
+    readonly job: ScanJob,
+    readonly sink: ScanSink,
+  ) {
+    // Every request in flight listens on the scan's signal.
+    setMaxListeners(0, this.controller.signal);
+    this.onOuterAbort = () => this.stop(isStopReason(job.signal.reason) ? job.signal.reason : { status: 'cancelled', message: 'Cancelled.' });
+    if (job.signal.aborted) this.onOuterAbort();
+    job.signal.addEventListener('abort', this.onOuterAbort, { once: true });
+
+    this.active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
+    this.security = { schemes: job.api.security.schemes, default: job.api.security.default };
+    this.api = { ...job.api, security: this.security };
+    const loginOrigins = loginOriginsOf(job);
+    this.engine = new HttpEngine({
+      baseUrl: job.api.baseUrl,
+      concurrency: job.engine.concurrency,
+      rps: job.engine.rps,
+      timeoutMs: job.engine.timeoutMs,
+      retries: job.engine.retries,
+      maxBodyBytes: job.engine.maxBodyBytes,
+      maxRequests: job.engine.maxRequestsPerScan,
+      allowLocal: job.engine.allowLocal,
+      tlsVerify: job.engine.tlsVerify,
+      credentials: this.book,
+      loginOrigins,
+      signal: this.controller.signal,
+      onExchange: (ex) => {
+        if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
+        this.book.observe(ex);
+      },
+    });
+    const tag = job.scanId.replace(/-/g, '').slice(0, 8);
+    this.resources = new ResourcePool({
+      engine: this.engine,
+      security: this.security,
+      endpoints: this.active,
+      budgetsFor: (e) => [this.budgetOf(e)],
+      nextUnique: () => `${tag}${(++this.unique).toString(36)}`,
+      allowExistingObjects: job.options.allowExistingObjects,
+      hasKey: (k) => this.book.slot(k) !== null,
+    });
+    this.baselines = new Baselines({ engine: this.engine, resources: this.resources, budgetsFor: (e) => [this.budgetOf(e)], hasKey: (k) => this.book.slot(k) !== null });
+    this.ticker = setInterval(() => this.emit(), 500);
+    this.ticker.unref?.();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get hasKey2(): boolean {
+    return this.book.slot(2) !== null;
+  }
+
+  budgetOf(e: Endpoint): Budget {
+    let b = this.endpointBudgets.get(e.id);
+    if (!b) {
+      b = new Budget(describeEndpoint(e), this.job.engine.maxRequestsPerEndpoint);
+      this.endpointBudgets.set(e.id, b);
+    }
+    return b;
+  }
+
+  /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
+  note(message: string): void {
+    const m = this.redactor.redact(message);
+    if (this.errors.length < MAX_ERRORS && !this.errors.includes(m)) this.errors.push(m);
+  }
+
+  skip(check: Check, reason: string): void {
+    if (!this.skipped.some((s) => s.check_id === check.id)) this.skipped.push({ check_id: check.id, title: check.title, reason: this.redactor.redact(reason), owasp: check.owasp });
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  stopped(): ScanOutcome['status'] | null {
+    if (!this.controller.signal.aborted) return null;
+    const r = this.controller.signal.reason;
+    return isStopReason(r) ? r.status : 'cancelled';
+  }
+
+  stopMessage(): string {
+    const r = this.controller.signal.reason;
+    return isStopReason(r) ? r.message : 'Cancelled.';
+  }
+
+  emit(force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastEmit < PROGRESS_INTERVAL_MS) return;
+    this.lastEmit = now;
+    this.progress.requestsSent = this.engine.requestsSent;
+    this.sink.progress({ ...this.progress });
+  }
+
+  identityReports(): IdentityReport[] {
+    return this.book.reports();
+  }
+
+  async finish(status: ScanOutcome['status'], failureReason: string | null): Promise<ScanOutcome> {
+    clearInterval(this.ticker);
+    this.job.signal.removeEventListener('abort', this.onOuterAbort);
+    await this.engine.close();
+    await this.oob?.close();
+    if (this.failures.size) {
+      const parts = [...this.failures.entries()].map(([k, n]) => `${k}: ${n}`);
+      this.note(`Requests without a response: ${parts.join(', ')}.`);
+    }
+    for (const s of this.book.sessions) {
+      const next = s.credential?.refreshToken;
+      if (next && !s.account && s.config.oauth2 && next !== s.config.oauth2.refresh_token) this.rotated.set(s.name, next);
+    }
+    this.progress.requestsSent = this.engine.requestsSent;
+    this.emit(true);
+    const ran = this.checksRun.filter((c) => !this.skipped.some((s) => s.check_id === c.check_id));
+    return {
+      status,
+      failureReason: failureReason ? this.redactor.redact(failureReason) : null,
+      errors: this.errors,
+      skipped: this.skipped,
+      progress: { ...this.progress },
+      requestsByCheck: this.requestsByCheck,
+      checksRun: ran,
+      identities: this.redactor.redactDeep(this.identityReports()),
+      createdUsers: this.redactor.redactDeep(
+        (this.accounts?.created ?? []).map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose })),
+      ),
+      refreshes: this.book.refreshes,
+      rotatedRefreshTokens: Object.fromEntries(this.rotated),
+    };
+  }
+}
+
+/** Origins other than the API's that identities log in at (an OAuth2 token URL on its own host). */
+function loginOriginsOf(job: ScanJob): string[] {
+  const base = new URL(job.api.baseUrl).origin;
+  const out = new Set<string>();
+  const add = (u: string | undefined) => {
+    if (!u || !/^https?:\/\//i.test(u)) return;
+    try {
+      const o = new URL(u).origin;
+      if (o !== base) out.add(o);
+    } catch {
+      /* validated before; nothing to add */
+    }
+  };
+  for (const i of job.identities?.identities ?? []) {
+    add(i.oauth2?.token_url);
+    for (const s of [...(i.login?.steps ?? []), ...(i.login?.request ? [{ request: i.login.request }] : []), ...(i.cookie?.steps ?? []), ...(i.cookie?.request ? [{ request: i.cookie.request }] : [])]) add(s.request.path);
+  }
+  for (const scheme of Object.values(job.api.security.schemes)) if (scheme.type === 'oauth2') add(scheme.tokenUrl);
+  return [...out];
+}

@@ -1,0 +1,162 @@
+// The task phase of a scan: every (check, endpoint) pair the identities allow, in an order that
+// keeps deletes last, run by a worker pool with each check's context (its budget, the shared
+// baselines and objects, the identities), findings built and handed to the sink as they come.
+
+import type { Endpoint } from '../../shared/contract';
+import { describeEndpoint } from './checks/helpers';
+import type { Check, CheckContext, FindingDraft } from './checks/types';
+import { buildFinding, slotRelabeler } from './findings';
+import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
+import type { KeyNumber } from './http/exchange';
+import { AbortedError } from './http/limits';
+import { authSpecFor } from './identities/placement';
+import { LocalTargetError } from './net-guard';
+import { toProbe, type PreparedRequest } from './requests';
+import { purposeOf } from './resources';
+import type { ScanRun } from './run-state';
+
+interface Task {
+  check: Check;
+  endpoint: Endpoint | null;
+  endpoints: Endpoint[];
+}
+
+/** The tasks to run, with skipped checks recorded: per endpoint in import order, deletes last, then the API-wide checks. */
+export function planTasks(run: ScanRun): Task[] {
+  const identities = run.identities!;
+  const tasks: Task[] = [];
+  const apiTasks: Task[] = [];
+  for (const check of run.job.checks) {
+    if (check.needsKey2 && !run.hasKey2) {
+      run.skip(check, 'Needs a second user (key 2): this cross-user test compares what two users can reach. Add a second identity, or let the scan create users.');
+      continue;
+    }
+    if (check.needsKey2 && identities.distinct === false) {
+      run.skip(check, `Key 1 and key 2 belong to the same user (${identities.how}).`);
+      continue;
+    }
+    const applicable = run.active.filter((e) => check.appliesTo(e));
+    if (!applicable.length) {
+      run.skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`);
+      continue;
+    }
+    run.checksRun.push({ check_id: check.id, title: check.title, owasp: check.owasp, endpoints: applicable.map(describeEndpoint) });
+    if (check.scope === 'api') apiTasks.push({ check, endpoint: null, endpoints: applicable });
+    else for (const e of applicable) tasks.push({ check, endpoint: e, endpoints: [e] });
+  }
+  const position = new Map(run.active.map((e, i) => [e.id, i]));
+  const rank = (t: Task) => (t.endpoint!.method === 'DELETE' ? 1 : 0);
+  tasks.sort((a, b) => rank(a) - rank(b) || position.get(a.endpoint!.id)! - position.get(b.endpoint!.id)!);
+  tasks.push(...apiTasks);
+  return tasks;
+}
+
+function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number } {
+  const { engine, baselines, resources, security } = run;
+  const checkBudget = new Budget(`${task.check.id}${task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : ''}`, task.check.budget);
+  const first = task.endpoint ?? task.endpoints[0]!;
+  const budgets = (e?: Endpoint | null) => (e ? [checkBudget, run.budgetOf(e)] : [checkBudget]);
+  return {
+    spent: () => checkBudget.used,
+    check: task.check,
+    api: run.api,
+    endpoint: first,
+    endpoints: task.endpoints,
+    allEndpoints: run.active,
+    hasKey2: run.hasKey2,
+    identities: run.identities!,
+    accounts: run.accounts,
+    options: run.job.options,
+    resources,
+    signal: run.signal,
+    parallelism: Math.max(1, run.job.engine.concurrency),
+    oob: run.oob,
+    send: (request: ProbeRequest, endpoint?: Endpoint) => engine.send(request, budgets(endpoint ?? task.endpoint)),
+    sendPrepared: (request: PreparedRequest, auth, extra) => engine.send(toProbe(request, auth, extra), budgets(request.endpoint ?? task.endpoint)),
+    baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),
+    baselineRequest: (endpoint, mode) => baselines.request(endpoint ?? first, mode),
+    prepare: async (endpoint, key: KeyNumber, purpose = purposeOf(endpoint.method)) => {
+      const r = await resources.prepare(endpoint, key, purpose);
+      return 'request' in r ? r.request : null;
+    },
+    authSpec: (endpoint) => authSpecFor(endpoint ?? first, security),
+    url: (p) => engine.resolve(p),
+    credential: (key) => run.book.slot(key)?.token ?? null,
+    identityName: (key) => run.book.labelOf(key),
+    budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [run.budgetOf((endpoint ?? task.endpoint)!).left] : [])),
+    note: (m) => run.note(m),
+    skip: (reason) => run.skip(task.check, reason),
+  };
+}
+
+/** Runs the tasks with a worker pool; resolves when every task has ended or the scan was stopped. */
+export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
+  const names = new Map<number, string>();
+  for (const k of [1, 2, 3, 4] as const) {
+    const s = run.book.slot(k);
+    if (s && s.name !== `key ${k}`) names.set(k, s.name);
+  }
+  const relabel = slotRelabeler(names);
+  let scanBudgetSpent = false;
+
+  const runChecked = async (task: Task, ctx: CheckContext) => {
+    const where = task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : '';
+    try {
+      for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
+        const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
+        if (await run.sink.finding(built)) run.progress.findings += 1;
+      }
+    } catch (err) {
+      if (err instanceof AbortedError || run.signal.aborted) throw err;
+      if (err instanceof BudgetExceededError) {
+        if (err.budget === run.engine.budget && !scanBudgetSpent) {
+          scanBudgetSpent = true;
+          run.note(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
+        }
+        return;
+      }
+      if (err instanceof LocalTargetError) {
+        run.stop({ status: 'failed', message: `Scans for local APIs are disabled in this environment (${err.message}).` });
+        throw new AbortedError();
+      }
+      if (err instanceof OutOfScopeError) run.note(`Check "${task.check.title}"${where} tried a request outside the scan's scope (refused): ${err.url}`);
+      else run.note(`Check "${task.check.title}"${where} failed: ${(err as Error).message}`);
+      run.sink.logger.warn('Check failed', { scan_id: run.job.scanId, check: task.check.id, endpoint: where, error: run.redactor.redact(String((err as Error)?.message ?? err)) });
+    }
+  };
+
+  const runTask = async (task: Task) => {
+    const ctx = contextFor(run, task);
+    try {
+      await runChecked(task, ctx);
+    } finally {
+      run.requestsByCheck[task.check.id] = (run.requestsByCheck[task.check.id] ?? 0) + ctx.spent();
+    }
+  };
+
+  let next = 0;
+  // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in
+  // flight. Twice the concurrency keeps it full (a queue of waiting requests) without holding the live
+  // state of more tasks than that, which every young-generation GC would copy (x4 measured slower).
+  const workers = Math.max(4, Math.min(256, run.job.engine.concurrency * 2));
+  const worker = async () => {
+    while (next < tasks.length && !run.signal.aborted) {
+      const task = tasks[next++]!;
+      if (!scanBudgetSpent) {
+        try {
+          await runTask(task);
+        } catch (err) {
+          if (!(err instanceof AbortedError) && !run.signal.aborted) {
+            run.sink.logger.error('Scan failed', { scan_id: run.job.scanId, error: run.redactor.redact(String((err as Error)?.stack ?? err)) });
+            run.stop({ status: 'failed', message: `The scan stopped on an internal error: ${(err as Error).message}` });
+          }
+          return;
+        }
+      }
+      run.progress.done += 1;
+      run.emit();
+    }
+  };
+  // Workers never reject: every task has ended (or seen the abort) before the outcome is decided.
+  await Promise.all(Array.from({ length: Math.min(workers, tasks.length) }, worker));
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { IdentityDefaults } from '../../../shared/contract';
+import { parseScanConfigYaml, toScanConfigYaml } from '../../../shared/scan-config-yaml';
+import {
+  checkForm,
+  checkIdentity,
+  draftEnvReferences,
+  draftFromConfig,
+  fieldKeyOf,
+  identitiesFromKeyForm,
+  newIdentity,
+  placeServerErrors,
+  shownFieldKeys,
+  toIdentityInput,
+} from './identity-form';
+
+const DEFAULTS: IdentityDefaults = {
+  placement: 'Bearer token in Authorization (security scheme "bearerAuth")',
+  place: null,
+  signup_operation: 'POST /auth/signup',
+  login_operation: 'POST /auth/login',
+  token_url: 'http://127.0.0.1:9/api/v2/oauth/token',
+  signup_default: 'auto',
+  commands_allowed: false,
+};
+
+const CONFIG = `identities:
+  - name: alice
+    login:
+      request: { method: POST, path: /auth/login, json: { username: alice, password: pw-a } }
+      token: { from: body, pointer: /accessToken }
+  - name: admin
+    role: privileged
+    login:
+      steps:
+        - request: { method: GET, path: /csrf }
+          extract: { csrf: { from: cookie, name: XSRF } }
+        - request: { method: POST, path: /auth/login, json: { username: admin, password: pw-x, remember: true }, headers: { X-CSRF: "{csrf}" } }
+      token: { from: regex, pattern: "token=(\\\\w+)", in: headers }
+  - name: svc
+    role: lower
+    oauth2: { grant: client_credentials, client_id: svc, client_secret: s3cret, scope: read }
+    place: { header: X-Api-Token, value: "Token {token}" }
+  - name: web
+    cookie:
+      request: { method: POST, path: /session, form: { user: bob, pass: pw-b } }
+      csrf: { from: cookie, name: csrftoken, header: X-CSRFToken }
+  - name: ci
+    token: "\${env:CI_TOKEN}"
+    place: { query: api_key }
+signup: off
+`;
+
+describe('identity form', () => {
+  it('a new identity is a login recipe pre-filled from the login operation', () => {
+    const d = newIdentity(DEFAULTS, ['user1']);
+    expect(d.name).toBe('user2');
+    expect(d.kind).toBe('login');
+    expect(d.login.steps[0]).toMatchObject({ method: 'POST', path: '/auth/login' });
+    expect(d.oauth2.token_url).toBe(DEFAULTS.token_url);
+    expect(newIdentity({ ...DEFAULTS, login_operation: null }, []).kind).toBe('static');
+  });
+
+  it('round-trips every way of obtaining a credential through the form unchanged', () => {
+    const parsed = parseScanConfigYaml(CONFIG);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const drafts = parsed.config.identities.map((c) => draftFromConfig(c, DEFAULTS));
+    expect(drafts.map((d) => d.kind)).toEqual(['login', 'login', 'oauth2', 'cookie', 'static']);
+    // Flat string bodies become fields, the rest JSON text.
+    expect(drafts[0]!.login.steps[0]!.jsonAsText).toBe(false);
+    expect(drafts[1]!.login.steps[1]!.jsonAsText).toBe(true);
+    const back = checkForm(drafts, parsed.config.signup ?? 'auto');
+    expect(back.errors).toEqual({});
+    expect(back.config).toEqual(parsed.config);
+  });
+
+  it('puts schema issues on the fields they are about', () => {
+    const d = newIdentity(DEFAULTS, []);
+    d.login.steps[0]!.path = 'auth/login';
+    d.login.token = { from: 'header', value: '', in: 'body' };
+    const { errors, config } = checkIdentity(d);
+    expect(config).toBeNull();
+    expect(Object.keys(errors).sort()).toEqual(['login.steps.0.path', 'login.token']);
+    for (const key of Object.keys(errors)) expect(shownFieldKeys(d).has(key)).toBe(true);
+  });
+
+  it('reports bad JSON and header lines before the schema', () => {
+    const d = newIdentity(DEFAULTS, []);
+    d.login.steps[0]!.jsonAsText = true;
+    d.login.steps[0]!.text = '{"username": ';
+    d.login.steps[0]!.headers = 'no colon here';
+    d.login.token.value = '/token';
+    const { errors } = toIdentityInput(d);
+    expect(errors['login.steps.0.body']).toMatch(/not valid JSON/);
+    expect(errors['login.steps.0.headers']).toMatch(/Line 1/);
+  });
+
+  it('maps issue paths of one request and of several steps alike', () => {
+    expect(fieldKeyOf(['login', 'request', 'json'])).toBe('login.steps.0.body');
+    expect(fieldKeyOf(['login', 'steps', 2, 'request', 'path'])).toBe('login.steps.2.path');
+    expect(fieldKeyOf(['cookie', 'csrf', 'name'])).toBe('cookie.csrf');
+    expect(fieldKeyOf(['oauth2', 'client_id'])).toBe('oauth2.client_id');
+    expect(fieldKeyOf([])).toBe('identity');
+  });
+
+  it('flags duplicate names on the second identity, and places server errors', () => {
+    const a = newIdentity(DEFAULTS, []);
+    a.kind = 'static';
+    a.token = 't1';
+    const b = { ...newIdentity(DEFAULTS, []), name: a.name.toUpperCase(), kind: 'static' as const, token: 't2' };
+    const check = checkForm([a, b], 'auto');
+    expect(check.errors[b.id]?.name).toMatch(/Two identities/);
+    const placed = placeServerErrors(
+      [
+        { field: 'identities.1.login.request.path', message: 'bad path' },
+        { field: 'signup', message: 'bad signup' },
+      ],
+      [a, b],
+    );
+    expect(placed.byId[b.id]).toEqual({ 'login.steps.0.path': 'bad path' });
+    expect(placed.general).toEqual(['signup: bad signup']);
+  });
+
+  it('carries the quick path keys over, and finds placeholders left to fill', () => {
+    const drafts = identitiesFromKeyForm(DEFAULTS, 'k1', 'k2', 1);
+    expect(drafts.map((d) => [d.name, d.role, d.token])).toEqual([
+      ['key 1', 'lower', 'k1'],
+      ['key 2', 'user', 'k2'],
+    ]);
+    drafts[1]!.token = '${env:KEY_TWO}';
+    expect(draftEnvReferences(drafts)).toEqual(['KEY_TWO']);
+  });
+
+  it('exports without the passwords typed into the form', () => {
+    const d = newIdentity(DEFAULTS, []);
+    d.login.steps[0]!.fields = [
+      { name: 'username', value: 'alice' },
+      { name: 'password', value: 'Alice#Shop-2026' },
+    ];
+    d.login.token.value = '/accessToken';
+    const check = checkForm([d], 'auto');
+    expect(check.config).not.toBeNull();
+    const yaml = toScanConfigYaml(check.config!);
+    expect(yaml).not.toContain('Alice#Shop-2026');
+    expect(yaml).toContain('${env:');
+    expect(toScanConfigYaml(check.config!, { secrets: 'include' })).toContain('Alice#Shop-2026');
+  });
+});
