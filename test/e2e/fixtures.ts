@@ -133,7 +133,7 @@ export interface TargetInfo {
   baseUrl: string;
   /** The OpenAPI YAML file of the target (its server URL points at this instance). */
   spec: string;
-  users: Record<'alice' | 'bob' | 'admin', { username: string; email: string; key: string; apiKey: string }>;
+  users: Record<'alice' | 'bob' | 'admin', { username: string; password: string; email: string; key: string; apiKey: string }>;
 }
 
 /** The vulnerable test target started by the global setup. */

@@ -4,7 +4,8 @@
 // answer with content where the API otherwise has nothing.
 
 import type { Endpoint } from '../../../shared/contract';
-import type { Exchange, KeyNumber } from '../http/exchange';
+import { modeOf } from '../baselines';
+import { LOWER, PRIVILEGED, type Exchange, type KeyNumber } from '../http/exchange';
 import { isMeLike } from '../identities/verify';
 import { randomHex } from '../random';
 import { mutate, pathParamNames } from '../requests';
@@ -51,10 +52,20 @@ export function adminSignal(e: Endpoint): string | null {
   return null;
 }
 
+/** The lower-privileged identity: the scan's lower role, else the key the user marked (key 2 by default). */
 function lowerKey(ctx: CheckContext): KeyNumber | null {
+  if (ctx.identities.lower) return LOWER;
   const low = ctx.options.lowerPrivilegeKey;
   if (low === 2 && !ctx.hasKey2) return null;
   return low;
+}
+
+/** Whose operations the lower identity tries: the privileged role when the scan has one, else the other user. */
+function higherKey(ctx: CheckContext, low: KeyNumber): KeyNumber | null {
+  if (ctx.identities.privileged) return PRIVILEGED;
+  if (low === LOWER) return 1;
+  const high = otherKey(low);
+  return high === 2 && !ctx.hasKey2 ? null : high;
 }
 
 // ---------------------------------------------------------------- API5.1 privileged operations
@@ -95,7 +106,7 @@ export const bflaPrivilegedOperation = defineCheck({
       ctx.skip('Needs the lower-privileged key (key 2 by default): the check calls administrative operations as the lower-privileged user.');
       return;
     }
-    const high = otherKey(low);
+    const high = higherKey(ctx, low);
     const signal = adminSignal(ep)!;
     const request = await ctx.prepare(ep, low);
     if (!request) return;
@@ -104,10 +115,10 @@ export const bflaPrivilegedOperation = defineCheck({
     if (!anon?.response || !refused(anon)) return;
     const attack = await ctx.sendPrepared(request, asKey(low));
     if (!attack.ok || looksLikeError(attack) || (ep.method === 'GET' && isEmptyBody(attack))) return;
-    const reference = high === 2 && !ctx.hasKey2 ? null : ep.method === 'GET' ? await ctx.baseline(high === 1 ? 'key1' : 'key2') : null;
+    const reference = high !== null && ep.method === 'GET' ? await ctx.baseline(modeOf(high)) : null;
     const proofs: string[] = [];
-    if (reference?.ok && carriesDataOf(attack, reference)) proofs.push(`it gets the same data as ${keyLabel(high)}`);
-    const others = marksIn(identityMarks(ctx, high), attack.body);
+    if (high !== null && reference?.ok && carriesDataOf(attack, reference)) proofs.push(`it gets the same data as ${keyLabel(high)}`);
+    const others = high === null ? [] : marksIn(identityMarks(ctx, high), attack.body);
     if (others.length) proofs.push(`its answer lists the other user's data (${others.slice(0, 2).join(', ')})`);
     const declares403 = Object.keys(ep.responses).some((c) => c === '403' || c === '401');
     yield {
@@ -116,9 +127,9 @@ export const bflaPrivilegedOperation = defineCheck({
         `${describeEndpoint(ep)} is administrative (${signal})${declares403 ? ' and the spec declares it can refuse callers' : ''}, yet the ` +
         `lower-privileged ${keyLabel(low)} got HTTP ${attack.status} with content${proofs.length ? ` — ${proofs.join('; ')}` : ''}, while a request ` +
         `without credentials gets ${anon.status}. The operation checks that the caller is signed in, not that they may use it.`,
-      notes: [`Lower-privileged key: ${keyLabel(low)} (scan setting). ${ctx.identities.how}.`],
+      notes: [`Lower-privileged identity: ${keyLabel(low)}${low === LOWER ? ' (its role)' : ' (scan setting)'}. ${ctx.identities.how}.`],
       exchanges: [
-        ...(reference ? [{ label: `Baseline (${keyLabel(high)})`, exchange: reference }] : []),
+        ...(reference && high !== null ? [{ label: `Baseline (${keyLabel(high)})`, exchange: reference }] : []),
         { label: 'Baseline', exchange: anon },
         { label: `Attack: the lower-privileged ${keyLabel(low)}`, exchange: attack },
       ],
@@ -321,7 +332,7 @@ export const adminPathInsertion = defineCheck({
       const json = ex.json();
       if (json !== undefined && distinctiveValues(json, 4).length < 2) continue;
       // The ordinary collection under another URL (the router ignored the extra segment) is not an admin surface.
-      const reference = v.original ? await ctx.baseline(low === 1 ? 'key1' : 'key2', v.original) : null;
+      const reference = v.original ? await ctx.baseline(modeOf(low), v.original) : null;
       if (reference?.ok && sameData(ex, reference, 0.95)) continue;
       const others = [...marksIn(identityMarks(ctx, 1), ex.body), ...(ctx.hasKey2 ? marksIn(identityMarks(ctx, 2), ex.body) : [])];
       hits.push({ v, ex, anonymous, reference, others });
@@ -356,4 +367,64 @@ export const adminPathInsertion = defineCheck({
   },
 });
 
-export const BFLA_CHECKS = [bflaPrivilegedOperation, bflaMethodSwap, adminPathInsertion];
+// ---------------------------------------------------------------- API5.1 by role
+
+export const bflaRoleOperation = defineCheck({
+  id: 'api5-bfla-role-operation',
+  title: "The lower-privileged role reaches what an ordinary user is refused",
+  flag: 'BKEN_AUTH',
+  owasp: 'API5:2023',
+  cwe: 'CWE-285',
+  severity: 'high',
+  confidence: 'high',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'endpoint',
+  budget: 1,
+  techniques: ['API5.1'],
+  description:
+    'With a privileged and a lower-privileged identity in the scan: reads (GET without free path parameters) that the privileged identity ' +
+    'gets, that a request without credentials is refused, and that an ordinary user identity is refused with 401 or 403 — the API itself ' +
+    'says the operation needs a privilege. Finding: the lower-privileged identity gets it, with the privileged identity\'s data.',
+  coverage:
+    'Needs identities with the privileged and lower roles and an ordinary user; reads only (baselines and one confirming read). An ' +
+    'operation every role may use is never reported: only one the ordinary user is refused.',
+  remediation:
+    'Check the caller\'s role for every operation in one authorization layer (deny by default), and give each role only the permissions it ' +
+    'needs; test each role against each privileged operation.',
+  references: REFS,
+  appliesTo: (e) => e.method === 'GET' && e.flags.includes('BKEN_AUTH') && pathParamNames(e.path).length === 0,
+  async *run(ctx) {
+    if (!ctx.identities.privileged || !ctx.identities.lower) {
+      ctx.skip('Needs a privileged and a lower-privileged identity (roles in the scan configuration).');
+      return;
+    }
+    const ep = ctx.endpoint;
+    const [privileged, anon, user] = [await ctx.baseline('privileged'), await ctx.baseline('anonymous'), await ctx.baseline('key1')];
+    if (!privileged?.ok || isEmptyBody(privileged) || !refused(anon) || !user || (user.status !== 401 && user.status !== 403)) return;
+    const lower = await ctx.baseline('lower');
+    if (!lower || !carriesDataOf(lower, privileged) || looksLikeError(lower)) return;
+    // Once more, so a transient answer is not a finding.
+    const request = await ctx.baselineRequest(ep, 'lower');
+    const again = request && ctx.budgetLeft() > 0 ? await ctx.sendPrepared(request, { kind: 'key', key: LOWER }) : null;
+    if (!again || !carriesDataOf(again, privileged)) return;
+    yield {
+      description:
+        `${describeEndpoint(ep)} needs a privilege: the privileged ${keyLabel(PRIVILEGED)} gets it (${privileged.status}) while the ordinary ` +
+        `${keyLabel(1)} is refused (${user.status}) and a request without credentials gets ${anon!.status}. Yet the lower-privileged ` +
+        `${keyLabel(LOWER)} gets ${lower.status} with the privileged identity's data.`,
+      notes: ['Roles come from the scan configuration; the ordinary user\'s refusal shows the API treats this operation as privileged.'],
+      exchanges: [
+        { label: `Baseline (${keyLabel(PRIVILEGED)})`, exchange: privileged },
+        { label: `Baseline (${keyLabel(1)})`, exchange: user },
+        { label: 'Baseline', exchange: anon! },
+        { label: `Attack: the lower-privileged ${keyLabel(LOWER)}`, exchange: lower },
+        { label: 'Confirmation', exchange: again },
+      ],
+      reproduce: again,
+    };
+  },
+});
+
+export const BFLA_CHECKS = [bflaPrivilegedOperation, bflaRoleOperation, bflaMethodSwap, adminPathInsertion];

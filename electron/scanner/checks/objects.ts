@@ -9,10 +9,11 @@ import { randomHex } from '../random';
 import { pathParamNames, type PreparedRequest } from '../requests';
 import { endpointsAtTemplate, listItems } from '../resources';
 import { containedIn, isEmptyBody } from '../similarity';
-import type { CheckContext } from './types';
+import type { CheckContext, KeyIdentity } from './types';
 
 export const otherKey = (k: KeyNumber): KeyNumber => (k === 1 ? 2 : 1);
 export const asKey = (k: KeyNumber): RequestAuth => ({ kind: 'key', key: k });
+/** "key 1": finding texts name slots so; the scan turns them into its identities' names. */
 export const keyLabel = (k: KeyNumber) => `key ${k}`;
 
 /** A response that refuses: 4xx/5xx (a transport failure is not a refusal, it proves nothing). */
@@ -40,15 +41,20 @@ export function looksLikeError(ex: Exchange): boolean {
 
 // ---------------------------------------------------------------- identities
 
+/** What the scan learnt about a slot's identity (1, 2: the users; 3: privileged; 4: lower-privileged). */
+export function identityOf(ctx: Pick<CheckContext, 'identities'>, key: KeyNumber): KeyIdentity | null {
+  const i = ctx.identities;
+  return key === 1 ? i.key1 : key === 2 ? i.key2 : key === 3 ? i.privileged : i.lower;
+}
+
 /**
  * Values that identify a key's user (email, username, a long id), found in its /me-like answer,
  * minus any value the other key shares: what proves a body belongs to that user.
  */
 export function identityMarks(ctx: CheckContext, key: KeyNumber): string[] {
-  const mine = key === 1 ? ctx.identities.key1 : ctx.identities.key2;
-  const theirs = key === 1 ? ctx.identities.key2 : ctx.identities.key1;
+  const mine = identityOf(ctx, key);
   if (!mine) return [];
-  const other = new Set(Object.values(theirs?.values ?? {}));
+  const other = new Set(([1, 2, 3, 4] as const).filter((k) => k !== key).flatMap((k) => Object.values(identityOf(ctx, k)?.values ?? {})));
   return [...new Set(Object.values(mine.values))].filter((v) => v.length >= 4 && !/^(true|false|null|user|admin|customer)$/i.test(v) && !other.has(v));
 }
 
@@ -118,7 +124,7 @@ export function isUserRef(name: string): boolean {
 
 /** The key's own value for a user-reference parameter, from its /me-like identity. */
 export function identityValueFor(ctx: CheckContext, key: KeyNumber, name: string): string | null {
-  const ident = key === 1 ? ctx.identities.key1 : ctx.identities.key2;
+  const ident = identityOf(ctx, key);
   if (!ident) return null;
   const v = ident.values;
   const n = name.toLowerCase();

@@ -213,7 +213,7 @@ export async function verifyIdentities(input: { endpoints: readonly Endpoint[]; 
   for (const k of slots) {
     const best = results.find((r) => r.bySlot.get(k)?.ok && (r.anon.status === 401 || r.anon.status === 403)) ?? results.find((r) => r.bySlot.get(k)?.ok);
     const s = input.book.slot(k)!;
-    if (best && !s.canary) {
+    if (best) {
       const auth: RequestAuth = { kind: 'key', key: k };
       s.canary = { label: describeEndpoint(best.endpoint), probe: { ...toProbe(best.request, auth), noRenew: true }, status: best.bySlot.get(k)!.status };
     }

@@ -123,7 +123,7 @@ let counter = 0;
 const nextId = () => `identity-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 export function emptyStep(method = 'POST', path = ''): StepDraft {
-  return { method, path, bodyKind: 'json', jsonAsText: false, fields: [], text: '', headers: '', query: '', extract: [] };
+  return { method, path, bodyKind: method === 'GET' ? 'none' : 'json', jsonAsText: false, fields: [], text: '', headers: '', query: '', extract: [] };
 }
 
 function loginStep(defaults: IdentityDefaults | null): StepDraft {

@@ -1,18 +1,32 @@
 // Configure Scan (spec sections 4, 5): the profile (one option), the primary key (required: Next stays
 // disabled while it is empty or spaces), an optional secondary key, and which of the two belongs to
-// the lower-privileged user. "Next: Configure Flags" creates the scan.
+// the lower-privileged user. Or, instead of the keys, named identities (the Identities step: login
+// recipes, OAuth2, cookie sessions). "Next: Configure Flags" creates the scan.
 
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { SCAN_PROFILES } from '../../../shared/constants';
 import type { ApiSummary } from '../../../shared/contract';
-import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
+import { API_MESSAGES, FALLBACK_MESSAGES, IDENTITY_MESSAGES } from '../../../shared/messages';
 import { validateScanConfig } from '../../../shared/validation';
+import type { ApiResult } from '../api/client';
 import { createScan } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { currentAuth } from '../stores/useAuthStore';
+import { IdentitiesStep } from './identities/IdentitiesStep';
+import { useIdentitiesForm } from './identities/useIdentitiesForm';
 import { reasonOf } from './shared';
+
+type Mode = 'keys' | 'identities';
+
+/** After a failed Next, the first field marked invalid (once rendered) takes the focus, so it is in view. */
+function focusFirstInvalid(): void {
+  setTimeout(() => {
+    const field = document.querySelector<HTMLElement>('[data-testid="identities-step"] [aria-invalid="true"]');
+    field?.focus();
+  }, 0);
+}
 
 export function ConfigureScanModal({
   api,
@@ -30,8 +44,13 @@ export function ConfigureScanModal({
   const [showKeys, setShowKeys] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const [mode, setMode] = useState<Mode>('keys');
   const id = useId();
-  const ready = validateScanConfig({ api_key_1: key1 }).length === 0;
+  const identities = useIdentitiesForm(api.id, mode === 'identities', { key1, key2, lower });
+  const keysReady = validateScanConfig({ api_key_1: key1 }).length === 0;
+  // Identities: errors show on Next; placeholders the server would refuse keep it disabled.
+  const identitiesReady = identities.drafts.length > 0 && identities.envNames.length === 0;
+  const ready = mode === 'keys' ? keysReady : identitiesReady;
   const hasKey2 = key2.trim() !== '';
 
   const submit = async (e?: FormEvent) => {
@@ -40,16 +59,33 @@ export function ConfigureScanModal({
     const auth = currentAuth();
     if (!auth) return;
     setError(null);
+    let request: () => Promise<ApiResult<{ scan_id: string }>>;
+    if (mode === 'identities') {
+      const check = identities.check();
+      if (!check.config) {
+        setError(IDENTITY_MESSAGES.fixErrors);
+        focusFirstInvalid();
+        return;
+      }
+      request = () => createScan(auth, api.id, { scan_profile: profile, identities: check.inputs, signup: identities.signup });
+    } else {
+      request = () =>
+        createScan(auth, api.id, {
+          scan_profile: profile,
+          api_key_1: key1.trim(),
+          ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}),
+        });
+    }
     setCreating(true);
     try {
-      const res = await createScan(auth, api.id, {
-        scan_profile: profile,
-        api_key_1: key1.trim(),
-        ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}),
-      });
+      const res = await request();
       if (res.ok && res.data?.scan_id) {
         onCreated(res.data.scan_id, profile);
         return;
+      }
+      if (!res.ok && mode === 'identities' && res.errors.length) {
+        identities.serverErrors(res.errors);
+        focusFirstInvalid();
       }
       setError(API_MESSAGES.createScanError(res.message || FALLBACK_MESSAGES.createScan));
     } catch (err) {
@@ -66,6 +102,7 @@ export function ConfigureScanModal({
       subtitle={api.name}
       onClose={onClose}
       busy={creating}
+      wide={mode === 'identities'}
       testId="configure-scan-modal"
       footer={
         <>
@@ -95,63 +132,77 @@ export function ConfigureScanModal({
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-key1`}>Primary API key (required)</label>
-          <input
-            id={`${id}-key1`}
-            type={keyType}
-            value={key1}
-            onChange={(e) => setKey1(e.target.value)}
-            disabled={creating}
-            required
-            aria-describedby={`${id}-key1-hint`}
-            autoComplete="off"
-            spellCheck={false}
-            data-testid="scan-key1"
-          />
-          <small id={`${id}-key1-hint`} className="field-hint">
-            A token or key of a normal user of this API: it owns the objects the scan creates. Sent as the API&apos;s
-            security scheme declares (bearer by default).
-          </small>
+        <div className="segmented scan-mode" role="group" aria-label="How the scan signs in">
+          {(['keys', 'identities'] as const).map((m) => (
+            <button key={m} type="button" aria-pressed={mode === m} onClick={() => setMode(m)} disabled={creating} data-testid={`scan-mode-${m}`}>
+              <Icon name={m === 'keys' ? 'key' : 'users'} size={16} />
+              {m === 'keys' ? IDENTITY_MESSAGES.useKeys : IDENTITY_MESSAGES.useIdentities}
+            </button>
+          ))}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-key2`}>Secondary API key (optional)</label>
-          <input
-            id={`${id}-key2`}
-            type={keyType}
-            value={key2}
-            onChange={(e) => setKey2(e.target.value)}
-            disabled={creating}
-            aria-describedby={`${id}-key2-hint`}
-            autoComplete="off"
-            spellCheck={false}
-            data-testid="scan-key2"
-          />
-          <small id={`${id}-key2-hint`} className="field-hint">
-            A second user&apos;s key enables the cross-user tests (BOLA, BFLA, BOPLA). Without it they are skipped.
-          </small>
-        </div>
-        {hasKey2 && (
-          <fieldset className="radio-cards" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }} data-testid="lower-privilege">
-            <legend>Which key belongs to the lower-privileged user?</legend>
-            {([2, 1] as const).map((k) => (
-              <label key={k} className="radio-card">
-                <input type="radio" name={`${id}-lower`} checked={lower === k} onChange={() => setLower(k)} disabled={creating} data-testid={`lower-key-${k}`} />
-                <span>
-                  <strong>{k === 1 ? 'Primary key' : 'Secondary key'}</strong>
-                  <span>Function-level tests try this user on the other user&apos;s functions.</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+        {mode === 'identities' ? (
+          <IdentitiesStep form={identities} apiName={api.name} disabled={creating} />
+        ) : (
+          <>
+            <div className="field">
+              <label htmlFor={`${id}-key1`}>Primary API key (required)</label>
+              <input
+                id={`${id}-key1`}
+                type={keyType}
+                value={key1}
+                onChange={(e) => setKey1(e.target.value)}
+                disabled={creating}
+                required
+                aria-describedby={`${id}-key1-hint`}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="scan-key1"
+              />
+              <small id={`${id}-key1-hint`} className="field-hint">
+                A token or key of a normal user of this API: it owns the objects the scan creates. Sent as the API&apos;s
+                security scheme declares (bearer by default).
+              </small>
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-key2`}>Secondary API key (optional)</label>
+              <input
+                id={`${id}-key2`}
+                type={keyType}
+                value={key2}
+                onChange={(e) => setKey2(e.target.value)}
+                disabled={creating}
+                aria-describedby={`${id}-key2-hint`}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="scan-key2"
+              />
+              <small id={`${id}-key2-hint`} className="field-hint">
+                A second user&apos;s key enables the cross-user tests (BOLA, BFLA, BOPLA). Without it they are skipped.
+              </small>
+            </div>
+            {hasKey2 && (
+              <fieldset className="radio-cards" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }} data-testid="lower-privilege">
+                <legend>Which key belongs to the lower-privileged user?</legend>
+                {([2, 1] as const).map((k) => (
+                  <label key={k} className="radio-card">
+                    <input type="radio" name={`${id}-lower`} checked={lower === k} onChange={() => setLower(k)} disabled={creating} data-testid={`lower-key-${k}`} />
+                    <span>
+                      <strong>{k === 1 ? 'Primary key' : 'Secondary key'}</strong>
+                      <span>Function-level tests try this user on the other user&apos;s functions.</span>
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            <label className="checkbox">
+              <input type="checkbox" checked={showKeys} onChange={(e) => setShowKeys(e.target.checked)} />
+              <span>Show keys</span>
+            </label>
+          </>
         )}
-        <label className="checkbox">
-          <input type="checkbox" checked={showKeys} onChange={(e) => setShowKeys(e.target.checked)} />
-          <span>Show keys</span>
-        </label>
         <p className="key-note" style={{ margin: 0 }}>
-          <Icon name="lock" size={14} style={{ verticalAlign: '-2px' }} /> Keys are kept in the system keychain (or encrypted on a team
-          server) and redacted from evidence, logs and reports.
+          <Icon name="lock" size={14} style={{ verticalAlign: '-2px' }} /> {mode === 'keys' ? 'Keys are' : 'Tokens, passwords and secrets are'} kept in the system
+          keychain (or encrypted on a team server) and redacted from evidence, logs and reports.
         </p>
       </form>
     </Modal>

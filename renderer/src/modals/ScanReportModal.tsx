@@ -1,10 +1,11 @@
 // Scan Report (spec sections 2, 7, 9): the scan's times and duration (seconds, 2 decimals), score,
-// findings by severity bucket, 10 per page, each with its evidence and curl command; skipped checks;
-// and the report downloads (executive and technical PDFs, JSON/SARIF/HTML/JUnit exports).
+// who the scan spoke as (identities, users it created, refreshes), findings by severity bucket, 10 per
+// page, each with its evidence and curl command; skipped checks; and the report downloads (executive
+// and technical PDFs, JSON/SARIF/HTML/JUnit exports).
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
-import type { ApiSummary, Finding, ScanDetails } from '../../../shared/contract';
+import type { ApiSummary, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
 import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { downloadReport, saveBlob } from '../api/reports';
@@ -102,6 +103,68 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
         )}
       </div>
     </details>
+  );
+}
+
+const ROLE_LABELS: Record<string, string> = { user: 'User', privileged: 'Privileged', lower: 'Lower-privileged' };
+
+function IdentityTable({ info }: { info: ScanInfo }): ReactElement | null {
+  const identities = info.identities ?? [];
+  if (!identities.length) return null;
+  const created = info.created_users ?? [];
+  return (
+    <section className="report-identities" aria-labelledby="report-identities-title" data-testid="report-identities">
+      <h3 id="report-identities-title">Identities</h3>
+      <div style={{ overflowX: 'auto' }}>
+        <table className="history-table">
+          <thead>
+            <tr>
+              <th scope="col">Identity</th>
+              <th scope="col">Role</th>
+              <th scope="col">How obtained</th>
+              <th scope="col">Verified as</th>
+              <th scope="col" className="num">
+                Refreshes
+              </th>
+              <th scope="col" className="num">
+                Failed logins
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {identities.map((i) => (
+              <tr key={i.name} data-testid="report-identity" data-identity-name={i.name}>
+                <th scope="row">{i.name}</th>
+                <td>{ROLE_LABELS[i.role] ?? i.role}</td>
+                <td>{i.obtained}</td>
+                <td data-testid="report-identity-verified">{i.verified_as ?? <span className="muted">not confirmed</span>}</td>
+                <td className="num">{i.refreshes}</td>
+                <td className="num" data-testid="report-identity-failures">
+                  {i.failures > 0 ? <strong className="text-danger">{i.failures}</strong> : 0}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {created.length > 0 && (
+        <>
+          <p className="small" style={{ margin: '10px 0 0' }}>
+            <strong>Users the scan created</strong> ({created.length}):
+          </p>
+          <ul className="created-users small" data-testid="report-created-users">
+            {created.map((u, n) => (
+              <li key={`${u.username ?? u.email ?? n}`} data-testid="report-created-user">
+                <span className="mono">{[u.username, u.email].filter(Boolean).join(' / ') || 'unnamed'}</span> — {u.purpose} <span className="muted">({u.operation})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="muted small" style={{ margin: '6px 0 0' }} data-testid="report-refreshes">
+        {info.refreshes ?? 0} credential refresh{(info.refreshes ?? 0) === 1 ? '' : 'es'} during the scan.
+      </p>
+    </section>
   );
 }
 
@@ -216,6 +279,8 @@ export function ScanReportModal({
               The scan failed: {info.failure_reason}
             </Alert>
           )}
+
+          <IdentityTable info={info} />
 
           <div className="downloads" style={{ marginBottom: 18 }} aria-label="Downloads" role="group">
             {(['executive', 'technical'] as const).map((t) => (
