@@ -203,7 +203,7 @@ export const IDENTITY_MESSAGES = {
   signupFound: (operation: string) => `Sign-up operation found: ${operation}.`,
   signupMissing: 'No sign-up operation was found in the API, so the scan cannot register users: give two user identities for the cross-user tests.',
   declaredPlacement: (text: string) => `As the API declares: ${text}`,
-  fillIn: (name: string) => `Fill in: \${env:${name}} is a placeholder only the command-line scanner fills.`,
+  fillIn: (name: string) => `\${env:${name}} is a placeholder only the command-line scanner fills: type the value here.`,
   fillInBlock: (names: string[]) => `Replace the placeholders marked "fill in" (${names.join(', ')}): the server does not read environment variables.`,
   fixErrors: 'Fix the fields marked below.',
   testing: 'Testing...',

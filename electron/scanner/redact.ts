@@ -104,9 +104,16 @@ function variantsOf(value: string): Variant[] {
     // findings (header and payload in one, signature in another) cannot be put back together.
     // The header is often the same for every token of an issuer, so another token's header may
     // read "[key 1]" too: over-redaction, which is the safe side.
+    // Each segment is also hidden hex-encoded, as a target that echoes one piece in hex would show it.
     const segments = b.split('.');
     if ((segments.length === 3 || segments.length === 5) && segments.every((s) => JWT_SEGMENT.test(s))) {
-      for (const s of segments) if (s.length >= MIN_SEGMENT_LENGTH) put(s, false);
+      for (const s of segments) {
+        if (s.length < MIN_SEGMENT_LENGTH) continue;
+        put(s, false);
+        const segHex = Buffer.from(s, 'utf8').toString('hex');
+        put(segHex, false);
+        put(segHex.toUpperCase(), false);
+      }
     }
   }
   return [...out.values()];

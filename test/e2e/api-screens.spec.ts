@@ -95,6 +95,11 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByTestId('scan-key1').fill('example-primary-key');
       await page.getByTestId('scan-key2').fill('example-secondary-key');
       await check(page, `modal-configure-scan-${theme}`);
+      // The keys typed above carry over as two static identities.
+      await page.getByTestId('scan-mode-identities').click();
+      await expect(page.getByTestId('identity-card')).toHaveCount(2);
+      await expect(page.getByTestId('identity-name').nth(1)).toHaveValue('key 2');
+      await check(page, `modal-configure-scan-identities-${theme}`);
       await page.getByTestId('modal-close').click();
 
       await card.getByTestId('history-button').click();

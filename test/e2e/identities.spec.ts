@@ -180,6 +180,7 @@ test('export leaves passwords out unless asked; import names the line and field 
   await expect(dialog.getByTestId('env-flag').first()).toContainText('PORTCULLIS_ALICE_PASSWORD');
   await expect(dialog.getByTestId('env-refs')).toBeVisible();
   await expect(dialog.getByTestId('scan-next')).toBeDisabled();
+  await dialog.getByTestId('identity-card').first().screenshot({ path: 'test-results/screenshots/modal-identities-fill-in-light.png' });
   const aliceCard = dialog.locator('[data-testid="identity-card"][data-identity-name="alice"]');
   const bobCard = dialog.locator('[data-testid="identity-card"][data-identity-name="bob"]');
   await aliceCard.getByTestId('step-field').nth(1).getByTestId('step-field-value').fill(alice.password);

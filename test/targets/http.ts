@@ -53,6 +53,8 @@ export interface RequestRecord {
   headers: Record<string, string>;
   /** Epoch ms when the request arrived. */
   time: number;
+  /** The request body (its first 4 KB), when it had one. */
+  body?: string;
   /** Filled in when the answer is sent. */
   status?: number;
   durationMs?: number;

@@ -362,6 +362,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     let reply: Reply;
     try {
       const body = await readBody(req, has('size-limits-ignored') ? LOOSE_BODY_LIMIT : HARDENED_BODY_LIMIT);
+      if (body.body.length) record.body = body.body.subarray(0, 4096).toString('utf8');
       reply = await dispatch(req, secure, body);
     } catch (e) {
       reply = errorReply(e);
