@@ -21,7 +21,10 @@ interface Task {
   endpoints: Endpoint[];
 }
 
-/** The tasks to run, with skipped checks recorded: per endpoint in import order, deletes last, then the API-wide checks. */
+/**
+ * The tasks to run, with skipped checks recorded: per endpoint in import order, deletes after the
+ * rest, then the API-wide checks, and last the checks whose bursts may lock accounts out.
+ */
 export function planTasks(run: ScanRun): Task[] {
   const identities = run.identities!;
   const tasks: Task[] = [];
@@ -134,29 +137,36 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     }
   };
 
-  let next = 0;
   // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in
   // flight. Twice the concurrency keeps it full (a queue of waiting requests) without holding the live
   // state of more tasks than that, which every young-generation GC would copy (x4 measured slower).
   const workers = Math.max(4, Math.min(256, run.job.engine.concurrency * 2));
-  const worker = async () => {
-    while (next < tasks.length && !run.signal.aborted) {
-      const task = tasks[next++]!;
-      if (!scanBudgetSpent) {
-        try {
-          await runTask(task);
-        } catch (err) {
-          if (!(err instanceof AbortedError) && !run.signal.aborted) {
-            run.sink.logger.error('Scan failed', { scan_id: run.job.scanId, error: run.redactor.redact(String((err as Error)?.stack ?? err)) });
-            run.stop({ status: 'failed', message: `The scan stopped on an internal error: ${(err as Error).message}` });
+  // The bursts that may lock accounts out wait until everything else has finished.
+  for (const phase of [tasks.filter((t) => !t.check.last), tasks.filter((t) => t.check.last)]) {
+    if (phase.length && !run.signal.aborted) await runPool(phase, workers);
+  }
+
+  async function runPool(list: Task[], size: number): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < list.length && !run.signal.aborted) {
+        const task = list[next++]!;
+        if (!scanBudgetSpent) {
+          try {
+            await runTask(task);
+          } catch (err) {
+            if (!(err instanceof AbortedError) && !run.signal.aborted) {
+              run.sink.logger.error('Scan failed', { scan_id: run.job.scanId, error: run.redactor.redact(String((err as Error)?.stack ?? err)) });
+              run.stop({ status: 'failed', message: `The scan stopped on an internal error: ${(err as Error).message}` });
+            }
+            return;
           }
-          return;
         }
+        run.progress.done += 1;
+        run.emit();
       }
-      run.progress.done += 1;
-      run.emit();
-    }
-  };
-  // Workers never reject: every task has ended (or seen the abort) before the outcome is decided.
-  await Promise.all(Array.from({ length: Math.min(workers, tasks.length) }, worker));
+    };
+    // Workers never reject: every task has ended (or seen the abort) before the outcome is decided.
+    await Promise.all(Array.from({ length: Math.min(size, list.length) }, worker));
+  }
 }

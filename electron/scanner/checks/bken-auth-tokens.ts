@@ -375,9 +375,21 @@ function throttleSign(ex: Exchange): string | null {
 const BURST = 10;
 
 /** The body with its user fields (username, e-mail...) set to key 1's own, from its /me-like identity. */
-function asKey1User(ctx: CheckContext, ep: Endpoint, body: Json): Json {
+/**
+ * Whose account the burst aims at: a user the scan registered for it (a lockout harms nobody),
+ * else key 1's own when its credential needs no new login (a static key), else none of the scan's
+ * identities (a lockout of a logging-in identity would stop the scan: the spec's example user then).
+ */
+async function burstUser(ctx: CheckContext): Promise<Record<string, string> | null> {
+  if (ctx.accounts) {
+    const r = await ctx.accounts.register('target of the login-throttling check');
+    if (!('error' in r)) return { ...(r.account.username ? { username: r.account.username } : {}), ...(r.account.email ? { email: r.account.email } : {}) };
+  }
+  return ctx.identities.key1.renewable ? null : ctx.identities.key1.values;
+}
+
+function asUser(ep: Endpoint, body: Json, ident: Record<string, string>): Json {
   const out: Json = { ...body };
-  const ident = ctx.identities.key1.values;
   for (const k of Object.keys(schemaShape(ep.request_body?.schema ?? null).props)) {
     if (!USER_FIELD.test(k)) continue;
     const own = /mail/i.test(k) ? ident.email : (ident.username ?? ident.login ?? (ident.email?.includes('@') ? undefined : ident.email));
@@ -407,18 +419,21 @@ export const authBruteForce = defineCheck({
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',
+  last: true,
   budget: BURST,
   needsKey2: false,
   techniques: ['API2.3'],
   description:
     `On login and token routes (a POST with a user field and a password field) and password-reset routes (request: a user or e-mail field; ` +
-    `confirm: a token or code field), sends ${BURST} attempts in a row for one user (key 1's username or e-mail when known, else the spec's ` +
-    'example) with wrong passwords, the same reset request, or wrong reset tokens. Finding: every attempt is processed the same way ' +
+    `confirm: a token or code field), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
+    'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
+    'wrong reset tokens. Finding: every attempt is processed the same way ' +
     '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
     'may sit in front of the application and not show at this volume.',
   coverage:
     `A burst of ${BURST} finds missing limits, not weak ones (a limit of 50 attempts per minute passes). A limit enforced per source address ` +
-    'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the test account or send reset mails to it. ' +
+    'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the targeted account or send reset mails to ' +
+    'it; an identity that logs in during the scan is never the target. ' +
     'OTP and sign-up flows are left to the API6 checks.',
   remediation:
     'Limit failed attempts per account and per client (e.g. 5 per 15 minutes per account, with exponential back-off), answer 429 with ' +
@@ -436,8 +451,9 @@ export const authBruteForce = defineCheck({
     const base = await ctx.prepare(ep, 1, 'write');
     if (!base || !isObj(base.bodyValue)) return;
     const props = schemaShape(ep.request_body?.schema ?? null).props;
-    // One user for every attempt: key 1's own, so a per-account limit would show.
-    const body = asKey1User(ctx, ep, base.bodyValue);
+    // One user for every attempt, so a per-account limit would show.
+    const user = await burstUser(ctx);
+    const body = user ? asUser(ep, base.bodyValue, user) : base.bodyValue;
     const attempts: Exchange[] = [];
     for (let i = 0; i < BURST; i += 1) {
       if (ctx.budgetLeft() <= 0) return;
@@ -625,7 +641,7 @@ export const tokenInResponse = defineCheck({
     if ((route?.kind === 'reset-request' || /(^|[^a-z])(otp|code|verification)([^a-z]|$)/i.test(routeWords(ep))) && ctx.budgetLeft() > 0) {
       const base = await ctx.prepare(ep, 1, 'write');
       if (base && isObj(base.bodyValue)) {
-        const body = asKey1User(ctx, ep, base.bodyValue);
+        const body = asUser(ep, base.bodyValue, ctx.identities.key1.values);
         if (JSON.stringify(body) !== JSON.stringify(base.bodyValue) || ep.request_body === null) {
           const auth = ctx.authSpec().declaredSecured ? ({ kind: 'key', key: 1 } as const) : ({ kind: 'none' } as const);
           answers.push({ ex: await ctx.sendPrepared(mutate(base, { bodyValue: body }), auth), who: 'key 1\'s own account' });

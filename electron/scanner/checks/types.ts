@@ -36,6 +36,11 @@ export interface CheckMeta {
   safety: 'safe' | 'intrusive';
   /** endpoint: run once per applicable endpoint; api: once per scan over all applicable endpoints. */
   scope: 'endpoint' | 'api';
+  /**
+   * Runs after every other check: its bursts may trip a lockout or a per-client throttle that would
+   * refuse the identities' own logins (and every check after it) for a while.
+   */
+  last?: boolean;
   /** Most requests the check itself may send: per endpoint (endpoint scope) or per scan (api scope). Baselines are not counted. */
   budget: number;
   /** What the check sends and what proves a finding (for docs/checks.md and the report). */
@@ -89,6 +94,8 @@ export interface KeyIdentity {
   /** How it was learnt ("GET /me"). */
   source: string | null;
   exchange: Exchange | null;
+  /** Its credential comes from a login (renewed during the scan): locking its account out would stop the scan. */
+  renewable: boolean;
 }
 
 export interface Identities {

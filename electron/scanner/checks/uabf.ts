@@ -71,6 +71,7 @@ export const flowNotThrottled = defineCheck({
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',
+  last: true,
   budget: FLOW_BURST + 1,
   description:
     `On endpoints flagged as sensitive business flows (sign-up, purchase, checkout, transfer, vote, comment, reset, OTP...), sends a bounded burst ` +

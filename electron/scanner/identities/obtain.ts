@@ -14,6 +14,7 @@ import {
   type OAuth2Config,
 } from '../../../shared/identities';
 import type { Exchange } from '../http/exchange';
+import { sleep } from '../http/limits';
 import { answerExcerpt, describeSource, jsonPointer, jwtExpiry, readValue, setCookies } from './answers';
 
 export interface LoginWireRequest {
@@ -67,6 +68,26 @@ export class ObtainError extends Error {
 }
 
 export const COMMAND_TIMEOUT_MS = 30_000;
+/** A login answered 429 is sent again once when the API asks to wait at most this long. */
+export const MAX_LOGIN_WAIT_S = 10;
+
+function retryAfterSeconds(ex: Exchange): number | null {
+  const v = ex.header('retry-after')?.trim();
+  if (!v) return null;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
+}
+
+/** Sends a login request; a 429 with a short Retry-After is waited out and sent once more. */
+async function sendLogin(deps: ObtainDeps, request: LoginWireRequest): Promise<Exchange> {
+  const ex = await deps.send(request);
+  if (ex.status !== 429) return ex;
+  const wait = retryAfterSeconds(ex);
+  if (wait === null || wait > MAX_LOGIN_WAIT_S) return ex;
+  await sleep(wait * 1000, deps.signal);
+  return deps.send(request);
+}
 
 function fill(text: string, vars: Record<string, string>): string {
   return text.replace(TEMPLATE_VAR, (whole, name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? vars[name]! : whole));
@@ -126,7 +147,7 @@ async function runSteps(steps: LoginStep[], deps: ObtainDeps, seed: Record<strin
   let last: Exchange | null = null;
   for (const [n, step] of steps.entries()) {
     const wire = wireRequest(step.request, vars, jar, deps.resolve);
-    const ex = await deps.send(wire);
+    const ex = await sendLogin(deps, wire);
     exchanges.push(ex);
     last = ex;
     const where = steps.length > 1 ? `Step ${n + 1} (${label(wire)})` : label(wire);
@@ -224,7 +245,7 @@ async function tokenRequest(o: OAuth2Config, grant: OAuth2Config['grant'], refre
     }
   }
   const url = deps.resolve(where);
-  const ex = await deps.send({ method: 'POST', url, headers, body: form.toString() });
+  const ex = await sendLogin(deps, { method: 'POST', url, headers, body: form.toString() });
   const name = `The OAuth2 ${grant.replace('_', ' ')} request (POST ${url.pathname})`;
   if (!ex.response) throw new ObtainError(`${name} got no answer: ${ex.error ?? 'no response'}.`, ex);
   const body = ex.json() as Record<string, unknown> | undefined;

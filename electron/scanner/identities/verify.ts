@@ -165,7 +165,7 @@ export async function verifyIdentities(input: { endpoints: readonly Endpoint[]; 
     s.values = values;
     const who = displayIdentity(values);
     s.verifiedAs = who && source ? `${who} (${source})` : v.accepted && v.evidence ? `accepted by ${describeEndpoint(v.evidence.endpoint)}; no /me-like answer says who` : null;
-    return { key: k, name: s.name, accepted: v.accepted, id: primaryId(values), values, source, exchange: ex };
+    return { key: k, name: s.name, accepted: v.accepted, id: primaryId(values), values, source, exchange: ex, renewable: s.renewable };
   };
   const hasKey2 = slots.includes(2);
   const identities: Identities = {
