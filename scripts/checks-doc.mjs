@@ -1,13 +1,14 @@
 // Writes docs/checks.md from the check registry (electron/scanner/checks/docs.ts renders it).
 // The registry is TypeScript: esbuild bundles a small entry into a temp file, which is then run.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
-const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-docs-')), 'checks-doc.mjs');
+// Inside the project, so the bundle's external packages (zod...) resolve from node_modules.
+fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+const out = path.join(fs.mkdtempSync(path.join(root, '.tmp', 'docs-')), 'checks-doc.mjs');
 await build({
   stdin: {
     contents: "export { checksDoc } from './electron/scanner/checks/docs';\nexport { CHECKS } from './electron/scanner/checks/index';\n",

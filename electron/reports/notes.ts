@@ -2,7 +2,9 @@
 // anything unexpected is dropped, never thrown. See docs/report-formats.md for what the engine writes.
 
 import { FLAGS, type Flag, type Severity } from '../../shared/constants';
+import type { CreatedUserReport } from '../../shared/contract';
 import { severityBucket } from '../../shared/display';
+import { IDENTITY_ROLES, type IdentityReport, type IdentityRole } from '../../shared/identities';
 
 export interface NotesSkippedCheck {
   check_id: string;
@@ -43,6 +45,12 @@ export interface ScanNotes {
   checks_run: NotesCheckRun[] | null;
   /** null: the engine did not keep a snapshot of the endpoints it scanned. */
   endpoints: NotesEndpoint[] | null;
+  /** Who the scan spoke as (no secrets); empty for scans from before identities. */
+  identities: IdentityReport[];
+  /** Users the scan registered for itself (never their passwords); empty when none or not recorded. */
+  created_users: CreatedUserReport[];
+  /** Credentials renewed during the scan, all identities together. */
+  refreshes: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -140,6 +148,46 @@ function endpointsOf(v: unknown): NotesEndpoint[] | null {
   return out;
 }
 
+const ROLE_SET = new Set<string>(IDENTITY_ROLES);
+/** A count: a finite number, at least 0, whole; anything else is 0. */
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), Number.MAX_SAFE_INTEGER) : 0);
+
+/** An entry needs a name and a known role; the other fields fall back to "not recorded". */
+function identitiesOf(v: unknown): IdentityReport[] {
+  const out: IdentityReport[] = [];
+  for (const e of (arr(v) ?? []).slice(0, MAX_ITEMS)) {
+    if (!isObj(e)) continue;
+    const name = typeof e.name === 'string' && e.name.trim() ? e.name : null;
+    const role = typeof e.role === 'string' && ROLE_SET.has(e.role) ? (e.role as IdentityRole) : null;
+    if (!name || !role) continue;
+    const verified = typeof e.verified_as === 'string' && e.verified_as.trim() ? e.verified_as : null;
+    out.push({
+      name: clip(name),
+      role,
+      obtained: clip(typeof e.obtained === 'string' && e.obtained.trim() ? e.obtained : 'not recorded'),
+      verified_as: verified ? clip(verified) : null,
+      refreshes: count(e.refreshes),
+      failures: count(e.failures),
+      created: e.created === true,
+    });
+  }
+  return out;
+}
+
+/** An entry needs a username or an e-mail; only these four fields are read (a stray password never is). */
+function createdUsersOf(v: unknown): CreatedUserReport[] {
+  const out: CreatedUserReport[] = [];
+  const text = (x: unknown): string | null => (typeof x === 'string' && x.trim() ? clip(x) : null);
+  for (const e of (arr(v) ?? []).slice(0, MAX_ITEMS)) {
+    if (!isObj(e)) continue;
+    const username = text(e.username);
+    const email = text(e.email);
+    if (!username && !email) continue;
+    out.push({ username, email, operation: text(e.operation) ?? '', purpose: text(e.purpose) ?? '' });
+  }
+  return out;
+}
+
 export function parseScanNotes(json: string | null | undefined): ScanNotes {
   let raw: unknown = null;
   try {
@@ -148,11 +196,16 @@ export function parseScanNotes(json: string | null | undefined): ScanNotes {
     raw = null;
   }
   const o: Obj = isObj(raw) ? raw : {};
+  const identities = identitiesOf(o.identities);
   return {
     errors: errorsOf(o.errors),
     skipped_checks: skippedOf(o.skipped_checks ?? o.skipped),
     fixed: fixedOf(o.fixed),
     checks_run: checksRunOf(o.checks_run ?? o.checks),
     endpoints: endpointsOf(o.endpoints),
+    identities,
+    created_users: createdUsersOf(o.created_users),
+    // Older engines did not total the renewals: the identities' own counts are the next best thing.
+    refreshes: typeof o.refreshes === 'number' ? count(o.refreshes) : identities.reduce((n, i) => Math.min(n + i.refreshes, Number.MAX_SAFE_INTEGER), 0),
   };
 }

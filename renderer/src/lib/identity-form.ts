@@ -314,7 +314,8 @@ export function toIdentityInput(d: IdentityDraft): { input: IdentityInput; error
       out.command = d.command;
       break;
   }
-  const place = placeOut(d.place);
+  // A cookie session's credential is its cookies: there is no token to place.
+  const place = d.kind === 'cookie' ? undefined : placeOut(d.place);
   if (place) out.place = place;
   return { input: out as IdentityInput, errors };
 }
@@ -370,7 +371,7 @@ export function shownFieldKeys(d: IdentityDraft): Set<string> {
     keys.add('cookie.csrf');
   }
   if (d.kind === 'oauth2') ['grant', 'token_url', 'client_id', 'client_secret', 'username', 'password', 'refresh_token', 'scope', 'client_auth'].forEach((f) => keys.add(`oauth2.${f}`));
-  if (d.place.kind !== 'declared') keys.add('place');
+  if (d.place.kind !== 'declared' && d.kind !== 'cookie') keys.add('place');
   return keys;
 }
 

@@ -278,30 +278,36 @@ export function IdentityEditor({
         />
       )}
 
-      <div className={`place-row${draft.place.kind === 'declared' ? ' place-row-declared' : ''}`}>
-        <SelectInput label="Where the credential goes" value={draft.place.kind} options={placeOptions} onChange={(v) => update((d) => void (d.place.kind = v))} testId="identity-place" error={errors.place} disabled={disabled} />
-        {draft.place.kind === 'header' && (
-          <>
-            <TextInput label="Header" value={draft.place.header} onChange={(v) => update((d) => void (d.place.header = v))} testId="place-header" mono disabled={disabled} />
-            <TextInput
-              label="Value"
-              value={draft.place.value}
-              onChange={(v) => update((d) => void (d.place.value = v))}
-              testId="place-value"
-              placeholder={draft.place.header.toLowerCase() === 'authorization' ? 'Bearer {token}' : '{token}'}
-              hint="{token} marks where the credential goes."
-              mono
-              disabled={disabled}
-            />
-          </>
-        )}
-        {draft.place.kind === 'query' && (
-          <TextInput label="Parameter" value={draft.place.query} onChange={(v) => update((d) => void (d.place.query = v))} testId="place-query" mono disabled={disabled} />
-        )}
-        {draft.place.kind === 'cookie' && (
-          <TextInput label="Cookie" value={draft.place.cookie} onChange={(v) => update((d) => void (d.place.cookie = v))} testId="place-cookie" mono disabled={disabled} />
-        )}
-      </div>
+      {draft.kind === 'cookie' ? (
+        <p className="small muted" style={{ margin: 0 }} data-testid="cookie-place-note">
+          The session&apos;s cookies (and its CSRF token) go on every request the scan makes as this identity.
+        </p>
+      ) : (
+        <div className={`place-row${draft.place.kind === 'declared' ? ' place-row-declared' : ''}`}>
+          <SelectInput label="Where the credential goes" value={draft.place.kind} options={placeOptions} onChange={(v) => update((d) => void (d.place.kind = v))} testId="identity-place" error={errors.place} disabled={disabled} />
+          {draft.place.kind === 'header' && (
+            <>
+              <TextInput label="Header" value={draft.place.header} onChange={(v) => update((d) => void (d.place.header = v))} testId="place-header" mono disabled={disabled} />
+              <TextInput
+                label="Value"
+                value={draft.place.value}
+                onChange={(v) => update((d) => void (d.place.value = v))}
+                testId="place-value"
+                placeholder={draft.place.header.toLowerCase() === 'authorization' ? 'Bearer {token}' : '{token}'}
+                hint="{token} marks where the credential goes."
+                mono
+                disabled={disabled}
+              />
+            </>
+          )}
+          {draft.place.kind === 'query' && (
+            <TextInput label="Parameter" value={draft.place.query} onChange={(v) => update((d) => void (d.place.query = v))} testId="place-query" mono disabled={disabled} />
+          )}
+          {draft.place.kind === 'cookie' && (
+            <TextInput label="Cookie" value={draft.place.cookie} onChange={(v) => update((d) => void (d.place.cookie = v))} testId="place-cookie" mono disabled={disabled} />
+          )}
+        </div>
+      )}
 
       <div className="identity-test-row">
         <button
