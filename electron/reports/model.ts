@@ -3,10 +3,15 @@
 // so the same scan always gives the same report.
 
 import { CRITICAL_CVSS, SEVERITIES, type Flag, type Severity } from '../../shared/constants';
-import type { Finding } from '../../shared/contract';
+import type { CreatedUserReport, Finding } from '../../shared/contract';
 import { severityBucket } from '../../shared/display';
+import type { IdentityReport } from '../../shared/identities';
 
 export type ReportFinding = Finding;
+/** One row of the identity table: name, role, how obtained, who the API said it is, refreshes, failed logins. */
+export type ReportIdentity = IdentityReport;
+/** A user the scan registered for itself (never its password). */
+export type ReportCreatedUser = CreatedUserReport;
 
 export interface ReportApi {
   id: string;
@@ -41,6 +46,11 @@ export interface ReportScan {
   score_source: 'stored' | 'computed';
   errors: string[];
   skipped_checks: ReportSkippedCheck[];
+  /** Who the scan spoke as; empty for scans from before identities. */
+  identities: ReportIdentity[];
+  created_users: ReportCreatedUser[];
+  /** Credentials renewed during the scan, all identities together. */
+  refreshes: number;
 }
 
 /** An endpoint of the API as the scan saw it; endpoints flagged SKIP got no requests. */

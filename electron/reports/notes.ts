@@ -205,7 +205,7 @@ export function parseScanNotes(json: string | null | undefined): ScanNotes {
     endpoints: endpointsOf(o.endpoints),
     identities,
     created_users: createdUsersOf(o.created_users),
-    // Older engines did not total the renewals: the identities' own counts are the next best thing.
+    // Without the engine's total, the identities' own counts add up to it (0 for scans from before identities).
     refreshes: typeof o.refreshes === 'number' ? count(o.refreshes) : identities.reduce((n, i) => Math.min(n + i.refreshes, Number.MAX_SAFE_INTEGER), 0),
   };
 }

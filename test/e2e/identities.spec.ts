@@ -126,6 +126,36 @@ test('a login recipe: Test verifies alice with the token masked, a wrong passwor
   await expect(card.getByTestId('step-path-error')).toHaveCount(0);
 });
 
+test('an OAuth2 password grant with the spec\'s token URL, and a cookie session by its cookie names', async ({ page, request }) => {
+  const { alice, bob } = target().users;
+  await signInByStorage(page, request, data.owner);
+  const dialog = await openIdentities(page);
+  const card = dialog.getByTestId('identity-card').first();
+  await card.getByTestId('identity-kind').selectOption('oauth2');
+  await expect(card.getByTestId('oauth-token-url')).toHaveValue(/\/api\/v2\/oauth\/token$/);
+  await card.getByTestId('oauth-grant').selectOption('password');
+  await card.getByTestId('oauth-client-id').fill('acme-web');
+  await card.getByTestId('oauth-username').fill(alice.username);
+  await card.getByTestId('oauth-password').fill(alice.password);
+  await expect(card.getByTestId('oauth-password')).toHaveAttribute('type', 'password');
+  await card.getByTestId('identity-test').click();
+  await expect(card.getByTestId('identity-test-result')).toHaveAttribute('data-ok', 'true', { timeout: 15_000 });
+  await expect(card.getByTestId('identity-test-verified')).toHaveText(/verified as alice/);
+  await expect(card.getByTestId('identity-test-steps')).toContainText('/oauth/token -> 200');
+
+  await card.getByTestId('identity-kind').selectOption('cookie');
+  await expect(card.getByTestId('identity-place')).toHaveCount(0);
+  await card.getByTestId('step-path').fill('/auth/session');
+  await card.getByTestId('step-field').nth(0).getByTestId('step-field-value').fill(bob.username);
+  await card.getByTestId('step-field').nth(1).getByTestId('step-field-value').fill(bob.password);
+  await card.getByTestId('identity-test').click();
+  const result = card.getByTestId('identity-test-result');
+  await expect(result).toHaveAttribute('data-ok', 'true', { timeout: 15_000 });
+  await expect(result.getByTestId('identity-test-verified')).toHaveText(/verified as bob/);
+  await expect(result.getByTestId('identity-test-cookies')).not.toBeEmpty();
+  await expect(result.getByTestId('identity-test-token')).toHaveCount(0);
+});
+
 test('export leaves passwords out unless asked; import names the line and field of a mistake and flags placeholders', async ({ page, request }) => {
   const { alice, bob } = target().users;
   await signInByStorage(page, request, data.owner);
