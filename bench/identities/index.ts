@@ -9,14 +9,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scanConfigSchema, type IdentityInput } from '../../shared/identities';
-import { HttpEngine } from '../../electron/scanner/http/engine';
 import { AS_KEY1 } from '../../electron/scanner/http/exchange';
-import { IdentityBook } from '../../electron/scanner/identities/book';
-import { IdentitySession } from '../../electron/scanner/identities/session';
 import { importApiDocument } from '../../electron/importer/index';
 import { createMemoryLogger } from '../../electron/log';
 import { runScan } from '../../electron/scanner/run';
+import type { HttpEngine } from '../../electron/scanner/http/engine';
 import { scanChecks } from '../../test/helpers/check-scan';
+import { sessionEngine } from '../../test/helpers/identity-session';
 import { startVampi, VAMPI_SPEC, vampiAvailable } from '../../test/helpers/vampi';
 import fs from 'node:fs';
 import { startTarget, type Target } from '../../test/targets';
@@ -111,25 +110,7 @@ if (vampiAvailable()) {
   }
 }
 
-/** One session's engine outside a scan, to count its logins. */
-async function oneSession(baseUrl: string, identity: IdentityInput) {
-  const config = scanConfigSchema.parse({ identities: [identity] }).identities[0]!;
-  const controller = new AbortController();
-  const book = new IdentityBook();
-  const engine = new HttpEngine({ baseUrl, concurrency: 16, rps: 0, timeoutMs: 5000, retries: 0, maxBodyBytes: 1 << 20, maxRequests: 100_000, allowLocal: true, credentials: book, signal: controller.signal });
-  const s = new IdentitySession(config, 1, null, {
-    obtain: { send: (r) => engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, noRenew: true, login: true, followRedirects: false }), resolve: (p) => engine.resolve(p), specTokenUrl: null, allowCommand: false, signal: controller.signal },
-    sendAs: (probe) => engine.send({ ...probe, noRenew: true }),
-    addSecrets: () => undefined,
-    fail: (reason) => {
-      throw new Error(reason);
-    },
-  });
-  book.add(s);
-  await s.start();
-  s.observe(await engine.send({ method: 'GET', url: engine.resolve('/me'), auth: AS_KEY1 }));
-  return { engine, session: s };
-}
+const oneSession = sessionEngine;
 
 async function burst(engine: HttpEngine, path: string): Promise<{ statuses: number[]; ms: number }> {
   const t0 = performance.now();

@@ -1,7 +1,9 @@
-// Wording shared by every report format: dates in the reader's zone, durations, counts, and the
-// first sentence of a longer text.
+// Wording shared by every report format: dates in the reader's zone, durations, counts, the
+// first sentence of a longer text, and how identities and registered users are named.
 
+import type { CreatedUserReport } from '../../shared/contract';
 import { formatTimestamp, toIntlTimeZone } from '../../shared/display';
+import type { IdentityRole } from '../../shared/identities';
 
 export interface RenderOptions {
   /** IANA zone or a Settings zone ("UTC+02:00") for the dates a report prints and its file name. */
@@ -42,6 +44,27 @@ export function firstSentence(text: string, max = 220): string {
   const m = /^(.+?[.!?])(\s|$)/.exec(t);
   const s = m ? m[1]! : t;
   return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}
+
+export const ROLE_LABELS: Record<IdentityRole, string> = { user: 'user', privileged: 'privileged', lower: 'lower privilege' };
+
+/** How an identity's credential was obtained, saying when the scan created the user (the engine's text usually does). */
+export function identityObtained(i: { obtained: string; created: boolean }): string {
+  return i.created && !/created by the scan/i.test(i.obtained) ? `${i.obtained} (user created by the scan)` : i.obtained;
+}
+
+/** The username of a user the scan registered, else its e-mail. */
+export function createdUserLabel(u: Pick<CreatedUserReport, 'username' | 'email'>): string {
+  return u.username ?? u.email ?? '—';
+}
+
+/** "3 identities; 2 users registered by the scan"; null when the scan recorded neither. */
+export function identitySummary(scan: { identities: unknown[]; created_users: unknown[] }): string | null {
+  const parts = [
+    scan.identities.length ? plural(scan.identities.length, 'identity', 'identities') : '',
+    scan.created_users.length ? `${plural(scan.created_users.length, 'user')} registered by the scan` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('; ') : null;
 }
 
 /** "GET /users/{id}". */

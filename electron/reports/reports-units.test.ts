@@ -108,6 +108,43 @@ describe('run notes', () => {
   });
 });
 
+describe('identities in the run notes', () => {
+  it('reads the identity table, the registered users and the refreshes', () => {
+    const alice = { name: 'alice', role: 'user', obtained: 'login recipe (POST /login)', verified_as: 'alice (GET /me)', refreshes: 2, failures: 1, created: false };
+    const n = parseScanNotes(
+      JSON.stringify({
+        identities: [alice],
+        created_users: [{ username: 'pcs_1', email: 'pcs.1@example.com', operation: 'POST /register', purpose: 'key 2', password: 'Pc-secret-7x' }],
+        refreshes: 2,
+      }),
+    );
+    expect(n.identities).toEqual([alice]);
+    expect(n.created_users).toEqual([{ username: 'pcs_1', email: 'pcs.1@example.com', operation: 'POST /register', purpose: 'key 2' }]);
+    expect(JSON.stringify(n)).not.toContain('Pc-secret-7x');
+    expect(n.refreshes).toBe(2);
+  });
+
+  it('gives an older scan none, and drops malformed entries', () => {
+    for (const raw of ['', '{}', '{"identities": "x", "created_users": {}, "refreshes": "3"}']) {
+      const n = parseScanNotes(raw);
+      expect(n.identities).toEqual([]);
+      expect(n.created_users).toEqual([]);
+      expect(n.refreshes).toBe(0);
+    }
+    const n = parseScanNotes(
+      JSON.stringify({
+        identities: [null, 'alice', { name: '  ', role: 'user' }, { name: 'root', role: 'superuser' }, { role: 'user' }, { name: 'bob', role: 'lower', refreshes: -3, failures: 'many', verified_as: 7, created: 'yes' }],
+        created_users: [null, { operation: 'POST /register' }, { username: '', email: ' ' }, { email: 'pcs.2@example.com' }],
+        refreshes: Number.NaN,
+      }),
+    );
+    expect(n.identities).toEqual([{ name: 'bob', role: 'lower', obtained: 'not recorded', verified_as: null, refreshes: 0, failures: 0, created: false }]);
+    expect(n.created_users).toEqual([{ username: null, email: 'pcs.2@example.com', operation: '', purpose: '' }]);
+    // Without the engine's total, the identities' own counts add up to it.
+    expect(parseScanNotes('{"identities": [{"name": "a", "role": "user", "refreshes": 2.7}, {"name": "b", "role": "privileged", "refreshes": 3}]}').refreshes).toBe(5);
+  });
+});
+
 describe('coverage honesty', () => {
   const endpoints: ReportEndpoint[] = [
     { method: 'GET', path: '/users/{id}', summary: '', flags: ['BOLA', 'SEC_MISC', 'IIM'] },

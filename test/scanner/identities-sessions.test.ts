@@ -7,19 +7,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../shared/contract';
-import { scanConfigSchema, type IdentityInput } from '../../shared/identities';
+import type { IdentityInput } from '../../shared/identities';
 import { importApiDocument } from '../../electron/importer/index';
 import { createMemoryLogger } from '../../electron/log';
 import { BKEN_AUTH_CHECKS } from '../../electron/scanner/checks/bken-auth';
 import { bolaCreateSteal, bolaTokenSwap, BOLA_CHECKS } from '../../electron/scanner/checks/bola';
 import type { BuiltFinding } from '../../electron/scanner/findings';
-import { HttpEngine } from '../../electron/scanner/http/engine';
 import { AS_KEY1 } from '../../electron/scanner/http/exchange';
-import { IdentityBook } from '../../electron/scanner/identities/book';
-import { IdentitySession } from '../../electron/scanner/identities/session';
 import { runScan } from '../../electron/scanner/run';
 import { buildPostmanCollection, startTarget, type Target, type TargetOptions } from '../targets';
 import { scanChecks } from '../helpers/check-scan';
+import { sessionEngine } from '../helpers/identity-session';
 
 const open: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -82,31 +80,10 @@ describe('login recipes with tokens that expire within seconds', () => {
 });
 
 /** An engine speaking as one session, outside a scan: to count logins exactly. */
-async function oneSession(t: Target, identity: IdentityInput) {
-  const config = scanConfigSchema.parse({ identities: [identity] }).identities[0]!;
-  const controller = new AbortController();
-  const book = new IdentityBook();
-  const engine = new HttpEngine({ baseUrl: t.baseUrl, concurrency: 16, rps: 0, timeoutMs: 5000, retries: 0, maxBodyBytes: 1 << 20, maxRequests: 10_000, allowLocal: true, credentials: book, signal: controller.signal });
-  const session = new IdentitySession(config, 1, null, {
-    obtain: {
-      send: (r) => engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, noRenew: true, login: true, followRedirects: false }),
-      resolve: (p) => engine.resolve(p),
-      specTokenUrl: null,
-      allowCommand: false,
-      signal: controller.signal,
-    },
-    sendAs: (probe) => engine.send({ ...probe, noRenew: true }),
-    addSecrets: () => undefined,
-    fail: (reason) => {
-      throw new Error(reason);
-    },
-  });
-  book.add(session);
-  await session.start();
-  open.push({ close: () => engine.close() });
-  const me = await engine.send({ method: 'GET', url: engine.resolve('/me'), auth: AS_KEY1 });
-  session.observe(me);
-  return { engine, session };
+async function oneSession(t: Pick<Target, 'baseUrl'>, identity: IdentityInput) {
+  const made = await sessionEngine(t.baseUrl, identity);
+  open.push({ close: () => made.engine.close() });
+  return made;
 }
 
 describe('renewal', () => {
@@ -153,8 +130,7 @@ describe('renewal', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     open.push({ close: () => new Promise<void>((r) => server.close(() => r())) });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const fake = { baseUrl: base } as Target;
-    const { engine, session } = await oneSession(fake, { name: 'u', login: { request: { path: '/login', json: {} }, token: { from: 'body', pointer: '/token' } } });
+    const { engine, session } = await oneSession({ baseUrl: base }, { name: 'u', login: { request: { path: '/login', json: {} }, token: { from: 'body', pointer: '/token' } } });
     const answers = await Promise.all(Array.from({ length: 10 }, () => engine.send({ method: 'GET', url: engine.resolve('/secret'), auth: AS_KEY1 })));
     expect(answers.every((a) => a.status === 401)).toBe(true);
     expect(secretHits).toBe(10);

@@ -3,7 +3,7 @@
 // the API or the scan is HTML-escaped, so hostile evidence stays text.
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
-import { day, endpointLabel, firstSentence, plural, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
+import { createdUserLabel, day, endpointLabel, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
@@ -88,6 +88,29 @@ dl.meta{display:grid;grid-template-columns:110px 1fr;gap:2px 12px;margin:10px 0}
 function sevBadge(f: ReportFinding): string {
   const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
   return `<span class="badge" style="background:${color}">${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]}</span>`;
+}
+
+/** The technical report's identity table and registered users; empty for scans from before identities. */
+function identitiesHtml(input: ReportInput): string {
+  const { identities, created_users: users } = input.scan;
+  const out: string[] = [];
+  if (identities.length) {
+    out.push(`<h3>Identities</h3><p class="muted">Who the scan spoke as: how each credential was obtained, who the API said it was, how often it was renewed and how many logins failed. No secret is shown.</p>
+<table><thead><tr><th>Identity</th><th>Role</th><th>How obtained</th><th>Verified as</th><th class="num">Refreshes</th><th class="num">Failed logins</th></tr></thead><tbody>
+${identities
+  .map(
+    (i) =>
+      `<tr><td>${esc(i.name)}</td><td>${esc(ROLE_LABELS[i.role])}</td><td>${esc(identityObtained(i))}</td>${i.verified_as === null ? '<td class="muted">not verified</td>' : `<td>${esc(i.verified_as)}</td>`}<td class="num">${i.refreshes}</td><td class="num">${i.failures ? `<b>${i.failures}</b>` : '0'}</td></tr>`,
+  )
+  .join('\n')}
+</tbody></table>`);
+  }
+  if (users.length) {
+    out.push(`<h3>Users the scan registered</h3><table><thead><tr><th>User</th><th>Registered with</th><th>What for</th></tr></thead><tbody>
+${users.map((u) => `<tr><td><code>${esc(createdUserLabel(u))}</code></td><td>${u.operation ? `<code>${esc(u.operation)}</code>` : '—'}</td><td>${esc(u.purpose || '—')}</td></tr>`).join('\n')}
+</tbody></table>`);
+  }
+  return out.join('\n');
 }
 
 function findingHtml(f: ReportFinding, number: string): string {
@@ -211,6 +234,7 @@ ${input.endpoints.map((e) => `<tr><td><code>${esc(e.method)}</code></td><td><cod
   out.push(`<section id="scan"><h2>About this scan</h2><div class="facts">
 <div><b>Profile</b>${esc(input.scan.profile)}</div><div><b>Started</b>${esc(when(input.scan.started_at, opts))}</div><div><b>Completed</b>${esc(when(input.scan.completed_at, opts))}</div>
 <div><b>Progress</b>${input.scan.progress.done} of ${input.scan.progress.total}</div><div><b>Score</b>${input.scan.score_source === 'stored' ? 'as computed by the scan' : 'computed from the findings'}</div></div>
+${identitiesHtml(input)}
 ${input.scan.skipped_checks.length ? `<h3>Checks that did not run</h3><table><thead><tr><th>Check</th><th>Why</th></tr></thead><tbody>${input.scan.skipped_checks.map((c) => `<tr><td>${esc(c.title)} (<code>${esc(c.check_id)}</code>)</td><td>${esc(c.reason)}</td></tr>`).join('')}</tbody></table>` : ''}
 ${input.scan.errors.length ? `<h3>Errors during the scan</h3><ul>${input.scan.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 </section>

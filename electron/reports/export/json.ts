@@ -32,6 +32,9 @@ export function jsonDocument(input: ReportInput) {
       failure_reason: input.scan.failure_reason,
       errors: input.scan.errors,
       skipped_checks: input.scan.skipped_checks.map((c) => ({ check_id: c.check_id, title: c.title, reason: c.reason, owasp: checkCategory(c.check_id, c.owasp) })),
+      identities: input.scan.identities,
+      created_users: input.scan.created_users,
+      refreshes: input.scan.refreshes,
     },
     summary: {
       total: s.total,

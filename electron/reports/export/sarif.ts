@@ -152,7 +152,15 @@ export function sarifDocument(input: ReportInput) {
         }),
         properties: {
           api: { id: input.api.id, name: input.api.name, base_url: input.api.base_url },
-          scan: { id: input.scan.id, score: input.scan.score, requests_sent: input.scan.requests_sent },
+          // Who the scan spoke as: context for every result, not a result itself.
+          scan: {
+            id: input.scan.id,
+            score: input.scan.score,
+            requests_sent: input.scan.requests_sent,
+            identities: input.scan.identities,
+            created_users: input.scan.created_users,
+            refreshes: input.scan.refreshes,
+          },
         },
       },
     ],

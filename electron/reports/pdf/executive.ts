@@ -3,7 +3,7 @@
 // against earlier scans of the same API.
 
 import type { Severity } from '../../../shared/constants';
-import { day, endpointLabel, firstSentence, plural, seconds, when, type RenderOptions } from '../format';
+import { day, endpointLabel, firstSentence, identitySummary, plural, seconds, when, type RenderOptions } from '../format';
 import {
   durationSeconds,
   isCritical,
@@ -213,6 +213,7 @@ function trend(flow: Flow, input: ReportInput, opts: RenderOptions): void {
 function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   flow.heading('5. About this scan', STYLES.h1, { toc: 0, rule: true });
   const s = summarize(input);
+  const who = identitySummary(input.scan);
   flow.grid(
     [
       { label: 'Profile', value: input.scan.profile },
@@ -224,6 +225,8 @@ function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       { label: 'Endpoints', value: `${s.endpoints_tested} tested, ${s.endpoints_skipped} marked SKIP` },
       { label: 'Score', value: input.scan.score_source === 'stored' ? 'as computed by the scan' : 'computed from the findings' },
       { label: 'Base URL', value: input.api.base_url, font: 'mono', wide: true },
+      // One line: the identity table itself is in the technical report.
+      ...(who ? [{ label: 'Identities', value: who, wide: true }] : []),
     ],
     { labelWidth: 62 },
   );

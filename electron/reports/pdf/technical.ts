@@ -1,8 +1,9 @@
 // The technical PDF: every finding with its OWASP category, method and path, CVSS vector and score,
 // confidence, evidence, curl reproduction, recommendation and references; grouped by category and
-// ordered by severity then CVSS. Also the coverage detail, fixed findings and the endpoints.
+// ordered by severity then CVSS. Also the identities the scan spoke as, the coverage detail, fixed
+// findings and the endpoints.
 
-import { endpointLabel, plural, safeUrl, seconds, when, type RenderOptions } from '../format';
+import { createdUserLabel, endpointLabel, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
@@ -38,6 +39,51 @@ function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       'confidence says how strongly the recorded evidence proves the finding. Secrets the scan used are redacted from evidence and commands.',
     STYLES.small,
   );
+  identities(flow, input);
+}
+
+/** Who the scan spoke as, and the users it registered; nothing for scans from before identities. */
+function identities(flow: Flow, input: ReportInput): void {
+  const { identities: list, created_users: users } = input.scan;
+  if (list.length) {
+    flow.heading('Identities', STYLES.h3, { keepWith: 60 });
+    flow.paragraph('Who the scan spoke as: how each credential was obtained, who the API said it was, how often it was renewed and how many logins failed. No secret is shown.', STYLES.small, { gapAfter: 4 });
+    // Fixed widths for the name, the role and the numbers (as wide as their bold headers); the two texts share the rest.
+    const fixedW = 80 + 56 + 52 + 62;
+    const obtainedW = Math.round((CONTENT_WIDTH - fixedW) * 0.55);
+    flow.table(
+      [
+        { header: 'Identity', width: 80, font: 'bold' },
+        { header: 'Role', width: 56 },
+        { header: 'How obtained', width: obtainedW },
+        { header: 'Verified as', width: CONTENT_WIDTH - fixedW - obtainedW },
+        { header: 'Refreshes', width: 52, align: 'right' },
+        { header: 'Failed logins', width: 62, align: 'right' },
+      ],
+      list.map((i) => [
+        i.name,
+        ROLE_LABELS[i.role],
+        identityObtained(i),
+        i.verified_as ?? { text: 'not verified', color: THEME.muted },
+        String(i.refreshes),
+        i.failures ? { text: String(i.failures), font: 'bold' } : '0',
+      ]),
+      { size: 7.5 },
+    );
+  }
+  if (users.length) {
+    flow.heading('Users the scan registered', STYLES.h3, { keepWith: 50 });
+    flow.table(
+      [
+        { header: 'User', width: 150, font: 'mono' },
+        { header: 'Registered with', width: 130, font: 'mono' },
+        { header: 'What for', width: CONTENT_WIDTH - 280 },
+      ],
+      users.map((u) => [createdUserLabel(u), u.operation || '—', u.purpose || '—']),
+      { size: 7.5 },
+    );
+  }
+  if (list.length || users.length) flow.space(6);
 }
 
 function coverage(flow: Flow, input: ReportInput): void {

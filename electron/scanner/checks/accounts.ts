@@ -154,6 +154,22 @@ async function pair(ctx: CheckContext, what: string): Promise<Pair | null> {
   return { attacker, victim };
 }
 
+/**
+ * The attacker and a fresh victim, with the value of the endpoint's user parameter that names the
+ * victim (its name, e-mail or id); null, with a note, when they cannot be had.
+ */
+async function aimAtVictim(ctx: CheckContext, what: string): Promise<(Pair & { param: string; value: string }) | null> {
+  const param = userParam(ctx.endpoint)!;
+  const users = await pair(ctx, what);
+  if (!users) return null;
+  const value = accountValue(param, users.victim.account, users.victim.session.values);
+  if (!value) {
+    ctx.note(`${describeEndpoint(ctx.endpoint)}: the victim's ${param} is unknown (neither the registration answer nor a /me-like endpoint gave it); ${what} not tested.`);
+    return null;
+  }
+  return { ...users, param, value };
+}
+
 /** The endpoint's request aimed at the victim's account, with a body. */
 function aimedAt(ctx: CheckContext, ep: Endpoint, param: string, value: string, body: Record<string, unknown> | null): PreparedRequest {
   const req = prepareRequest(ep, { base: (p) => ctx.url(p), placements: ctx.authSpec(ep).placements, pathValues: { [param]: { value, source: 'created' } } });
@@ -195,15 +211,9 @@ export const accountPasswordOther = defineCheck({
   appliesTo: (e) => ['PUT', 'PATCH', 'POST'].includes(e.method) && e.flags.includes('BOLA') && /pass(word)?|passwd|pwd/i.test(e.path) && !RECOVERY.test(e.path) && userParam(e) !== null,
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const param = userParam(ep)!;
-    const users = await pair(ctx, 'password change');
-    if (!users) return;
-    const { attacker, victim } = users;
-    const value = accountValue(param, victim.account, victim.session.values);
-    if (!value) {
-      ctx.note(`${describeEndpoint(ep)}: the victim's ${param} is unknown (neither the registration answer nor a /me-like endpoint gave it); not tested.`);
-      return;
-    }
+    const setup = await aimAtVictim(ctx, 'password change');
+    if (!setup) return;
+    const { attacker, victim, param, value } = setup;
     const next = `Pc-${randomAlnum(12)}-8y`;
     const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, param, value, passwordBody(ep, next, current)), asIdentity(attacker.session));
     if (!attack.response || attack.status >= 400) return;
@@ -261,15 +271,9 @@ export const accountEmailOther = defineCheck({
   appliesTo: (e) => ['PUT', 'PATCH', 'POST'].includes(e.method) && e.flags.includes('BOLA') && /e-?mail/i.test(e.path) && userParam(e) !== null,
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const param = userParam(ep)!;
-    const users = await pair(ctx, 'e-mail change');
-    if (!users) return;
-    const { attacker, victim } = users;
-    const value = accountValue(param, victim.account, victim.session.values);
-    if (!value) {
-      ctx.note(`${describeEndpoint(ep)}: the victim's ${param} is unknown; not tested.`);
-      return;
-    }
+    const setup = await aimAtVictim(ctx, 'e-mail change');
+    if (!setup) return;
+    const { attacker, victim, param, value } = setup;
     const before = await ctx.accounts!.profile(victim.session);
     if (!before?.ok) {
       ctx.note(`${describeEndpoint(ep)}: no /me-like endpoint shows a created user its own e-mail address; not tested.`);
@@ -324,15 +328,9 @@ export const accountDeleteOther = defineCheck({
   appliesTo: (e) => e.method === 'DELETE' && e.flags.includes('BFLA') && isUserDelete(e),
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const param = userParam(ep)!;
-    const users = await pair(ctx, 'account deletion');
-    if (!users) return;
-    const { attacker, victim } = users;
-    const value = accountValue(param, victim.account, victim.session.values);
-    if (!value) {
-      ctx.note(`${describeEndpoint(ep)}: the victim's ${param} is unknown; not tested.`);
-      return;
-    }
+    const setup = await aimAtVictim(ctx, 'account deletion');
+    if (!setup) return;
+    const { attacker, victim, param, value } = setup;
     const attack = await ctx.sendPrepared(aimedAt(ctx, ep, param, value, null), asIdentity(attacker.session));
     if (!attack.response || attack.status >= 400) return;
     const proof = await ctx.accounts!.tryLogin(victim.account, victim.account.password);

@@ -6,7 +6,6 @@
 import { describeObtain, type IdentityConfig, type IdentityRole } from '../../../shared/identities';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber } from '../http/exchange';
-import { jwtExpiry } from './answers';
 import { obtainCredential, ObtainError, renewable, type Credential, type ObtainDeps } from './obtain';
 import { formatCredential, type CredentialPlacement } from './placement';
 
@@ -186,7 +185,8 @@ export class IdentitySession {
     if (this.dead || this.account) return false;
     if (stamp !== this.generation) return true;
     if (this.inflight) return this.inflight.then(() => true, () => false);
-    const expired = this.credential?.expiresAt != null && Date.now() >= this.credential.expiresAt;
+    const expiresAt = this.credential?.expiresAt ?? null;
+    const expired = expiresAt !== null && Date.now() >= expiresAt;
     if (!expired) {
       const passes = await this.canaryPasses();
       if (stamp !== this.generation) return true;
@@ -242,12 +242,6 @@ export class IdentitySession {
     this.dead = reason;
     // Users the scan created may be taken over by its own account checks: that is not a reason to stop.
     if (!this.account) this.deps.fail(reason);
-  }
-
-  /** Seconds until the current credential expires, when known. */
-  expiresIn(): number | null {
-    const exp = this.credential?.expiresAt ?? jwtExpiry(this.token);
-    return exp == null ? null : Math.round((exp - Date.now()) / 1000);
   }
 }
 
