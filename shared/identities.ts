@@ -324,26 +324,33 @@ export function describePlacementConfig(p: PlacementConfig | undefined): string 
   return `header ${p.header}: ${value}`;
 }
 
-const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|apikey|pin|otp|credential|private|session/i;
+/** Field names whose values are secrets (in login requests; the UI masks them too). */
+export const SECRET_FIELD_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|apikey|pin|otp|credential|private|session/i;
+
+/** One secret of an identity's configuration and the field it is in ("password", "client_secret"). */
+export interface ConfigSecret {
+  value: string;
+  field: string;
+}
 
 /**
- * Every secret an identity's configuration holds: its static token, passwords and secrets of
- * login requests (by field name), OAuth2 secrets. The scan redacts them wherever they appear.
+ * Every secret an identity's configuration holds, with its field: its static token, passwords and
+ * secrets of login requests (by field name), OAuth2 secrets.
  */
-export function configSecrets(i: IdentityConfig): string[] {
-  const out = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v === 'string' && v.trim()) out.add(v.trim());
+export function configSecretFields(i: IdentityConfig): ConfigSecret[] {
+  const out = new Map<string, ConfigSecret>();
+  const add = (v: unknown, field: string) => {
+    if (typeof v === 'string' && v.trim() && !out.has(v.trim())) out.set(v.trim(), { value: v.trim(), field });
   };
-  add(i.token);
+  add(i.token, 'token');
   if (i.oauth2) {
-    add(i.oauth2.client_secret);
-    add(i.oauth2.password);
-    add(i.oauth2.refresh_token);
+    add(i.oauth2.client_secret, 'client_secret');
+    add(i.oauth2.password, 'password');
+    add(i.oauth2.refresh_token, 'refresh_token');
   }
   const visitJson = (v: unknown, key: string | null) => {
     if (typeof v === 'string' || typeof v === 'number') {
-      if (key && SECRET_NAME.test(key)) add(String(v));
+      if (key && SECRET_FIELD_NAME.test(key)) add(String(v), key);
     } else if (Array.isArray(v)) v.forEach((x) => visitJson(x, key));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visitJson(x, k);
   };
@@ -351,11 +358,16 @@ export function configSecrets(i: IdentityConfig): string[] {
     visitJson(s.request.json, null);
     visitJson(s.request.form, null);
     visitJson(s.request.query, null);
-    for (const [k, v] of Object.entries(s.request.headers ?? {})) if (SECRET_NAME.test(k) || /^authorization$/i.test(k)) add(v);
+    for (const [k, v] of Object.entries(s.request.headers ?? {})) if (SECRET_FIELD_NAME.test(k) || /^authorization$/i.test(k)) add(v, k);
     // A raw body: key=value or "key": "value" pairs with a secret-like key.
-    for (const m of (s.request.body ?? '').matchAll(/["']?([\w-]+)["']?\s*[:=]\s*"?([^"&,}\s]+)"?/g)) if (SECRET_NAME.test(m[1]!)) add(m[2]);
+    for (const m of (s.request.body ?? '').matchAll(/["']?([\w-]+)["']?\s*[:=]\s*"?([^"&,}\s]+)"?/g)) if (SECRET_FIELD_NAME.test(m[1]!)) add(m[2], m[1]!);
   }
-  return [...out];
+  return [...out.values()];
+}
+
+/** The secrets alone: the scan redacts them wherever they appear. */
+export function configSecrets(i: IdentityConfig): string[] {
+  return configSecretFields(i).map((s) => s.value);
 }
 
 export interface ConfigIssue {

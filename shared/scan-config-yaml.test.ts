@@ -38,6 +38,17 @@ describe('scan config YAML', () => {
     expect(lines.some((l) => l.startsWith('scan.yaml:5:') && l.includes('identities.0.login.token'))).toBe(true);
   });
 
+  it('shows an unknown key where it is written, and names exported secrets after their fields', () => {
+    const r = parseScanConfigYaml('identities:\n  - name: a\n    login:\n      request: { path: /login }\n      token:\n        from: body\n        pointr: /t\n');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues.find((i) => /pointr/.test(i.message))).toMatchObject({ line: 7, column: 9 });
+    const cfg = parseScanConfigYaml('identities:\n  - name: ci\n    oauth2: { grant: password, client_id: c, client_secret: a-very-long-client-secret-value, username: u, password: pw-short }\n');
+    if (!cfg.ok) throw new Error('fixture');
+    const text = toScanConfigYaml(cfg.config);
+    expect(text).toContain('${env:PORTCULLIS_CI_PASSWORD}');
+    expect(text).toContain('${env:PORTCULLIS_CI_CLIENT_SECRET}');
+  });
+
   it('reports a YAML syntax error with its line', () => {
     const r = parseScanConfigYaml('identities:\n  - name: a\n    token: [x\n');
     expect(r.ok).toBe(false);

@@ -4,7 +4,7 @@
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document } from 'yaml';
 import {
-  configSecrets,
+  configSecretFields,
   ENV_REF,
   envReferences,
   issuesOf,
@@ -109,7 +109,10 @@ export function parseScanConfigYaml(source: string, opts: ParseOptions = {}): Sc
   const result = scanConfigSchema.safeParse(raw);
   if (!result.success) {
     const issues = issuesOf(result.error).map((issue, n) => {
-      const path = result.error.issues[n]!.path.filter((p): p is string | number => typeof p !== 'symbol');
+      const raw = result.error.issues[n]!;
+      const path = raw.path.filter((p): p is string | number => typeof p !== 'symbol');
+      // An unknown key is best shown at the key itself, not at its parent.
+      if (raw.code === 'unrecognized_keys' && raw.keys.length) path.push(raw.keys[0]!);
       const pos = positionOf(doc, lines, path);
       return pos ? { ...issue, ...pos } : issue;
     });
@@ -143,18 +146,18 @@ function envName(identity: string, field: string): string {
   return `PORTCULLIS_${id}_${field.toUpperCase()}`;
 }
 
-/** Replaces every secret of an identity by a `${env:NAME}` reference; returns the names used. */
+/** Replaces every secret of an identity by a `${env:NAME}` reference named after its field; records the names used. */
 function withEnvSecrets(i: IdentityConfig, names: string[]): IdentityConfig {
-  const secrets = configSecrets(i).sort((a, b) => b.length - a.length);
+  const secrets = configSecretFields(i);
   if (!secrets.length) return i;
   const byValue = new Map<string, string>();
-  secrets.forEach((s, n) => {
-    const field = i.token === s ? 'TOKEN' : i.oauth2?.client_secret === s ? 'CLIENT_SECRET' : i.oauth2?.refresh_token === s ? 'REFRESH_TOKEN' : n === 0 ? 'PASSWORD' : `SECRET_${n + 1}`;
-    let name = envName(i.name, field);
-    while (names.includes(name)) name = `${name}_${n + 1}`;
+  for (const s of secrets) {
+    const base = envName(i.name, s.field.replace(/[^A-Za-z0-9]+/g, '_'));
+    let name = base;
+    for (let n = 2; names.includes(name); n += 1) name = `${base}_${n}`;
     names.push(name);
-    byValue.set(s, name);
-  });
+    byValue.set(s.value, name);
+  }
   const swap = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const name = byValue.get(v.trim());

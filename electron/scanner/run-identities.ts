@@ -158,7 +158,7 @@ export async function verifyPhase(run: ScanRun): Promise<string | null> {
     const prefer = await discoverScheme({ endpoints: run.active, security: run.security, engine: run.engine, resources: run.resources, budgetsFor: (e: Endpoint) => [run.budgetOf(e)] });
     if (prefer) {
       run.security.prefer = prefer;
-      run.note(`Key 1 works with the "${prefer}" security scheme; it is used wherever an endpoint accepts several.`);
+      run.note(`${primary.name === 'key 1' ? 'Key 1' : primary.name} works with the "${prefer}" security scheme; it is used wherever an endpoint accepts several.`);
     }
   }
   const result = await verifyIdentities({ endpoints: run.active, baselines: run.baselines, book: run.book });

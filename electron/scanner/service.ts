@@ -475,7 +475,8 @@ export function createScanService(deps: ScanServiceDeps) {
             skipped_checks: notes.skipped_checks,
             fixed,
             requests_by_check: notes.requests_by_check,
-            identities: notes.identities ?? [],
+            // Before the scan has run: the configured identities, not yet verified.
+            identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
             created_users: notes.created_users ?? [],
             refreshes: notes.refreshes ?? 0,
           },

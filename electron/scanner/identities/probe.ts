@@ -92,7 +92,12 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
   });
   const steps: string[] = [];
   const placements: CredentialPlacement[] | null = identity.place ? [placementFromConfig(identity.place)] : null;
-  const placement = identity.place ? describePlacementConfig(identity.place) : inferredPlacement(input.security).description;
+  // A cookie session without a placement of its own carries no token: its cookies and CSRF header are the credential.
+  const placement = identity.place
+    ? describePlacementConfig(identity.place)
+    : identity.cookie
+      ? `the session's cookies${identity.cookie.csrf ? `, with the CSRF token in ${identity.cookie.csrf.header}` : ''}`
+      : inferredPlacement(input.security).description;
   const session = new IdentitySession(
     identity,
     1,

@@ -8,6 +8,7 @@ import {
   identitySchema,
   IDENTITY_LIMITS,
   scanConfigSchema,
+  SECRET_FIELD_NAME,
   stepsOf,
   obtainKind,
   type IdentityConfig,
@@ -107,11 +108,9 @@ export interface IdentityDraft {
 /** Errors of one identity by form field key (see fieldKeyOf). */
 export type FieldErrors = Record<string, string>;
 
-/** Field names whose values are secrets: shown masked (the same idea as configSecrets). */
-const SECRET_FIELD = /pass(word|wd|phrase)?|secret|token|api[-_]?key|apikey|pin|otp|credential|private|session/i;
-
+/** Field names whose values are secrets: shown masked (the fields configSecrets redacts). */
 export function isSecretField(name: string): boolean {
-  return SECRET_FIELD.test(name);
+  return SECRET_FIELD_NAME.test(name);
 }
 
 /** Whether a value still holds a `${env:NAME}` placeholder, and its names. */

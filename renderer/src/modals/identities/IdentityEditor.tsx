@@ -90,10 +90,12 @@ function TestResult({ state }: { state: TestState | undefined }): ReactElement |
             </dd>
           </div>
         )}
-        <div>
-          <dt>Goes in</dt>
-          <dd>{d.placement}</dd>
-        </div>
+        {(d.token || !d.cookies.length) && (
+          <div>
+            <dt>Goes in</dt>
+            <dd>{d.placement}</dd>
+          </div>
+        )}
       </dl>
       {d.steps.length > 0 && (
         <ol className="identity-test-steps mono small" data-testid="identity-test-steps">
