@@ -166,7 +166,8 @@ export class ScanRun {
     }
     for (const s of this.book.sessions) {
       const next = s.credential?.refreshToken;
-      if (next && !s.account && s.config.oauth2 && next !== s.config.oauth2.refresh_token) this.rotated.set(s.name, next);
+      // Only an identity that starts from a refresh token needs the newest one next time.
+      if (next && !s.account && s.config.oauth2?.grant === 'refresh_token' && next !== s.config.oauth2.refresh_token) this.rotated.set(s.name, next);
     }
     this.progress.requestsSent = this.engine.requestsSent;
     this.emit(true);

@@ -107,7 +107,11 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     run.progress.total = 1;
     run.emit(true);
     const config = scanConfigOf(run);
-    const failed = (await startIdentities(run, config)) ?? (await startAccounts(run, config), await verifyPhase(run));
+    let failed = await startIdentities(run, config);
+    if (!failed) {
+      await startAccounts(run, config);
+      failed = await verifyPhase(run);
+    }
     if (run.stopped()) return stoppedOutcome();
     if (failed) return run.finish('failed', failed);
     run.progress.done = 1;

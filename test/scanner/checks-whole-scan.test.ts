@@ -15,7 +15,14 @@ describe.each([
   let s: CheckScan;
   beforeAll(async () => {
     t = await hardened({ tls });
-    s = await scanChecks(t, CHECKS, { tlsVerify: false, signup: 'auto' });
+    // Every role, so the role checks run too; sign-up on, so the account checks have users of their own.
+    const identities = [
+      { name: 'alice', token: t.users.alice.key },
+      { name: 'bob', token: t.users.bob.key },
+      { name: 'admin', role: 'privileged' as const, token: t.users.admin.key },
+      { name: 'carol', role: 'lower' as const, token: t.users.carol.key },
+    ];
+    s = await scanChecks(t, CHECKS, { tlsVerify: false, signup: 'auto', identities });
   }, 150_000);
   afterAll(() => t?.close());
 
