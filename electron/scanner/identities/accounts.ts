@@ -9,6 +9,7 @@ import { stepsOf, type IdentityConfig, type LoginStep, type PlacementConfig, typ
 import { describeEndpoint } from '../checks/helpers';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange } from '../http/exchange';
+import { sleep } from '../http/limits';
 import { randomAlnum } from '../random';
 import { encodeBody, pathParamNames } from '../requests';
 import { normalizeTemplate } from '../resources';
@@ -30,6 +31,7 @@ const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
 
 /** Most users one scan registers: slots to fill plus one victim per account check. */
 export const MAX_CREATED_USERS = 12;
+const REGISTRATION_RETRY_MS = 250;
 
 export interface SignupOperation {
   endpoint: Endpoint;
@@ -291,7 +293,13 @@ export class Accounts {
     const number = ++this.count;
     const account = this.newAccount(purpose);
     this.deps.addSecrets([account.password]);
-    const ex = await this.deps.send(this.registration(account, extra));
+    const request = this.registration(account, extra);
+    let ex = await this.deps.send(request);
+    // A server error may be passing (another check reset a table the sign-up needs): once more, a moment later.
+    if (ex.status >= 500) {
+      await sleep(REGISTRATION_RETRY_MS);
+      ex = await this.deps.send(request);
+    }
     if (!ex.response) return { error: `${this.operation} got no answer (${ex.error ?? 'no response'})`, registration: ex };
     if (ex.status === 429) return { error: `${this.operation} refused more sign-ups (429)`, registration: ex };
     if (ex.status >= 400 || failedInBody(ex)) return { error: `${this.operation} answered ${answerExcerpt(ex)}`, registration: ex };
