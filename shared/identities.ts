@@ -283,6 +283,12 @@ export function stepsOf(r: { request?: LoginRequest; extract?: Record<string, Va
   return r.request ? [{ request: r.request, ...(r.extract ? { extract: r.extract } : {}) }] : [];
 }
 
+/** The absolute URLs an identity's logins go to (login requests and a token URL on another host); relative paths are the API's. */
+export function identityUrls(i: IdentityConfig): string[] {
+  const paths = [i.oauth2?.token_url, ...[...(i.login ? stepsOf(i.login) : []), ...(i.cookie ? stepsOf(i.cookie) : [])].map((s) => s.request.path)];
+  return paths.filter((u): u is string => !!u && /^https?:\/\//i.test(u));
+}
+
 /** "login recipe (POST /users/v1/login)": how an identity's credential is obtained, with no secret in it. */
 export function describeObtain(i: IdentityConfig): string {
   switch (obtainKind(i)) {

@@ -6,13 +6,11 @@ import type { Endpoint } from '../../shared/contract';
 import { configSecrets, identitiesFromKeys, type IdentityConfig, type ScanConfig } from '../../shared/identities';
 import type { Exchange, KeyNumber } from './http/exchange';
 import { Accounts, findLoginOperation, findSignupOperation, reusableLogin } from './identities/accounts';
-import { ObtainError, type ObtainDeps } from './identities/obtain';
-import { placementFromConfig } from './identities/placement';
-import { IdentitySession, type CreatedAccount } from './identities/session';
+import { ObtainError } from './identities/obtain';
+import { placementFromConfig, specTokenUrl } from './identities/placement';
+import { IdentitySession, sessionDepsOver, type CreatedAccount } from './identities/session';
 import { discoverScheme, healthCandidates, identityValues, isMeLike, verifyIdentities } from './identities/verify';
 import type { ScanRun } from './run-state';
-
-const NONE = { kind: 'none' } as const;
 
 /** The scan's identities: the job's, or its two keys as "key 1" and "key 2". */
 export function scanConfigOf(run: ScanRun): ScanConfig {
@@ -32,24 +30,15 @@ function addSecrets(run: ScanRun, name: string, values: string[]): void {
   for (const value of values) if (value) run.redactor.add({ label: `[${name}]`, envVar: envVarOf(name), value });
 }
 
-function obtainDeps(run: ScanRun): ObtainDeps {
-  const tokenScheme = Object.values(run.security.schemes).find((s) => s.type === 'oauth2' && s.tokenUrl);
-  return {
-    send: (r) => run.engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, auth: NONE, noRenew: true, login: true, followRedirects: false }),
-    resolve: (p) => run.engine.resolve(p),
-    specTokenUrl: tokenScheme?.type === 'oauth2' ? (tokenScheme.tokenUrl ?? null) : null,
+function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null, account: CreatedAccount | null = null, placeFrom: IdentityConfig = config): IdentitySession {
+  const deps = sessionDepsOver(run.engine, {
+    specTokenUrl: specTokenUrl(run.security),
     allowCommand: run.job.allowCommands === true,
     signal: run.signal,
-  };
-}
-
-function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null, account: CreatedAccount | null = null, placeFrom: IdentityConfig = config): IdentitySession {
-  const session = new IdentitySession(config, slot, placeFrom.place ? [placementFromConfig(placeFrom.place)] : null, {
-    obtain: obtainDeps(run),
-    sendAs: (probe) => run.engine.send({ ...probe, noRenew: true }),
     addSecrets: (values) => addSecrets(run, config.name, values),
     fail: (message) => run.stop({ status: 'failed', message }),
-  }, account);
+  });
+  const session = new IdentitySession(config, slot, placeFrom.place ? [placementFromConfig(placeFrom.place)] : null, deps, account);
   run.book.add(session);
   return session;
 }
@@ -114,7 +103,6 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
   const primary = run.book.slot(1);
   const configured = config.identities;
   const template = [primary?.config, ...configured].find((i): i is IdentityConfig => !!i && reusableLogin(i)) ?? null;
-  const tokenScheme = Object.values(run.security.schemes).find((s) => s.type === 'oauth2' && s.tokenUrl);
   const placeFrom = primary?.config ?? configured[0]!;
   run.accounts = new Accounts({
     operation,
@@ -123,7 +111,7 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
     place: placeFrom.place,
     send: (r) => run.engine.send(r),
     resolve: (p) => run.engine.resolve(p),
-    specTokenUrl: tokenScheme?.type === 'oauth2' ? (tokenScheme.tokenUrl ?? null) : null,
+    specTokenUrl: specTokenUrl(run.security),
     addSession: (cfg, account) => newSession(run, cfg, null, account, { ...cfg, place: placeFrom.place }),
     profile: (s) => profileOf(run, s),
     addSecrets: (values) => addSecrets(run, 'created user', values),

@@ -12,7 +12,7 @@ import type { Check, Identities, ScanApi } from './checks/types';
 import { Budget, HttpEngine } from './http/engine';
 import type { Accounts } from './identities/accounts';
 import { IdentityBook } from './identities/book';
-import type { ScanSecurity } from './identities/placement';
+import { loginOrigins, type ScanSecurity } from './identities/placement';
 import type { OobListener } from './oob';
 import { Redactor } from './redact';
 import { ResourcePool } from './resources';
@@ -67,7 +67,7 @@ export class ScanRun {
     this.active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
     this.security = { schemes: job.api.security.schemes, default: job.api.security.default };
     this.api = { ...job.api, security: this.security };
-    const loginOrigins = loginOriginsOf(job);
+    const identities = job.identities?.identities ?? [];
     this.engine = new HttpEngine({
       baseUrl: job.api.baseUrl,
       concurrency: job.engine.concurrency,
@@ -79,7 +79,7 @@ export class ScanRun {
       allowLocal: job.engine.allowLocal,
       tlsVerify: job.engine.tlsVerify,
       credentials: this.book,
-      loginOrigins,
+      loginOrigins: loginOrigins(job.api.baseUrl, identities, job.api.security),
       signal: this.controller.signal,
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
@@ -188,25 +188,4 @@ export class ScanRun {
       rotatedRefreshTokens: Object.fromEntries(this.rotated),
     };
   }
-}
-
-/** Origins other than the API's that identities log in at (an OAuth2 token URL on its own host). */
-function loginOriginsOf(job: ScanJob): string[] {
-  const base = new URL(job.api.baseUrl).origin;
-  const out = new Set<string>();
-  const add = (u: string | undefined) => {
-    if (!u || !/^https?:\/\//i.test(u)) return;
-    try {
-      const o = new URL(u).origin;
-      if (o !== base) out.add(o);
-    } catch {
-      /* validated before; nothing to add */
-    }
-  };
-  for (const i of job.identities?.identities ?? []) {
-    add(i.oauth2?.token_url);
-    for (const s of [...(i.login?.steps ?? []), ...(i.login?.request ? [{ request: i.login.request }] : []), ...(i.cookie?.steps ?? []), ...(i.cookie?.request ? [{ request: i.cookie.request }] : [])]) add(s.request.path);
-  }
-  for (const scheme of Object.values(job.api.security.schemes)) if (scheme.type === 'oauth2') add(scheme.tokenUrl);
-  return [...out];
 }

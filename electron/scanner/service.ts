@@ -9,10 +9,10 @@ import type { IdentityDefaults, ScanDetails, ScanSummary, TestIdentityData } fro
 import {
   envReferences,
   identitiesFromKeys,
+  identityUrls,
   issuesOf,
   obtainKind,
   scanConfigSchema,
-  stepsOf,
   summarizeIdentity,
   type IdentityConfig,
   type IdentityInput,
@@ -129,16 +129,6 @@ export function parseStoredIdentities(raw: string): StoredIdentities {
   return { v: 2, identities: identitiesFromKeys(v[1] ?? '', v[2] ?? null) };
 }
 
-/** Where a scan config sends requests besides the API's base URL (login and token URLs on other hosts). */
-function absoluteUrls(identities: IdentityConfig[]): string[] {
-  const out: string[] = [];
-  for (const i of identities) {
-    if (i.oauth2?.token_url && /^https?:/i.test(i.oauth2.token_url)) out.push(i.oauth2.token_url);
-    for (const st of [...(i.login ? stepsOf(i.login) : []), ...(i.cookie ? stepsOf(i.cookie) : [])]) if (/^https?:/i.test(st.request.path)) out.push(st.request.path);
-  }
-  return out;
-}
-
 function parseConfig(json: string): Partial<ScanConfig> {
   try {
     return JSON.parse(json) as Partial<ScanConfig>;
@@ -197,7 +187,7 @@ export function createScanService(deps: ScanServiceDeps) {
     if (refs.length) throw new ScanError(400, SCAN_TEXT.envOnServer(refs));
     if (config.shell === 'server' && cfg.identities.some((i) => obtainKind(i) === 'command')) throw new ScanError(400, SCAN_TEXT.commandOnServer);
     // Login and token URLs on other hosts obey the same rule as the API's own.
-    for (const url of absoluteUrls(cfg.identities)) await target(url);
+    for (const url of cfg.identities.flatMap(identityUrls)) await target(url);
     return cfg;
   }
 

@@ -4,9 +4,9 @@
 // did not create; each is proven the way the victim would notice: logging in with the new password,
 // reading its own profile, failing to log in at all.
 
-import type { Endpoint, JsonSchema } from '../../../shared/contract';
+import type { Endpoint } from '../../../shared/contract';
 import type { Exchange, RequestAuth } from '../http/exchange';
-import { CONFIRM_FIELD, findSignupOperation, PASSWORD_FIELD, type CreateResult } from '../identities/accounts';
+import { CONFIRM_FIELD, findSignupOperation, PASSWORD_FIELD, propsOf, type CreateResult } from '../identities/accounts';
 import type { CreatedAccount, IdentitySession } from '../identities/session';
 import { randomAlnum } from '../random';
 import { mutate, prepareRequest, type PreparedRequest } from '../requests';
@@ -63,11 +63,6 @@ function accountValue(param: string, account: CreatedAccount, values: Record<str
   return account.id ?? values.id ?? values.user_id ?? values.userId ?? values.uid ?? null;
 }
 
-function propertiesOf(schema: JsonSchema | null | undefined): Record<string, JsonSchema> {
-  const s = schema as { properties?: Record<string, JsonSchema> } | null | undefined;
-  return s?.properties && typeof s.properties === 'object' ? s.properties : {};
-}
-
 function bodyObject(e: Endpoint): Record<string, unknown> {
   const v = synthesize(e.request_body?.schema ?? null, { forRequest: true });
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -80,7 +75,7 @@ function bodyObject(e: Endpoint): Record<string, unknown> {
 type Current = 'omit' | 'wrong';
 
 function fieldNames(e: Endpoint, body: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(propertiesOf(e.request_body?.schema)), ...Object.keys(body)])];
+  return [...new Set([...Object.keys((propsOf(e.request_body?.schema) ?? {})), ...Object.keys(body)])];
 }
 
 function setCurrent(body: Record<string, unknown>, name: string, current: Current): void {
@@ -118,7 +113,7 @@ function emailBody(e: Endpoint, next: string, current: Current): Record<string, 
 
 /** Does the operation's body ask for the current password? */
 function asksCurrentPassword(e: Endpoint): boolean {
-  return Object.keys(propertiesOf(e.request_body?.schema)).some((n) => CURRENT_PASSWORD.test(n) || (/e-?mail/i.test(e.path) && PASSWORD_FIELD.test(n)));
+  return Object.keys((propsOf(e.request_body?.schema) ?? {})).some((n) => CURRENT_PASSWORD.test(n) || (/e-?mail/i.test(e.path) && PASSWORD_FIELD.test(n)));
 }
 
 /** Sends the change without the current password, then (where the body asks for one) with a wrong one: the first answer below 400, else the last. */

@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
-import { formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
+import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
 
@@ -88,13 +88,13 @@ export function staticCredentials(keys: Partial<Record<KeyNumber, string | null>
 }
 
 /** Writes a credential where the placements say; returns the URL (a copy when a query parameter carries it). */
-export function placeCredential(value: string, headers: Record<string, string>, url: URL, placements: readonly CredentialPlacement[]): URL {
+export function placeCredential(value: string, headers: Record<string, string>, url: URL, placements: readonly CredentialPlacement[], vars?: Readonly<Record<string, string>>): URL {
   const target = placements.some((p) => p.in === 'query') ? new URL(url) : url;
   for (const p of placements) {
-    const formatted = formatCredential(value, p);
+    const formatted = formatCredential(value, p, vars);
     if (p.in === 'header') headers[p.name.toLowerCase()] = formatted;
     else if (p.in === 'query') target.searchParams.set(p.name, formatted);
-    else headers.cookie = headers.cookie ? `${headers.cookie}; ${p.name}=${formatted}` : `${p.name}=${formatted}`;
+    else addCookie(headers, p.name, formatted);
   }
   return target;
 }

@@ -45,7 +45,8 @@ export interface SignupOperation {
 
 type Props = Record<string, JsonSchema>;
 
-function propsOf(schema: JsonSchema | null | undefined): Props | null {
+/** An object schema's properties (allOf parts merged), or null. */
+export function propsOf(schema: JsonSchema | null | undefined): Props | null {
   if (!schema || typeof schema !== 'object') return null;
   const s = schema as { properties?: Props; allOf?: JsonSchema[] };
   if (s.properties && typeof s.properties === 'object') return s.properties;

@@ -4,7 +4,7 @@
 // Connect tokens as bearer), and bearer when the API declares nothing.
 
 import type { ApiSecurity, Endpoint, SecurityRequirement, SecurityScheme } from '../../../shared/contract';
-import type { PlacementConfig } from '../../../shared/identities';
+import { identityUrls, type IdentityConfig, type PlacementConfig } from '../../../shared/identities';
 
 export interface CredentialPlacement {
   in: 'header' | 'query' | 'cookie';
@@ -102,15 +102,21 @@ export function credentialAlternatives(endpoint: Pick<Endpoint, 'security'>, sec
  * The wire value of a credential in a placement: "Bearer x", "Basic base64(user:pass)" (a value
  * without a colon is taken as already encoded), the template filled in, or x.
  */
-export function formatCredential(value: string, placement: Pick<CredentialPlacement, 'format' | 'template'>): string {
+export function formatCredential(value: string, placement: Pick<CredentialPlacement, 'format' | 'template'>, vars: Readonly<Record<string, string>> = {}): string {
   const { format, template } = placement;
   if (format === 'bearer') return /^bearer\s+/i.test(value) ? value : `Bearer ${value}`;
   if (format === 'basic') {
     if (/^basic\s+/i.test(value)) return value;
     return `Basic ${value.includes(':') ? Buffer.from(value, 'utf8').toString('base64') : value}`;
   }
-  if (template) return template.split('{token}').join(value);
+  // Other `{name}` of a template are values a login recipe extracted.
+  if (template) return template.split('{token}').join(value).replace(/\{([A-Za-z_]\w*)\}/g, (whole, n: string) => vars[n] ?? whole);
   return value;
+}
+
+/** Adds a cookie to a request's Cookie header. */
+export function addCookie(headers: Record<string, string>, name: string, value: string): void {
+  headers.cookie = headers.cookie ? `${headers.cookie}; ${name}=${value}` : `${name}=${value}`;
 }
 
 export function describePlacement(p: CredentialPlacement): string {
@@ -138,4 +144,26 @@ export function inferredPlacement(security: ApiSecurity): { placements: Credenti
   const spec = authSpecFor(null, security);
   const description = spec.placements.map(describePlacement).join(' + ');
   return { placements: spec.placements, scheme: spec.schemes[0] ?? null, description: spec.schemes.length ? `${description} (security scheme "${spec.schemes.join('", "')}")` : `${description} (the API declares no security scheme)` };
+}
+
+/** The token URL of the API's OAuth2 security scheme, when the spec declares one. */
+export function specTokenUrl(security: ApiSecurity): string | null {
+  for (const s of Object.values(security.schemes)) if (s.type === 'oauth2' && s.tokenUrl) return s.tokenUrl;
+  return null;
+}
+
+/** Origins other than the API's that identities log in at (an OAuth2 token endpoint on its own host): the engine lets login requests reach them. */
+export function loginOrigins(baseUrl: string, identities: readonly IdentityConfig[], security: ApiSecurity): string[] {
+  const base = new URL(baseUrl).origin;
+  const token = specTokenUrl(security);
+  const out = new Set<string>();
+  for (const u of [...identities.flatMap(identityUrls), ...(token && /^https?:\/\//i.test(token) ? [token] : [])]) {
+    try {
+      const origin = new URL(u).origin;
+      if (origin !== base) out.add(origin);
+    } catch {
+      /* validated before: nothing to allow */
+    }
+  }
+  return [...out];
 }

@@ -12,9 +12,9 @@ import { prepareRequest } from '../requests';
 import { findLoginOperation, findSignupOperation } from './accounts';
 import { answerExcerpt } from './answers';
 import { IdentityBook } from './book';
-import { maskToken, ObtainError } from './obtain';
-import { authSpecFor, describePlacement, inferredPlacement, placementFromConfig, type CredentialPlacement } from './placement';
-import { IdentitySession } from './session';
+import { maskToken } from './obtain';
+import { authSpecFor, describePlacement, inferredPlacement, loginOrigins, placementFromConfig, specTokenUrl, type CredentialPlacement } from './placement';
+import { IdentitySession, sessionDepsOver } from './session';
 import { displayIdentity, healthCandidates, identityValues, isMeLike } from './verify';
 
 export interface ProbeSettings {
@@ -22,27 +22,6 @@ export interface ProbeSettings {
   tlsVerify: boolean;
   allowLocal: boolean;
   allowCommands: boolean;
-}
-
-function tokenUrlOf(security: ApiSecurity): string | null {
-  for (const s of Object.values(security.schemes)) if (s.type === 'oauth2' && s.tokenUrl) return s.tokenUrl;
-  return null;
-}
-
-function loginOrigins(baseUrl: string, identity: IdentityConfig, security: ApiSecurity): string[] {
-  const base = new URL(baseUrl).origin;
-  const urls = [identity.oauth2?.token_url, tokenUrlOf(security), identity.login?.request?.path, ...(identity.login?.steps ?? []).map((s) => s.request.path), identity.cookie?.request?.path, ...(identity.cookie?.steps ?? []).map((s) => s.request.path)];
-  const out = new Set<string>();
-  for (const u of urls) {
-    if (!u || !/^https?:\/\//i.test(u)) continue;
-    try {
-      const o = new URL(u).origin;
-      if (o !== base) out.add(o);
-    } catch {
-      /* not a URL: nothing to allow */
-    }
-  }
-  return [...out];
 }
 
 /** What the spec says about credentials, sign-up and login, for Configure Scan to pre-fill. */
@@ -63,7 +42,7 @@ export function identityDefaults(security: ApiSecurity, endpoints: readonly Endp
     place,
     signup_operation: signup ? describeEndpoint(signup.endpoint) : null,
     login_operation: login ? describeEndpoint(login.endpoint) : null,
-    token_url: tokenUrlOf(security),
+    token_url: specTokenUrl(security),
     signup_default: local ? 'auto' : 'off',
     commands_allowed: commandsAllowed,
   };
@@ -73,7 +52,6 @@ export function identityDefaults(security: ApiSecurity, endpoints: readonly Endp
 export async function testIdentity(input: { baseUrl: string; security: ApiSecurity; endpoints: readonly Endpoint[]; identity: IdentityConfig; settings: ProbeSettings }): Promise<TestIdentityData> {
   const { identity, settings } = input;
   const redactor = new Redactor([]);
-  for (const value of configSecrets(identity)) redactor.add({ label: `[${identity.name}]`, envVar: 'PORTCULLIS_TOKEN', value });
   const controller = new AbortController();
   const book = new IdentityBook();
   const engine = new HttpEngine({
@@ -87,7 +65,7 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
     allowLocal: settings.allowLocal,
     tlsVerify: settings.tlsVerify,
     credentials: book,
-    loginOrigins: loginOrigins(input.baseUrl, identity, input.security),
+    loginOrigins: loginOrigins(input.baseUrl, [identity], input.security),
     signal: controller.signal,
   });
   const steps: string[] = [];
@@ -98,36 +76,25 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
     : identity.cookie
       ? `the session's cookies${identity.cookie.csrf ? `, with the CSRF token in ${identity.cookie.csrf.header}` : ''}`
       : inferredPlacement(input.security).description;
-  const session = new IdentitySession(
-    identity,
-    1,
-    placements,
-    {
-      obtain: {
-        send: async (r) => {
-          const ex = await engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, auth: { kind: 'none' }, noRenew: true, login: true, followRedirects: false });
-          steps.push(`${r.method} ${r.url.pathname} -> ${ex.response ? ex.status : (ex.error ?? 'no response')}`);
-          return ex;
-        },
-        resolve: (p) => engine.resolve(p),
-        specTokenUrl: tokenUrlOf(input.security),
-        allowCommand: settings.allowCommands,
-        signal: controller.signal,
-      },
-      sendAs: (probe) => engine.send({ ...probe, noRenew: true }),
-      addSecrets: (values) => {
-        for (const value of values) redactor.add({ label: `[${identity.name}]`, envVar: 'PORTCULLIS_TOKEN', value });
-      },
-      fail: () => undefined,
-    },
-  );
+  const addSecrets = (values: string[]) => {
+    for (const value of values) redactor.add({ label: `[${identity.name}]`, envVar: 'PORTCULLIS_TOKEN', value });
+  };
+  const deps = sessionDepsOver(engine, {
+    specTokenUrl: specTokenUrl(input.security),
+    allowCommand: settings.allowCommands,
+    signal: controller.signal,
+    addSecrets,
+    fail: () => undefined,
+    onLogin: (r, ex) => steps.push(`${r.method} ${r.url.pathname} -> ${ex.response ? ex.status : (ex.error ?? 'no response')}`),
+  });
+  const session = new IdentitySession(identity, 1, placements, deps);
+  addSecrets(configSecrets(identity));
   book.add(session);
   const done = (data: Omit<TestIdentityData, 'placement' | 'steps'>): TestIdentityData => redactor.redactDeep({ ...data, placement, steps });
   try {
     try {
       await session.start();
     } catch (err) {
-      if (err instanceof ObtainError) return done({ ok: false, message: `Could not log in: ${err.message}`, token: null, cookies: [], verified_as: null });
       return done({ ok: false, message: `Could not log in: ${(err as Error).message}`, token: null, cookies: [], verified_as: null });
     }
     const c = session.credential!;

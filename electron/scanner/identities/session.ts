@@ -4,10 +4,10 @@
 // A configured identity whose fresh login fails (or whose static key stops working) stops the scan.
 
 import { describeObtain, type IdentityConfig, type IdentityRole } from '../../../shared/identities';
-import type { ProbeRequest } from '../http/engine';
+import { placeCredential, type HttpEngine, type ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber } from '../http/exchange';
-import { obtainCredential, ObtainError, renewable, type Credential, type ObtainDeps } from './obtain';
-import { formatCredential, type CredentialPlacement } from './placement';
+import { obtainCredential, ObtainError, renewable, type Credential, type LoginWireRequest, type ObtainDeps } from './obtain';
+import { addCookie, type CredentialPlacement } from './placement';
 
 /** A request that worked as the identity: re-sent to tell an expired credential from an endpoint that refuses it. */
 export interface Canary {
@@ -38,6 +38,32 @@ export interface SessionDeps {
   addSecrets(values: string[]): void;
   /** Stops the scan with a reason (a configured identity is dead). */
   fail(reason: string): void;
+}
+
+/**
+ * A session's dependencies over one engine: its logins go out without a scan credential, in login
+ * scope, never renewed; its canary as itself, never renewed. `onLogin` sees each login exchange.
+ */
+export function sessionDepsOver(
+  engine: HttpEngine,
+  o: Pick<SessionDeps, 'addSecrets' | 'fail'> & Pick<ObtainDeps, 'specTokenUrl' | 'allowCommand' | 'signal'> & { onLogin?(request: LoginWireRequest, ex: Exchange): void },
+): SessionDeps {
+  return {
+    obtain: {
+      send: async (r) => {
+        const ex = await engine.send({ method: r.method, url: r.url, headers: r.headers, body: r.body, auth: { kind: 'none' }, noRenew: true, login: true, followRedirects: false });
+        o.onLogin?.(r, ex);
+        return ex;
+      },
+      resolve: (p) => engine.resolve(p),
+      specTokenUrl: o.specTokenUrl,
+      allowCommand: o.allowCommand,
+      signal: o.signal,
+    },
+    sendAs: (probe) => engine.send({ ...probe, noRenew: true }),
+    addSecrets: o.addSecrets,
+    fail: o.fail,
+  };
 }
 
 /** How long a passing canary vouches for the credential: 401s within it are the endpoint's refusals. */
@@ -149,19 +175,8 @@ export class IdentitySession {
   apply(headers: Record<string, string>, url: URL, specPlacements: readonly CredentialPlacement[]): { url: URL; stamp: number } {
     const c = this.credential;
     if (!c) return { url, stamp: this.generation };
-    let target = url;
-    if (c.token !== null) {
-      for (const p of this.placements ?? specPlacements) {
-        let value = formatCredential(c.token, p);
-        if (p.template && value.includes('{')) value = value.replace(/\{([A-Za-z_]\w*)\}/g, (w, n: string) => c.vars[n] ?? w);
-        if (p.in === 'header') headers[p.name.toLowerCase()] = value;
-        else if (p.in === 'query') {
-          if (target === url) target = new URL(url);
-          target.searchParams.set(p.name, value);
-        } else headers.cookie = headers.cookie ? `${headers.cookie}; ${p.name}=${value}` : `${p.name}=${value}`;
-      }
-    }
-    for (const name in c.cookies) headers.cookie = headers.cookie ? `${headers.cookie}; ${name}=${c.cookies[name]}` : `${name}=${c.cookies[name]}`;
+    const target = c.token === null ? url : placeCredential(c.token, headers, url, this.placements ?? specPlacements, c.vars);
+    for (const name in c.cookies) addCookie(headers, name, c.cookies[name]!);
     for (const name in c.headers) headers[name] = c.headers[name]!;
     return { url: target, stamp: this.generation };
   }

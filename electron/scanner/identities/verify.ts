@@ -6,6 +6,7 @@
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import { modeOf, type Baselines } from '../baselines';
 import { describeEndpoint } from '../checks/helpers';
+import { identityOf } from '../checks/objects';
 import type { Identities, KeyIdentity } from '../checks/types';
 import type { Budget, HttpEngine } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
@@ -183,7 +184,7 @@ export async function verifyIdentities(input: { endpoints: readonly Endpoint[]; 
   }
 
   // The same user twice: the same static value, or the same id from the /me-like answer.
-  const known = slots.map((k) => ({ k, s: input.book.slot(k)!, ident: k === 1 ? identities.key1 : k === 2 ? identities.key2 : k === 3 ? identities.privileged : identities.lower }));
+  const known = slots.map((k) => ({ k, s: input.book.slot(k)!, ident: identityOf({ identities }, k) }));
   for (const [n, a] of known.entries()) {
     for (const b of known.slice(n + 1)) {
       const sameValue = a.s.config.token !== undefined && a.s.config.token === b.s.config.token;
