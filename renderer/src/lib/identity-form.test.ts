@@ -10,6 +10,7 @@ import {
   identitiesFromKeyForm,
   newIdentity,
   placeServerErrors,
+  setJsonAsText,
   shownFieldKeys,
   toIdentityInput,
 } from './identity-form';
@@ -94,6 +95,26 @@ describe('identity form', () => {
     const { errors } = toIdentityInput(d);
     expect(errors['login.steps.0.body']).toMatch(/not valid JSON/);
     expect(errors['login.steps.0.headers']).toMatch(/Line 1/);
+  });
+
+  it('carries a JSON body over when it switches between fields and text', () => {
+    const step = newIdentity(DEFAULTS, []).login.steps[0]!;
+    step.fields = [
+      { name: ' username ', value: 'alice' },
+      { name: '', value: 'dropped' },
+    ];
+    setJsonAsText(step, true);
+    expect(step.jsonAsText).toBe(true);
+    expect(JSON.parse(step.text)).toEqual({ username: 'alice' });
+    step.text = '{"username": "bob", "remember": true}';
+    setJsonAsText(step, false);
+    expect(step.fields).toEqual([
+      { name: 'username', value: 'bob' },
+      { name: 'remember', value: 'true' },
+    ]);
+    step.text = '{"broken": ';
+    setJsonAsText(step, false);
+    expect(step.fields.map((f) => f.name)).toEqual(['username', 'remember']);
   });
 
   it('maps issue paths of one request and of several steps alike', () => {

@@ -183,6 +183,11 @@ export function identitiesFromKeyForm(defaults: IdentityDefaults | null, key1: s
 
 const SOURCE_FIELD = { body: 'pointer', header: 'name', cookie: 'name', regex: 'pattern' } as const;
 
+/** The one of pointer, name or pattern a source (or CSRF source) reads, by its `from`. */
+function sourceValue(s: { from: SourceFrom; pointer?: string; name?: string; pattern?: string }): string {
+  return s[SOURCE_FIELD[s.from]] ?? '';
+}
+
 function sourceOut(s: SourceDraft): Record<string, string> {
   const field = SOURCE_FIELD[s.from];
   const out: Record<string, string> = { from: s.from };
@@ -212,6 +217,28 @@ function lines(text: string, sep: ':' | '=', key: string, what: string, errors: 
 function pairsOut(pairs: Pair[]): Record<string, string> | undefined {
   const named = pairs.filter((p) => p.name.trim() !== '');
   return named.length ? Object.fromEntries(named.map((p) => [p.name.trim(), p.value])) : undefined;
+}
+
+function pairsIn(map: Record<string, string>): Pair[] {
+  return Object.entries(map).map(([name, value]) => ({ name, value }));
+}
+
+/** Switches a JSON body between fields and text, carrying what was typed over when it fits. */
+export function setJsonAsText(s: StepDraft, asText: boolean): void {
+  s.jsonAsText = asText;
+  if (asText) {
+    const json = pairsOut(s.fields);
+    if (json) s.text = JSON.stringify(json, null, 2);
+    return;
+  }
+  try {
+    const parsed = JSON.parse(s.text || '{}') as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      s.fields = Object.entries(parsed).map(([name, value]) => ({ name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
+    }
+  } catch {
+    /* keep the fields as they were */
+  }
 }
 
 function requestOut(s: StepDraft, key: string, errors: FieldErrors): Record<string, unknown> {
@@ -245,17 +272,13 @@ function extractOut(list: ExtractDraft[]): Record<string, Record<string, string>
   return named.length ? Object.fromEntries(named.map((e) => [e.name.trim(), sourceOut(e.source)])) : undefined;
 }
 
+/** One request is written as `request` (with `extract`), several as `steps`. */
 function stepsOut(kind: 'login' | 'cookie', steps: StepDraft[], errors: FieldErrors): Record<string, unknown> {
-  if (steps.length === 1) {
-    const extract = extractOut(steps[0]!.extract);
-    return { request: requestOut(steps[0]!, `${kind}.steps.0`, errors), ...(extract ? { extract } : {}) };
-  }
-  return {
-    steps: steps.map((s, n) => {
-      const extract = extractOut(s.extract);
-      return { request: requestOut(s, `${kind}.steps.${n}`, errors), ...(extract ? { extract } : {}) };
-    }),
-  };
+  const out = steps.map((s, n) => {
+    const extract = extractOut(s.extract);
+    return { request: requestOut(s, `${kind}.steps.${n}`, errors), ...(extract ? { extract } : {}) };
+  });
+  return out.length === 1 ? out[0]! : { steps: out };
 }
 
 function placeOut(p: PlaceDraft): PlacementConfig | undefined {
@@ -275,6 +298,21 @@ function placeOut(p: PlaceDraft): PlacementConfig | undefined {
   }
 }
 
+/** The fields each grant sends (the token URL and client authentication aside). */
+const OAUTH2_FIELDS: Record<OAuth2GrantKind, readonly ('client_id' | 'client_secret' | 'username' | 'password' | 'refresh_token' | 'scope')[]> = {
+  client_credentials: ['client_id', 'client_secret', 'scope'],
+  password: ['client_id', 'client_secret', 'username', 'password', 'scope'],
+  refresh_token: ['client_id', 'client_secret', 'refresh_token', 'scope'],
+};
+
+function csrfOut(c: CsrfDraft): Record<string, string> | undefined {
+  if (!c.enabled) return undefined;
+  const csrf: Record<string, string> = { from: c.from };
+  if (c.value !== '') csrf[SOURCE_FIELD[c.from]] = c.value;
+  if (c.header.trim()) csrf.header = c.header.trim();
+  return csrf;
+}
+
 /** The identity as the API takes it; errors the form finds before the schema does (bad JSON, header lines). */
 export function toIdentityInput(d: IdentityDraft): { input: IdentityInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
@@ -289,23 +327,14 @@ export function toIdentityInput(d: IdentityDraft): { input: IdentityInput; error
     case 'oauth2': {
       const o = d.oauth2;
       const oauth: Record<string, string> = { grant: o.grant };
-      const fields =
-        o.grant === 'client_credentials'
-          ? (['client_id', 'client_secret', 'scope'] as const)
-          : o.grant === 'password'
-            ? (['client_id', 'client_secret', 'username', 'password', 'scope'] as const)
-            : (['client_id', 'client_secret', 'refresh_token', 'scope'] as const);
       if (o.token_url.trim()) oauth.token_url = o.token_url.trim();
-      for (const f of fields) if (o[f] !== '') oauth[f] = o[f];
+      for (const f of OAUTH2_FIELDS[o.grant]) if (o[f] !== '') oauth[f] = o[f];
       if (o.client_auth) oauth.client_auth = o.client_auth;
       out.oauth2 = oauth;
       break;
     }
     case 'cookie': {
-      const c = d.cookie.csrf;
-      const csrf: Record<string, string> | undefined = c.enabled
-        ? { from: c.from, ...(c.value !== '' ? { [{ cookie: 'name', header: 'name', body: 'pointer', regex: 'pattern' }[c.from]]: c.value } : {}), ...(c.header.trim() ? { header: c.header.trim() } : {}) }
-        : undefined;
+      const csrf = csrfOut(d.cookie.csrf);
       out.cookie = { ...stepsOut('cookie', d.cookie.steps, errors), ...(csrf ? { csrf } : {}) };
       break;
     }
@@ -461,7 +490,7 @@ export function draftEnvReferences(drafts: IdentityDraft[]): string[] {
 // ---------------------------------------------------------------- config -> draft
 
 function sourceIn(s: ValueSource): SourceDraft {
-  return { from: s.from, value: (s.from === 'body' ? s.pointer : s.from === 'regex' ? s.pattern : s.name) ?? '', in: s.in ?? 'body' };
+  return { from: s.from, value: sourceValue(s), in: s.in ?? 'body' };
 }
 
 function textLines(map: Record<string, string> | undefined, sep: ': ' | '='): string {
@@ -479,14 +508,14 @@ function stepIn(s: LoginStep): StepDraft {
   if (r.json !== undefined) {
     const json = r.json;
     const flat = json !== null && typeof json === 'object' && !Array.isArray(json) && Object.values(json).every((v) => typeof v === 'string');
-    if (flat && Object.keys(json).length) step.fields = Object.entries(json as Record<string, string>).map(([name, value]) => ({ name, value }));
+    if (flat && Object.keys(json).length) step.fields = pairsIn(json as Record<string, string>);
     else {
       step.jsonAsText = true;
       step.text = JSON.stringify(json, null, 2);
     }
   } else if (r.form !== undefined) {
     step.bodyKind = 'form';
-    step.fields = Object.entries(r.form).map(([name, value]) => ({ name, value }));
+    step.fields = pairsIn(r.form);
   } else if (r.body !== undefined) {
     step.bodyKind = 'raw';
     step.text = r.body;
@@ -520,9 +549,7 @@ export function draftFromConfig(c: IdentityConfig, defaults: IdentityDefaults | 
     const csrf = c.cookie.csrf;
     d.cookie = {
       steps: stepsOf(c.cookie).map(stepIn),
-      csrf: csrf
-        ? { enabled: true, from: csrf.from, value: (csrf.from === 'body' ? csrf.pointer : csrf.from === 'regex' ? csrf.pattern : csrf.name) ?? '', header: csrf.header }
-        : d.cookie.csrf,
+      csrf: csrf ? { enabled: true, from: csrf.from, value: sourceValue(csrf), header: csrf.header } : d.cookie.csrf,
     };
   }
   if (c.command !== undefined) d.command = c.command;

@@ -8,8 +8,7 @@ import { SCAN_PROFILES } from '../../../shared/constants';
 import type { ApiSummary } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES, IDENTITY_MESSAGES } from '../../../shared/messages';
 import { validateScanConfig } from '../../../shared/validation';
-import type { ApiResult } from '../api/client';
-import { createScan } from '../api/scans';
+import { createScan, type ScanConfig } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
@@ -59,7 +58,7 @@ export function ConfigureScanModal({
     const auth = currentAuth();
     if (!auth) return;
     setError(null);
-    let request: () => Promise<ApiResult<{ scan_id: string }>>;
+    let config: ScanConfig;
     if (mode === 'identities') {
       const check = identities.check();
       if (!check.config) {
@@ -67,18 +66,13 @@ export function ConfigureScanModal({
         focusFirstInvalid();
         return;
       }
-      request = () => createScan(auth, api.id, { scan_profile: profile, identities: check.inputs, signup: identities.signup });
+      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup };
     } else {
-      request = () =>
-        createScan(auth, api.id, {
-          scan_profile: profile,
-          api_key_1: key1.trim(),
-          ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}),
-        });
+      config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}) };
     }
     setCreating(true);
     try {
-      const res = await request();
+      const res = await createScan(auth, api.id, config);
       if (res.ok && res.data?.scan_id) {
         onCreated(res.data.scan_id, profile);
         return;

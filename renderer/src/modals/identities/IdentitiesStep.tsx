@@ -6,7 +6,7 @@ import { IDENTITY_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
-import { checkForm, MAX_IDENTITIES } from '../../lib/identity-form';
+import { MAX_IDENTITIES } from '../../lib/identity-form';
 import { IdentityEditor } from './IdentityEditor';
 import type { IdentitiesForm } from './useIdentitiesForm';
 import { ExportPanel, ImportPanel } from './YamlPanels';
@@ -27,7 +27,6 @@ export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesFo
   const users = form.drafts.filter((d) => d.role === 'user').length;
   const signupOn = form.signup !== 'off';
   const signupOperation = typeof form.signup === 'object' ? form.signup.operation : defaults?.signup_operation;
-  const exportConfig = panel === 'export' ? checkForm(form.drafts, form.signup).config : null;
 
   return (
     <div className="identities" data-testid="identities-step">
@@ -81,7 +80,7 @@ export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesFo
         </button>
       </div>
 
-      {panel === 'export' && <ExportPanel config={exportConfig} apiName={apiName} onClose={() => setPanel(null)} />}
+      {panel === 'export' && <ExportPanel config={form.config} apiName={apiName} onClose={() => setPanel(null)} />}
       {panel === 'import' && (
         <ImportPanel
           onImport={(config) => {

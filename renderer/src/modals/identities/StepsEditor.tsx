@@ -2,10 +2,10 @@
 // text, a form, raw), headers and query, and with several requests the values each one extracts for
 // the next ({name} in a later request).
 
-import { useId, type ReactElement } from 'react';
+import type { ChangeEvent, ReactElement } from 'react';
 import { Icon } from '../../components/Icon';
 import { SecretInput } from '../../components/SecretInput';
-import { emptyStep, isSecretField, MAX_STEPS, type BodyKind, type FieldErrors, type Pair, type SourceDraft, type StepDraft } from '../../lib/identity-form';
+import { emptyStep, isSecretField, MAX_STEPS, setJsonAsText, type BodyKind, type FieldErrors, type Pair, type SourceDraft, type StepDraft } from '../../lib/identity-form';
 import { EnvFlag, SelectInput, TextArea, TextInput } from './fields';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -30,6 +30,11 @@ export const SOURCE_VALUE_LABEL: Record<SourceDraft['from'], string> = {
   regex: 'Pattern (first group)',
 };
 
+const SEARCHED_IN: { value: SourceDraft['in']; label: string }[] = [
+  { value: 'body', label: 'The body' },
+  { value: 'headers', label: 'The headers' },
+];
+
 export const SOURCE_PLACEHOLDER: Record<SourceDraft['from'], string> = {
   body: '/accessToken',
   header: 'X-Auth-Token',
@@ -48,45 +53,23 @@ function Pairs({
   disabled?: boolean;
   what: string;
 }): ReactElement {
-  const id = useId();
+  // The name and the value of field n share everything but which part they edit.
+  const part = (n: number, key: keyof Pair) => ({
+    'aria-label': `${what} field ${n + 1} ${key}`,
+    value: pairs[n]![key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => edit((list) => void (list[n]![key] = e.target.value)),
+    disabled,
+  });
+  const plain = (n: number, key: keyof Pair) => (
+    <input type="text" {...part(n, key)} placeholder={key} spellCheck={false} autoComplete="off" data-testid={`step-field-${key}`} />
+  );
   return (
     <div className="pair-list" data-testid="step-fields">
       {pairs.map((p, n) => (
         <div className="pair-row" key={n} data-testid="step-field">
-          <input
-            type="text"
-            aria-label={`${what} field ${n + 1} name`}
-            value={p.name}
-            onChange={(e) => edit((list) => void (list[n]!.name = e.target.value))}
-            disabled={disabled}
-            placeholder="name"
-            spellCheck={false}
-            autoComplete="off"
-            data-testid="step-field-name"
-          />
+          {plain(n, 'name')}
           <div>
-            {isSecretField(p.name) ? (
-              <SecretInput
-                aria-label={`${what} field ${n + 1} value`}
-                label={p.name || 'value'}
-                value={p.value}
-                onChange={(e) => edit((list) => void (list[n]!.value = e.target.value))}
-                disabled={disabled}
-                testId="step-field-value"
-              />
-            ) : (
-              <input
-                type="text"
-                aria-label={`${what} field ${n + 1} value`}
-                value={p.value}
-                onChange={(e) => edit((list) => void (list[n]!.value = e.target.value))}
-                disabled={disabled}
-                placeholder="value"
-                spellCheck={false}
-                autoComplete="off"
-                data-testid="step-field-value"
-              />
-            )}
+            {isSecretField(p.name) ? <SecretInput {...part(n, 'value')} label={p.name || 'value'} testId="step-field-value" /> : plain(n, 'value')}
             <EnvFlag value={p.value} />
           </div>
           <button
@@ -103,7 +86,6 @@ function Pairs({
       <button
         type="button"
         className="button button-ghost button-small"
-        id={`${id}-add`}
         onClick={() => edit((list) => void list.push({ name: '', value: '' }))}
         disabled={disabled}
         data-testid="step-add-field"
@@ -148,10 +130,7 @@ export function SourceEditor({
         <SelectInput
           label="Searched in"
           value={source.in}
-          options={[
-            { value: 'body', label: 'The body' },
-            { value: 'headers', label: 'The headers' },
-          ]}
+          options={SEARCHED_IN}
           onChange={(v) => edit((s) => void (s.in = v))}
           testId={`${testId}-in`}
           disabled={disabled}
@@ -199,7 +178,7 @@ function StepEditor({
           onChange={(v) =>
             edit((s) => {
               s.method = v;
-              if (v === 'GET' && s.bodyKind !== 'none') s.bodyKind = 'none';
+              if (v === 'GET') s.bodyKind = 'none';
             })
           }
           testId="step-method"
@@ -230,22 +209,7 @@ function StepEditor({
             <input
               type="checkbox"
               checked={step.jsonAsText}
-              onChange={(e) =>
-                edit((s) => {
-                  s.jsonAsText = e.target.checked;
-                  if (s.jsonAsText) {
-                    const named = s.fields.filter((f) => f.name.trim());
-                    s.text = named.length ? JSON.stringify(Object.fromEntries(named.map((f) => [f.name.trim(), f.value])), null, 2) : s.text;
-                  } else {
-                    try {
-                      const parsed = JSON.parse(s.text || '{}') as unknown;
-                      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) s.fields = Object.entries(parsed).map(([name, value]) => ({ name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
-                    } catch {
-                      /* keep the fields as they were */
-                    }
-                  }
-                })
-              }
+              onChange={(e) => edit((s) => setJsonAsText(s, e.target.checked))}
               disabled={disabled}
               data-testid="step-json-text"
             />

@@ -142,7 +142,7 @@ export function ImportPanel({ onImport, onClose }: { onImport(config: ScanConfig
         </Alert>
       )}
       {issues.length > 0 && (
-        <div className="alert alert-error" role="alert" data-testid="yaml-import-errors">
+        <Alert kind="error" testId="yaml-import-errors">
           <strong>The configuration was not imported:</strong>
           <ul>
             {issues.map((i, n) => (
@@ -151,7 +151,7 @@ export function ImportPanel({ onImport, onClose }: { onImport(config: ScanConfig
               </li>
             ))}
           </ul>
-        </div>
+        </Alert>
       )}
       <div className="button-row">
         <button type="button" className="button button-secondary button-small" onClick={() => run(text)} data-testid="yaml-import-submit">

@@ -29,6 +29,8 @@ export interface IdentitiesForm {
   defaults: Loadable<{ value: IdentityDefaults | null }>;
   drafts: IdentityDraft[];
   signup: SignupSetting;
+  /** The scan configuration the drafts make, when every one is valid (what Export writes). */
+  config: ScanConfig | null;
   setSignup(value: SignupSetting): void;
   /** Errors to show, by draft id: the client's once revealed, else the server's. */
   errors: Record<string, FieldErrors>;
@@ -163,6 +165,7 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
     defaults,
     drafts,
     signup,
+    config: formCheck.config,
     setSignup,
     errors,
     general,
