@@ -8,9 +8,9 @@ import type { IdentityRole, ObtainKind, OAuth2GrantKind } from '../../../../shar
 import { IDENTITY_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
-import { envNamesIn, shownFieldKeys, type CsrfFrom, type FieldErrors, type IdentityDraft, type PlaceKind } from '../../lib/identity-form';
+import { draftEnvReferences, shownFieldKeys, type CsrfFrom, type FieldErrors, type IdentityDraft, type PlaceKind } from '../../lib/identity-form';
 import { SelectInput, TextInput } from './fields';
-import { SourceEditor, StepsEditor } from './StepsEditor';
+import { SOURCE_VALUE_LABEL, SourceEditor, StepsEditor } from './StepsEditor';
 import type { TestState } from './useIdentitiesForm';
 
 export const ROLE_OPTIONS: { value: IdentityRole; label: string }[] = [
@@ -31,6 +31,11 @@ const GRANTS: { value: OAuth2GrantKind; label: string }[] = [
   { value: 'client_credentials', label: 'Client credentials' },
   { value: 'password', label: 'Password' },
   { value: 'refresh_token', label: 'Refresh token' },
+];
+
+const CLIENT_AUTH: { value: IdentityDraft['oauth2']['client_auth']; label: string }[] = [
+  { value: '', label: 'HTTP Basic (default)' },
+  { value: 'body', label: 'In the form body' },
 ];
 
 const PLACE_LABELS: Record<Exclude<PlaceKind, 'declared'>, string> = {
@@ -143,7 +148,8 @@ export function IdentityEditor({
   const o = draft.oauth2;
   const csrf = draft.cookie.csrf;
   const title = draft.name.trim() || `Identity ${index + 1}`;
-  const placeholders = envNamesIn(JSON.stringify(draft)).length > 0;
+  // Only what would be sent counts: fields of another way of logging in do not block the Test button.
+  const placeholders = draftEnvReferences([draft]).length > 0;
 
   return (
     <section className="identity-card" aria-labelledby={`${id}-title`} data-testid="identity-card" data-identity-name={draft.name}>
@@ -158,7 +164,7 @@ export function IdentityEditor({
         </button>
       </div>
       {other.length > 0 && (
-        <ul className="identity-errors field-error" data-testid="identity-errors">
+        <ul className="plain-list field-error" data-testid="identity-errors">
           {other.map(([k, m]) => (
             <li key={k}>{m}</li>
           ))}
@@ -230,10 +236,7 @@ export function IdentityEditor({
           <SelectInput
             label="Client authentication"
             value={o.client_auth}
-            options={[
-              { value: '', label: 'HTTP Basic (default)' },
-              { value: 'body', label: 'In the form body' },
-            ]}
+            options={CLIENT_AUTH}
             onChange={(v) => update((d) => void (d.oauth2.client_auth = v))}
             testId="oauth-client-auth"
             error={errors['oauth2.client_auth']}
@@ -253,7 +256,7 @@ export function IdentityEditor({
             <div className="grid-3">
               <SelectInput label="CSRF token from" value={csrf.from} options={CSRF_FROM} onChange={(v) => update((d) => void (d.cookie.csrf.from = v))} testId="csrf-from" disabled={disabled} />
               <TextInput
-                label={csrf.from === 'body' ? 'JSON pointer' : csrf.from === 'regex' ? 'Pattern (first group)' : csrf.from === 'cookie' ? 'Cookie name' : 'Header name'}
+                label={SOURCE_VALUE_LABEL[csrf.from]}
                 value={csrf.value}
                 onChange={(v) => update((d) => void (d.cookie.csrf.value = v))}
                 testId="csrf-value"
