@@ -8,6 +8,7 @@ import { placeCredential, type HttpEngine, type ProbeRequest } from '../http/eng
 import type { Exchange, KeyNumber } from '../http/exchange';
 import { obtainCredential, ObtainError, renewable, type Credential, type LoginWireRequest, type ObtainDeps } from './obtain';
 import { addCookie, type CredentialPlacement } from './placement';
+import { sleep } from '../http/limits';
 
 /** A request that worked as the identity: re-sent to tell an expired credential from an endpoint that refuses it. */
 export interface Canary {
@@ -69,6 +70,8 @@ export function sessionDepsOver(
 /** How long a passing canary vouches for the credential: 401s within it are the endpoint's refusals. */
 const CANARY_TRUST_MS = 1000;
 const MAX_MARGIN_MS = 30_000;
+/** Pauses before a failed renewal login is sent again. */
+const RENEWAL_PAUSES_MS = [500, 2000];
 
 function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -135,7 +138,7 @@ export class IdentitySession {
     if (this.inflight) return this.inflight;
     this.inflight = (async () => {
       try {
-        const fresh = await obtainCredential(this.config, this.deps.obtain, this.credential);
+        const fresh = isRefresh ? await this.obtainPatiently() : await obtainCredential(this.config, this.deps.obtain, this.credential);
         this.deps.addSecrets(fresh.secrets);
         this.credential = fresh;
         this.generation += 1;
@@ -148,6 +151,22 @@ export class IdentitySession {
       this.inflight = null;
     });
     return this.inflight;
+  }
+
+  /**
+   * A renewal login, tried again after a pause when it fails: a login that worked before and fails
+   * now is often the API's passing trouble (a database being reset or locked, a restart), and
+   * giving up stops the scan.
+   */
+  private async obtainPatiently(): Promise<Credential> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await obtainCredential(this.config, this.deps.obtain, this.credential);
+      } catch (err) {
+        if (attempt >= RENEWAL_PAUSES_MS.length || this.deps.obtain.signal.aborted) throw err;
+        await sleep(RENEWAL_PAUSES_MS[attempt]!, this.deps.obtain.signal);
+      }
+    }
   }
 
   /** The credential expires within the margin (a fifth of its life, at most 30 s) and can be renewed. */
