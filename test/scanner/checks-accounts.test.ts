@@ -3,10 +3,13 @@
 // silent on the hardened twin, and is skipped with a reason where the scan may not create users.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountDeleteOther, accountEmailOther, accountPasswordOther, ACCOUNT_CHECKS, signupMassAssignment } from '../../electron/scanner/checks/accounts';
-import type { Target } from '../targets';
+import { accountEmailOther, accountPasswordOther } from '../../electron/scanner/checks/api1-object-authorization/account-takeover';
+import { signupMassAssignment } from '../../electron/scanner/checks/api3-property-authorization/signup-privileges';
+import { accountDeleteOther } from '../../electron/scanner/checks/api5-function-authorization/account-deletion';
 import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import type { Target } from '../targets';
 import { expectWellFormed, expectWithinBudget, hardened, summary, targetWith } from './check-harness';
+import { ACCOUNT_CHECKS } from './check-groups';
 
 const ACCOUNT_ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login', 'PUT /users/{userId}/password', 'PUT /users/{userId}/email', 'DELETE /users/{userId}', 'PUT /me/password'];
 

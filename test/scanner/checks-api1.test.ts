@@ -3,10 +3,12 @@
 // key 1), keeps to its budget, runs both directions, and is skipped (with a reason) without key 2.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bolaCreateSteal, bolaIdSwap, bolaTokenSwap, BOLA_CHECKS, useAfterDelete } from '../../electron/scanner/checks/bola';
-import type { Target } from '../targets';
+import { bolaCreateSteal, useAfterDelete } from '../../electron/scanner/checks/api1-object-authorization/created-objects';
+import { bolaIdSwap, bolaTokenSwap } from '../../electron/scanner/checks/api1-object-authorization/id-swaps';
 import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import type { Target } from '../targets';
 import { expectWellFormed, expectWithinBudget, hardened, summary, targetWith } from './check-harness';
+import { BOLA_CHECKS } from './check-groups';
 
 const ME = 'GET /me';
 

@@ -6,10 +6,13 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authBruteForce, crackJwt, credentialsInUrl, jwtTampering, parseJwt, TOKEN_CHECKS, tokenInResponse } from '../../electron/scanner/checks/bken-auth-tokens';
-import type { Target } from '../targets';
+import { authBruteForce } from '../../electron/scanner/checks/api2-authentication/brute-force';
+import { crackJwt, jwtTampering, parseJwt } from '../../electron/scanner/checks/api2-authentication/jwt-tampering';
+import { credentialsInUrl, tokenInResponse } from '../../electron/scanner/checks/api2-authentication/token-exposure';
 import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import type { Target } from '../targets';
 import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
+import { TOKEN_CHECKS } from './check-groups';
 
 const ME = 'GET /me';
 

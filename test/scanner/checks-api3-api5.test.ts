@@ -5,13 +5,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BFLA_CHECKS, adminPathInsertion, bflaMethodSwap, bflaPrivilegedOperation } from '../../electron/scanner/checks/bfla';
-import { BOPLA_CHECKS, excessiveDataExposure, luhn, massAssignment } from '../../electron/scanner/checks/bopla';
-import { STATEFUL_CHECKS, leakOnFailedCreate } from '../../electron/scanner/checks/stateful';
+import { excessiveDataExposure, luhn } from '../../electron/scanner/checks/api3-property-authorization/data-exposure';
+import { massAssignment } from '../../electron/scanner/checks/api3-property-authorization/mass-assignment';
+import { adminPathInsertion } from '../../electron/scanner/checks/api5-function-authorization/admin-paths';
+import { bflaMethodSwap, bflaPrivilegedOperation } from '../../electron/scanner/checks/api5-function-authorization/privileged-operations';
+import { leakOnFailedCreate } from '../../electron/scanner/checks/api8-misconfiguration/leak-on-failed-create';
+import { scanChecks, type CheckScan } from '../helpers/check-scan';
 import type { FlawId, Target } from '../targets';
 import { call } from '../targets/testing';
-import { scanChecks, type CheckScan } from '../helpers/check-scan';
 import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
+import { BFLA_CHECKS, BOPLA_CHECKS, STATEFUL_CHECKS } from './check-groups';
 
 const ME = 'GET /me';
 const CHECKS = [...BOPLA_CHECKS, ...BFLA_CHECKS, ...STATEFUL_CHECKS];

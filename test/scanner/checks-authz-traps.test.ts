@@ -10,14 +10,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BFLA_CHECKS } from '../../electron/scanner/checks/bfla';
-import { BOLA_CHECKS, bolaCreateSteal } from '../../electron/scanner/checks/bola';
-import { TOKEN_CHECKS } from '../../electron/scanner/checks/bken-auth-tokens';
-import { BOPLA_CHECKS } from '../../electron/scanner/checks/bopla';
-import { STATEFUL_CHECKS } from '../../electron/scanner/checks/stateful';
+import { bolaCreateSteal } from '../../electron/scanner/checks/api1-object-authorization/created-objects';
 import type { BuiltFinding } from '../../electron/scanner/findings';
 import type { ScanOutcome } from '../../electron/scanner/run';
 import { endpoint, scanServer } from './check-harness';
+import { BFLA_CHECKS, BOLA_CHECKS, BOPLA_CHECKS, STATEFUL_CHECKS, TOKEN_CHECKS } from './check-groups';
 
 const CHECKS = [...BOLA_CHECKS, ...TOKEN_CHECKS, ...BOPLA_CHECKS, ...BFLA_CHECKS, ...STATEFUL_CHECKS];
 const USERS: Record<string, { id: number; username: string; email: string }> = {

@@ -5,11 +5,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commandInjection, sqlInjection } from '../../electron/scanner/checks/sec-misc-injection';
-import { slowOversize } from '../../electron/scanner/checks/urc';
+import { slowOversize } from '../../electron/scanner/checks/api4-resource-consumption/input-size';
+import { commandInjection } from '../../electron/scanner/checks/api8-misconfiguration/command-injection';
+import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
 import type { Check } from '../../electron/scanner/checks/types';
-import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
+import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { endpoint, expectWithinBudget, scanServer } from './check-harness';
 import { INPUT_CHECKS } from './checks-input-shared';
 

@@ -4,18 +4,25 @@
 // The time-based ones live in checks-input-timed.test.ts so the two files run in parallel.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { FLOW_BURST, flowNotThrottled } from '../../electron/scanner/checks/uabf';
-import { noRateLimit, pageSizeAbuse, sizeLimits } from '../../electron/scanner/checks/urc';
-import { ssrfCallback, ssrfInternal } from '../../electron/scanner/checks/ssrf';
-import { verboseErrors } from '../../electron/scanner/checks/sec-misc-errors';
-import { nosqlInjection, pathTraversal, sqlInjection } from '../../electron/scanner/checks/sec-misc-injection';
-import { plainHttp, traceEnabled } from '../../electron/scanner/checks/sec-misc-transport';
-import { securityHeaders } from '../../electron/scanner/checks/sec-misc';
-import { debugEndpoints, exposedDocs, graphqlIntrospection, oldVersions, undocumentedBehaviour } from '../../electron/scanner/checks/iim';
-import { followsRedirects, openRedirect, unsignedWebhook } from '../../electron/scanner/checks/ucapi';
+import { followsRedirects, openRedirect, unsignedWebhook } from '../../electron/scanner/checks/api10-unsafe-consumption/redirects-and-webhooks';
+import { sizeLimits } from '../../electron/scanner/checks/api4-resource-consumption/input-size';
+import { pageSizeAbuse } from '../../electron/scanner/checks/api4-resource-consumption/pagination';
+import { noRateLimit } from '../../electron/scanner/checks/api4-resource-consumption/rate-limit';
+import { FLOW_BURST, flowNotThrottled } from '../../electron/scanner/checks/api6-business-flows/flow-throttling';
+import { ssrfCallback, ssrfInternal } from '../../electron/scanner/checks/api7-ssrf/ssrf';
+import { nosqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/nosql-injection';
+import { pathTraversal } from '../../electron/scanner/checks/api8-misconfiguration/path-traversal';
+import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
+import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
+import { plainHttp, traceEnabled } from '../../electron/scanner/checks/api8-misconfiguration/transport';
+import { verboseErrors } from '../../electron/scanner/checks/api8-misconfiguration/verbose-errors';
+import { debugEndpoints, graphqlIntrospection } from '../../electron/scanner/checks/api9-inventory/debug-endpoints';
+import { exposedDocs } from '../../electron/scanner/checks/api9-inventory/exposed-docs';
+import { oldVersions } from '../../electron/scanner/checks/api9-inventory/old-versions';
+import { undocumentedBehaviour } from '../../electron/scanner/checks/api9-inventory/undocumented-behaviour';
 import type { Check } from '../../electron/scanner/checks/types';
-import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
+import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
 import { expectWithinBudget } from './check-harness';
 import { INPUT_CHECKS, strongEnough } from './checks-input-shared';
 

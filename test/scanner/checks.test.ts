@@ -3,10 +3,11 @@
 // request budget.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Finding, ScanDetails } from '../../shared/contract';
-import { noOrInvalidCredentials } from '../../electron/scanner/checks/bken-auth';
-import { corsPolicy, securityHeaders } from '../../electron/scanner/checks/sec-misc';
+import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authentication/credentials-not-enforced';
+import { corsPolicy } from '../../electron/scanner/checks/api8-misconfiguration/cors';
+import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
 import type { NewEndpoint } from '../../electron/store/apis';
+import type { Finding, ScanDetails } from '../../shared/contract';
 import { createTestCore } from '../helpers/core';
 import { miniApiEndpoints, miniApiInput, startMiniApi, type MiniApi, type MiniApiFlaws } from '../helpers/mini-api';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITICAL_CVSS } from '../../shared/constants';
 import type { ScanDetails } from '../../shared/contract';
-import { defineCheck } from '../../electron/scanner/checks/helpers';
+import { defineCheck } from '../../electron/scanner/checks/common/helpers';
 import { createScanService } from '../../electron/scanner/service';
 import { loadReportInput, writeReports } from '../../electron/reports/index';
 import { createTestCore, tempDir, type TestCore } from '../helpers/core';

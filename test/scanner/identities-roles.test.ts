@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiSecurity } from '../../shared/contract';
 import { scanConfigSchema, type IdentityInput } from '../../shared/identities';
 import { createMemoryLogger } from '../../electron/log';
-import { bflaPrivilegedOperation, bflaRoleOperation } from '../../electron/scanner/checks/bfla';
+import { bflaPrivilegedOperation, bflaRoleOperation } from '../../electron/scanner/checks/api5-function-authorization/privileged-operations';
 import type { BuiltFinding } from '../../electron/scanner/findings';
 import { runScan } from '../../electron/scanner/run';
 import { startTarget, type Target } from '../targets';

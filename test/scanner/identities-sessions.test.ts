@@ -6,18 +6,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Endpoint } from '../../shared/contract';
-import type { IdentityInput } from '../../shared/identities';
 import { importApiDocument } from '../../electron/importer/index';
 import { createMemoryLogger } from '../../electron/log';
-import { BKEN_AUTH_CHECKS } from '../../electron/scanner/checks/bken-auth';
-import { bolaCreateSteal, bolaTokenSwap, BOLA_CHECKS } from '../../electron/scanner/checks/bola';
+import { bolaCreateSteal } from '../../electron/scanner/checks/api1-object-authorization/created-objects';
+import { bolaTokenSwap } from '../../electron/scanner/checks/api1-object-authorization/id-swaps';
 import type { BuiltFinding } from '../../electron/scanner/findings';
 import { AS_KEY1 } from '../../electron/scanner/http/exchange';
 import { runScan } from '../../electron/scanner/run';
-import { buildPostmanCollection, startTarget, type Target, type TargetOptions } from '../targets';
+import type { Endpoint } from '../../shared/contract';
+import type { IdentityInput } from '../../shared/identities';
 import { scanChecks } from '../helpers/check-scan';
 import { sessionEngine } from '../helpers/identity-session';
+import { buildPostmanCollection, startTarget, type Target, type TargetOptions } from '../targets';
+import { AUTH_CHECKS, BOLA_CHECKS } from './check-groups';
 
 const open: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -50,7 +51,7 @@ describe('login recipes with tokens that expire within seconds', () => {
   it('complete the scan, renewing each identity before its token expires, and count the refreshes', async () => {
     const t = await target({ mode: 'vulnerable', tokenTtlSeconds: 3, flaws: EXPIRY_FLAWS_OFF });
     const started = Date.now();
-    const s = await scanChecks(t, [...BOLA_CHECKS, ...BKEN_AUTH_CHECKS], {
+    const s = await scanChecks(t, [...BOLA_CHECKS, ...AUTH_CHECKS], {
       identities: [loginRecipe(t, 'alice'), loginRecipe(t, 'bob')],
       only: [...NOTES, 'GET /orders', 'GET /orders/{orderId}', 'GET /me/addresses'],
       rps: 12,

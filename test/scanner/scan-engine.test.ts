@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Flag } from '../../shared/constants';
 import type { ScanDetails } from '../../shared/contract';
 import { createMemoryLogger } from '../../electron/log';
-import { defineCheck } from '../../electron/scanner/checks/helpers';
+import { defineCheck } from '../../electron/scanner/checks/common/helpers';
 import type { FindingDraft, Identities } from '../../electron/scanner/checks/types';
 import type { ScanEvent } from '../../electron/scanner/events';
 import { runScan, type ScanJob } from '../../electron/scanner/run';

@@ -2,11 +2,12 @@
 // each flaw found alone, the hardened twin silent, and what reached the target counted there.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Finding, ScanDetails } from '../../shared/contract';
-import { importApiDocument } from '../../electron/importer/index';
-import { noOrInvalidCredentials } from '../../electron/scanner/checks/bken-auth';
-import { corsPolicy, securityHeaders } from '../../electron/scanner/checks/sec-misc';
 import type { CoreConfigInput } from '../../electron/config';
+import { importApiDocument } from '../../electron/importer/index';
+import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authentication/credentials-not-enforced';
+import { corsPolicy } from '../../electron/scanner/checks/api8-misconfiguration/cors';
+import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
+import type { Finding, ScanDetails } from '../../shared/contract';
 import { createTestCore } from '../helpers/core';
 import { onlyFlaws, startTarget, type FlawId, type Target, type TargetOptions } from '../targets';
 

@@ -2,41 +2,88 @@
 // reused (findings are followed across scans by them); the registry test keeps them unique and
 // their metadata complete.
 
-import { ACCOUNT_CHECKS } from './accounts';
-import { BFLA_CHECKS } from './bfla';
-import { BKEN_AUTH_CHECKS } from './bken-auth';
-import { BOLA_CHECKS } from './bola';
-import { BOPLA_CHECKS } from './bopla';
-import { SEC_MISC_CHECKS } from './sec-misc';
-import { SEC_MISC_ERROR_CHECKS } from './sec-misc-errors';
-import { SEC_MISC_INJECTION_CHECKS } from './sec-misc-injection';
-import { SEC_MISC_TRANSPORT_CHECKS } from './sec-misc-transport';
-import { IIM_CHECKS } from './iim';
-import { UCAPI_CHECKS } from './ucapi';
-import { SSRF_CHECKS } from './ssrf';
-import { UABF_CHECKS } from './uabf';
-import { URC_CHECKS } from './urc';
-import { STATEFUL_CHECKS } from './stateful';
+import { accountEmailOther, accountPasswordOther } from './api1-object-authorization/account-takeover';
+import { bolaCreateSteal, useAfterDelete } from './api1-object-authorization/created-objects';
+import { bolaIdSwap, bolaTokenSwap } from './api1-object-authorization/id-swaps';
+import { authBruteForce } from './api2-authentication/brute-force';
+import { noOrInvalidCredentials } from './api2-authentication/credentials-not-enforced';
+import { jwtTampering } from './api2-authentication/jwt-tampering';
+import { credentialsInUrl, tokenInResponse } from './api2-authentication/token-exposure';
+import { excessiveDataExposure } from './api3-property-authorization/data-exposure';
+import { massAssignment } from './api3-property-authorization/mass-assignment';
+import { signupMassAssignment } from './api3-property-authorization/signup-privileges';
+import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
+import { pageSizeAbuse } from './api4-resource-consumption/pagination';
+import { noRateLimit } from './api4-resource-consumption/rate-limit';
+import { accountDeleteOther } from './api5-function-authorization/account-deletion';
+import { adminPathInsertion } from './api5-function-authorization/admin-paths';
+import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './api5-function-authorization/privileged-operations';
+import { flowNotThrottled } from './api6-business-flows/flow-throttling';
+import { ssrfCallback, ssrfInternal } from './api7-ssrf/ssrf';
+import { commandInjection } from './api8-misconfiguration/command-injection';
+import { corsPolicy } from './api8-misconfiguration/cors';
+import { leakOnFailedCreate } from './api8-misconfiguration/leak-on-failed-create';
+import { nosqlInjection } from './api8-misconfiguration/nosql-injection';
+import { pathTraversal } from './api8-misconfiguration/path-traversal';
+import { securityHeaders } from './api8-misconfiguration/security-headers';
+import { sqlInjection } from './api8-misconfiguration/sql-injection';
+import { plainHttp, traceEnabled } from './api8-misconfiguration/transport';
+import { verboseErrors } from './api8-misconfiguration/verbose-errors';
+import { followsRedirects, openRedirect, unsignedWebhook } from './api10-unsafe-consumption/redirects-and-webhooks';
+import { debugEndpoints, graphqlIntrospection } from './api9-inventory/debug-endpoints';
+import { exposedDocs } from './api9-inventory/exposed-docs';
+import { oldVersions } from './api9-inventory/old-versions';
+import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
 export const CHECKS: readonly Check[] = Object.freeze([
-  // In OWASP order: API1 ... API10, then the stateful and account checks that span several categories.
-  ...BOLA_CHECKS,
-  ...BKEN_AUTH_CHECKS,
-  ...BOPLA_CHECKS,
-  ...URC_CHECKS,
-  ...BFLA_CHECKS,
-  ...UABF_CHECKS,
-  ...SSRF_CHECKS,
-  ...SEC_MISC_CHECKS,
-  ...SEC_MISC_ERROR_CHECKS,
-  ...SEC_MISC_INJECTION_CHECKS,
-  ...SEC_MISC_TRANSPORT_CHECKS,
-  ...IIM_CHECKS,
-  ...UCAPI_CHECKS,
-  ...STATEFUL_CHECKS,
-  ...ACCOUNT_CHECKS,
+  // In OWASP order (one folder per category), except that the stateful and account checks, which
+  // change data, run last.
+  bolaTokenSwap,
+  bolaIdSwap,
+  bolaCreateSteal,
+  useAfterDelete,
+  noOrInvalidCredentials,
+  jwtTampering,
+  tokenInResponse,
+  credentialsInUrl,
+  authBruteForce,
+  massAssignment,
+  excessiveDataExposure,
+  pageSizeAbuse,
+  noRateLimit,
+  sizeLimits,
+  slowOversize,
+  bflaPrivilegedOperation,
+  bflaRoleOperation,
+  bflaMethodSwap,
+  adminPathInsertion,
+  flowNotThrottled,
+  ssrfCallback,
+  ssrfInternal,
+  corsPolicy,
+  securityHeaders,
+  verboseErrors,
+  sqlInjection,
+  nosqlInjection,
+  commandInjection,
+  pathTraversal,
+  traceEnabled,
+  plainHttp,
+  oldVersions,
+  exposedDocs,
+  debugEndpoints,
+  graphqlIntrospection,
+  undocumentedBehaviour,
+  openRedirect,
+  followsRedirects,
+  unsignedWebhook,
+  leakOnFailedCreate,
+  accountPasswordOther,
+  accountEmailOther,
+  accountDeleteOther,
+  signupMassAssignment,
 ]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */

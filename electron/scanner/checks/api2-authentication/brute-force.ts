@@ -1,0 +1,188 @@
+// API2:2023 Broken Authentication: login, token, one-time-code and password-reset routes that take
+// a burst of wrong secrets without throttling or lockout.
+
+
+import type { Endpoint, JsonSchema } from '../../../../shared/contract';
+import type { Exchange } from '../../http/exchange';
+import { randomAlnum } from '../../random';
+import { mutate } from '../../requests';
+import { defineCheck, describeEndpoint } from '../common/helpers';
+import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects';
+import type { CheckContext } from '../types';
+import { OWASP_API2 } from '../common/references';
+
+// ---------------------------------------------------------------- brute force on login / token / reset
+
+const ROUTE_LOGIN = /(^|[^a-z])(log-?in|sign-?in|signon|authenticate|auth|token|tokens|session|sessions|oauth)([^a-z]|$)/i;
+const ROUTE_RESET = /(^|[^a-z])(reset|forgot|forget|forgotten|recover|recovery|password)([^a-z]|$)/i;
+const ROUTE_EXCLUDED = /(^|[^a-z])(sign-?up|register|registration|logout|log-out|sign-?out|refresh|revoke|introspect)([^a-z]|$)/i;
+/** One-time-code routes are API6 flows, unless the code sets a new password (a reset confirmation). */
+const ROUTE_OTP = /(^|[^a-z])(otp|mfa|2fa|one-?time)([^a-z]|$)/i;
+const PASSWORD_FIELD = /^(password|passwd|pass|pwd|passphrase|secret|pin|client_?secret)$/i;
+const USER_FIELD = /^(username|user_?name|user|login|email|e-?mail|phone|identifier|account|client_?id|handle)$/i;
+const TOKEN_FIELD = /^(token|reset_?token|code|reset_?code|verification_?code|otp|key|reset_?key)$/i;
+
+type AuthRoute = { kind: 'login'; secret: string } | { kind: 'reset-request' } | { kind: 'reset-confirm'; secret: string };
+
+export function routeWords(e: Endpoint): string {
+  const literals = e.path.split('/').filter((s) => s && !s.includes('{')).slice(-3).join(' ');
+  return `${literals} ${e.operation_id ?? ''} ${e.summary}`.replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+/** What kind of credential route this is, from its path, operation and body fields. */
+export function authRoute(e: Endpoint): AuthRoute | null {
+  if (e.method !== 'POST') return null;
+  const words = routeWords(e);
+  if (ROUTE_EXCLUDED.test(words)) return null;
+  const props = Object.keys(schemaShape(e.request_body?.schema ?? null).props);
+  const password = props.find((p) => PASSWORD_FIELD.test(p) || /password$/i.test(p));
+  const user = props.find((p) => USER_FIELD.test(p));
+  const token = props.find((p) => TOKEN_FIELD.test(p));
+  // A code together with a (new) password confirms a reset (POST /auth/password-reset/confirm, POST /auth/check-otp).
+  const confirms = /reset|forgo|recover|verify|check|confirm/i.test(words) || ROUTE_OTP.test(words) || /^new[-_]?password$/i.test(password ?? '');
+  if (token && password && confirms) return { kind: 'reset-confirm', secret: token };
+  if (ROUTE_OTP.test(words)) return null;
+  if (ROUTE_RESET.test(words) && /reset|forgo|recover/i.test(words)) {
+    if (token) return { kind: 'reset-confirm', secret: token };
+    if (user && !password) return { kind: 'reset-request' };
+    return null;
+  }
+  if (ROUTE_LOGIN.test(words) && password && user) return { kind: 'login', secret: password };
+  return null;
+}
+
+const THROTTLED_TEXT = /too many|rate.?limit|locked|lockout|try again (later|in)|captcha|temporarily (blocked|disabled|suspended)|slow down|throttl/i;
+
+/** Signs that the API limits attempts: 429/423/503, Retry-After, a small rate limit, a lockout message. */
+function throttleSign(ex: Exchange): string | null {
+  if (!ex.response) return null;
+  if (ex.status === 429 || ex.status === 423 || ex.status === 503) return `HTTP ${ex.status}`;
+  if (ex.header('retry-after')) return `Retry-After: ${ex.header('retry-after')}`;
+  for (const h of ['ratelimit-remaining', 'x-ratelimit-remaining', 'x-rate-limit-remaining']) {
+    const v = ex.header(h);
+    if (v !== undefined && Number(v) <= 0) return `${h}: ${v}`;
+  }
+  for (const h of ['ratelimit-limit', 'x-ratelimit-limit', 'x-rate-limit-limit']) {
+    const v = Number((ex.header(h) ?? '').split(/[,;]/)[0]);
+    if (Number.isFinite(v) && v > 0 && v <= 20) return `${h}: ${ex.header(h)}`;
+  }
+  if (THROTTLED_TEXT.test(ex.body.slice(0, 2000))) return 'a lockout or rate-limit message';
+  return null;
+}
+
+const BURST = 10;
+
+/** The body with its user fields (username, e-mail...) set to key 1's own, from its /me-like identity. */
+/**
+ * Whose account the burst aims at: a user the scan registered for it (a lockout harms nobody),
+ * else key 1's own when its credential needs no new login (a static key), else none of the scan's
+ * identities (a lockout of a logging-in identity would stop the scan: the spec's example user then).
+ */
+async function burstUser(ctx: CheckContext): Promise<Record<string, string> | null> {
+  if (ctx.accounts) {
+    const r = await ctx.accounts.register('target of the login-throttling check');
+    if (!('error' in r)) return { ...(r.account.username ? { username: r.account.username } : {}), ...(r.account.email ? { email: r.account.email } : {}) };
+  }
+  return ctx.identities.key1.renewable ? null : ctx.identities.key1.values;
+}
+
+export function asUser(ep: Endpoint, body: Json, ident: Record<string, string>): Json {
+  const out: Json = { ...body };
+  for (const k of Object.keys(schemaShape(ep.request_body?.schema ?? null).props)) {
+    if (!USER_FIELD.test(k)) continue;
+    const own = /mail/i.test(k) ? ident.email : (ident.username ?? ident.login ?? (ident.email?.includes('@') ? undefined : ident.email));
+    if (own) out[k] = own;
+  }
+  return out;
+}
+
+function wrongSecret(schema: JsonSchema | null | undefined, i: number): string {
+  const min = typeof schema?.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema?.maxLength === 'number' ? schema.maxLength : 64;
+  let v = `Wrong-${randomAlnum(Math.max(8, Math.min(24, min)))}-${i}`;
+  if (schema?.pattern && /\[0-9\]|\\d/.test(String(schema.pattern)) && !/[a-z]/i.test(String(schema.pattern).replace(/\\d/g, ''))) v = String(100000 + ((i * 7919) % 900000));
+  while (v.length < min) v += randomAlnum(1);
+  return v.slice(0, max);
+}
+
+export const authBruteForce = defineCheck({
+  id: 'api2-auth-brute-force',
+  title: 'No throttling of login, token or password-reset attempts',
+  flag: 'BKEN_AUTH',
+  owasp: 'API2:2023',
+  cwe: 'CWE-307',
+  severity: 'medium',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
+  kind: 'active',
+  safety: 'intrusive',
+  scope: 'endpoint',
+  last: true,
+  budget: BURST,
+  needsKey2: false,
+  techniques: ['API2.3'],
+  description:
+    `On login and token routes (a POST with a user field and a password field) and password-reset routes (request: a user or e-mail field; ` +
+    `confirm: a token or code field), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
+    'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
+    'wrong reset tokens. Finding: every attempt is processed the same way ' +
+    '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
+    'may sit in front of the application and not show at this volume.',
+  coverage:
+    `A burst of ${BURST} finds missing limits, not weak ones (a limit of 50 attempts per minute passes). A limit enforced per source address ` +
+    'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the targeted account or send reset mails to ' +
+    'it; an identity that logs in during the scan is never the target. ' +
+    'OTP and sign-up flows are left to the API6 checks.',
+  remediation:
+    'Limit failed attempts per account and per client (e.g. 5 per 15 minutes per account, with exponential back-off), answer 429 with ' +
+    'Retry-After, add a CAPTCHA or step-up after repeated failures, limit reset requests per address, expire reset tokens quickly, and alert ' +
+    'on credential-stuffing patterns.',
+  references: [OWASP_API2, 'https://cwe.mitre.org/data/definitions/307.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks'],
+  appliesTo: (e) => e.flags.includes('BKEN_AUTH') && authRoute(e) !== null,
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const route = authRoute(ep);
+    if (!route) return;
+    // Baselines first: the burst may trip a limit, and other checks compare with them.
+    await ctx.baseline('key1');
+    await ctx.baseline('anonymous');
+    const base = await ctx.prepare(ep, 1, 'write');
+    if (!base || !isObj(base.bodyValue)) return;
+    const props = schemaShape(ep.request_body?.schema ?? null).props;
+    // One user for every attempt, so a per-account limit would show.
+    const user = await burstUser(ctx);
+    const body = user ? asUser(ep, base.bodyValue, user) : base.bodyValue;
+    const attempts: Exchange[] = [];
+    for (let i = 0; i < BURST; i += 1) {
+      if (ctx.budgetLeft() <= 0) return;
+      const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(props[route.secret], i) };
+      const ex = await ctx.sendPrepared(mutate(base, { bodyValue: value }), { kind: 'none' });
+      if (!ex.response || ex.status >= 500) return;
+      if (throttleSign(ex)) return;
+      attempts.push(ex);
+    }
+    const statuses = [...new Set(attempts.map((a) => a.status))];
+    if (statuses.length !== 1) return;
+    const status = statuses[0]!;
+    // The attempts must have reached the credential check: a refusal of the credential, or an accepted reset request.
+    const processed =
+      route.kind === 'reset-request'
+        ? status >= 200 && status < 300
+        : status === 401 || status === 403 || (status >= 200 && status < 300 && looksLikeError(attempts[0]!)) || ((status === 400 || status === 422) && /password|credential|invalid|incorrect|wrong|token|expired|code/i.test(attempts[0]!.body));
+    if (!processed) return;
+    const what = route.kind === 'login' ? 'wrong passwords' : route.kind === 'reset-confirm' ? 'wrong reset tokens' : 'password-reset requests for the same account';
+    const ms = Math.round(attempts[attempts.length - 1]!.durationMs);
+    yield {
+      parameter: route.kind === 'reset-request' ? null : route.secret,
+      description:
+        `${describeEndpoint(ep)} processed ${BURST} ${what} in a row, each answered HTTP ${status}, with no sign of throttling (no 429, no ` +
+        `Retry-After, no lockout). ${route.kind === 'login' ? 'Passwords can be guessed or stuffed at full speed.' : route.kind === 'reset-confirm' ? 'Reset tokens can be guessed at full speed.' : 'An attacker can flood a user with reset mails and probe accounts.'} ` +
+        'A rate limit in front of the application (a gateway, a WAF) may still exist: confirm before closing.',
+      notes: [`Statuses: ${attempts.map((a) => a.status).join(', ')}. Last response time: ${ms} ms.`],
+      exchanges: [
+        { label: 'Attempt 1', exchange: attempts[0]! },
+        { label: `Attack: attempt ${BURST}`, exchange: attempts[attempts.length - 1]! },
+      ],
+    };
+  },
+});

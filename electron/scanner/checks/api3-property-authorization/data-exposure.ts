@@ -1,0 +1,292 @@
+// API3:2023 Broken Object Property Level Authorization, the read side: sensitive values (password
+// hashes, keys, card numbers) and undeclared internal properties in answers.
+
+
+import type { Endpoint, JsonSchema } from '../../../../shared/contract';
+import type { Exchange } from '../../http/exchange';
+import { defineCheck, describeEndpoint } from '../common/helpers';
+import {
+    isObj,
+    maskBody,
+    responseSchema,
+    rewriteBody,
+    schemaShape,
+} from '../common/objects';
+import { OWASP_API3 } from '../common/references';
+
+// ---------------------------------------------------------------- excessive data exposure
+
+type SensitiveKind = 'password-hash' | 'plaintext-password' | 'private-key' | 'api-key' | 'card-number' | 'national-id';
+
+interface Sensitive {
+  kind: SensitiveKind;
+  path: string;
+  value: string;
+}
+
+const SENSITIVE_NAMES: Record<SensitiveKind, string> = {
+  'password-hash': 'Password hash exposed in a response',
+  'plaintext-password': 'Plain-text password exposed in a response',
+  'private-key': 'Private key exposed in a response',
+  'api-key': 'Secret or API key exposed in a response',
+  'card-number': 'Full card number exposed in a response',
+  'national-id': 'National id number exposed in a response',
+};
+
+const KIND_TEXT: Record<SensitiveKind, string> = {
+  'password-hash': 'password hashes',
+  'plaintext-password': 'plain-text passwords',
+  'private-key': 'a private key',
+  'api-key': 'secrets or API keys',
+  'card-number': 'full card numbers (they pass the Luhn check)',
+  'national-id': 'national id numbers',
+};
+
+const CVC_IN_JSON = /("(?:cvc|cvv|cvv2|cvc2|csc|security_?code|card_?code)"\s*:\s*)"?\d{3,4}"?/gi;
+
+const CRYPT_HASH = /^\$(2[abxy]?|argon2(id|i|d)?|scrypt|pbkdf2(-sha\d+)?|[156y]|sha(256|512)|7)\$[^\s]{8,}$/;
+const PRIVATE_KEY = /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----/;
+const PASSWORD_KEY = /^(password|passwd|pwd|pass|passphrase|user_?password)$/i;
+const HASH_KEY = /pass(word)?_?(hash|digest)|^(hash|password_?digest|hashed_?password|pwd_?hash)$/i;
+const SECRET_KEY = /api_?key|apikey|secret|private_?token|access_?key|signing_?key|client_?secret|auth_?key|master_?key|credential/i;
+const NOT_SECRET_KEY = /public|hint|last_?4|prefix|suffix|masked|fingerprint|_?id$|Id$|name|type|url|uri|expir|created|updated|length|count|enabled|label/i;
+const CARD_KEY = /card|^pan$|cc_?(num|number)|credit|primary_?account/i;
+const NOT_CARD_KEY = /id$|Id$|ref|reference|track|phone|order|invoice|serial|account_?id|^number$/i;
+const SSN_KEY = /^(ssn|social_?security(_?number)?|national_?id|tax_?id|nin)$/i;
+
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const CARD_BRAND = /^(4\d{12}(\d{3}){0,2}|5[1-5]\d{14}|2(2[2-9]\d|[3-6]\d\d|7[01]\d|720)\d{12}|3[47]\d{13}|6(011|5\d\d)\d{12}|35\d{14}|3(0[0-5]|[68]\d)\d{11})$/;
+
+function highEntropy(v: string): boolean {
+  if (v.length < 16 || v.length > 8192 || /\s/.test(v) || /^https?:/i.test(v) || /[*•…]|x{4,}/i.test(v)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((r) => r.test(v)).length;
+  return classes >= 2 && new Set(v).size >= 10;
+}
+
+/** Sensitive values, each proven by its name and its value (or by an unmistakable value). */
+export function findSensitive(value: unknown, sentText: string): Sensitive[] {
+  const out: Sensitive[] = [];
+  const walk = (v: unknown, path: string, key: string, depth: number) => {
+    if (depth > 8 || out.length > 20) return;
+    if (Array.isArray(v)) return v.slice(0, 25).forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
+    if (isObj(v)) {
+      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
+      return;
+    }
+    if (typeof v !== 'string' && typeof v !== 'number') return;
+    const s = String(v).trim();
+    if (!s || (s.length >= 6 && sentText.includes(s))) return;
+    if (PRIVATE_KEY.test(s)) return void out.push({ kind: 'private-key', path, value: s });
+    if (typeof v === 'string' && CRYPT_HASH.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
+    if ((HASH_KEY.test(key) || PASSWORD_KEY.test(key)) && /^[0-9a-f]{32,128}$/i.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
+    if (PASSWORD_KEY.test(key) && typeof v === 'string' && s.length >= 4 && !/^[*•x.]+$/i.test(s)) return void out.push({ kind: 'plaintext-password', path, value: s });
+    if (SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key) && typeof v === 'string' && highEntropy(s)) return void out.push({ kind: 'api-key', path, value: s });
+    const digits = s.replace(/[ -]/g, '');
+    if (/^\d{13,19}$/.test(digits) && luhn(digits) && !NOT_CARD_KEY.test(key) && (CARD_KEY.test(key) || CARD_BRAND.test(digits))) return void out.push({ kind: 'card-number', path, value: s });
+    if (SSN_KEY.test(key) && /^\d{3}-?\d{2}-?\d{4}$/.test(s)) return void out.push({ kind: 'national-id', path, value: s });
+  };
+  walk(value, '', '', 0);
+  return out;
+}
+
+const META_KEY = /^(_links|_embedded|__v|__typename|@odata\.\w+|\$schema)$/;
+const INTERNAL_NAME = /internal|secret|private|cost|margin|profit|fraud|risk|score|salary|income|ssn|birth|dob|hash|token|password|passwd|credential|supplier|vendor|debug|admin|ip_?addr|latitude|longitude|warehouse/i;
+
+/**
+ * The importer keeps response schemas shallow: a reference deeper than one level stays `{"x-ref":
+ * "#/components/schemas/Order"}`. The full schema is usually what the collection's create takes or
+ * its by-id read returns (`Order` <- POST /orders, GET /orders/{id}).
+ */
+export function refResolver(endpoints: readonly Endpoint[]): (ref: string) => JsonSchema | null {
+  const cache = new Map<string, JsonSchema | null>();
+  return (ref) => {
+    if (cache.has(ref)) return cache.get(ref)!;
+    const name = (ref.split('/').pop() ?? '').toLowerCase();
+    const segOf = (e: Endpoint) => {
+      const lit = e.path.split('/').filter((x) => x && !x.includes('{')).pop() ?? '';
+      return lit.toLowerCase().replace(/[-_]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
+    };
+    let found: JsonSchema | null = null;
+    for (const e of endpoints) {
+      if (segOf(e) !== name) continue;
+      const byId = e.method === 'GET' && /\}$/.test(e.path) ? responseSchema(e, 200) : null;
+      const body = e.method === 'POST' ? (e.request_body?.schema ?? null) : null;
+      const candidate = [byId, body].find((x) => x && schemaShape(x).declared && !('x-ref' in x));
+      if (candidate) {
+        found = candidate;
+        if (byId) break;
+      }
+    }
+    cache.set(ref, found);
+    return found;
+  };
+}
+
+export interface Undeclared {
+  path: string;
+  /** The schema says `additionalProperties: false`: the property is explicitly not part of the contract. */
+  closed: boolean;
+}
+
+/** Property paths the body carries that the schema (where it lists properties) does not declare. */
+export function undeclaredProperties(value: unknown, schema: JsonSchema | null, resolve: (ref: string) => JsonSchema | null = () => null): Undeclared[] {
+  const out: Undeclared[] = [];
+  const walk = (v: unknown, s0: JsonSchema | null, path: string, depth: number) => {
+    const s = s0 && typeof s0['x-ref'] === 'string' ? resolve(s0['x-ref'] as string) : s0;
+    if (!s || depth > 8 || out.length > 50) return;
+    if (Array.isArray(v)) {
+      const items = (s.items as JsonSchema | undefined) ?? null;
+      for (const x of v.slice(0, 10)) walk(x, items, `${path}[]`, depth + 1);
+      return;
+    }
+    if (!isObj(v)) return;
+    const shape = schemaShape(s);
+    if (!shape.declared) return;
+    for (const [k, x] of Object.entries(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if (k in shape.props) walk(x, shape.props[k] ?? null, p, depth + 1);
+      else if (!shape.open && !META_KEY.test(k) && x !== null && x !== undefined && !out.some((u) => u.path === p)) out.push({ path: p, closed: s.additionalProperties === false });
+    }
+  };
+  walk(value, schema, '', 0);
+  return out;
+}
+
+function masked(v: string): string {
+  if (v.length <= 8) return `${v.slice(0, 1)}…`;
+  return `${v.slice(0, 4)}…${v.slice(-2)} (${v.length} characters)`;
+}
+
+/** The value as evidence may show it: enough to recognise, not enough to use. */
+function maskValue(kind: SensitiveKind, v: string): string {
+  if (kind === 'card-number') return `${'•'.repeat(Math.max(0, v.length - 4))}${v.slice(-4)}`;
+  if (kind === 'private-key') return `${v.split('\n')[0]}…[private key masked by Portcullis]`;
+  return `${v.slice(0, Math.min(6, Math.floor(v.length / 4)))}…[${v.length - Math.min(6, Math.floor(v.length / 4))} characters masked by Portcullis]`;
+}
+
+/** The exchange with the sensitive values masked, so reports do not spread them further. */
+function maskedExchange(ex: Exchange, hits: readonly Sensitive[]): Exchange {
+  return maskBody(ex, hits.map((h) => ({ value: h.value, mask: maskValue(h.kind, h.value) })));
+}
+
+export const excessiveDataExposure = defineCheck({
+  id: 'api3-excessive-data-exposure',
+  title: 'Response exposes properties it should not',
+  flag: 'BOPLA',
+  owasp: 'API3:2023',
+  cwe: 'CWE-213',
+  severity: 'high',
+  confidence: 'high',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+  kind: 'passive',
+  safety: 'safe',
+  scope: 'endpoint',
+  budget: 0,
+  needsKey2: false,
+  techniques: ['API3.2'],
+  description:
+    'Reads each endpoint\'s successful key-1 baseline (no extra request). Sensitive values, each needing its name and its value (or an ' +
+    'unmistakable value): password hashes (crypt/PHC strings, hex digests under a hash-like name), plain-text passwords, private keys (PEM), ' +
+    'secrets and API keys (a secret-like name with a random value of ≥ 16 characters; hints, prefixes, public keys and fingerprints excluded), ' +
+    'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Declared ' +
+    'fields are reported only when they are sensitive by name and value. Separately: properties the response schema does not declare — ' +
+    'where it closes the object (`additionalProperties: false`), or whose names look internal (cost, fraud score, internal notes...) — one ' +
+    'finding per endpoint, medium when the names look internal, else low. And key 2\'s e-mail address (from its /me) in key 1\'s answer ' +
+    '(other users\' personal data; administrative paths excepted).',
+  coverage:
+    'Passive: only the responses the baselines already hold (one object per endpoint, the first items of a list). Undeclared properties are ' +
+    'only as good as the spec: an incomplete spec gives low-severity findings that are spec drift rather than leaks. Values that are ' +
+    'sensitive only in context (addresses, a birth date under another name) are not recognised. Other users\' e-mail addresses are seen ' +
+    'only when key 2\'s own data is in the answer key 1\'s baseline got (key 2 posted before key 1 listed, say); member lists of a shared ' +
+    'workspace show them by design — review.',
+  remediation:
+    'Return only the properties each client needs: serialise responses through an explicit per-endpoint schema (allow-list), never the ' +
+    'storage model. Never return password hashes, secrets, full card numbers or private keys; show hints (last four characters) instead.',
+  references: [OWASP_API3, 'https://cwe.mitre.org/data/definitions/213.html', 'https://owasp.org/API-Security/editions/2019/en/0xa3-excessive-data-exposure/'],
+  appliesTo: (e) => e.flags.includes('BOPLA') && e.method !== 'DELETE',
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const ex = await ctx.baseline('key1');
+    if (!ex?.ok) return;
+    const json = ex.json();
+    if (json === undefined) {
+      // A text body can still carry a private key.
+      if (PRIVATE_KEY.test(ex.body)) {
+        yield { parameter: 'private-key', name: SENSITIVE_NAMES['private-key'], description: `${describeEndpoint(ep)} returns a PEM private key in its response body.`, exchanges: [{ label: 'Baseline', exchange: ex }] };
+      }
+      return;
+    }
+    const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
+    const sensitive = findSensitive(json, sent);
+    // Card verification codes next to a card number are masked too (they are never to be stored, let alone returned).
+    const card = sensitive.some((h) => h.kind === 'card-number');
+    const shown = rewriteBody(maskedExchange(ex, sensitive), (body) => (card ? body.replace(CVC_IN_JSON, '$1"•••"') : body));
+    const byKind = new Map<SensitiveKind, Sensitive[]>();
+    for (const s of sensitive) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+    const keys = [ctx.credential(1), ctx.credential(2)].filter((k): k is string => !!k).map((k) => k.replace(/^(bearer|token|basic)\s+/i, ''));
+    for (const [kind, hits] of byKind) {
+      const fields = [...new Set(hits.map((h) => h.path.replace(/\[\d+\]/g, '[]')))];
+      const isScanKey = hits.some((h) => keys.includes(h.value));
+      yield {
+        parameter: kind,
+        name: SENSITIVE_NAMES[kind],
+        description:
+          `${describeEndpoint(ep)} returns ${KIND_TEXT[kind]} in ${fields.join(', ')}${isScanKey ? ' — one of them is the very key this scan uses' : ''}. ` +
+          'Anyone who can call it, or read its responses in logs and caches, gets them.',
+        notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}. The values are masked in the exchange below.`],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
+        reproduce: ex,
+      };
+    }
+    // Another user's e-mail address in key 1's answer (as crAPI's community posts give every author's): personal data of other users.
+    const otherEmail = ctx.hasKey2 ? ctx.identities.key2?.values.email : undefined;
+    const ownEmail = ctx.identities.key1.values.email;
+    if (otherEmail && otherEmail.includes('@') && otherEmail !== ownEmail && ex.body.includes(otherEmail) && !/admin|internal|manage|staff/i.test(ep.path) && !(ex.request.url.includes(encodeURIComponent(otherEmail)) || (ex.request.body ?? '').includes(otherEmail))) {
+      yield {
+        parameter: 'other-users-email',
+        name: 'Response exposes other users\' e-mail addresses',
+        severity: 'medium',
+        confidence: 'medium',
+        cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N',
+        description:
+          `${describeEndpoint(ep)} answers key 1 with the e-mail address of another user (key 2's, as its /me-like endpoint gives it). Any signed-in ` +
+          'user can harvest other users\' addresses for phishing and credential stuffing; show a display name instead.',
+        notes: [`Key 2's e-mail address (from ${ctx.identities.key2?.source ?? '/me'}) appears in key 1's answer; key 1's request did not contain it.`],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
+        reproduce: ex,
+      };
+    }
+    // An open schema (OpenAPI's default) allows more properties: only names that look internal count then.
+    const found = undeclaredProperties(json, responseSchema(ep, ex.status), refResolver(ctx.allEndpoints));
+    const internal = found.filter((u) => INTERNAL_NAME.test(u.path.split('.').pop() ?? '')).map((u) => u.path);
+    const extra = found.filter((u) => u.closed || internal.includes(u.path)).map((u) => u.path);
+    if (extra.length) {
+      yield {
+        parameter: 'undeclared-properties',
+        name: 'Response carries properties the spec does not declare',
+        severity: internal.length ? 'medium' : 'low',
+        confidence: 'medium',
+        cvss: internal.length ? 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N' : 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:L/I:N/A:N',
+        description:
+          `${describeEndpoint(ep)} answers ${ex.status} with properties its response schema does not declare: ${extra.slice(0, 12).join(', ')}` +
+          `${extra.length > 12 ? ` and ${extra.length - 12} more` : ''}. ${internal.length ? `Some look internal (${internal.slice(0, 5).join(', ')}). ` : ''}` +
+          'Undeclared data usually comes from serialising the storage model and reaches every client.',
+        notes: [`Schema of the ${ex.status} response lists: ${Object.keys(schemaShape(responseSchema(ep, ex.status)).props).slice(0, 30).join(', ') || '(items)'}.`],
+        exchanges: [{ label: 'Baseline', exchange: shown }],
+        reproduce: ex,
+      };
+    }
+  },
+});

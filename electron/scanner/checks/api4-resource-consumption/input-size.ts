@@ -1,0 +1,305 @@
+// API4:2023 Unrestricted Resource Consumption: inputs accepted past their declared size limits (or
+// crashing the server), and responses that slow down with oversized input.
+
+import type { JsonSchema } from '../../../../shared/contract';
+import type { Exchange } from '../../http/exchange';
+import { defineCheck, describeEndpoint } from '../common/helpers';
+import {
+    AS_KEY1,
+    describePoint,
+    freshRequest,
+    injectionPoints,
+    ms,
+    valueText,
+    type InjectionPoint,
+} from '../common/input-points';
+import { timingScreen, withTimingLock } from '../common/timing-gate';
+import type { FindingDraft } from '../types';
+import { SIZE_NAME, normalizedName } from './pagination';
+import { CWE770, OWASP_API4 } from '../common/references';
+import { withPrivileges } from '../common/helpers';
+
+// ---------------------------------------------------------------- size limits
+
+interface Bound {
+  kind: 'maxLength' | 'maxItems' | 'maximum';
+  limit: number;
+}
+
+function boundOf(p: InjectionPoint): Bound | null {
+  const s = p.schema;
+  if (!s) return null;
+  if (p.type === 'string' && typeof s.maxLength === 'number' && !s.enum && !isFixedFormat(s)) return { kind: 'maxLength', limit: s.maxLength };
+  if (p.type === 'array' && typeof s.maxItems === 'number' && Array.isArray(p.value) && p.value.length) return { kind: 'maxItems', limit: s.maxItems };
+  if ((p.type === 'integer' || p.type === 'number') && !s.enum) {
+    if (typeof s.maximum === 'number') return { kind: 'maximum', limit: s.maximum };
+    if (typeof s.exclusiveMaximum === 'number') return { kind: 'maximum', limit: s.exclusiveMaximum };
+  }
+  return null;
+}
+
+function isFixedFormat(s: JsonSchema): boolean {
+  return typeof s.format === 'string' && ['uuid', 'date', 'date-time', 'time', 'ipv4', 'ipv6', 'byte', 'binary', 'duration'].includes(s.format);
+}
+
+/** A string of `length` characters built from the original value, keeping e-mails and URLs well formed. */
+function padded(value: string, length: number): string {
+  const base = value || 'portcullis';
+  if (/^[^@\s]+@[^@\s]+$/.test(base)) {
+    const [local, domain] = base.split('@') as [string, string];
+    return `${local}${'a'.repeat(Math.max(0, length - base.length))}@${domain}`;
+  }
+  let out = base;
+  while (out.length < length) out += base;
+  return out.slice(0, length);
+}
+
+function oversized(p: InjectionPoint, bound: Bound): unknown {
+  if (bound.kind === 'maxLength') {
+    const cap = p.where === 'body' ? 50_000 : 4000;
+    return padded(valueText(p), Math.min(Math.max(bound.limit * 10, bound.limit + 100), cap));
+  }
+  if (bound.kind === 'maxItems') {
+    const items = p.value as unknown[];
+    const n = Math.min(Math.max(bound.limit * 5, bound.limit + 5), 1000);
+    return Array.from({ length: n }, (_, i) => items[i % items.length]);
+  }
+  const big = bound.limit >= 1e6 ? bound.limit + 1 : bound.limit * 10 + 1;
+  return p.type === 'integer' ? Math.ceil(big) : big;
+}
+
+function atLimit(p: InjectionPoint, bound: Bound): unknown {
+  if (bound.kind === 'maxLength') return padded(valueText(p), bound.limit);
+  if (bound.kind === 'maxItems') {
+    const items = p.value as unknown[];
+    return Array.from({ length: Math.max(1, bound.limit) }, (_, i) => items[i % items.length]);
+  }
+  return bound.limit;
+}
+
+function describeValue(v: unknown, bound: Bound): string {
+  if (bound.kind === 'maxLength') return `a ${String(v).length}-character string (maxLength ${bound.limit})`;
+  if (bound.kind === 'maxItems') return `${(v as unknown[]).length} items (maxItems ${bound.limit})`;
+  return `${String(v)} (maximum ${bound.limit})`;
+}
+
+/** The oversized value came back in the answer: it was stored or processed as sent. */
+function echoed(ex: Exchange, p: InjectionPoint, v: unknown, bound: Bound): boolean {
+  if (bound.kind === 'maxLength') return ex.body.includes(String(v));
+  const json = ex.json();
+  let found = false;
+  const walk = (x: unknown, depth: number) => {
+    if (found || depth > 6 || !x || typeof x !== 'object') return;
+    if (Array.isArray(x)) {
+      for (const item of x.slice(0, 50)) walk(item, depth + 1);
+      return;
+    }
+    for (const [k, val] of Object.entries(x as Record<string, unknown>)) {
+      if (k === p.key && (bound.kind === 'maxItems' ? Array.isArray(val) && val.length === (v as unknown[]).length : val === v)) found = true;
+      else walk(val, depth + 1);
+    }
+  };
+  walk(json, 0);
+  return found;
+}
+
+const MAX_SIZE_POINTS = 4;
+
+export const sizeLimits = defineCheck({
+  id: 'api4-size-limits-not-enforced',
+  title: 'Input size limits not enforced',
+  flag: 'URC',
+  owasp: 'API4:2023',
+  cwe: 'CWE-770',
+  severity: 'low',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:L',
+  kind: 'active',
+  safety: 'intrusive',
+  scope: 'endpoint',
+  budget: MAX_SIZE_POINTS * 2,
+  description:
+    'For inputs with a declared bound (strings with maxLength, arrays with maxItems, numbers with maximum) in the body or query, sends key 1\'s ' +
+    'valid request with one value far past its bound (10x the length, 5x the items, 10x the maximum). Finding when the server accepts it (2xx; ' +
+    'medium confidence when the answer shows the value was kept, low otherwise), or when it answers 5xx while the same request with a value ' +
+    'exactly at the bound succeeds. Writes only touch objects the scan created; needs key 1\'s own request to succeed first.',
+  remediation:
+    'Validate every request against its schema on the server (maxLength, maxItems, maximum, and an overall body size limit) before any ' +
+    'processing or storage, and answer 400 (413 for oversized bodies) instead of failing later.',
+  references: [OWASP_API4, CWE770, 'https://cwe.mitre.org/data/definitions/1284.html'],
+  appliesTo: (e) => e.flags.includes('URC') && e.method !== 'DELETE',
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const baseline = await ctx.baseline('key1');
+    const first = await freshRequest(ctx);
+    if (!baseline?.ok || !first) return;
+    const bounded = injectionPoints(ctx, ep, first, { optionalQuery: false })
+      // Page sizes have their own check.
+      .filter((p) => p.where !== 'path' && boundOf(p) && !(p.where === 'query' && SIZE_NAME.test(normalizedName(p.name))))
+      .sort((a, b) => (a.where === 'body' ? 0 : 1) - (b.where === 'body' ? 0 : 1))
+      .slice(0, MAX_SIZE_POINTS);
+    const accepted: { point: InjectionPoint; bound: Bound; value: unknown; ex: Exchange; kept: boolean }[] = [];
+    const crashed: { point: InjectionPoint; bound: Bound; value: unknown; ex: Exchange; control: Exchange }[] = [];
+    // Creates get a fresh request (new unique values) per attempt; other writes reuse the scan's object.
+    const creates = ep.method === 'POST' && !/\{/.test(ep.path);
+    const pointIn = async (name: string, fresh: boolean): Promise<InjectionPoint | undefined> => {
+      const request = fresh && creates ? await freshRequest(ctx) : first;
+      return request ? injectionPoints(ctx, ep, request, { optionalQuery: false }).find((p) => p.name === name) : undefined;
+    };
+    for (const [i, p0] of bounded.entries()) {
+      if (ctx.budgetLeft() <= 0) break;
+      const point = i === 0 ? p0 : await pointIn(p0.name, true);
+      if (!point) continue;
+      const bound = boundOf(point)!;
+      const value = oversized(point, bound);
+      const ex = await ctx.sendPrepared(point.with(value), AS_KEY1);
+      if (ex.ok) {
+        accepted.push({ point, bound, value, ex, kept: echoed(ex, point, value, bound) });
+      } else if (ex.status >= 500 && ctx.budgetLeft() > 0) {
+        const cp = await pointIn(point.name, true);
+        if (!cp) continue;
+        const control = await ctx.sendPrepared(cp.with(atLimit(cp, bound)), AS_KEY1);
+        if (control.ok) crashed.push({ point, bound, value, ex, control });
+      }
+    }
+    if (crashed.length) {
+      const c = crashed[0]!;
+      yield {
+        name: 'Oversized input causes a server error',
+        severity: 'medium',
+        confidence: 'high',
+        parameter: crashed.map((x) => x.point.name).join(', '),
+        cvss: withPrivileges(ctx, 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L'),
+        description:
+          `${describeEndpoint(ep)} fails with HTTP ${c.ex.status} when ${describePoint(c.point)} is ${describeValue(c.value, c.bound)}, while the same ` +
+          `request with a value exactly at the bound succeeds (HTTP ${c.control.status}). The size is not validated before the value reaches code ` +
+          '(or a database constraint) that cannot handle it.',
+        notes: crashed.map((x) => `${describePoint(x.point)}: ${describeValue(x.value, x.bound)} -> HTTP ${x.ex.status}; at the bound -> HTTP ${x.control.status}.`),
+        exchanges: [
+          { label: 'Baseline', exchange: baseline },
+          { label: `Attack: oversized ${c.point.name}`, exchange: c.ex },
+          { label: `Control: ${c.point.name} exactly at its bound`, exchange: c.control },
+        ],
+        reproduce: c.ex,
+      };
+    }
+    if (accepted.length) {
+      const kept = accepted.filter((a) => a.kept);
+      const a = kept[0] ?? accepted[0]!;
+      yield {
+        confidence: kept.length ? 'medium' : 'low',
+        parameter: accepted.map((x) => x.point.name).join(', '),
+        cvss: withPrivileges(ctx, ctx.check.cvss),
+        description:
+          `${describeEndpoint(ep)} accepted values past their declared bounds (HTTP ${a.ex.status}): ` +
+          `${accepted.map((x) => `${describePoint(x.point)} with ${describeValue(x.value, x.bound)}${x.kept ? ', kept as sent' : ''}`).join('; ')}. ` +
+          'The documented limits are not enforced, so clients can make the server store and process arbitrarily large data.',
+        notes: accepted.map((x) => `${describePoint(x.point)}: ${describeValue(x.value, x.bound)} -> HTTP ${x.ex.status}${x.kept ? ' (the answer carries the value)' : ''}.`),
+        exchanges: [
+          { label: 'Baseline', exchange: baseline },
+          { label: `Attack: oversized ${a.point.name}`, exchange: a.ex },
+        ],
+        reproduce: a.ex,
+      };
+    }
+  },
+});
+
+// ---------------------------------------------------------------- slow responses
+
+const SLOW_POINTS = 2;
+/** The oversized answer must take this much longer than the baseline (and 3x as long). */
+const SLOW_MARGIN_MS = 400;
+
+function freeText(p: InjectionPoint): boolean {
+  const s = p.schema ?? {};
+  return p.type === 'string' && typeof p.value === 'string' && !s.enum && !s.pattern && !isFixedFormat(s) && !/^(uri|url|email|password)$/.test(String(s.format ?? ''));
+}
+
+export const slowOversize = defineCheck({
+  id: 'api4-slow-oversized-input',
+  title: 'Oversized input slows responses',
+  flag: 'URC',
+  owasp: 'API4:2023',
+  cwe: 'CWE-400',
+  severity: 'medium',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'endpoint',
+  budget: SLOW_POINTS * 5,
+  description:
+    'On reads, and on writes whose request key 1 can repeat, sends one free-text value repeated to 20x its maxLength (at least 2,000 ' +
+    'characters). When that answer is slow, confirms with no other timing measurement of the scan in flight: the unchanged request re-timed, ' +
+    'the oversized value twice and half of it. Finding when the oversized request takes 3x as long and at least 400 ms more than the baseline, ' +
+    'again on the repeat, and half the size takes less time (the cost grows with the input).',
+  remediation:
+    'Reject input past its documented size before doing work on it, bound the cost of expensive operations (fuzzy matching, regular ' +
+    'expressions, parsing) and set time limits on request handling.',
+  references: [OWASP_API4, 'https://cwe.mitre.org/data/definitions/400.html', 'https://owasp.org/www-community/attacks/Denial_of_Service'],
+  appliesTo: (e) => e.flags.includes('URC') && e.method !== 'DELETE',
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const baseline = await ctx.baseline('key1');
+    const request = await ctx.baselineRequest();
+    if (!baseline?.response || !request) return;
+    // Creates would store each oversized value: only reads, and writes to the scan's own objects.
+    if (ep.method === 'POST' && !/\{/.test(ep.path)) return;
+    const points = injectionPoints(ctx, ep, request, { optionalQuery: false })
+      .filter((p) => p.where !== 'path' && freeText(p))
+      .sort((a, b) => (typeof b.schema?.maxLength === 'number' ? 1 : 0) - (typeof a.schema?.maxLength === 'number' ? 1 : 0))
+      .slice(0, SLOW_POINTS);
+    if (!points.length) return;
+    const slowAgainst = (base: number) => (ex: Exchange) => !!ex.response && ex.durationMs >= base + SLOW_MARGIN_MS && ex.durationMs >= 3 * base;
+    // Each oversized value is screened alongside the scan's other requests; a slow one is confirmed alone.
+    for (const p of points) {
+      if (ctx.budgetLeft() < 5) break;
+      const max = typeof p.schema?.maxLength === 'number' ? p.schema.maxLength : 100;
+      const cap = p.where === 'body' ? 20_000 : 4000;
+      const size = Math.min(Math.max(max * 20, 2000), cap);
+      const big = padded(valueText(p), size);
+      const screen = await timingScreen(ctx, () => ctx.sendPrepared(p.with(big), AS_KEY1));
+      if (!slowAgainst(baseline.durationMs)(screen)) continue;
+      const finding = await withTimingLock(ctx, async (): Promise<FindingDraft | null> => {
+        const again = await ctx.sendPrepared(request, AS_KEY1);
+        if (!again.response) return null;
+        // The faster sample: load from other checks only ever slows a sample down.
+        const base = Math.min(baseline.durationMs, again.durationMs);
+        const slow = slowAgainst(base);
+        const first = await ctx.sendPrepared(p.with(big), AS_KEY1);
+        if (!slow(first)) return null;
+        const half = await ctx.sendPrepared(p.with(padded(valueText(p), Math.floor(size / 2))), AS_KEY1);
+        const repeat = await ctx.sendPrepared(p.with(big), AS_KEY1);
+        const longest = Math.max(first.durationMs, repeat.durationMs);
+        if (!slow(repeat) || !half.response || half.durationMs <= base || half.durationMs + 100 >= longest) return null;
+        return {
+          parameter: p.name,
+          cvss: withPrivileges(ctx, ctx.check.cvss),
+          description:
+            `${describeEndpoint(ep)} slows down with oversized input in ${describePoint(p)}: ${size} characters took ${ms(first.durationMs)} and ` +
+            `${ms(repeat.durationMs)} (the unchanged request ${ms(base)}), and ${Math.floor(size / 2)} characters ${ms(half.durationMs)}. ` +
+            'The work grows with the input, so a few such requests in parallel can tie up the server.',
+          notes: [
+            `Timings: baseline ${ms(baseline.durationMs)} and ${ms(again.durationMs)}; ${size} characters ${ms(first.durationMs)}, ${ms(repeat.durationMs)}; ` +
+              `${Math.floor(size / 2)} characters ${ms(half.durationMs)}.`,
+            ...(typeof p.schema?.maxLength === 'number' ? [`The documented maxLength of ${p.name} is ${p.schema.maxLength}.`] : []),
+          ],
+          exchanges: [
+            { label: 'Baseline (re-sent)', exchange: again },
+            { label: `Attack: ${size}-character ${p.name}`, exchange: first },
+            { label: `Confirmation: ${Math.floor(size / 2)} characters`, exchange: half },
+            { label: `Confirmation: ${size} characters again`, exchange: repeat },
+          ],
+          reproduce: repeat,
+        };
+      });
+      if (finding) {
+        yield finding;
+        return;
+      }
+    }
+  },
+});
+
+

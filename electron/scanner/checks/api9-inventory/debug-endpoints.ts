@@ -1,0 +1,176 @@
+// API9:2023 Improper Inventory Management: debug, metrics and environment surfaces, and GraphQL
+// introspection left on.
+
+
+import type { Endpoint } from '../../../../shared/contract';
+import type { Exchange } from '../../http/exchange';
+import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
+import { AS_KEY1 } from '../common/input-points';
+import { ANON, originUrl, prefixes } from './paths';
+import { OWASP_API9 } from '../common/references';
+
+
+// ---------------------------------------------------------------- old versions
+// ---------------------------------------------------------------- exposed docs
+
+export function pseudoEndpoint(path: string): Endpoint {
+  return { id: `pseudo:${path}`, method: 'GET', path, summary: '', flags: [], operation_id: null, tags: [], parameters: [], request_body: null, responses: {}, security: [] };
+}
+
+// ---------------------------------------------------------------- debug and monitoring surfaces
+
+interface Surface {
+  family: string;
+  name: string;
+  severity: 'high' | 'medium' | 'low';
+  path: string;
+  test(ex: Exchange): string | null;
+}
+
+function jsonObject(ex: Exchange): Record<string, unknown> | null {
+  const v = ex.json();
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+const SURFACES: Surface[] = [
+  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'medium', path: '/actuator', test: (ex) => (jsonObject(ex)?._links && typeof jsonObject(ex)!._links === 'object' ? 'actuator index with links' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'high', path: '/actuator/env', test: (ex) => (Array.isArray(jsonObject(ex)?.propertySources) || Array.isArray(jsonObject(ex)?.activeProfiles) ? 'environment and configuration properties' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'low', path: '/actuator/health', test: (ex) => (typeof jsonObject(ex)?.status === 'string' && (jsonObject(ex)?.components || jsonObject(ex)?.details) ? 'health details of components' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'medium', path: '/actuator/mappings', test: (ex) => (jsonObject(ex)?.contexts && typeof jsonObject(ex)!.contexts === 'object' ? 'every request mapping' : null) },
+  { family: 'metrics', name: 'Metrics endpoint exposed', severity: 'low', path: '/metrics', test: (ex) => (ex.ok && (ex.body.match(/^# (HELP|TYPE) [a-zA-Z_:][\w:]* /gm) ?? []).length >= 2 ? 'Prometheus metrics' : null) },
+  { family: 'debug-vars', name: 'Debug variables exposed', severity: 'medium', path: '/debug/vars', test: (ex) => (Array.isArray(jsonObject(ex)?.cmdline) && jsonObject(ex)?.memstats ? 'expvar: command line and memory statistics' : null) },
+  { family: 'pprof', name: 'Profiler exposed', severity: 'medium', path: '/debug/pprof/', test: (ex) => (ex.ok && /Types of profiles available|\/debug\/pprof\/(goroutine|heap)\b/.test(ex.body) ? 'pprof profiles' : null) },
+  { family: 'server-status', name: 'Server status page exposed', severity: 'low', path: '/server-status', test: (ex) => (ex.ok && /Apache Server Status for|Server Version: Apache/.test(ex.body) ? 'Apache server-status' : null) },
+  { family: 'env-file', name: 'Environment file exposed', severity: 'high', path: '/.env', test: (ex) => (ex.ok && (ex.body.match(/^[A-Z][A-Z0-9_]{2,}=.+$/gm) ?? []).length >= 2 && /^[A-Z0-9_]*(SECRET|PASSWORD|PASSWD|TOKEN|KEY|DATABASE_URL)[A-Z0-9_]*=/m.test(ex.body) ? '.env file with secrets' : null) },
+  { family: 'phpinfo', name: 'phpinfo() exposed', severity: 'low', path: '/phpinfo.php', test: (ex) => (ex.ok && /<title>phpinfo\(\)<\/title>|PHP Version \d+\.\d+/.test(ex.body) ? 'phpinfo() output' : null) },
+];
+
+const SEVERITY_RANK = { high: 3, medium: 2, low: 1 } as const;
+
+export const debugEndpoints = defineCheck({
+  id: 'api9-debug-endpoints',
+  title: 'Debug and monitoring endpoints exposed',
+  flag: 'IIM',
+  owasp: 'API9:2023',
+  cwe: 'CWE-215',
+  severity: 'medium',
+  confidence: 'high',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'api',
+  budget: 3 * SURFACES.length,
+  description:
+    'Asks, without credentials, for well-known debug and monitoring paths at the origin root and under each level of the base path: Spring ' +
+    'Boot actuator (index, env, health, mappings), Prometheus /metrics, Go /debug/vars and /debug/pprof/, Apache server-status, .env, ' +
+    'phpinfo. Finding when the answer has that surface\'s content (actuator links or property sources, metric families, expvar fields...), ' +
+    'one finding per kind of surface.',
+  remediation:
+    'Do not expose management endpoints on the public listener: bind them to an internal port or network, require authentication, and ' +
+    'expose only what monitoring needs (e.g. management.endpoints.web.exposure.include=health without details).',
+  references: [OWASP_API9, 'https://cwe.mitre.org/data/definitions/215.html', 'https://docs.spring.io/spring-boot/reference/actuator/endpoints.html'],
+  async *run(ctx) {
+    const found = new Map<string, { surface: Surface; hits: Hit[] }>();
+    const jobs = prefixes(ctx).flatMap((prefix) => SURFACES.map((surface) => ({ prefix, surface })));
+    await forEachLimit(jobs, ctx.parallelism, async ({ prefix, surface }) => {
+      if (ctx.budgetLeft() <= 0) return;
+      const path = `${prefix}${surface.path}`;
+      const ex = await ctx.send({ method: 'GET', url: originUrl(ctx, path), auth: ANON, followRedirects: false });
+      const what = ex.ok ? surface.test(ex) : null;
+      if (!what) return;
+      const entry = found.get(surface.family) ?? { surface, hits: [] };
+      if (SEVERITY_RANK[surface.severity] > SEVERITY_RANK[entry.surface.severity]) entry.surface = surface;
+      entry.hits.push({ endpoint: pseudoEndpoint(path), exchange: ex, detail: what });
+      found.set(surface.family, entry);
+    });
+    for (const [family, { surface, hits }] of found) {
+      hits.sort((a, b) => a.endpoint.path.length - b.endpoint.path.length);
+      const f = apiWideFinding(
+        {
+          id: `debug-${family}`,
+          name: surface.name,
+          severity: surface.severity,
+          confidence: 'high',
+          cvss: surface.severity === 'high' ? 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N' : undefined,
+          description:
+            `Debug or monitoring endpoints answer without credentials (${[...new Set(hits.map((h) => h.detail))].join('; ')}). They reveal ` +
+            'internals — configuration, environment, routes, memory, command lines — that help an attacker, and some allow actions.',
+          recommendation: ctx.check.remediation,
+        },
+        hits,
+      );
+      yield { ...f, method: 'GET', path: hits[0]!.endpoint.path };
+    }
+  },
+});
+
+// ---------------------------------------------------------------- GraphQL introspection
+
+const INTROSPECTION = 'query PortcullisIntrospection { __schema { queryType { name } types { name kind } } }';
+
+export const graphqlIntrospection = defineCheck({
+  id: 'api9-graphql-introspection',
+  title: 'GraphQL introspection enabled',
+  flag: 'IIM',
+  owasp: 'API9:2023',
+  cwe: 'CWE-200',
+  severity: 'low',
+  confidence: 'high',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'api',
+  budget: 18,
+  description:
+    'Sends an introspection query (__schema) to the usual GraphQL paths (/graphql, /api/graphql, under the base path, /v1/graphql, /query) ' +
+    'without credentials (key 1 where refused), by GET, and by POST only where a GraphQL server answered the GET without taking it. ' +
+    'Finding when the answer lists the schema\'s types.',
+  remediation: 'Disable introspection in production (and field suggestions), or restrict it to authenticated developers; document the schema deliberately.',
+  references: [OWASP_API9, 'https://graphql.org/learn/introspection/', 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html'],
+  async *run(ctx) {
+    const paths = [...new Set(['/graphql', '/api/graphql', ...prefixes(ctx).map((p) => `${p}/graphql`), '/v1/graphql', '/query'])];
+    for (const path of paths) {
+      if (ctx.budgetLeft() <= 0) return;
+      // GET first (a read); POST only where a GraphQL server answered but wants POST.
+      const get = (auth: typeof ANON | typeof AS_KEY1) =>
+        ctx.send({ method: 'GET', url: `${originUrl(ctx, path)}?query=${encodeURIComponent(INTROSPECTION)}`, auth, headers: { 'apollo-require-preflight': 'true' } });
+      const post = (auth: typeof ANON | typeof AS_KEY1) =>
+        ctx.send({ method: 'POST', url: originUrl(ctx, path), auth, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: INTROSPECTION }) });
+      let ex = await get(ANON);
+      if ((ex.status === 401 || ex.status === 403) && ctx.budgetLeft() > 0) ex = await get(AS_KEY1);
+      if (!introspected(ex) && graphqlServer(ex) && ctx.budgetLeft() > 0) {
+        const auth = ex.request.auth.kind === 'none' ? ANON : AS_KEY1;
+        ex = await post(auth);
+      }
+      const types = ((jsonObject(ex)?.data as { __schema?: { types?: { name?: string }[] } } | undefined)?.__schema?.types ?? []).filter((t) => typeof t?.name === 'string');
+      if (!ex.ok || !types.length) continue;
+      const custom = types.map((t) => t.name!).filter((n) => !n.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(n));
+      yield {
+        endpoint: null,
+        method: 'POST',
+        path,
+        parameter: 'introspection',
+        description:
+          `The GraphQL endpoint ${path} answers introspection queries${ex.request.auth.kind === 'none' ? ' without credentials' : ''}: it listed ` +
+          `${types.length} types (${custom.slice(0, 8).join(', ')}${custom.length > 8 ? ', ...' : ''}). The whole schema — every query, mutation and ` +
+          'field, including ones the clients never use — is available to map attacks.',
+        exchanges: [{ label: 'Attack: introspection query', exchange: ex }],
+        reproduce: ex,
+      };
+      return;
+    }
+  },
+});
+
+function introspected(ex: Exchange): boolean {
+  const types = (jsonObject(ex)?.data as { __schema?: { types?: unknown } } | undefined)?.__schema?.types;
+  return ex.ok && Array.isArray(types) && types.length > 0;
+}
+
+/** A GraphQL server that did not take the GET: a GraphQL-shaped error, or 405 with POST allowed. */
+function graphqlServer(ex: Exchange): boolean {
+  if (!ex.response || ex.status === 404 || ex.status >= 500) return false;
+  if (ex.status === 405) return /post/i.test(ex.header('allow') ?? '');
+  const errors = jsonObject(ex)?.errors;
+  return Array.isArray(errors) || /graphql|must provide query|query string|csrf/i.test(ex.body.slice(0, 2000));
+}

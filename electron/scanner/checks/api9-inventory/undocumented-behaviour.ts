@@ -1,0 +1,136 @@
+// API9:2023 Improper Inventory Management: behaviour the spec does not document (status codes,
+// methods). The spec is the inventory: anything answering outside it is the finding.
+
+import type { Endpoint } from '../../../../shared/contract';
+import { randomHex } from '../../random';
+import { mutate, pathParamNames } from '../../requests';
+import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
+import { AS_KEY1, injectionPoints } from '../common/input-points';
+import type { FindingDraft } from '../types';
+import { OWASP_API9 } from '../common/references';
+
+// ---------------------------------------------------------------- old versions
+// ---------------------------------------------------------------- exposed docs
+// ---------------------------------------------------------------- debug and monitoring surfaces
+// ---------------------------------------------------------------- GraphQL introspection
+// ---------------------------------------------------------------- undocumented behaviour
+
+function declaredStatus(endpoint: Endpoint, status: number): boolean {
+  const codes = Object.keys(endpoint.responses);
+  if (!codes.length || codes.includes('default')) return true;
+  const s = String(status);
+  return codes.some((c) => c === s || (/^[1-5]xx$/i.test(c) && c[0] === s[0]));
+}
+
+function unknownValue(endpoint: Endpoint, name: string): string {
+  const p = endpoint.parameters.find((x) => x.in === 'path' && x.name === name);
+  const t = p?.schema?.type;
+  if (t === 'integer' || t === 'number') return String(900_000_000 + Math.floor(Math.random() * 90_000_000));
+  if (p?.schema?.format === 'uuid') return `${randomHex(4)}-${randomHex(2)}-4${randomHex(2).slice(1)}-8${randomHex(2).slice(1)}-${randomHex(6)}`;
+  return `portcullis-missing-${randomHex(6)}`;
+}
+
+const NOT_METHODS = new Set(['HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
+
+export const undocumentedBehaviour = defineCheck({
+  id: 'api9-undocumented-behaviour',
+  title: 'Undocumented status codes and methods',
+  flag: 'IIM',
+  owasp: 'API9:2023',
+  cwe: 'CWE-1059',
+  severity: 'low',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:L/A:N',
+  kind: 'active',
+  safety: 'safe',
+  scope: 'api',
+  budget: 40,
+  description:
+    'Compares what the API does with what its spec declares: the status of every key-1 baseline (no extra request), the status for an id ' +
+    'that does not exist on reads with one path parameter, and the Allow header of OPTIONS on each path. Finding (low) for success or ' +
+    'redirect statuses the operation does not declare, and (lower confidence) for methods the server advertises but the spec does not ' +
+    'document.',
+  remediation:
+    'Keep the spec in step with the code: declare every status an operation can answer and every method a path accepts, and disable the ' +
+    'methods and routes nobody documented.',
+  references: [OWASP_API9, 'https://cwe.mitre.org/data/definitions/1059.html', 'https://spec.openapis.org/oas/v3.1.0#responses-object'],
+  async *run(ctx) {
+    const statusHits: Hit[] = [];
+    await forEachLimit(ctx.endpoints, ctx.parallelism, async (endpoint) => {
+      const ex = await ctx.baseline('key1', endpoint);
+      if (ex?.response && ex.status < 400 && !declaredStatus(endpoint, ex.status)) {
+        statusHits.push({ endpoint, exchange: ex, detail: `HTTP ${ex.status} (declared: ${Object.keys(endpoint.responses).join(', ')})` });
+      }
+    });
+    // An id that does not exist: reads with one path parameter.
+    // Not for resources the scan creates: their reads only ever address the scan's own objects.
+    const reads = ctx.endpoints.filter((e) => e.method === 'GET' && pathParamNames(e.path).length === 1 && !ctx.resources.producerFor(e)).slice(0, 15);
+    await forEachLimit(reads, ctx.parallelism, async (endpoint) => {
+      if (ctx.budgetLeft() <= 0 || statusHits.some((h) => h.endpoint === endpoint)) return;
+      const request = await ctx.baselineRequest(endpoint);
+      if (!request) return;
+      const name = pathParamNames(endpoint.path)[0]!;
+      const point = injectionPoints(ctx, endpoint, request).find((p) => p.where === 'path' && p.name === name);
+      if (!point) return;
+      const ex = await ctx.sendPrepared(point.with(unknownValue(endpoint, name)), AS_KEY1);
+      if (ex.response && ex.status < 400 && !declaredStatus(endpoint, ex.status)) {
+        statusHits.push({ endpoint, exchange: ex, detail: `HTTP ${ex.status} for an id that does not exist (declared: ${Object.keys(endpoint.responses).join(', ')})` });
+      }
+    });
+    const findings: FindingDraft[] = [];
+    if (statusHits.length) {
+      findings.push(
+        apiWideFinding(
+          {
+            id: 'undocumented-status',
+            name: 'Undocumented status codes',
+            severity: 'low',
+            confidence: 'medium',
+            description:
+              'Operations answer with success or redirect statuses their spec does not declare. Clients written from the spec mishandle them, ' +
+              'and the difference shows the implementation and the inventory have drifted apart.',
+            recommendation: ctx.check.remediation,
+          },
+          statusHits,
+        ),
+      );
+    }
+    // Methods the server advertises on a path (Allow) that the spec does not document there.
+    const byPath = new Map<string, Endpoint[]>();
+    for (const e of ctx.allEndpoints) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+    const methodHits: Hit[] = [];
+    const paths = [...byPath.entries()].filter(([, list]) => list.some((e) => ctx.endpoints.includes(e))).slice(0, 20);
+    await forEachLimit(paths, ctx.parallelism, async ([, list]) => {
+      if (ctx.budgetLeft() <= 0) return;
+      const endpoint = list.find((e) => e.method === 'GET') ?? list[0]!;
+      const request = (await ctx.baselineRequest(endpoint)) ?? (await ctx.prepare(endpoint, 1, 'read'));
+      if (!request) return;
+      const ex = await ctx.sendPrepared(mutate(request, { method: 'OPTIONS', body: null, headers: { 'content-type': null } }), AS_KEY1);
+      const allow = (ex.header('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+      if (!ex.response || ex.status >= 400 || !allow.length) return;
+      const declared = new Set(list.map((e) => e.method.toUpperCase()));
+      const extra = allow.filter((m) => !declared.has(m) && !NOT_METHODS.has(m));
+      if (extra.length) methodHits.push({ endpoint, exchange: ex, detail: `Allow: ${allow.join(', ')}; undocumented: ${extra.join(', ')}` });
+    });
+    if (methodHits.length) {
+      findings.push(
+        apiWideFinding(
+          {
+            id: 'undocumented-methods',
+            name: 'Undocumented methods advertised',
+            severity: 'low',
+            confidence: 'low',
+            description:
+              'The server advertises (OPTIONS, Allow header) methods on documented paths that the spec does not document there. Undocumented ' +
+              'handlers are often forgotten ones, without the checks of the documented operations. Advertised only: they were not called.',
+            recommendation: ctx.check.remediation,
+          },
+          methodHits,
+        ),
+      );
+    }
+    for (const f of findings) yield f;
+  },
+});
+
+
