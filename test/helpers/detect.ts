@@ -1,0 +1,114 @@
+// Detection on a real third-party API: VAmPI (../shared/targets/vampi) scanned through the CLI with
+// two login identities and the scan's own users, then scored against its documented flaws with
+// ../shared/detect/score.mjs. Shared by the detection benchmark (bench/detect) and its CI floor test.
+
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { main } from '../../electron/cli';
+import { ROOT } from './bundle';
+import { tempDir } from './core';
+import { startVampi, VAMPI_SPEC, vampiAvailable } from './vampi';
+
+const run = promisify(execFile);
+
+export const SCORER = path.resolve(ROOT, '../shared/detect/score.mjs');
+export const DETECT_RESULT = path.join(ROOT, 'bench/results/detect.json');
+
+export type DetectMode = 'vulnerable' | 'secure';
+
+/** What score.mjs --json writes. */
+export interface ScoreSummary {
+  target: string;
+  mode: DetectMode;
+  findings: number;
+  found: number;
+  total: number;
+  missed: number;
+  false: number;
+  rows: { id: string; role: string; status: string; where: string[]; findings: number[]; name: string }[];
+  falseAlarms: { index: number; severity: string; where: string; name: string; why: string }[];
+  notPenalised: { index: number; entry: string; where: string }[];
+  problems: string[];
+}
+
+export interface ReportedFinding {
+  check_id: string;
+  vulnerability_name: string;
+  severity: string;
+  method: string;
+  path: string;
+}
+
+export interface DetectRun {
+  mode: DetectMode;
+  summary: ScoreSummary;
+  findings: ReportedFinding[];
+  status: string;
+  failureReason: string | null;
+  requests: number;
+  /** Wall time of the scan alone (not VAmPI's start). */
+  ms: number;
+}
+
+export function detectAvailable(): boolean {
+  return vampiAvailable() && fs.existsSync(SCORER);
+}
+
+/** The scan configuration: VAmPI's two seeded users by their login operation, and sign-up on. */
+export const VAMPI_SCAN_CONFIG = [
+  'identities:',
+  '  - name: alice',
+  '    login:',
+  '      request: { method: POST, path: /users/v1/login, json: { username: name1, password: pass1 } }',
+  '      token: { from: body, pointer: /auth_token }',
+  '  - name: bob',
+  '    login:',
+  '      request: { method: POST, path: /users/v1/login, json: { username: name2, password: pass2 } }',
+  '      token: { from: body, pointer: /auth_token }',
+  'signup: auto',
+  '',
+].join('\n');
+
+/** Starts VAmPI in `mode`, scans it with the CLI (`portcullis scan`), stops it and scores the findings. */
+export async function detectVampi(mode: DetectMode): Promise<DetectRun> {
+  const dir = tempDir('portcullis-detect-');
+  const vampi = await startVampi({ vulnerable: mode === 'vulnerable' });
+  try {
+    fs.writeFileSync(path.join(dir, 'scan.yaml'), VAMPI_SCAN_CONFIG);
+    const t0 = performance.now();
+    await quietly(() => main(['scan', '--spec', VAMPI_SPEC, '--base-url', vampi.url, '--config', path.join(dir, 'scan.yaml'), '--rps', '100', '--out', dir, '--quiet']));
+    const ms = performance.now() - t0;
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as {
+      scan: { status: string; failure_reason: string | null; requests_sent: number };
+      findings: ReportedFinding[];
+    };
+    const summaryFile = path.join(dir, 'score.json');
+    await run(process.execPath, [SCORER, '--target', 'vampi', '--findings', path.join(dir, 'findings.json'), '--mode', mode, '--json', summaryFile], { maxBuffer: 16 * 1024 * 1024 });
+    const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as ScoreSummary;
+    return { mode, summary, findings: report.findings, status: report.scan.status, failureReason: report.scan.failure_reason, requests: report.scan.requests_sent, ms };
+  } finally {
+    await vampi.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The CLI writes its summary to stderr even with --quiet; the benchmark and the test keep theirs clean. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stderr.write.bind(process.stderr);
+  let captured = '';
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    captured += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return await fn();
+  } catch (err) {
+    write(captured);
+    throw err;
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
