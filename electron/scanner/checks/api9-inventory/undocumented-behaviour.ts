@@ -6,14 +6,13 @@ import { randomHex } from '../../random';
 import { mutate, pathParamNames } from '../../requests';
 import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
 import { AS_KEY1, injectionPoints } from '../common/input-points';
+import { looksLikeError } from '../common/objects';
+import { isEmptyBody } from '../../similarity';
+import { presence } from './not-found';
+import type { CheckContext } from '../types';
 import type { FindingDraft } from '../types';
 import { OWASP_API9 } from '../common/references';
 
-// ---------------------------------------------------------------- old versions
-// ---------------------------------------------------------------- exposed docs
-// ---------------------------------------------------------------- debug and monitoring surfaces
-// ---------------------------------------------------------------- GraphQL introspection
-// ---------------------------------------------------------------- undocumented behaviour
 
 function declaredStatus(endpoint: Endpoint, status: number): boolean {
   const codes = Object.keys(endpoint.responses);
@@ -29,8 +28,6 @@ function unknownValue(endpoint: Endpoint, name: string): string {
   if (p?.schema?.format === 'uuid') return `${randomHex(4)}-${randomHex(2)}-4${randomHex(2).slice(1)}-8${randomHex(2).slice(1)}-${randomHex(6)}`;
   return `portcullis-missing-${randomHex(6)}`;
 }
-
-const NOT_METHODS = new Set(['HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 export const undocumentedBehaviour = defineCheck({
   id: 'api9-undocumented-behaviour',
@@ -48,8 +45,12 @@ export const undocumentedBehaviour = defineCheck({
   description:
     'Compares what the API does with what its spec declares: the status of every key-1 baseline (no extra request), the status for an id ' +
     'that does not exist on reads with one path parameter, and the Allow header of OPTIONS on each path. Finding (low) for success or ' +
-    'redirect statuses the operation does not declare, and (lower confidence) for methods the server advertises but the spec does not ' +
-    'document.',
+    'redirect statuses the operation does not declare, and for an undocumented GET the server advertises that then succeeds (2xx with ' +
+    'content unlike a random path next to it). An Allow header alone is not proof: frameworks list the methods of other routes that ' +
+    'match the same URL.',
+  coverage:
+    'Advertised PUT, PATCH, POST and DELETE are not sent here (they would change data); api5-bfla-method-swap proves those by their effect ' +
+    'on objects the scan created.',
   remediation:
     'Keep the spec in step with the code: declare every status an operation can answer and every method a path accepts, and disable the ' +
     'methods and routes nobody documented.',
@@ -95,34 +96,20 @@ export const undocumentedBehaviour = defineCheck({
         ),
       );
     }
-    // Methods the server advertises on a path (Allow) that the spec does not document there.
-    const byPath = new Map<string, Endpoint[]>();
-    for (const e of ctx.allEndpoints) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
-    const methodHits: Hit[] = [];
-    const paths = [...byPath.entries()].filter(([, list]) => list.some((e) => ctx.endpoints.includes(e))).slice(0, 20);
-    await forEachLimit(paths, ctx.parallelism, async ([, list]) => {
-      if (ctx.budgetLeft() <= 0) return;
-      const endpoint = list.find((e) => e.method === 'GET') ?? list[0]!;
-      const request = (await ctx.baselineRequest(endpoint)) ?? (await ctx.prepare(endpoint, 1, 'read'));
-      if (!request) return;
-      const ex = await ctx.sendPrepared(mutate(request, { method: 'OPTIONS', body: null, headers: { 'content-type': null } }), AS_KEY1);
-      const allow = (ex.header('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
-      if (!ex.response || ex.status >= 400 || !allow.length) return;
-      const declared = new Set(list.map((e) => e.method.toUpperCase()));
-      const extra = allow.filter((m) => !declared.has(m) && !NOT_METHODS.has(m));
-      if (extra.length) methodHits.push({ endpoint, exchange: ex, detail: `Allow: ${allow.join(', ')}; undocumented: ${extra.join(', ')}` });
-    });
+    // Methods the server advertises on a path (Allow) that the spec does not document there: reported only once one succeeded.
+    const methodHits = await undocumentedMethods(ctx);
     if (methodHits.length) {
       findings.push(
         apiWideFinding(
           {
             id: 'undocumented-methods',
-            name: 'Undocumented methods advertised',
+            name: 'Undocumented methods answer',
             severity: 'low',
-            confidence: 'low',
+            confidence: 'medium',
             description:
-              'The server advertises (OPTIONS, Allow header) methods on documented paths that the spec does not document there. Undocumented ' +
-              'handlers are often forgotten ones, without the checks of the documented operations. Advertised only: they were not called.',
+              'Documented paths answer a method their spec does not document there (advertised in Allow, then called: it succeeded with ' +
+              'content unlike the API\'s not-found answer). Undocumented handlers are often forgotten ones, without the checks of the ' +
+              'documented operations.',
             recommendation: ctx.check.remediation,
           },
           methodHits,
@@ -134,3 +121,28 @@ export const undocumentedBehaviour = defineCheck({
 });
 
 
+
+/** Paths whose OPTIONS advertise an undocumented GET that then answers 2xx unlike a random path next to it. */
+async function undocumentedMethods(ctx: CheckContext): Promise<Hit[]> {
+  const byPath = new Map<string, Endpoint[]>();
+  for (const e of ctx.allEndpoints) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  const hits: Hit[] = [];
+  const paths = [...byPath.entries()].filter(([, list]) => list.some((e) => ctx.endpoints.includes(e)) && !list.some((e) => e.method === 'GET')).slice(0, 20);
+  await forEachLimit(paths, ctx.parallelism, async ([, list]) => {
+    if (ctx.budgetLeft() < 3) return;
+    const endpoint = list[0]!;
+    const request = (await ctx.baselineRequest(endpoint)) ?? (await ctx.prepare(endpoint, 1, 'read'));
+    if (!request) return;
+    const options = await ctx.sendPrepared(mutate(request, { method: 'OPTIONS', body: null, headers: { 'content-type': null } }), AS_KEY1);
+    const allow = (options.header('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+    if (!options.response || options.status >= 400 || !allow.includes('GET')) return;
+    const read = mutate(request, { method: 'GET', body: null, headers: { 'content-type': null } });
+    const attempt = await ctx.sendPrepared(read, AS_KEY1);
+    if (!attempt.ok || isEmptyBody(attempt) || looksLikeError(attempt)) return;
+    const pathname = read.url.pathname;
+    const control = await ctx.sendPrepared(mutate(read, { path: `${pathname.slice(0, pathname.lastIndexOf('/'))}/portcullis-${randomHex(4)}` }), AS_KEY1);
+    if (presence(attempt, [control]) !== 'present') return;
+    hits.push({ endpoint, exchange: attempt, detail: `Allow: ${allow.join(', ')}; GET (undocumented) answered HTTP ${attempt.status}, a random path next to it ${control.status}` });
+  });
+  return hits;
+}
