@@ -1,0 +1,170 @@
+// API2:2023: short numeric codes (OTP, PIN, verification and reset codes of 4-8 digits) that can be
+// guessed: a bounded burst of wrong codes for the scan's own account meets no throttle, lockout or
+// challenge. The login brute-force and business-flow checks leave these routes to this one
+// (common/short-codes.ts decides which routes they are).
+
+import type { Endpoint } from '../../../../shared/contract';
+import { AS_KEY1, type Exchange, type RequestAuth } from '../../http/exchange';
+import { failedInBody } from '../../identities/accounts';
+import { randomBytesPooled } from '../../random';
+import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
+import { asIdentity } from '../common/accounts';
+import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
+import { challengeSignal } from '../common/input-points';
+import { isObj, looksLikeError, schemaShape } from '../common/objects';
+import { OWASP_API2 } from '../common/references';
+import { isShortCodeRoute, shortCodeField, type ShortCode } from '../common/short-codes';
+import type { CheckContext } from '../types';
+import { asUser, burstUser, throttleSign, USER_FIELD } from './brute-force';
+
+export const CODE_BURST = 12;
+
+/** Whose codes the burst guesses, and as whom it sends them. */
+interface Target {
+  request: PreparedRequest;
+  auth: RequestAuth;
+  who: string;
+}
+
+function namesAccount(e: Endpoint): boolean {
+  return Object.keys(schemaShape(e.request_body?.schema ?? null).props).some((k) => USER_FIELD.test(k) || /^phone/i.test(k));
+}
+
+/**
+ * The scan's own account: for a body that names the account (e-mail, user name), a user the scan
+ * registered (or key 1's own when key 1 is a static key); for a code bound to the session, a
+ * logged-in user of the scan's own, else key 1. Never an account the scan does not own.
+ */
+async function ownTarget(ctx: CheckContext, base: PreparedRequest): Promise<Target | null> {
+  const ep = ctx.endpoint;
+  const auth: RequestAuth = ctx.authSpec(ep).declaredSecured ? AS_KEY1 : { kind: 'none' };
+  if (namesAccount(ep)) {
+    const user = await burstUser(ctx, 'target of the short-code check');
+    if (!user) {
+      ctx.note(`${describeEndpoint(ep)}: short-code guessing not tested: the body names an account, and the scan has none of its own to name (no sign-up, and key 1 logs in).`);
+      return null;
+    }
+    const who = user.email ?? user.username ?? 'the scan\'s user';
+    return { request: mutate(base, { bodyValue: asUser(ep, base.bodyValue as Record<string, unknown>, user) }), auth, who };
+  }
+  if (auth.kind === 'none') return null;
+  // A path naming the account is filled with key 1's own values by prepare(): key 1 it is.
+  if (ctx.accounts && !pathParamNames(ep.path).length) {
+    const r = await ctx.accounts.create('target of the short-code check');
+    if (!('error' in r)) return { request: base, auth: asIdentity(r.session), who: r.session.name };
+  }
+  return { request: base, auth, who: ctx.identityName(1) };
+}
+
+function wrongCode(digits: number, integer: boolean): string | number {
+  const n = randomBytesPooled(6).readUIntBE(0, 6) % 10 ** digits;
+  return integer ? n : String(n).padStart(digits, '0');
+}
+
+/** The answer refused the code (it did not accept it). */
+function refusedCode(ex: Exchange): boolean {
+  if (ex.status >= 400 && ex.status < 500) return true;
+  return ex.ok && (failedInBody(ex) || looksLikeError(ex));
+}
+
+/** A code of the wrong shape is answered like a wrong code: the wrong codes may never have been checked (a validation error, a missing precondition). */
+function sameAsMalformed(malformed: { ex: Exchange; sent: string }, wrong: { ex: Exchange; sent: string }): boolean {
+  const strip = (a: { ex: Exchange; sent: string }) => a.ex.body.split(a.sent).join('');
+  return malformed.ex.status === wrong.ex.status && strip(malformed) === strip(wrong);
+}
+
+function guessTime(digits: number, attempts: number, ms: number): string {
+  const perSecond = attempts / Math.max(ms / 1000, 0.001);
+  const hours = 10 ** digits / 2 / perSecond / 3600;
+  return hours < 1 ? `${Math.max(1, Math.round(hours * 60))} minutes` : `${Math.round(hours)} hours`;
+}
+
+export const shortCodeBruteForce = defineCheck({
+  id: 'api2-short-code-brute-force',
+  title: 'One-time codes and PINs can be guessed (no throttling)',
+  flag: 'BKEN_AUTH',
+  owasp: 'API2:2023',
+  cwe: 'CWE-307',
+  severity: 'medium',
+  confidence: 'medium',
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+  kind: 'active',
+  safety: 'intrusive',
+  scope: 'endpoint',
+  last: true,
+  budget: CODE_BURST + 1,
+  needsKey2: false,
+  techniques: ['API2.short-codes'],
+  description:
+    'On routes that check a short numeric code (a body field named code, otp, pin, passcode, verification_code... of 4-8 digits by its schema ' +
+    `or its name), sends one code of the wrong shape, then ${CODE_BURST} wrong codes of the right length in a row for the scan's own account ` +
+    '(a user it registered, else key 1). Finding: every wrong code is refused the same way, unlike the malformed one, with no 429, 423 or ' +
+    '503, no Retry-After, no exhausted rate limit, no lockout message and no CAPTCHA: the code space (10^digits) can be searched.',
+  coverage:
+    `A burst of ${CODE_BURST} finds missing limits, not weak ones (a limit of 100 guesses per code passes). The codes are guessed whether or ` +
+    'not a code is pending for the account. Password logins with a second factor are left to api2-auth-brute-force (the password is ' +
+    'needed first); a body that names an account is only sent for a user the scan registered or key 1 when it is a static key.',
+  remediation:
+    'Limit wrong codes per account and per code (e.g. 5 tries, then invalidate the code and ask for a new one), throttle per client with ' +
+    '429 and Retry-After, expire codes within minutes, and use at least 6 digits.',
+  references: [OWASP_API2, 'https://cwe.mitre.org/data/definitions/307.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Multifactor_Authentication_Cheat_Sheet.html'],
+  appliesTo: (e) => (e.flags.includes('BKEN_AUTH') || e.flags.includes('UABF')) && isShortCodeRoute(e),
+  async *run(ctx) {
+    const ep = ctx.endpoint;
+    const code = shortCodeField(ep);
+    if (!code) return;
+    const base = await ctx.prepare(ep, 1, 'write');
+    if (!base || !isObj(base.bodyValue)) return;
+    const target = await ownTarget(ctx, base);
+    if (!target) return;
+    const result = await burst(ctx, target, code, ep);
+    if (!result) return;
+    const { malformed, attempts, ms } = result;
+    const first = attempts[0]!;
+    const last = attempts[attempts.length - 1]!;
+    yield {
+      parameter: code.field,
+      cvss: withPrivileges(ctx, 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N'),
+      description:
+        `${describeEndpoint(ep)} refused ${CODE_BURST} wrong ${code.digits}-digit codes in a row for ${target.who} (each HTTP ${first.status}) ` +
+        `with no throttling, lockout or challenge. At this pace (${CODE_BURST} guesses in ${Math.round(ms)} ms) half of the 10^${code.digits} ` +
+        `codes are tried in about ${guessTime(code.digits, CODE_BURST, ms)}, less with parallel clients: a one-time code, PIN or verification ` +
+        'code is a guessable password. A limit in front of the application (a gateway, a WAF) may still exist: confirm before closing.',
+      notes: [
+        `A code of the wrong shape was answered HTTP ${malformed.status}, differently: the wrong codes were checked.`,
+        `Statuses: ${attempts.map((a) => a.status).join(', ')}.`,
+        `The codes were guessed for ${target.who}, an account of the scan's own.`,
+      ],
+      exchanges: [
+        { label: 'Control: a code of the wrong shape', exchange: malformed },
+        { label: 'Wrong code 1', exchange: first },
+        { label: `Attack: wrong code ${attempts.length}`, exchange: last },
+      ],
+      reproduce: last,
+    };
+  },
+});
+
+async function burst(ctx: CheckContext, target: Target, code: ShortCode, ep: Endpoint): Promise<{ malformed: Exchange; attempts: Exchange[]; ms: number } | null> {
+  const integer = ['integer', 'number'].includes(String(schemaShape(ep.request_body?.schema ?? null).props[code.field]?.type));
+  const body = target.request.bodyValue as Record<string, unknown>;
+  const send = (value: unknown) => ctx.sendPrepared(mutate(target.request, { bodyValue: { ...body, [code.field]: value } }), target.auth);
+  const shape = 'x'.repeat(code.digits);
+  const malformed = await send(shape);
+  if (!malformed.response || throttleSign(malformed)) return null;
+  const attempts: Exchange[] = [];
+  let firstCode = '';
+  const started = Date.now();
+  for (let i = 0; i < CODE_BURST; i += 1) {
+    if (ctx.budgetLeft() <= 0) return null;
+    const value = wrongCode(code.digits, integer);
+    firstCode ||= String(value);
+    const ex = await send(value);
+    if (!ex.response || ex.status >= 500 || throttleSign(ex) || challengeSignal(ex) || !refusedCode(ex)) return null;
+    attempts.push(ex);
+  }
+  const ms = Date.now() - started;
+  if (new Set(attempts.map((a) => a.status)).size !== 1) return null;
+  if (sameAsMalformed({ ex: malformed, sent: shape }, { ex: attempts[0]!, sent: firstCode })) return null;
+  return { malformed, attempts, ms };
+}
