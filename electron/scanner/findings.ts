@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { CRITICAL_CVSS } from '../../shared/constants';
 import type { Finding } from '../../shared/contract';
 import type { Check, FindingDraft } from './checks/types';
-import { cvssScore } from './cvss';
-import { curlFor, renderEvidence } from './evidence';
+import { adjustCvss, cvssScore } from './cvss';
+import { curlFor, curlSequence, renderEvidence, setupExchanges, statefulSteps } from './evidence';
+import type { Exchange } from './http/exchange';
 import type { Redactor } from './redact';
 import type { Endpoint } from '../../shared/contract';
 
@@ -43,11 +44,13 @@ export type BuiltFinding = Omit<Finding, 'id' | 'trend'>;
  */
 export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: Endpoint | null, redactor: Redactor, relabel: (text: string) => string = (t) => t): BuiltFinding {
   const endpoint = draft.endpoint === undefined ? taskEndpoint : draft.endpoint;
-  const method = (draft.method ?? endpoint?.method ?? '*').toUpperCase();
-  const path = draft.path ?? endpoint?.path ?? '*';
+  const keyMethod = (draft.method ?? endpoint?.method ?? '*').toUpperCase();
+  const keyPath = draft.path ?? endpoint?.path ?? '*';
   const parameter = draft.parameter ?? null;
-  const vector = draft.cvss ?? check.cvss;
   const last = draft.reproduce ?? draft.exchanges[draft.exchanges.length - 1]?.exchange;
+  const { method, path } = shownLocation(keyMethod, keyPath, draft, last);
+  const vector = unauthenticated(last) ? adjustCvss(draft.cvss ?? check.cvss, { PR: 'N' }) : (draft.cvss ?? check.cvss);
+  const steps = last ? statefulSteps([...draft.exchanges, ...setupExchanges(draft.setup ?? [])], last) : null;
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
@@ -63,8 +66,54 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
     evidence: relabel(renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor)),
-    curl: last ? curlFor(last, redactor) : '',
+    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : curlFor(last, redactor),
     references: check.references,
-    fingerprint: fingerprintOf(check.id, method, path, parameter),
+    // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
+    fingerprint: fingerprintOf(check.id, keyMethod, keyPath, parameter),
   };
+}
+
+/**
+ * Where a finding is shown: never "* *". An API-wide finding takes the first endpoint where it
+ * was seen (`seenAt`), else the request that proves it.
+ */
+function shownLocation(method: string, path: string, draft: FindingDraft, proof: Exchange | undefined): { method: string; path: string } {
+  if (method !== '*' && path !== '*') return { method, path };
+  const at = draft.seenAt ?? (proof ? { method: proof.request.method, path: new URL(proof.request.url).pathname } : null);
+  if (!at) return { method, path };
+  return { method: method === '*' ? at.method.toUpperCase() : method, path: path === '*' ? at.path : path };
+}
+
+/** The proving request was sent with no credential: the flaw needs none (CVSS PR:N, a curl command without a key). */
+function unauthenticated(proof: Exchange | undefined): boolean {
+  if (!proof || proof.request.auth.kind !== 'none') return false;
+  const credentialHeaders = ['authorization', 'cookie', ...proof.request.placements.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase())];
+  return !credentialHeaders.some((h) => h in proof.request.headers);
+}
+
+/**
+ * Findings a check leaves to another one (`deferTo`): held until every check has run, then reported
+ * only where that check reported nothing on the same method and path. A deferral never ends with
+ * neither check reporting.
+ */
+export class Deferrals {
+  private readonly reported = new Set<string>();
+  private readonly held: { deferTo: string; built: BuiltFinding }[] = [];
+
+  /** Remembers a reported finding. */
+  record(f: Pick<BuiltFinding, 'check_id' | 'method' | 'path'>): void {
+    this.reported.add(`${f.check_id} ${f.method} ${f.path}`);
+  }
+
+  /** Holds a deferred finding (true), or says it is not one (false). */
+  hold(draft: FindingDraft, built: BuiltFinding): boolean {
+    if (!draft.deferTo) return false;
+    this.held.push({ deferTo: draft.deferTo, built });
+    return true;
+  }
+
+  /** The held findings the other check did not report. */
+  release(): BuiltFinding[] {
+    return this.held.filter(({ deferTo, built }) => !this.reported.has(`${deferTo} ${built.method} ${built.path}`)).map((h) => h.built);
+  }
 }

@@ -38,6 +38,22 @@ export function purposeOf(method: string): Purpose {
   return 'write';
 }
 
+/** Words that name wiping or re-creating the API's data (generic: a reset, a database (re)creation, a purge). */
+const DESTRUCTIVE_NAME = /^(reset|reset[-_]?(db|database|data|all|everything)|(create|init|initiali[sz]e|populate|rebuild|recreate|setup|reset)[-_]?(db|database|tables?|schema)|createdb|initdb|resetdb|dropdb|init|initiali[sz]e|seed|reseed|seed[-_]?(db|database|data)|drop|drop[-_]?(db|database|tables?|all|schema)|purge|purge[-_]?all|flush|flushall|flush[-_]?(db|all)|wipe|wipe[-_]?(db|data|all)|truncate|truncate[-_]?all|clear[-_]?(db|database|data|all)|delete[-_]?all|destroy[-_]?all|factory[-_]?reset)$/i;
+
+/**
+ * A GET whose name says it wipes or (re)creates the API's data (/reset, /createdb, /seed, /purge...):
+ * not a read, whatever its method. Only the destructive-route check sends it, once, after every
+ * other check; baselines and harvests never do.
+ */
+export function destructiveRead(endpoint: Pick<Endpoint, 'method' | 'path' | 'operation_id'>): boolean {
+  if (!SAFE.has(endpoint.method.toUpperCase())) return false;
+  const last = endpoint.path.split('/').filter((s) => s && !s.includes('{')).pop() ?? '';
+  const op = (endpoint.operation_id ?? '').split(/[.:/]/).pop() ?? '';
+  const snake = (w: string) => w.replace(/([a-z0-9])([A-Z])/g, '$1_$2');
+  return DESTRUCTIVE_NAME.test(last) || DESTRUCTIVE_NAME.test(snake(op));
+}
+
 const templates = new Map<string, string>();
 
 /** A path with its parameters blanked (/pets/{petId}/ -> /pets/{}): memoised, checks ask per endpoint pair. */
@@ -317,6 +333,7 @@ export class ResourcePool {
 
   /** A request for the endpoint as `key` uses it; null when the safety rule forbids it. */
   async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<{ request: PreparedRequest } | { blocked: string }> {
+    if (destructiveRead(endpoint)) return { blocked: 'its name says it wipes or re-creates the API\'s data (sent only by the destructive-route check, once, at the end)' };
     const path = await this.resolvePath(endpoint, key, purpose);
     if (!path.ok) return { blocked: path.reason };
     const spec = authSpecFor(endpoint, this.deps.security);

@@ -7,7 +7,7 @@ import type { SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
-import { describeEndpoint } from './checks/helpers';
+import { describeEndpoint } from './checks/common/helpers';
 import type { Check, Identities, ScanApi } from './checks/types';
 import { Budget, HttpEngine } from './http/engine';
 import type { Accounts } from './identities/accounts';
@@ -80,6 +80,7 @@ export class ScanRun {
       tlsVerify: job.engine.tlsVerify,
       credentials: this.book,
       loginOrigins: loginOrigins(job.api.baseUrl, identities, job.api.security),
+      skipped: job.endpoints.filter((e) => e.flags.includes('SKIP')),
       signal: this.controller.signal,
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);

@@ -3,9 +3,9 @@
 // baselines and objects, the identities), findings built and handed to the sink as they come.
 
 import type { Endpoint } from '../../shared/contract';
-import { describeEndpoint } from './checks/helpers';
+import { describeEndpoint } from './checks/common/helpers';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
-import { buildFinding, slotRelabeler } from './findings';
+import { buildFinding, Deferrals, slotRelabeler } from './findings';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
 import type { KeyNumber } from './http/exchange';
 import { AbortedError } from './http/limits';
@@ -74,6 +74,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
     signal: run.signal,
     parallelism: Math.max(1, run.job.engine.concurrency),
     oob: run.oob,
+    skips: (method, url) => engine.isSkipped(method, new URL(url)),
     send: (request: ProbeRequest, endpoint?: Endpoint) => engine.send(request, budgets(endpoint ?? task.endpoint)),
     sendPrepared: (request: PreparedRequest, auth, extra) => engine.send(toProbe(request, auth, extra), budgets(request.endpoint ?? task.endpoint)),
     baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),
@@ -85,6 +86,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
     authSpec: (endpoint) => authSpecFor(endpoint ?? first, security),
     url: (p) => engine.resolve(p),
     credential: (key) => run.book.slot(key)?.token ?? null,
+    loginExchanges: (key) => run.book.slot(key)?.loginExchanges ?? [],
     identityName: (key) => run.book.labelOf(key),
     budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [run.budgetOf((endpoint ?? task.endpoint)!).left] : [])),
     note: (m) => run.note(m),
@@ -100,6 +102,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     if (s && s.name !== `key ${k}`) names.set(k, s.name);
   }
   const relabel = slotRelabeler(names);
+  const deferrals = new Deferrals();
   let scanBudgetSpent = false;
 
   const runChecked = async (task: Task, ctx: CheckContext) => {
@@ -107,6 +110,8 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     try {
       for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
         const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
+        if (deferrals.hold(draft, built)) continue;
+        deferrals.record(built);
         if (await run.sink.finding(built)) run.progress.findings += 1;
       }
     } catch (err) {
@@ -141,10 +146,12 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   // flight. Twice the concurrency keeps it full (a queue of waiting requests) without holding the live
   // state of more tasks than that, which every young-generation GC would copy (x4 measured slower).
   const workers = Math.max(4, Math.min(256, run.job.engine.concurrency * 2));
-  // The bursts that may lock accounts out wait until everything else has finished.
-  for (const phase of [tasks.filter((t) => !t.check.last), tasks.filter((t) => t.check.last)]) {
+  // The bursts that may lock accounts out wait until everything else has finished, and what may wipe the API's data waits for them.
+  const phases = [tasks.filter((t) => !t.check.last && !t.check.destructive), tasks.filter((t) => t.check.last && !t.check.destructive), tasks.filter((t) => t.check.destructive)];
+  for (const phase of phases) {
     if (phase.length && !run.signal.aborted) await runPool(phase, workers);
   }
+  if (!run.signal.aborted) for (const built of deferrals.release()) if (await run.sink.finding(built)) run.progress.findings += 1;
 
   async function runPool(list: Task[], size: number): Promise<void> {
     let next = 0;

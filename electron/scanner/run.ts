@@ -9,7 +9,7 @@ import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { Logger } from '../log';
 import type { Check, ScanApi, ScanOptions } from './checks/types';
 import type { BuiltFinding } from './findings';
-import { describeEndpoint } from './checks/helpers';
+import { describeEndpoint } from './checks/common/helpers';
 import { LocalTargetError } from './net-guard';
 import { OobListener } from './oob';
 import { scanConfigOf, startAccounts, startIdentities, verifyPhase } from './run-identities';

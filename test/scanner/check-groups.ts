@@ -4,7 +4,13 @@ import { accountDeleteOther } from '../../electron/scanner/checks/api5-function-
 import { accountEmailOther, accountPasswordOther } from '../../electron/scanner/checks/api1-object-authorization/account-takeover';
 import { bolaCreateSteal, useAfterDelete } from '../../electron/scanner/checks/api1-object-authorization/created-objects';
 import { bolaIdSwap, bolaTokenSwap } from '../../electron/scanner/checks/api1-object-authorization/id-swaps';
+import { bolaEncodedIdSwap } from '../../electron/scanner/checks/api1-object-authorization/encoded-id-swap';
+import { tokenClaims } from '../../electron/scanner/checks/api3-property-authorization/token-claims';
+import { unauthenticatedReset } from '../../electron/scanner/checks/api5-function-authorization/destructive-routes';
 import { authBruteForce } from '../../electron/scanner/checks/api2-authentication/brute-force';
+import { changeWithoutCurrentPassword } from '../../electron/scanner/checks/api2-authentication/reauthentication';
+import { shortCodeBruteForce } from '../../electron/scanner/checks/api2-authentication/short-codes';
+import { userEnumeration } from '../../electron/scanner/checks/api2-authentication/user-enumeration';
 import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authentication/credentials-not-enforced';
 import { jwtTampering } from '../../electron/scanner/checks/api2-authentication/jwt-tampering';
 import { credentialsInUrl, tokenInResponse } from '../../electron/scanner/checks/api2-authentication/token-exposure';
@@ -32,12 +38,14 @@ import { undocumentedBehaviour } from '../../electron/scanner/checks/api9-invent
 import type { Check } from '../../electron/scanner/checks/types';
 import { leakOnFailedCreate } from '../../electron/scanner/checks/api8-misconfiguration/leak-on-failed-create';
 
-export const BOLA_CHECKS = [bolaTokenSwap, bolaIdSwap, bolaCreateSteal, useAfterDelete];
+export const BOLA_CHECKS = [bolaTokenSwap, bolaIdSwap, bolaEncodedIdSwap, bolaCreateSteal, useAfterDelete];
 export const TOKEN_CHECKS = [jwtTampering, tokenInResponse, credentialsInUrl, authBruteForce];
 export const AUTH_CHECKS = [noOrInvalidCredentials, ...TOKEN_CHECKS];
-export const BOPLA_CHECKS = [massAssignment, excessiveDataExposure];
-export const BFLA_CHECKS = [bflaPrivilegedOperation, bflaRoleOperation, bflaMethodSwap, adminPathInsertion];
+export const BOPLA_CHECKS = [massAssignment, excessiveDataExposure, tokenClaims];
+export const BFLA_CHECKS = [bflaPrivilegedOperation, bflaRoleOperation, bflaMethodSwap, adminPathInsertion, unauthenticatedReset];
 export const STATEFUL_CHECKS = [leakOnFailedCreate];
+/** The API2 checks on the scan's own accounts: login user enumeration, short-code guessing, changes without the current password. */
+export const API2_ACCOUNT_CHECKS = [userEnumeration, shortCodeBruteForce, changeWithoutCurrentPassword];
 export const ACCOUNT_CHECKS = [accountPasswordOther, accountEmailOther, accountDeleteOther, signupMassAssignment];
 /** The checks that work from input points and the API's surface (API4, API6-API10). */
 export const INPUT_CHECKS: Check[] = [

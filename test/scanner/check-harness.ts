@@ -31,10 +31,19 @@ export function expectWellFormed(s: CheckScan, findings: BuiltFinding[]): void {
     const head = `Method: ${f.method}\nPath: ${f.path}\n`;
     if (!f.evidence.startsWith(head)) throw new Error(`${f.check_id}: evidence does not start with Method/Path:\n${f.evidence.slice(0, 200)}`);
     if (!/== .+ ==\n> [A-Z]+ \//.test(f.evidence) || !/< HTTP \d{3}/.test(f.evidence)) throw new Error(`${f.check_id}: evidence lacks an exchange`);
-    if (!f.curl.startsWith('curl -i -X ')) throw new Error(`${f.check_id}: no curl command`);
+    if (!f.curl.startsWith('curl -i -X ') && !isCurlSequence(f.curl)) throw new Error(`${f.check_id}: no curl command`);
     if (!/^CVSS:3\.1\//.test(f.cvss_vector ?? '') || !(f.cvss_score >= 0) || !/^CWE-\d+$/.test(f.cwe ?? '') || !f.references.length) throw new Error(`${f.check_id}: metadata`);
     for (const k of keys) if (f.evidence.includes(k) || f.curl.includes(k) || f.description.includes(k)) throw new Error(`${f.check_id}: a key leaked into the finding`);
   }
+}
+
+/** A numbered list of steps (a stateful finding's reproduction), each one comment line and one curl command. */
+export function isCurlSequence(text: string): boolean {
+  const lines = text.split('\n');
+  if (!lines[0]!.startsWith('# Run these steps in order')) return false;
+  const steps = lines.filter((l) => /^# \d+\. /.test(l));
+  const commands = lines.filter((l) => /^([A-Z_0-9]+=\$\()?curl -[is] -X [A-Z]+ /.test(l));
+  return steps.length >= 2 && steps.length === commands.length && steps.every((l, i) => l.startsWith(`# ${i + 1}. `));
 }
 
 /** What each check sent stays within its budget: per endpoint it ran on, or per scan for API-wide checks. */

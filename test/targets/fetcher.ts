@@ -160,13 +160,14 @@ export class UrlFetcher {
     private readonly log: OutboundLog,
   ) {}
 
-  private allowed(url: URL): boolean {
-    if (this.has('ssrf')) return true;
+  /** `internal`: the calling feature's own policy for internal addresses (else the ssrf flaw decides). */
+  private allowed(url: URL, internal?: boolean): boolean {
+    if (internal ?? this.has('ssrf')) return true;
     if (this.allowlist.has(url)) return true;
     return !isInternalHost(url.hostname);
   }
 
-  async fetch(raw: string, feature: string): Promise<FetchResult> {
+  async fetch(raw: string, feature: string, policy: { internal?: boolean } = {}): Promise<FetchResult> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -174,7 +175,7 @@ export class UrlFetcher {
       throw new FetchRefused('The URL is not valid.');
     }
     if (url.protocol === 'file:') {
-      if (!this.has('ssrf-file')) {
+      if (policy.internal !== undefined || !this.has('ssrf-file')) {
         this.log.add({ time: Date.now(), feature, url: url.href, outcome: 'refused', detail: 'scheme' });
         throw new FetchRefused('Only http and https URLs are allowed.');
       }
@@ -184,7 +185,7 @@ export class UrlFetcher {
       this.log.add({ time: Date.now(), feature, url: url.href, outcome: 'refused', detail: 'scheme' });
       throw new FetchRefused('Only http and https URLs are allowed.');
     }
-    if (!this.allowed(url)) {
+    if (!this.allowed(url, policy.internal)) {
       this.log.add({ time: Date.now(), feature, url: url.href, outcome: 'refused', detail: 'internal address' });
       throw new FetchRefused('The URL is not allowed.');
     }
@@ -203,7 +204,7 @@ export class UrlFetcher {
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new FetchFailed('Redirect to an unsupported scheme.');
       // The hardened fetcher holds every hop to the policy of the first URL.
-      if (!this.has('follow-redirects') && !this.allowed(next)) {
+      if (!this.has('follow-redirects') && !this.allowed(next, policy.internal)) {
         this.log.add({ time: Date.now(), feature, url: next.href, outcome: 'refused', detail: 'redirect to an internal address' });
         throw new FetchRefused('The URL redirects to an address that is not allowed.');
       }

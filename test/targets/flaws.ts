@@ -43,6 +43,12 @@ export const FLAWS = {
     description: 'GET /api/v2/users/{userId}/addresses returns the addresses of any user id (ids are small integers).',
     hardened: '403 when userId is not the caller\'s own id (admins excepted).',
   },
+  'bola-encoded-id': {
+    owasp: 'API1',
+    technique: 'API1.3 id swap with an encoded id (base64 of the number)',
+    description: 'GET /api/v2/receipts/{receiptId} takes the order id base64-encoded (MTAwMg== is order 1002) and returns any order\'s receipt, with the customer\'s name and e-mail: decoding, adding one and encoding again reads another customer\'s receipt. No listing of receipts exists.',
+    hardened: '404 for a receipt of an order the caller does not own.',
+  },
   'bola-create-read': {
     owasp: 'API1',
     technique: 'API1.2 create then steal: read',
@@ -141,6 +147,18 @@ export const FLAWS = {
     description: 'POST /api/v2/auth/password-reset returns the reset token ("resetToken") in its body, which is enough to take over the account.',
     hardened: 'The generic 202 message only; the token goes to the mail log.',
   },
+  'login-user-enumeration': {
+    owasp: 'API2',
+    technique: 'API2 login user enumeration',
+    description: 'POST /api/v2/auth/login answers an unknown username with 401 {"error": "unknown_user", "message": "No account with that username."} and a wrong password with 401 "invalid_credentials": anyone can tell which usernames exist.',
+    hardened: 'One answer for both: 401 "invalid_credentials" "Wrong username or password.", after the same scrypt work.',
+  },
+  'verification-code-no-throttle': {
+    owasp: 'API2',
+    technique: 'API2 short-code brute force (e-mail verification code)',
+    description: 'POST /api/v2/auth/verify-email {"email", "code"} checks the 6-digit code mailed at sign-up without limit: the million codes can be guessed.',
+    hardened: 'After 5 wrong codes per address within 15 minutes: 429 with Retry-After.',
+  },
   'password-change-no-current': {
     owasp: 'API2',
     technique: 'account takeover: password changed without the current password',
@@ -197,6 +215,12 @@ export const FLAWS = {
     description: 'GET /api/v2/integrations includes privateKey, a PEM "-----BEGIN PRIVATE KEY-----" signing key.',
     hardened: 'publicKey and keyFingerprint only.',
   },
+  'token-claims-secret': {
+    owasp: 'API3',
+    technique: 'API3 tokens: sensitive claims in the JWT the login issues',
+    description: 'POST /api/v2/auth/login puts the user\'s password hash (pwdHash, the $scrypt$ string) into the claims of the JWT it issues: anyone holding or intercepting the token decodes it.',
+    hardened: 'The token carries sub, exp, iat, iss, aud, jti, username and role only.',
+  },
 
   // ---- API4 Unrestricted resource consumption -------------------------------------------------
   'page-size-unbounded': {
@@ -229,6 +253,12 @@ export const FLAWS = {
     description: 'GET /api/v2/products/search?q= (maxLength 100) runs a quadratic fuzzy edit-distance match over all 500 products for any q length: a few ms for a normal query, about 0.5 s per 1,000 characters (work capped at 2,500 characters, about 1.5 s). The work yields to the event loop, so other requests are not delayed.',
     hardened: '400 for q longer than 100 characters.',
   },
+  'regex-backtracking': {
+    owasp: 'API4',
+    technique: 'API4 input-dependent slowness (regular-expression backtracking)',
+    description: 'POST /api/v2/auth/password-reset checks the e-mail (up to 64 characters) with a regular expression that nests quantifiers in the local part, ^([a-zA-Z0-9]([-.\\w]*[a-zA-Z0-9])*)@...: a run of about 30 letters with no @ takes 0.5 s, each 2 more characters 4x as long, and the event loop is blocked meanwhile.',
+    hardened: 'The schema\'s linear e-mail check only: 400 at once.',
+  },
 
   // ---- API5 Broken function level authorization ----------------------------------------------
   'bfla-admin': {
@@ -249,14 +279,32 @@ export const FLAWS = {
     description: 'An internal console answers without any auth: GET /admin, /api/admin, /api/v2/admin (HTML), and /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection}, /api/v2/admin/{collection} (undeclared ones), /api/v2/{collection}/admin list every user\'s rows (collections: users, customers, orders, notes, documents, transfers, payments, products).',
     hardened: '404.',
   },
+  'trusted-client-ip': {
+    owasp: 'API5',
+    technique: 'API5 privilege-asserting request headers (client IP spoofing)',
+    description: 'GET /api/v2/admin/users, GET /api/v2/admin/stats and PATCH /api/v2/admin/users/{userId} treat a request whose X-Forwarded-For (first address) or X-Real-IP is a loopback address as the internal admin service: served without credentials or role.',
+    hardened: 'Forwarding headers are ignored: 401 without credentials, 403 for non-admins.',
+  },
   'account-delete-other': {
     owasp: 'API5',
     technique: 'account deletion (an administrator\'s function) by an ordinary user',
     description: 'DELETE /api/v2/users/{userId} lets any signed-in customer delete another customer\'s account: the victim can no longer sign in and their tokens, API key, sessions and refresh tokens stop working. (Administrators\' accounts need an administrator in both modes.)',
     hardened: '403 unless the caller is an administrator or the account\'s own user.',
   },
+  'unauth-reset': {
+    owasp: 'API5',
+    technique: 'unauthenticated destructive route (GET reset)',
+    description: 'GET /api/v2/maintenance/reset (documented for administrators) answers without credentials and deletes every note customers wrote, for all users.',
+    hardened: '401 without credentials, 403 for anyone but an administrator; nothing is deleted.',
+  },
 
   // ---- API6 Sensitive business flows ---------------------------------------------------------
+  'negative-quantity': {
+    owasp: 'API6',
+    technique: 'API6 out-of-range business values (negative quantity)',
+    description: 'POST /api/v2/orders accepts an item quantity below its minimum of 1 (0 or negative): the line is stored as sent and the order total drops by the line\'s price, below zero for a one-line order.',
+    hardened: '400 for a quantity below 1.',
+  },
   'flow-checkout': {
     owasp: 'API6',
     technique: 'API6 burst on checkout / purchase',
@@ -306,6 +354,12 @@ export const FLAWS = {
     technique: 'API7.2 internal targets (file://)',
     description: 'The same fetcher also reads file:// URLs: link-preview of file:///etc/passwd returns its content.',
     hardened: '400 for non-http(s) schemes.',
+  },
+  'ssrf-encoded': {
+    owasp: 'API7',
+    technique: 'API7.2 internal targets, fetched content returned base64-encoded',
+    description: 'POST /api/v2/link-archive {"url"} fetches any http(s) URL, loopback included, and answers {"content": base64(fetched body)}.',
+    hardened: '400 "URL not allowed" for loopback, private, link-local and reserved addresses (as link-preview).',
   },
 
   // ---- API8 Security misconfiguration and injection ------------------------------------------
@@ -375,6 +429,24 @@ export const FLAWS = {
     description: 'POST /api/v2/auth/login looks the user up in a legacy document store with the raw body: {"username": "alice", "password": {"$ne": null}} logs in as alice ($ne, $gt, $regex, $in... are honoured).',
     hardened: '400 unless username and password are strings; scrypt comparison.',
   },
+  'sqli-path': {
+    owasp: 'API8',
+    technique: 'API8.4 SQL injection in a path segment (blind: boolean pair and UNION read)',
+    description: "GET /api/v2/categories/{category}/products puts the path segment into SQL (SQLite, no sleep function); errors give a generic 500. \"books' AND '1'='1\" lists the books, \"books' AND '1'='2\" nothing, and \"x' UNION SELECT 1,2,3,4-- -\" returns the constants.",
+    hardened: '404 unless the category is one of the known ones; parameterised query.',
+  },
+  'nosql-query': {
+    owasp: 'API8',
+    technique: 'API8.4 NoSQL operator injection in a query string',
+    description: 'GET /api/v2/coupons/check?code= parses bracket keys as operators (code[$ne]=x, code[$regex]=.*, code[$gt]=) and looks the coupon up in a document collection: any operator that matches returns the first coupon, an internal staff one.',
+    hardened: 'code must be a plain string (bracket keys are ignored, so it is missing: 400); exact match.',
+  },
+  'nosql-where': {
+    owasp: 'API8',
+    technique: 'API8.4 NoSQL server-side JavaScript ($where) injection',
+    description: "GET /api/v2/stores?city= filters the store collection with a $where expression built by concatenation (\"this.city == '<city>'\", run in a sandbox): \"Lyon' || 'a'==='a\" lists every store, including unlisted warehouses.",
+    hardened: 'Exact string comparison; no expression is built from input.',
+  },
   'cmd-injection': {
     owasp: 'API8',
     technique: 'API8.4 command injection (time-based)',
@@ -386,6 +458,18 @@ export const FLAWS = {
     technique: 'API8.4 path traversal',
     description: 'GET /api/v2/downloads/content?file= joins the value onto the downloads directory without containment: ../../../../etc/passwd returns the real file.',
     hardened: '404 for anything but a file directly inside the downloads directory.',
+  },
+  'stored-html': {
+    owasp: 'API8',
+    technique: 'API8 script content stored and served back as HTML',
+    description: 'GET /api/v2/notes/{noteId}/print renders the note\'s title and body into a text/html page unescaped, with a policy that allows inline scripts: markup stored through POST/PUT /notes runs in the reader\'s browser.',
+    hardened: 'Title and body are HTML-escaped; the strict Content-Security-Policy stays.',
+  },
+  'jsonp-callback': {
+    owasp: 'API8',
+    technique: 'API8 JSONP callback wraps data',
+    description: 'Any GET answering JSON honours ?callback= (also jsonp=, cb=): the answer becomes text/javascript `/**/ typeof fn === \'function\' && fn({...});` with the caller\'s data (GET /api/v2/me with a cookie session leaks the account to any site).',
+    hardened: 'The parameter is ignored: application/json with nosniff.',
   },
   'trace-enabled': {
     owasp: 'API8',
@@ -410,7 +494,7 @@ export const FLAWS = {
   'exposed-docs': {
     owasp: 'API9',
     technique: 'API9.2 exposed API docs',
-    description: 'The spec is served at /openapi.json, /openapi.yaml, /swagger.json, /api-docs, /v2/api-docs, /v3/api-docs, /swagger/v1/swagger.json, and a Swagger UI page at /swagger, /swagger-ui.html, /swagger-ui/, /docs, /redoc; all also under /api and /api/v2.',
+    description: 'The spec, plus an internal POST /internal/reindex that the published spec leaves out (JSON documents only), is served at /openapi.json, /openapi.yaml, /swagger.json, /api-docs, /v2/api-docs, /v3/api-docs, /swagger/v1/swagger.json, and a Swagger UI page at /swagger, /swagger-ui.html, /swagger-ui/, /docs, /redoc; all also under /api and /api/v2.',
     hardened: '404.',
   },
   'debug-endpoints': {
@@ -430,6 +514,24 @@ export const FLAWS = {
     technique: 'API9.3 undeclared status codes',
     description: 'POST /api/v2/notes answers 200 (the spec declares 201) and GET /api/v2/products/{productId} for an unknown id answers 204 (the spec declares 404).',
     hardened: 'Only declared status codes.',
+  },
+  'undocumented-collection': {
+    owasp: 'API9',
+    technique: 'API9 discovery: the collection route of a documented item route',
+    description: 'GET /api/v2/users (the collection of the documented DELETE /api/v2/users/{userId}, not in the spec) lists every user\'s id, username, e-mail and role to any signed-in caller.',
+    hardened: '404 like any unknown route.',
+  },
+  'backup-file': {
+    owasp: 'API9',
+    technique: 'API9 discovery: a backup file in the web root',
+    description: 'GET /backup.sql serves an SQL dump of the users table (usernames, e-mails, password hashes) without credentials.',
+    hardened: '404 like any unknown route.',
+  },
+  'debug-console': {
+    owasp: 'API8',
+    technique: 'API8 framework debug console left on',
+    description: 'GET /console serves an interactive debugger console page (Werkzeug\'s) without credentials.',
+    hardened: '404 like any unknown route.',
   },
 
   // ---- API10 Unsafe consumption of APIs ------------------------------------------------------

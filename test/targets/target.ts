@@ -22,8 +22,12 @@ import { registerAdmin } from './routes/admin';
 import { DOWNLOADS, registerContent } from './routes/content';
 import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
+import { registerLookup } from './routes/lookup';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
+import { registerVerification } from './routes/verification';
+import { jsonpReply, registerViews } from './routes/views';
+import { registerReceipts } from './routes/receipts';
 import { buildSpec } from './spec';
 
 export interface TargetOptions {
@@ -238,10 +242,14 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerHidden(router, state);
   registerAdmin(router, state);
   registerAccount(router, state);
+  registerVerification(router, state);
   registerIdentity(router, state);
   registerShop(router, state);
+  registerLookup(router, state);
   registerContent(router);
   registerOutbound(router);
+  registerViews(router);
+  registerReceipts(router);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');
@@ -349,6 +357,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     } catch (e) {
       reply = errorReply(e);
     }
+    reply = jsonpReply(has, method, url, reply);
     return { ...reply, headers: { ...extra, ...reply.headers } };
   }
 

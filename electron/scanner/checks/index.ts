@@ -5,32 +5,45 @@
 import { accountEmailOther, accountPasswordOther } from './api1-object-authorization/account-takeover';
 import { bolaCreateSteal, useAfterDelete } from './api1-object-authorization/created-objects';
 import { bolaIdSwap, bolaTokenSwap } from './api1-object-authorization/id-swaps';
+import { bolaEncodedIdSwap } from './api1-object-authorization/encoded-id-swap';
 import { authBruteForce } from './api2-authentication/brute-force';
+import { changeWithoutCurrentPassword } from './api2-authentication/reauthentication';
+import { shortCodeBruteForce } from './api2-authentication/short-codes';
+import { userEnumeration } from './api2-authentication/user-enumeration';
 import { noOrInvalidCredentials } from './api2-authentication/credentials-not-enforced';
 import { jwtTampering } from './api2-authentication/jwt-tampering';
 import { credentialsInUrl, tokenInResponse } from './api2-authentication/token-exposure';
 import { excessiveDataExposure } from './api3-property-authorization/data-exposure';
 import { massAssignment } from './api3-property-authorization/mass-assignment';
 import { signupMassAssignment } from './api3-property-authorization/signup-privileges';
+import { tokenClaims } from './api3-property-authorization/token-claims';
+import { algorithmicComplexity } from './api4-resource-consumption/algorithmic-complexity';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
 import { accountDeleteOther } from './api5-function-authorization/account-deletion';
 import { adminPathInsertion } from './api5-function-authorization/admin-paths';
+import { unauthenticatedReset } from './api5-function-authorization/destructive-routes';
+import { privilegeHeaders } from './api5-function-authorization/privilege-headers';
 import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './api5-function-authorization/privileged-operations';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
+import { outOfRangeValues } from './api6-business-flows/out-of-range-values';
 import { ssrfCallback, ssrfInternal } from './api7-ssrf/ssrf';
 import { commandInjection } from './api8-misconfiguration/command-injection';
 import { corsPolicy } from './api8-misconfiguration/cors';
+import { jsonpCallback } from './api8-misconfiguration/jsonp';
 import { leakOnFailedCreate } from './api8-misconfiguration/leak-on-failed-create';
 import { nosqlInjection } from './api8-misconfiguration/nosql-injection';
 import { pathTraversal } from './api8-misconfiguration/path-traversal';
+import { scriptContent } from './api8-misconfiguration/script-content';
 import { securityHeaders } from './api8-misconfiguration/security-headers';
 import { sqlInjection } from './api8-misconfiguration/sql-injection';
 import { plainHttp, traceEnabled } from './api8-misconfiguration/transport';
 import { verboseErrors } from './api8-misconfiguration/verbose-errors';
+import { debugConsole } from './api8-misconfiguration/debug-console';
 import { followsRedirects, openRedirect, unsignedWebhook } from './api10-unsafe-consumption/redirects-and-webhooks';
 import { debugEndpoints, graphqlIntrospection } from './api9-inventory/debug-endpoints';
+import { undocumentedEndpoints } from './api9-inventory/discovery';
 import { exposedDocs } from './api9-inventory/exposed-docs';
 import { oldVersions } from './api9-inventory/old-versions';
 import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
@@ -42,23 +55,30 @@ export const CHECKS: readonly Check[] = Object.freeze([
   // change data, run last.
   bolaTokenSwap,
   bolaIdSwap,
+  bolaEncodedIdSwap,
   bolaCreateSteal,
   useAfterDelete,
   noOrInvalidCredentials,
   jwtTampering,
   tokenInResponse,
   credentialsInUrl,
+  // Before the login burst (a `last` check), which may lock accounts or trip a per-client limit.
+  userEnumeration,
   authBruteForce,
+  shortCodeBruteForce,
   massAssignment,
   excessiveDataExposure,
+  tokenClaims,
   pageSizeAbuse,
   noRateLimit,
   sizeLimits,
   slowOversize,
+  algorithmicComplexity,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
   adminPathInsertion,
+  privilegeHeaders,
   flowNotThrottled,
   ssrfCallback,
   ssrfInternal,
@@ -69,21 +89,29 @@ export const CHECKS: readonly Check[] = Object.freeze([
   nosqlInjection,
   commandInjection,
   pathTraversal,
+  scriptContent,
+  jsonpCallback,
   traceEnabled,
   plainHttp,
   oldVersions,
   exposedDocs,
   debugEndpoints,
   graphqlIntrospection,
+  undocumentedEndpoints,
+  debugConsole,
   undocumentedBehaviour,
   openRedirect,
   followsRedirects,
   unsignedWebhook,
+  outOfRangeValues,
   leakOnFailedCreate,
   accountPasswordOther,
   accountEmailOther,
+  changeWithoutCurrentPassword,
   accountDeleteOther,
   signupMassAssignment,
+  // Wipes the API's data: runs alone after every other check (`destructive`).
+  unauthenticatedReset,
 ]);
 
 /** The checks of a scan profile. Both values of the one OWASP profile run every check. */

@@ -6,7 +6,7 @@ import type { Confidence, Flag, Severity } from '../../../shared/constants';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
-import type { LabelledExchange } from '../evidence';
+import type { ChosenSecret, LabelledExchange, SetupUser } from '../evidence';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
 import type { Accounts } from '../identities/accounts';
@@ -41,6 +41,11 @@ export interface CheckMeta {
    * refuse the identities' own logins (and every check after it) for a while.
    */
   last?: boolean;
+  /**
+   * Runs alone after every other check, the `last` ones included: what it sends may wipe the API's
+   * data (a reset route), which would spoil every check still running.
+   */
+  destructive?: boolean;
   /** Most requests the check itself may send: per endpoint (endpoint scope) or per scan (api scope). Baselines are not counted. */
   budget: number;
   /** What the check sends and what proves a finding (for docs/checks.md and the report). */
@@ -80,6 +85,21 @@ export interface FindingDraft {
   exchanges: LabelledExchange[];
   /** The exchange the curl command reproduces (default: the last one). */
   reproduce?: Exchange;
+  /**
+   * Users the scan registered that the finding involves: the curl steps start with their
+   * registrations and logins (passwords as variables, tokens read from the login answers), so they
+   * replay on a fresh instance.
+   */
+  setup?: SetupUser[];
+  /** Secret values the steps send that the reader may choose (a new password the attack sets): variables set at the top. */
+  chosen?: ChosenSecret[];
+  /** API-wide findings (method or path "*"): the first endpoint where it was seen, shown as the finding's method and path. */
+  seenAt?: { method: string; path: string };
+  /**
+   * A check that leaves this flaw to another one (by id): the finding is held back and reported only
+   * when that check reported nothing on the same method and path by the end of the scan.
+   */
+  deferTo?: string;
 }
 
 export interface KeyIdentity {
@@ -149,6 +169,8 @@ export interface CheckContext {
    */
   readonly oob: OobService | null;
 
+  /** The user marked this operation SKIP (checks that guess paths leave it out; the engine refuses it anyway). */
+  skips(method: string, url: string | URL): boolean;
   /** Sends a request charged to this check's budget (and the endpoint's). */
   send(request: ProbeRequest, endpoint?: Endpoint): Promise<Exchange>;
   /** Sends a prepared request as `auth`. */
@@ -163,6 +185,8 @@ export interface CheckContext {
   authSpec(endpoint?: Endpoint): AuthSpec;
   /** A URL relative to the API's base URL ("/v1/users"), or absolute. */
   url(pathOrUrl: string): URL;
+  /** The answers of the slot's current login (empty for a static key): what the API issued to it, for checks that read issued tokens. Its secrets are redacted in findings. */
+  loginExchanges(key: KeyNumber): readonly Exchange[];
   /** The slot's current token, for checks that must derive a credential from it (JWT tampering); null for a cookie session. Never put it in finding text: it is redacted anyway. */
   credential(key: KeyNumber): string | null;
   /** The name of the identity in a slot ("alice"; "key 1" for a scan started with keys). */

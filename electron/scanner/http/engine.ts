@@ -33,6 +33,8 @@ export interface EngineOptions {
   credentials?: CredentialProvider;
   /** Origins besides the API's that login requests may reach (an OAuth2 token endpoint on its own host). */
   loginOrigins?: string[];
+  /** Operations the user marked SKIP: no request matching one leaves, whichever check makes it (discovery guesses too). */
+  skipped?: readonly { method: string; path: string }[];
   signal: AbortSignal;
   /** Verify TLS certificates (default true). */
   tlsVerify?: boolean;
@@ -234,6 +236,7 @@ export class HttpEngine {
   private readonly pools = new Map<string, Pool>();
   private readonly credentials: CredentialProvider;
   private readonly loginOrigins: Set<string>;
+  private readonly skipped: { method: string; path: RegExp }[];
   private readonly semaphore: Semaphore;
   private readonly limiter: RateLimiter;
   private seq = 0;
@@ -247,6 +250,7 @@ export class HttpEngine {
     this.budget = new Budget('scan', options.maxRequests);
     this.credentials = options.credentials ?? staticCredentials(options.keys ?? {});
     this.loginOrigins = new Set((options.loginOrigins ?? []).map((o) => new URL(o).origin));
+    this.skipped = (options.skipped ?? []).map((e) => ({ method: e.method.toUpperCase(), path: this.pathPattern(e.path) }));
     setMaxListeners(0, options.signal);
     // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
     // than an abort listener per request).
@@ -317,9 +321,27 @@ export class HttpEngine {
     return { url: placed.url, headers, stamp: placed.stamp };
   }
 
-  /** Same host and port as the API, or a login origin for a login request. */
+  /** Same host and port as the API, or a login origin for a login request; never a SKIP operation. */
   private allowed(url: URL, req: ProbeRequest): boolean {
+    if (this.skipped.length && this.isSkipped(req.method, url)) return false;
     return this.inScope(url) || (!!req.login && this.loginOrigins.has(url.origin));
+  }
+
+  /** A spec path under the base path as a pattern: each {param} stands for one segment. */
+  private pathPattern(template: string): RegExp {
+    const full = this.resolve(template).pathname.replace(/\/+$/, '');
+    const source = full
+      .split(/(%7B[^/]*?%7D|\{[^/}]*\})/i)
+      .map((part, i) => (i % 2 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    return new RegExp(`^${source}/?$`);
+  }
+
+  /** The user marked this operation SKIP: no request for it leaves (checks that guess paths leave it out). */
+  isSkipped(method: string, url: URL): boolean {
+    if (!this.inScope(url)) return false;
+    const m = method.toUpperCase();
+    return this.skipped.some((s) => s.method === m && s.path.test(url.pathname));
   }
 
   private charge(budgets: readonly Budget[]): void {

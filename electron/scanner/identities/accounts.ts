@@ -6,7 +6,7 @@
 
 import type { Endpoint, JsonSchema } from '../../../shared/contract';
 import { stepsOf, type IdentityConfig, type LoginStep, type PlacementConfig, type SignupSetting, type ValueSource } from '../../../shared/identities';
-import { describeEndpoint } from '../checks/helpers';
+import { describeEndpoint } from '../checks/common/helpers';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange } from '../http/exchange';
 import { sleep } from '../http/limits';

@@ -5,7 +5,7 @@
 
 import type { ApiSecurity, Endpoint, IdentityDefaults, TestIdentityData } from '../../../shared/contract';
 import { configSecrets, describePlacementConfig, type IdentityConfig, type PlacementConfig } from '../../../shared/identities';
-import { describeEndpoint } from '../checks/helpers';
+import { describeEndpoint } from '../checks/common/helpers';
 import { HttpEngine } from '../http/engine';
 import { Redactor } from '../redact';
 import { prepareRequest } from '../requests';

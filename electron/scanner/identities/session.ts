@@ -129,6 +129,11 @@ export class IdentitySession {
     return this.credential?.token ?? null;
   }
 
+  /** The exchanges of the current credential's login (what the API answered when it issued it). */
+  get loginExchanges(): readonly Exchange[] {
+    return this.credential?.exchanges ?? [];
+  }
+
   /** The first login. Throws ObtainError with what the API answered. */
   async start(): Promise<void> {
     await this.login(false);

@@ -5,12 +5,12 @@
 
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import { modeOf, type Baselines } from '../baselines';
-import { describeEndpoint } from '../checks/helpers';
-import { identityOf } from '../checks/objects';
+import { describeEndpoint } from '../checks/common/helpers';
+import { identityOf } from '../checks/common/objects';
 import type { Identities, KeyIdentity } from '../checks/types';
 import type { Budget, HttpEngine } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
-import type { ResourcePool } from '../resources';
+import { destructiveRead, type ResourcePool } from '../resources';
 import { enumPathValue, pathParamNames, toProbe, type PreparedRequest } from '../requests';
 import { sameData } from '../similarity';
 import type { IdentityBook } from './book';
@@ -28,7 +28,7 @@ export function isMeLike(endpoint: Pick<Endpoint, 'path'>): boolean {
 }
 
 function probeable(e: Endpoint): boolean {
-  return e.method === 'GET' && pathParamNames(e.path).every((n) => enumPathValue(e, n) !== null);
+  return e.method === 'GET' && !destructiveRead(e) && pathParamNames(e.path).every((n) => enumPathValue(e, n) !== null);
 }
 
 /** Identity values in a /me-like body (top level, or inside data/user/account/profile). */

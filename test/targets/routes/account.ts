@@ -177,6 +177,17 @@ async function ownAccount(ctx: Ctx, flaw: 'password-change-other' | 'email-chang
   return user;
 }
 
+/** regex-backtracking: nested quantifiers in the local part backtrack exponentially on a run of letters with no @. */
+const BACKTRACKING_EMAIL = /^([a-zA-Z0-9]([-.\w]*[a-zA-Z0-9])*)@([a-zA-Z0-9-]+\.)+[a-zA-Z]{2,}$/;
+
+function backtrackingEmailCheck(body: unknown): void {
+  const email = body && typeof body === 'object' ? (body as Record<string, unknown>).email : undefined;
+  // Longer values go to the schema's check: 64 characters is already far past what the scan sends.
+  if (typeof email === 'string' && email.length <= 64 && !BACKTRACKING_EMAIL.test(email)) {
+    throw new ValidationError([{ field: 'email', message: 'must be an email address' }]);
+  }
+}
+
 export function registerAccount(r: Router<Ctx>, t: TargetState): void {
   r.post('/api/v2/auth/login', async (ctx) => {
     let user: UserRow | undefined;
@@ -196,9 +207,15 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
       const input = ctx.input<{ username: string; password: string }>(SCHEMAS.LoginRequest);
       user = passwordSignIn(ctx, input.username, input.password);
     }
-    if (!user) throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
+    if (!user) {
+      const name = (ctx.body() as { username?: unknown } | undefined)?.username;
+      if (ctx.has('login-user-enumeration') && typeof name === 'string' && !userByName(t, name)) throw new HttpError(401, 'unknown_user', 'No account with that username.');
+      throw new HttpError(401, 'invalid_credentials', 'Wrong username or password.');
+    }
     signedIn(ctx, user, 'login');
-    return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds });
+    // token-claims-secret: the whole user row's secret rides along in the token.
+    const claims = ctx.has('token-claims-secret') ? { claims: { pwdHash: user.password_hash } } : {};
+    return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds, ...claims }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds });
   });
 
   r.post('/api/v2/auth/signup', (ctx) => {
@@ -220,6 +237,7 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
   });
 
   r.post('/api/v2/auth/password-reset', (ctx) => {
+    if (ctx.has('regex-backtracking')) backtrackingEmailCheck(ctx.body());
     const input = ctx.input<{ email: string }>(SCHEMAS.PasswordResetRequest);
     const email = input.email.toLowerCase();
     ctx.throttle('reset-no-throttle', `reset-request:${email}`, 3, 3600_000);

@@ -152,12 +152,58 @@ function metrics(t: TargetState): string {
   return lines.join('\n');
 }
 
+/** The spec as the developers keep it: the published one plus an internal operation it leaves out. */
+function internalSpec(t: TargetState): string {
+  const spec = JSON.parse(t.specJson) as { paths: Record<string, unknown> };
+  spec.paths['/internal/reindex'] = { post: { summary: 'Rebuild the search index (internal)', responses: { '202': { description: 'Started' } } } };
+  return JSON.stringify(spec, null, 2);
+}
+
+const SQL_DUMP = (t: TargetState) =>
+  [
+    '-- SQLite dump of the Acme Shop database (nightly backup)',
+    'CREATE TABLE users (id INTEGER PRIMARY KEY, username TEXT, email TEXT, password_hash TEXT, role TEXT);',
+    ...(t.db.prepare('SELECT id, username, email, role FROM users ORDER BY id LIMIT 20').all() as { id: number; username: string; email: string; role: string }[]).map(
+      (u) => `INSERT INTO users VALUES (${u.id}, '${u.username}', '${u.email}', '$2b$10$${'x'.repeat(53)}', '${u.role}');`,
+    ),
+    '',
+  ].join('\n');
+
+const WERKZEUG_CONSOLE = `<!doctype html>
+<html lang=en>
+  <head>
+    <title>Console // Werkzeug Debugger</title>
+    <link rel="stylesheet" href="?__debugger__=yes&amp;cmd=resource&amp;f=style.css">
+    <script src="?__debugger__=yes&amp;cmd=resource&amp;f=debugger.js"></script>
+  </head>
+  <body style="background-color: #fff">
+    <div class="debugger"><h1>Interactive Console</h1>
+    <div class="explanation">In this console you can execute Python expressions in the context of the application.</div>
+    <div class="console"><div class="inner">The Console requires JavaScript.</div></div></div>
+  </body>
+</html>`;
+
+/** Undocumented routes and files that discovery finds: a collection route, a backup, a debug console. */
+function registerUndocumented(r: Router<Ctx>, t: TargetState): void {
+  r.get(
+    '/api/v2/users',
+    async (ctx) => {
+      await ctx.user();
+      return json(200, { users: (ctx.t.db.prepare('SELECT id, username, email, role FROM users ORDER BY id').all() as Record<string, unknown>[]) });
+    },
+    { enabled: () => t.has('undocumented-collection') },
+  );
+  r.get('/backup.sql', () => ({ status: 200, text: SQL_DUMP(t), contentType: 'application/sql' }), { enabled: () => t.has('backup-file'), rate: 'none' });
+  r.get('/console', () => ({ status: 200, text: WERKZEUG_CONSOLE, contentType: 'text/html; charset=utf-8' }), { enabled: () => t.has('debug-console'), rate: 'none' });
+}
+
 export function registerHidden(r: Router<Ctx>, t: TargetState): void {
+  registerUndocumented(r, t);
   r.get('/', () => json(200, { service: 'Acme Shop API', status: 'ok' }), { rate: 'none' });
 
   const docs = { enabled: () => t.has('exposed-docs'), rate: 'none' as const };
   for (const prefix of PREFIXES) {
-    for (const p of DOC_JSON) r.get(prefix + p, () => ({ status: 200, text: t.specJson, contentType: 'application/json; charset=utf-8' }), docs);
+    for (const p of DOC_JSON) r.get(prefix + p, () => ({ status: 200, text: internalSpec(t), contentType: 'application/json; charset=utf-8' }), docs);
     for (const p of DOC_YAML) r.get(prefix + p, () => ({ status: 200, text: t.specYaml, contentType: 'application/yaml; charset=utf-8' }), docs);
     for (const p of DOC_UI) {
       r.get(

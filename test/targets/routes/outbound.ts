@@ -39,6 +39,21 @@ export function registerOutbound(r: Router<Ctx>): void {
     });
   });
 
+  // Saves a copy of a page; the copy comes back base64-encoded (the ssrf-encoded flaw fetches internal addresses too).
+  r.post('/api/v2/link-archive', async (ctx) => {
+    await ctx.user();
+    const { url } = ctx.input<{ url: string }>(SCHEMAS.LinkPreviewRequest);
+    let res;
+    try {
+      res = await ctx.t.fetcher.fetch(url, 'link-archive', { internal: ctx.has('ssrf-encoded') });
+    } catch (e) {
+      if (e instanceof FetchRefused) throw new HttpError(400, 'url_not_allowed', e.message);
+      if (e instanceof FetchFailed) throw new HttpError(502, 'fetch_failed', `The URL could not be fetched: ${e.message}`);
+      throw e;
+    }
+    return json(200, { url, status: res.status, contentType: res.contentType, content: res.body.toString('base64') });
+  });
+
   r.get('/api/v2/links/out', (ctx) => {
     const target = ctx.query.get('url');
     if (!target) throw new ValidationError([{ field: 'url', message: 'is required' }]);

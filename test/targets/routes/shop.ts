@@ -119,6 +119,13 @@ function ownAddress(ctx: Ctx, me: UserRow, id: unknown): number | null {
   return Number(id);
 }
 
+/** The order schema without the item quantity's minimum (negative-quantity). */
+const ORDER_ANY_QUANTITY = (() => {
+  const s = structuredClone(SCHEMAS.Order);
+  delete s.properties!.items!.items!.properties!.quantity!.minimum;
+  return s;
+})();
+
 function getOrder(ctx: Ctx, id: number): OrderRow | undefined {
   return ctx.t.db.prepare<[number], OrderRow>('SELECT * FROM orders WHERE id = ? AND deleted = 0').get(id);
 }
@@ -265,7 +272,8 @@ export function registerShop(r: Router<Ctx>, t: TargetState): void {
     // Placing an order is a purchase flow too.
     ctx.throttle('flow-checkout', `order:${me.id}`, 5, 60_000);
     const flawed = ctx.has('mass-assign-readonly');
-    const input = ctx.input<Row & { items: { productId: number; quantity: number }[] }>(SCHEMAS.Order, { rejectUnknown: !flawed, dropReadOnly: !flawed });
+    const schema = ctx.has('negative-quantity') ? ORDER_ANY_QUANTITY : SCHEMAS.Order;
+    const input = ctx.input<Row & { items: { productId: number; quantity: number }[] }>(schema, { rejectUnknown: !flawed, dropReadOnly: !flawed });
     const { lines, total } = orderItems(ctx, input.items);
     const addressId = ownAddress(ctx, me, input.shippingAddressId);
     let status = 'pending';

@@ -4,23 +4,24 @@
 // the new password, reading its own profile.
 
 import type { Endpoint } from '../../../../shared/contract';
+import type { ChosenSecret } from '../../evidence';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { CONFIRM_FIELD, PASSWORD_FIELD, propsOf } from '../../identities/accounts';
 import { randomAlnum } from '../../random';
 import { type PreparedRequest } from '../../requests';
-import { aimAtVictim, aimedAt, asIdentity, bodyObject, proofLines, userParam } from '../common/accounts';
+import { aimAtVictim, aimedAt, asIdentity, bodyObject, proofLines, setupOf, userParam } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import type { CheckContext } from '../types';
 import { OWASP_API1 } from '../common/references';
 
 const CURRENT_PASSWORD = /^(current|old|existing|previous|present)[-_]?(pass(word)?|pwd)$/i;
 const EMAIL_FIELD = /^(e-?mail|email_?address|mail|new_?email)$/i;
-const RECOVERY = /reset|forgot|recover|lost/i;
+export const RECOVERY = /reset|forgot|recover|lost/i;
 /**
  * The victim's current password is what an attacker does not have: the bodies leave it out, or
  * (the second try, where the schema asks for it) give a wrong one.
  */
-type Current = 'omit' | 'wrong';
+export type Current = 'omit' | 'wrong';
 
 function fieldNames(e: Endpoint, body: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys((propsOf(e.request_body?.schema) ?? {})), ...Object.keys(body)])];
@@ -32,7 +33,7 @@ function setCurrent(body: Record<string, unknown>, name: string, current: Curren
 }
 
 /** A password-change body: every new-password field set. */
-function passwordBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
+export function passwordBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
   const body = bodyObject(e);
   let set = false;
   for (const n of fieldNames(e, body)) {
@@ -46,7 +47,7 @@ function passwordBody(e: Endpoint, next: string, current: Current): Record<strin
   return body;
 }
 
-function emailBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
+export function emailBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
   const body = bodyObject(e);
   let set = false;
   for (const n of fieldNames(e, body)) {
@@ -60,12 +61,12 @@ function emailBody(e: Endpoint, next: string, current: Current): Record<string, 
 }
 
 /** Does the operation's body ask for the current password? */
-function asksCurrentPassword(e: Endpoint): boolean {
+export function asksCurrentPassword(e: Endpoint): boolean {
   return Object.keys((propsOf(e.request_body?.schema) ?? {})).some((n) => CURRENT_PASSWORD.test(n) || (/e-?mail/i.test(e.path) && PASSWORD_FIELD.test(n)));
 }
 
 /** Sends the change without the current password, then (where the body asks for one) with a wrong one: the first answer below 400, else the last. */
-async function change(ctx: CheckContext, ep: Endpoint, build: (current: Current) => PreparedRequest, as: RequestAuth): Promise<Exchange> {
+export async function change(ctx: CheckContext, ep: Endpoint, build: (current: Current) => PreparedRequest, as: RequestAuth): Promise<Exchange> {
   let ex = await ctx.sendPrepared(build('omit'), as);
   if (ex.response && ex.status >= 400 && ex.status !== 401 && asksCurrentPassword(ep) && ctx.budgetLeft() > 0) ex = await ctx.sendPrepared(build('wrong'), as);
   return ex;
@@ -110,7 +111,8 @@ export const accountPasswordOther = defineCheck({
     if (!attack.response || attack.status >= 400) return;
     const proof = await ctx.accounts!.tryLogin(victim.account, next);
     if (!proof.ok) return;
-    const control = await ctx.accounts!.tryLogin(victim.account, `Pc-${randomAlnum(12)}-9z`);
+    const madeUp = `Pc-${randomAlnum(12)}-9z`;
+    const control = await ctx.accounts!.tryLogin(victim.account, madeUp);
     if (control.ok) return;
     yield {
       parameter: param,
@@ -128,9 +130,19 @@ export const accountPasswordOther = defineCheck({
         ...proofLines(control.exchanges, 'Control: a made-up password is refused'),
       ],
       reproduce: attack,
+      setup: [setupOf(attacker, 'attacker'), setupOf(victim, 'victim')],
+      chosen: changedPasswords(next, madeUp),
     };
   },
 });
+
+/** The new password a change sets and the made-up one of the control: the reader chooses both. */
+export function changedPasswords(next: string, madeUp: string): ChosenSecret[] {
+  return [
+    { name: 'NEW_PASSWORD', value: next, what: 'the password the change sets' },
+    { name: 'WRONG_PASSWORD', value: madeUp, what: 'a made-up password (the control)' },
+  ];
+}
 
 // ---------------------------------------------------------------- another user's e-mail
 
@@ -188,6 +200,7 @@ export const accountEmailOther = defineCheck({
         { label: `Proof: ${victim.session.name}'s profile after`, exchange: after },
       ],
       reproduce: attack,
+      setup: [setupOf(attacker, 'attacker'), setupOf(victim, 'victim')],
     };
   },
 });

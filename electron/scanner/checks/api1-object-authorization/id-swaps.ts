@@ -51,13 +51,13 @@ export function readsObject(e: Endpoint): boolean {
 }
 
 /** The parameter that names the object: the last path parameter, else an id in the query, else in the body. */
-function objectParam(e: Endpoint): IdParam | null {
+export function objectParam(e: Endpoint): IdParam | null {
   const params = idParams(e);
   const path = params.filter((p) => p.in === 'path');
   return path[path.length - 1] ?? params.find((p) => p.in === 'query') ?? params.find((p) => p.in === 'body') ?? null;
 }
 
-function valueIn(request: PreparedRequest, p: IdParam): string | null {
+export function valueIn(request: PreparedRequest, p: IdParam): string | null {
   if (p.in === 'path') return request.pathValues[p.name]?.value ?? null;
   if (p.in === 'query') return request.url.searchParams.get(p.name);
   const v = isObj(request.bodyValue) ? request.bodyValue[p.name] : undefined;
@@ -65,7 +65,7 @@ function valueIn(request: PreparedRequest, p: IdParam): string | null {
 }
 
 /** The request with the parameter set to `value` (typed as the schema wants it in a body). */
-function withValue(ctx: CheckContext, request: PreparedRequest, p: IdParam, value: string): PreparedRequest {
+export function withValue(ctx: CheckContext, request: PreparedRequest, p: IdParam, value: string): PreparedRequest {
   if (p.in === 'query') return mutate(request, { query: { [p.name]: value } });
   if (p.in === 'body') {
     const schema = schemaShape(ctx.endpoint.request_body?.schema ?? null).props[p.name];

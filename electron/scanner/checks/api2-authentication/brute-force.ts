@@ -9,6 +9,7 @@ import { mutate } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects';
 import type { CheckContext } from '../types';
+import { isShortCodeRoute } from '../common/short-codes';
 import { OWASP_API2 } from '../common/references';
 
 // ---------------------------------------------------------------- brute force on login / token / reset
@@ -19,7 +20,7 @@ const ROUTE_EXCLUDED = /(^|[^a-z])(sign-?up|register|registration|logout|log-out
 /** One-time-code routes are API6 flows, unless the code sets a new password (a reset confirmation). */
 const ROUTE_OTP = /(^|[^a-z])(otp|mfa|2fa|one-?time)([^a-z]|$)/i;
 const PASSWORD_FIELD = /^(password|passwd|pass|pwd|passphrase|secret|pin|client_?secret)$/i;
-const USER_FIELD = /^(username|user_?name|user|login|email|e-?mail|phone|identifier|account|client_?id|handle)$/i;
+export const USER_FIELD = /^(username|user_?name|user|login|email|e-?mail|phone|identifier|account|client_?id|handle)$/i;
 const TOKEN_FIELD = /^(token|reset_?token|code|reset_?code|verification_?code|otp|key|reset_?key)$/i;
 
 type AuthRoute = { kind: 'login'; secret: string } | { kind: 'reset-request' } | { kind: 'reset-confirm'; secret: string };
@@ -54,7 +55,7 @@ export function authRoute(e: Endpoint): AuthRoute | null {
 const THROTTLED_TEXT = /too many|rate.?limit|locked|lockout|try again (later|in)|captcha|temporarily (blocked|disabled|suspended)|slow down|throttl/i;
 
 /** Signs that the API limits attempts: 429/423/503, Retry-After, a small rate limit, a lockout message. */
-function throttleSign(ex: Exchange): string | null {
+export function throttleSign(ex: Exchange): string | null {
   if (!ex.response) return null;
   if (ex.status === 429 || ex.status === 423 || ex.status === 503) return `HTTP ${ex.status}`;
   if (ex.header('retry-after')) return `Retry-After: ${ex.header('retry-after')}`;
@@ -78,9 +79,9 @@ const BURST = 10;
  * else key 1's own when its credential needs no new login (a static key), else none of the scan's
  * identities (a lockout of a logging-in identity would stop the scan: the spec's example user then).
  */
-async function burstUser(ctx: CheckContext): Promise<Record<string, string> | null> {
+export async function burstUser(ctx: CheckContext, purpose = 'target of the login-throttling check'): Promise<Record<string, string> | null> {
   if (ctx.accounts) {
-    const r = await ctx.accounts.register('target of the login-throttling check');
+    const r = await ctx.accounts.register(purpose);
     if (!('error' in r)) return { ...(r.account.username ? { username: r.account.username } : {}), ...(r.account.email ? { email: r.account.email } : {}) };
   }
   return ctx.identities.key1.renewable ? null : ctx.identities.key1.values;
@@ -132,13 +133,14 @@ export const authBruteForce = defineCheck({
     `A burst of ${BURST} finds missing limits, not weak ones (a limit of 50 attempts per minute passes). A limit enforced per source address ` +
     'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the targeted account or send reset mails to ' +
     'it; an identity that logs in during the scan is never the target. ' +
-    'OTP and sign-up flows are left to the API6 checks.',
+    'Short numeric codes (OTP, PIN, verification and reset codes) are left to api2-short-code-brute-force, sign-up flows to the API6 checks.',
   remediation:
     'Limit failed attempts per account and per client (e.g. 5 per 15 minutes per account, with exponential back-off), answer 429 with ' +
     'Retry-After, add a CAPTCHA or step-up after repeated failures, limit reset requests per address, expire reset tokens quickly, and alert ' +
     'on credential-stuffing patterns.',
   references: [OWASP_API2, 'https://cwe.mitre.org/data/definitions/307.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks'],
-  appliesTo: (e) => e.flags.includes('BKEN_AUTH') && authRoute(e) !== null,
+  // Short numeric codes (OTP, PIN, verification codes) are the short-code check's (api2-short-code-brute-force).
+  appliesTo: (e) => e.flags.includes('BKEN_AUTH') && authRoute(e) !== null && !isShortCodeRoute(e),
   async *run(ctx) {
     const ep = ctx.endpoint;
     const route = authRoute(ep);

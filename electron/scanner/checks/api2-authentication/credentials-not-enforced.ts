@@ -8,6 +8,8 @@ import { compareBodies, containedIn, isEmptyBody, valuesFoundIn } from '../../si
 import { endpointsAtTemplate } from '../../resources';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import type { CheckContext } from '../types';
+import type { Endpoint } from '../../../../shared/contract';
+import { readsObject } from '../api1-object-authorization/id-swaps';
 import { OWASP_API2 } from '../common/references';
 
 
@@ -50,6 +52,17 @@ async function confirmDeleted(ctx: CheckContext, attack: Exchange): Promise<Exch
 }
 
 const WRITE_CVSS = { C: 'N', I: 'H' } as const;
+const DELETE_CVSS = { C: 'N', I: 'H', A: 'H' } as const;
+
+/** What an unauthenticated call of this method does, for the finding's name, text and score. */
+function operationKind(endpoint: Endpoint): { name: string; says: string; cvss: Partial<Record<'C' | 'I' | 'A', 'N' | 'L' | 'H'>> | null } {
+  const method = endpoint.method;
+  // A POST that looks an object up (POST /invoices/lookup) reads.
+  if (method === 'POST' && readsObject(endpoint)) return { name: 'Endpoint accepts requests without credentials', says: '', cvss: null };
+  if (method === 'DELETE') return { name: 'Delete operation accepts requests without credentials', says: 'It is a destructive operation (DELETE): anyone can delete data, not only read it.', cvss: DELETE_CVSS };
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') return { name: 'Write operation accepts requests without credentials', says: `It is a write operation (${method}): anyone can create or change data, not only read it.`, cvss: WRITE_CVSS };
+  return { name: 'Endpoint accepts requests without credentials', says: '', cvss: null };
+}
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const BASE_CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N';
 
@@ -91,7 +104,6 @@ export const noOrInvalidCredentials = defineCheck({
     const placement = spec.placements[0];
     const parameter = placement ? placement.name : 'Authorization';
     const identityValues = Object.values(ctx.identities.key1.values).filter((v) => v.length >= 3);
-    const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(ep.method);
     // Baselines are snapshots: a list may have grown since key 1's was taken. When an attack does
     // not match it, compare with a fresh key-1 read as well (once).
     let fresh: Exchange | null | undefined;
@@ -144,14 +156,16 @@ export const noOrInvalidCredentials = defineCheck({
         }
       }
       if (proof) {
+        const kind = operationKind(ep);
         yield {
-          name: 'Endpoint accepts requests without credentials',
+          name: kind.name,
           confidence,
           parameter,
-          cvss: isWrite ? adjustCvss(BASE_CVSS, WRITE_CVSS) : undefined,
+          cvss: kind.cvss ? adjustCvss(BASE_CVSS, kind.cvss) : undefined,
           description:
             `${describeEndpoint(ep)} is documented as requiring credentials (${spec.schemes.join(', ') || 'security requirement'}), ` +
-            `but a request without any answered ${anon.status} with ${proof}. Anyone on the network can use it as if they were a signed-in user.`,
+            `but a request without any answered ${anon.status} with ${proof}. Anyone on the network can use it as if they were a signed-in user.` +
+            (kind.says ? ` ${kind.says}` : ''),
           notes: [
             `Key 1: HTTP ${key1.status}. Without credentials: HTTP ${anon.status}.`,
             `Similarity of the two bodies: ${JSON.stringify(compareBodies(anon, reference))}.`,
@@ -189,17 +203,20 @@ export const noOrInvalidCredentials = defineCheck({
       if (!matchesKey1(ep.method, ex, await freshReference(ex))) return;
       attempts.push(ex);
     }
+    const kind = operationKind(ep);
     yield {
       name: 'Endpoint accepts invalid credentials',
       confidence: 'high',
       parameter,
-      cvss: adjustCvss(BASE_CVSS, { I: 'H' }),
+      // Any made-up credential works: everything the endpoint offers is open, reads included.
+      cvss: adjustCvss(BASE_CVSS, { I: 'H', ...(ep.method === 'DELETE' ? { A: 'H' } : {}) }),
       description:
         `${describeEndpoint(ep)} refuses a request without credentials (HTTP ${anon.status}) but accepted ` +
         (gone
           ? `a made-up credential in ${parameter} and deleted the object (key 1 gets ${gone.status} reading it afterwards). `
           : `two different made-up credentials in ${parameter} and answered with key 1's data. `) +
-        'The server checks that a credential is present, not that it is valid: anyone can authenticate with any value.',
+        'The server checks that a credential is present, not that it is valid: anyone can authenticate with any value.' +
+        (kind.says ? ` ${kind.says}` : ''),
       notes: [
         `Without credentials: HTTP ${anon.status}. Made-up credentials: HTTP ${attempts.map((a) => a.status).join(', ')}. Key 1: HTTP ${key1.status}.`,
       ],

@@ -170,7 +170,9 @@ export const jwtTampering = defineCheck({
   coverage:
     'Only when key 1 is a JWT sent as a bearer token (or in the header the spec names). An expired token can only be tested properly signed ' +
     'when the secret is guessable or when the key given is already expired; otherwise the expired variant with the original signature shows ' +
-    'missing signature checks rather than a missing expiry check. Key confusion (RS256 public key as HMAC secret, `jku`/`kid` injection) is not tried.',
+    'missing signature checks rather than a missing expiry check. Key confusion (RS256 public key as HMAC secret, `jku`/`kid` injection) is not tried. ' +
+    'When the made-up control token itself is accepted, that is reported as "Made-up JWT accepted" unless the missing-credentials check ' +
+    'reported the same endpoint by the end of the scan.',
   remediation:
     'Verify every token with a library that pins the expected algorithm(s) (never `none`, never the algorithm the token names), checks the ' +
     'signature over header and payload, and enforces `exp`, `nbf`, issuer and audience. Use a long random HMAC secret (≥ 256 bits) from a ' +
@@ -236,7 +238,24 @@ export const jwtTampering = defineCheck({
     const controlHeader = enc({ alg: String(jwt.header.alg), typ: 'JWT' });
     const control = await send(`${controlHeader}.${enc({ ...jwt.payload, sub: `portcullis-${randomAlnum(8)}`, jti: randomAlnum(12) })}.${randomBase64url(32)}`, 'made-up JWT');
     if (control.ok) {
-      ctx.note(`JWT tampering: ${describeEndpoint(ep)} accepts a made-up JWT (HTTP ${control.status}); the missing-credentials check covers it.`);
+      // The missing-credentials check reports this where it tests the same endpoint; held back, this
+      // finding is reported only if it did not (it may be off, or its made-up credential differ).
+      yield {
+        endpoint: ep,
+        parameter: 'made-up-jwt',
+        name: 'Made-up JWT accepted',
+        severity: 'high',
+        deferTo: 'api2-credentials-not-enforced',
+        description:
+          `${describeEndpoint(ep)} accepted a JWT that no server issued (a random subject and a random signature) and answered ${control.status}, ` +
+          `while a request without credentials is refused (HTTP ${probe.anon.status}). The API does not verify its tokens: anyone can make one.`,
+        exchanges: [
+          { label: 'Baseline', exchange: probe.key1 },
+          { label: 'Baseline', exchange: probe.anon },
+          { label: 'Attack: a made-up JWT', exchange: control },
+        ],
+        reproduce: control,
+      };
       return;
     }
 

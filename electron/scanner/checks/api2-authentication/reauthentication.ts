@@ -8,8 +8,8 @@ import type { Exchange } from '../../http/exchange';
 import { failedInBody, type CreateResult } from '../../identities/accounts';
 import { randomAlnum } from '../../random';
 import { pathParamNames } from '../../requests';
-import { asksCurrentPassword, change, emailBody, passwordBody, RECOVERY } from '../api1-object-authorization/account-takeover';
-import { accountValue, aimedAt, asIdentity, proofLines, userParam } from '../common/accounts';
+import { asksCurrentPassword, change, changedPasswords, emailBody, passwordBody, RECOVERY } from '../api1-object-authorization/account-takeover';
+import { accountValue, aimedAt, asIdentity, proofLines, setupOf, userParam } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { OWASP_API2 } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
@@ -65,7 +65,8 @@ async function passwordProof(ctx: CheckContext, o: Owner, at: { param: string; v
   if (!accepted(attack)) return null;
   const proof = await ctx.accounts!.tryLogin(o.account, next);
   if (!proof.ok) return null;
-  const control = await ctx.accounts!.tryLogin(o.account, `Pc-${randomAlnum(12)}-9z`);
+  const madeUp = `Pc-${randomAlnum(12)}-9z`;
+  const control = await ctx.accounts!.tryLogin(o.account, madeUp);
   if (control.ok) return null;
   return {
     parameter: 'password',
@@ -80,6 +81,8 @@ async function passwordProof(ctx: CheckContext, o: Owner, at: { param: string; v
       ...proofLines(control.exchanges, 'Control: a made-up password is refused'),
     ],
     reproduce: attack,
+    setup: [setupOf(o, 'user')],
+    chosen: changedPasswords(next, madeUp),
   };
 }
 
@@ -108,6 +111,7 @@ async function emailProof(ctx: CheckContext, o: Owner, at: { param: string; valu
       { label: `Proof: ${o.session.name}'s profile after`, exchange: after },
     ],
     reproduce: attack,
+    setup: [setupOf(o, 'user')],
   };
 }
 

@@ -2,7 +2,9 @@
 // carry them.
 
 
-import type { Exchange } from '../../http/exchange';
+import type { Endpoint } from '../../../../shared/contract';
+import type { Exchange, KeyNumber } from '../../http/exchange';
+import { findLoginOperation } from '../../identities/accounts';
 import { randomAlnum } from '../../random';
 import { mutate } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -10,6 +12,7 @@ import { isObj, maskBody } from '../common/objects';
 import { asUser, authRoute, routeWords } from './brute-force';
 import { authProbe, JWT_CVSS } from './jwt-tampering';
 import { OWASP_API2 } from '../common/references';
+import type { CheckContext } from '../types';
 
 // ---------------------------------------------------------------- brute force on login / token / reset
 // ---------------------------------------------------------------- credentials in the URL
@@ -83,7 +86,32 @@ export const credentialsInUrl = defineCheck({
 
 const ISSUING_ROUTE = /(^|[^a-z])(log-?in|sign-?in|signon|sign-?up|register|registration|token|tokens|oauth2?|authenticate|authorize|session|sessions|refresh|sso|callback|exchange|impersonat\w*|api-?keys?|credentials?)([^a-z]|$)/i;
 const TOKEN_KEY = /token|jwt|session_?id|^sid$|otp|one_?time|magic_?link|reset_?(code|key|link|url)|verification_?code|confirm(ation)?_?code|^code$/i;
-const JWT_VALUE = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/;
+export const JWT_VALUE = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/;
+
+/** Two-factor enrolment (POST /2fa/setup, /mfa/enable): its answer gives the caller its own setup secret. */
+const TWO_FACTOR_SETUP = /(2fa|mfa|totp|two[-_ ]?factor|authenticator)/i;
+const SETUP_ACTION = /(^|[^a-z])(setup|set[-_ ]?up|enable|enrol+|activate|provision|register|new)([^a-z]|$)/i;
+
+/** The operations the scan itself gets credentials from (its login and sign-up): their answers carry the token it asked for. */
+function scansOwnIssuer(ctx: CheckContext, e: Endpoint): boolean {
+  const same = (x: Endpoint | undefined | null) => !!x && x.method === e.method && x.path === e.path;
+  return same(ctx.accounts?.signupEndpoint) || same(findLoginOperation(ctx.allEndpoints)?.endpoint);
+}
+
+const bare = (credential: string | null) => (credential ?? '').replace(/^(bearer|basic|token)\s+/i, '').trim();
+
+/**
+ * Whose credential a value is, among the scan's own: 'own' for the requester's (the token it sent or
+ * asked for, echoed back to it), 'other' for another identity's (a real leak), null when neither.
+ */
+function credentialOwner(ctx: CheckContext, value: string, requester: KeyNumber | null): 'own' | 'other' | null {
+  for (const k of [1, 2, 3, 4] as const) {
+    const c = bare(ctx.credential(k));
+    if (c.length < 8 || (c !== value && !c.includes(value))) continue;
+    return k === requester ? 'own' : 'other';
+  }
+  return null;
+}
 
 function highEntropy(v: string): boolean {
   if (v.length < 16 || v.length > 4096 || /\s/.test(v) || /^https?:/i.test(v) || /^\d{4}-\d{2}-\d{2}/.test(v)) return false;
@@ -95,6 +123,8 @@ interface TokenHit {
   path: string;
   value: string;
   kind: 'reset' | 'otp' | 'session' | 'jwt';
+  /** Another identity of the scan holds this very credential. */
+  others?: boolean;
 }
 
 /** Token-like values in a body: by property name and value shape, or JWTs anywhere; never what the request sent. */
@@ -144,7 +174,9 @@ export const tokenInResponse = defineCheck({
     'routes sends one request for key 1\'s own account (its e-mail or username from /me), looking for credentials that should ' +
     'reach the user another way or not at all: password-reset tokens and codes, one-time codes, session tokens and JWTs. A value counts when its property is named like a token and it looks like one (random, ≥ 16 characters; a 4-8 digit ' +
     'code for OTPs), or a JWT, and is not something the request itself sent: that is a finding. Routes whose job is to issue tokens (login, ' +
-    'sign-up, token, OAuth, session, refresh) are not reported.',
+    'sign-up, token, OAuth, session, refresh, and the login and sign-up operations the scan itself uses) are not reported, nor is the ' +
+    'requester\'s own credential echoed to it or its own two-factor setup secret (the answer of a 2FA enrolment to the caller); another ' +
+    'identity\'s credential in an answer is (high).',
   coverage:
     'Other routes are read passively: a token returned only for some inputs is found only when the baseline hits that case. The reset ' +
     'request for key 1\'s account may send it a reset mail.',
@@ -155,10 +187,13 @@ export const tokenInResponse = defineCheck({
   appliesTo: (e) => e.flags.includes('BKEN_AUTH') && !ISSUING_ROUTE.test(routeWords(e)),
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const answers: { ex: Exchange | null; who: string }[] = [];
+    // The scan's own login and sign-up answers carry the token the client asked for: the normal contract.
+    if (scansOwnIssuer(ctx, ep)) return;
+    const ownSetup = TWO_FACTOR_SETUP.test(routeWords(ep)) && SETUP_ACTION.test(routeWords(ep));
+    const answers: { ex: Exchange | null; who: string; key: KeyNumber | null }[] = [];
     const key1 = await ctx.baseline('key1');
-    answers.push({ ex: key1, who: 'key 1' });
-    if (!ctx.authSpec().declaredSecured) answers.push({ ex: await ctx.baseline('anonymous'), who: 'no credentials' });
+    answers.push({ ex: key1, who: 'key 1', key: 1 });
+    if (!ctx.authSpec().declaredSecured) answers.push({ ex: await ctx.baseline('anonymous'), who: 'no credentials', key: null });
     // Reset and code-sending routes answer differently for a registered account: ask for key 1's own.
     const route = authRoute(ep);
     if ((route?.kind === 'reset-request' || /(^|[^a-z])(otp|code|verification)([^a-z]|$)/i.test(routeWords(ep))) && ctx.budgetLeft() > 0) {
@@ -167,21 +202,27 @@ export const tokenInResponse = defineCheck({
         const body = asUser(ep, base.bodyValue, ctx.identities.key1.values);
         if (JSON.stringify(body) !== JSON.stringify(base.bodyValue) || ep.request_body === null) {
           const auth = ctx.authSpec().declaredSecured ? ({ kind: 'key', key: 1 } as const) : ({ kind: 'none' } as const);
-          answers.push({ ex: await ctx.sendPrepared(mutate(base, { bodyValue: body }), auth), who: 'key 1\'s own account' });
+          answers.push({ ex: await ctx.sendPrepared(mutate(base, { bodyValue: body }), auth), who: 'key 1\'s own account', key: auth.kind === 'key' ? 1 : null });
         }
       }
     }
-    for (const { ex, who } of answers) {
+    for (const { ex, who, key } of answers) {
       if (!ex?.ok) continue;
       const json = ex.json();
       if (json === undefined) continue;
       const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
-      const hits = findTokens(json, sent);
+      const hits = findTokens(json, sent).flatMap((h) => {
+        const owner = credentialOwner(ctx, h.value, key);
+        // The requester's own credential, or its own two-factor setup secret: what it asked for.
+        if (owner === 'own' || (owner === null && ownSetup && key !== null)) return [];
+        return [{ ...h, others: owner === 'other' }];
+      });
       if (!hits.length) continue;
-      const hit = hits.find((h) => h.kind === 'reset') ?? hits.find((h) => h.kind === 'otp') ?? hits[0]!;
-      const severe = hit.kind === 'reset' || hit.kind === 'otp';
-      const what =
-        hit.kind === 'reset'
+      const hit = hits.find((h) => h.others) ?? hits.find((h) => h.kind === 'reset') ?? hits.find((h) => h.kind === 'otp') ?? hits[0]!;
+      const severe = hit.kind === 'reset' || hit.kind === 'otp' || !!hit.others;
+      const what = hit.others
+        ? 'another user\'s credential (a token another identity of the scan holds)'
+        : hit.kind === 'reset'
           ? 'a password-reset token'
           : hit.kind === 'otp'
             ? 'a one-time code'
@@ -194,7 +235,9 @@ export const tokenInResponse = defineCheck({
         cvss: severe ? JWT_CVSS : 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
         description:
           `${describeEndpoint(ep)} returns ${what} in its response body (${hit.path}) to a request ${who === 'no credentials' ? 'without credentials' : `as ${who}`}. ` +
-          (severe
+          (hit.others
+            ? 'Whoever receives this answer can act as that user.'
+            : severe
             ? 'Whoever calls it for a victim\'s account receives what should only reach the victim\'s inbox or phone, and can take the account over.'
             : 'Credentials in responses of endpoints that do not issue them end up in logs, caches and client code.'),
         notes: [`Found: ${hits.map((h) => `${h.path} (${h.kind}, ${h.value.length} characters)`).join(', ')}. The values are masked in the exchange below.`],

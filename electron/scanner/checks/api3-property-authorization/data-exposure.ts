@@ -16,9 +16,9 @@ import { OWASP_API3 } from '../common/references';
 
 // ---------------------------------------------------------------- excessive data exposure
 
-type SensitiveKind = 'password-hash' | 'plaintext-password' | 'private-key' | 'api-key' | 'card-number' | 'national-id';
+export type SensitiveKind = 'password-hash' | 'plaintext-password' | 'private-key' | 'api-key' | 'card-number' | 'national-id';
 
-interface Sensitive {
+export interface Sensitive {
   kind: SensitiveKind;
   path: string;
   value: string;
@@ -33,7 +33,7 @@ const SENSITIVE_NAMES: Record<SensitiveKind, string> = {
   'national-id': 'National id number exposed in a response',
 };
 
-const KIND_TEXT: Record<SensitiveKind, string> = {
+export const KIND_TEXT: Record<SensitiveKind, string> = {
   'password-hash': 'password hashes',
   'plaintext-password': 'plain-text passwords',
   'private-key': 'a private key',
@@ -164,7 +164,7 @@ export function undeclaredProperties(value: unknown, schema: JsonSchema | null, 
   return out;
 }
 
-function masked(v: string): string {
+export function masked(v: string): string {
   if (v.length <= 8) return `${v.slice(0, 1)}…`;
   return `${v.slice(0, 4)}…${v.slice(-2)} (${v.length} characters)`;
 }

@@ -73,7 +73,7 @@ function attackValue(ctx: CheckContext, name: string, schema: JsonSchema | null,
   return undefined;
 }
 
-interface Target {
+export interface Target {
   /** Reads the object the attack wrote (by the id its answer gives for a create). */
   readBack(attack: Exchange, key: KeyNumber): Promise<Exchange | null>;
   /** The object before the attack (a pre-read, or a normal create's answer). */
@@ -84,7 +84,8 @@ interface Target {
   restore: boolean;
 }
 
-async function targetFor(ctx: CheckContext, ep: Endpoint): Promise<Target | null> {
+/** What a write changes and how to read it back: a create's new object, an object the scan created, or the caller's /me-like record (restore). */
+export async function targetFor(ctx: CheckContext, ep: Endpoint): Promise<Target | null> {
   const hasParams = pathParamNames(ep.path).length > 0;
   if (ep.method === 'POST') {
     // A create: read the new object through the GET that consumes its id.

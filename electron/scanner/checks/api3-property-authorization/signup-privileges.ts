@@ -3,6 +3,7 @@
 
 
 import { findSignupOperation } from '../../identities/accounts';
+import { setupOf } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { OWASP_API3 } from '../common/references';
 
@@ -128,6 +129,7 @@ export const signupMassAssignment = defineCheck({
           { label: `Control: a normally registered user's profile`, exchange: control },
         ],
         reproduce: made.registration,
+        setup: [setupOf(normal, 'user'), setupOf(made, 'attacker')],
       };
       return;
     }

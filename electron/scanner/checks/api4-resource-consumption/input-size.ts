@@ -14,6 +14,7 @@ import {
     type InjectionPoint,
 } from '../common/input-points';
 import { timingScreen, withTimingLock } from '../common/timing-gate';
+import { regexValidated } from './backtracking-inputs';
 import type { FindingDraft } from '../types';
 import { SIZE_NAME, normalizedName } from './pagination';
 import { CWE770, OWASP_API4 } from '../common/references';
@@ -211,9 +212,10 @@ const SLOW_POINTS = 2;
 /** The oversized answer must take this much longer than the baseline (and 3x as long). */
 const SLOW_MARGIN_MS = 400;
 
+/** Free text; fields that validators usually check with a regular expression are the algorithmic-complexity check's (short inputs first). */
 function freeText(p: InjectionPoint): boolean {
   const s = p.schema ?? {};
-  return p.type === 'string' && typeof p.value === 'string' && !s.enum && !s.pattern && !isFixedFormat(s) && !/^(uri|url|email|password)$/.test(String(s.format ?? ''));
+  return p.type === 'string' && typeof p.value === 'string' && !s.enum && !s.pattern && !isFixedFormat(s) && !/^(uri|url|email|password)$/.test(String(s.format ?? '')) && !regexValidated(p);
 }
 
 export const slowOversize = defineCheck({

@@ -1,9 +1,11 @@
-// API4:2023 Unrestricted Resource Consumption: a burst of requests with no rate limit.
+// API4:2023 Unrestricted Resource Consumption: a burst of requests with no rate limit. One finding
+// for the API (a missing limit is rarely per route), shown at the burst's endpoint and listing the
+// other reads whose answers advertise no limit either.
 
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
-import { defineCheck, describeEndpoint, forEachLimit, withPrivileges } from '../common/helpers';
+import { defineCheck, describeEndpoint, endpointList, forEachLimit, withPrivileges } from '../common/helpers';
 import type { CheckContext } from '../types';
 import {
     AS_KEY1,
@@ -12,14 +14,26 @@ import {
 } from '../common/input-points';
 import { CWE770, OWASP_API4 } from '../common/references';
 
-// ---------------------------------------------------------------- page size
 // ---------------------------------------------------------------- rate limit
 
 const BURST = 30;
+/** Other reads looked at (their shared baselines) to list where no limit shows. */
+const MAX_LISTED = 40;
 
 /** Lower is better: authenticated, no path parameters, then fewer parameters. */
 function score(ctx: CheckContext, e: Endpoint): number {
   return (ctx.authSpec(e).declaredSecured ? 0 : 10) + (/\{/.test(e.path) ? 5 : 0) + e.parameters.length * 0.1;
+}
+
+/** Other reads whose (shared, key 1) answers advertise no limit either: where the same missing limit was seen. */
+async function quietEndpoints(ctx: CheckContext, burst: Endpoint): Promise<Endpoint[]> {
+  const reads = ctx.allEndpoints.filter((e) => e !== burst && e.method === 'GET').slice(0, MAX_LISTED);
+  const quiet: Endpoint[] = [];
+  await forEachLimit(reads, ctx.parallelism, async (e) => {
+    const ex = await ctx.baseline('key1', e);
+    if (ex?.ok && !throttleSignals(ex).length) quiet.push(e);
+  });
+  return quiet.sort((a, b) => a.path.localeCompare(b.path));
 }
 
 export const noRateLimit = defineCheck({
@@ -76,16 +90,26 @@ export const noRateLimit = defineCheck({
     const elapsed = performance.now() - started;
     if (stop || results.length < BURST) return;
     const last = results[results.length - 1]!;
+    const others = await quietEndpoints(ctx, endpoint);
+    const seen = [endpoint, ...others];
     yield {
-      endpoint,
+      endpoint: null,
+      method: '*',
+      path: '*',
+      seenAt: { method: endpoint.method, path: endpoint.path },
       parameter: 'rate-limit',
       cvss: withPrivileges(ctx, ctx.check.cvss, endpoint),
       description:
         `${BURST} identical requests to ${describeEndpoint(endpoint)} in ${(elapsed / 1000).toFixed(1)} s were all answered ${[...new Set(results.map((r) => r.status))].join('/')}, ` +
         'with no 429 and no rate-limit headers. Nothing tells clients of a limit, and none was reached: the API appears to accept requests as fast ' +
         'as a client sends them, which lets one client exhaust it (and makes brute force and scraping cheap). A limit enforced further in front of ' +
-        'the API or above this small burst would not show here.',
-      notes: [`Burst: ${BURST} requests as key 1, ${ctx.parallelism} at a time, in ${ms(elapsed)}; statuses: ${results.map((r) => r.status).join(',')}.`],
+        `the API or above this small burst would not show here. Seen on (${seen.length}): ${endpointList(seen, 20)}.`,
+      notes: [
+        `Burst: ${BURST} requests as key 1 to ${describeEndpoint(endpoint)}, ${ctx.parallelism} at a time, in ${ms(elapsed)}; statuses: ${results.map((r) => r.status).join(',')}.`,
+        `Endpoints where no limit was seen (${seen.length}):`,
+        `  ${describeEndpoint(endpoint)}: a burst of ${BURST}, never refused`,
+        ...others.map((e) => `  ${describeEndpoint(e)}: no rate-limit header in its answer`),
+      ],
       exchanges: [
         { label: 'Baseline', exchange: baseline },
         { label: `Burst request ${BURST} of ${BURST}`, exchange: last },

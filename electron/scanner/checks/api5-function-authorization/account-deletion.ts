@@ -2,7 +2,7 @@
 // scan created only).
 
 
-import { aimAtVictim, aimedAt, asIdentity, isUserDelete, proofLines } from '../common/accounts';
+import { aimAtVictim, aimedAt, asIdentity, isUserDelete, proofLines, setupOf } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { OWASP_API5 } from '../common/references';
 
@@ -52,6 +52,7 @@ export const accountDeleteOther = defineCheck({
         ...proofLines(proof.exchanges, `Proof: ${victim.session.name}'s login now fails`),
       ],
       reproduce: attack,
+      setup: [setupOf(attacker, 'attacker'), setupOf(victim, 'victim')],
     };
   },
 });

@@ -4,13 +4,14 @@
 // high: whether the flow is sensitive is a business judgement), and the findings say coverage is partial.
 
 import type { Endpoint } from '../../../../shared/contract';
-import type { Exchange } from '../../http/exchange';
+import { ANONYMOUS, type Exchange, type RequestAuth } from '../../http/exchange';
 import type { PreparedRequest } from '../../requests';
 import { wordsOf } from '../../../importer/default-flags';
 import { describeEndpoint, defineCheck } from '../common/helpers';
 import { AS_KEY1, challengeSignal, freshRequest, throttleSignals } from '../common/input-points';
 import type { CheckContext } from '../types';
 import { OWASP_API6 } from '../common/references';
+import { isShortCodeRoute } from '../common/short-codes';
 
 
 export const FLOW_BURST = 10;
@@ -22,6 +23,19 @@ const CODE_FIELD = /^(code|otp|pin|passcode|token|totp|verification_?code|verifi
 
 function routeWords(e: Endpoint): string {
   return wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id, e.summary, ...e.tags);
+}
+
+/**
+ * Flows that are sensitive by nature: sign-up, purchase and orders, transfers and payments, password
+ * reset, votes and likes, comments and reviews, one-time-code checks. Any other create without a
+ * limit is the API-wide missing rate limit (API4), not a business flow. Read from what the call
+ * does (its path, operation id and summary), not its tags: a "Payments" tag covers lists too.
+ */
+const SENSITIVE_FLOW =
+  / (sign ?up|signups?|register|registration|enrol+(ment)?|join|purchases?|buy|checkout|orders?|cart|payments?|pay|charges?|refunds?|transfers?|withdraw(als?)?|deposits?|payouts?|redeem|coupons?|vouchers?|gift|claim|bids?|trade|donate|donations?|bookings?|reserve|reservations?|tickets?|reset|forgot|recover(y)?|votes?|upvotes?|downvotes?|likes?|ratings?|rate|favou?rites?|follow|comments?|reviews?|replies|reply|feedback|otp|totp|passcode|pin|2fa|mfa|verify|verification|code|codes) /;
+
+export function sensitiveFlow(e: Endpoint): boolean {
+  return SENSITIVE_FLOW.test(wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id, e.summary));
 }
 
 function flowName(e: Endpoint): string {
@@ -72,19 +86,20 @@ export const flowNotThrottled = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: FLOW_BURST + 1,
+  budget: FLOW_BURST + 2,
   description:
-    `On endpoints flagged as sensitive business flows (sign-up, purchase, checkout, transfer, vote, comment, reset, OTP...), sends a bounded burst ` +
-    `of ${FLOW_BURST} valid requests as key 1 (fresh values for creates; writes only on objects the scan created or as new items under an ` +
+    `On endpoints flagged as business flows that are sensitive by nature (sign-up, purchase, order, checkout, transfer, payment, password reset, vote, like, ` +
+    `comment, review, one-time-code checks), sends a bounded burst of ${FLOW_BURST} valid requests (without credentials on public flows, else as key 1; fresh values for creates; writes only on objects the scan created or as new items under an ` +
     'existing parent). Finding (medium confidence, never high; naming the flow) when every request succeeds with no 429, no Retry-After, no exhausted rate ' +
     'limit and no CAPTCHA or challenge; for one-time-code checks, when every wrong code is answered the same way without a throttle. Coverage is ' +
-    'partial: business rules (quotas, fraud checks, human review) and limits above the burst size are not seen.',
+    'partial: business rules (quotas, fraud checks, human review) and limits above the burst size are not seen. Other creates (a note, a ' +
+    'book) are not business flows: a missing limit there is the API-wide api4-no-rate-limit finding.',
   remediation:
     'Protect each sensitive flow for what it is: per-user and per-device limits on purchases, transfers, votes and comments; CAPTCHAs or ' +
     'proof-of-work on sign-up; lockouts and short-lived codes on OTP verification; and monitoring of automated use. Answer 429 with ' +
     'Retry-After when a limit is reached.',
   references: [OWASP_API6, 'https://cwe.mitre.org/data/definitions/799.html', 'https://owasp.org/www-project-automated-threats-to-web-applications/'],
-  appliesTo: (e) => e.flags.includes('UABF') && ['POST', 'PUT', 'PATCH'].includes(e.method) && !CALLBACK.test(routeWords(e)),
+  appliesTo: (e) => e.flags.includes('UABF') && ['POST', 'PUT', 'PATCH'].includes(e.method) && !CALLBACK.test(routeWords(e)) && sensitiveFlow(e) && !isShortCodeRoute(e), // short codes: api2-short-code-brute-force
   async *run(ctx) {
     const ep = ctx.endpoint;
     const codeFlow = CODE_FLOW.test(routeWords(ep));
@@ -95,13 +110,20 @@ export const flowNotThrottled = defineCheck({
     // repeat as a duplicate (sign-up): then fresh values, and that duplicate does not count.
     let step: { request: PreparedRequest; how: string } | null = null;
     let fresh = false;
-    for (let i = 0; results.length < FLOW_BURST && i < FLOW_BURST + 1; i += 1) {
+    // A public flow (sign-up, a guest checkout) is sent as an anonymous client would send it, so a
+    // finding says it needs no credentials; key 1 once the API refuses that.
+    let auth: RequestAuth = ctx.authSpec(ep).declaredSecured ? AS_KEY1 : ANONYMOUS;
+    for (let i = 0; results.length < FLOW_BURST && i < FLOW_BURST + 2; i += 1) {
       if (ctx.budgetLeft() <= 0) return;
       if (!step || fresh) step = await flowRequest(ctx, ep, fresh);
       if (!step) return;
       how = step.how;
       codes ||= hasCodeField(step.request);
-      const ex = await ctx.sendPrepared(step.request, AS_KEY1);
+      const ex = await ctx.sendPrepared(step.request, auth);
+      if (auth.kind === 'none' && !results.length && (ex.status === 401 || ex.status === 403)) {
+        auth = AS_KEY1;
+        continue;
+      }
       results.push(ex);
       // Throttled or challenged: the flow is protected (as far as a burst can tell).
       if (throttleSignals(ex).some((s) => s === 'HTTP 429' || s.startsWith('retry-after')) || exhausted(ex) || challengeSignal(ex) || ex.status === 503) return;
@@ -136,7 +158,7 @@ export const flowNotThrottled = defineCheck({
         'whether this flow needs protecting is a business judgement, and automated testing covers this category only in part (business ' +
         'rules, quotas and human review are not seen).',
       notes: [
-        `Burst: ${FLOW_BURST} requests as key 1 (${how}); statuses ${results.map((r) => r.status).join(',')}.`,
+        `Burst: ${FLOW_BURST} requests ${auth.kind === 'none' ? 'without credentials' : 'as key 1'} (${how}); statuses ${results.map((r) => r.status).join(',')}.`,
         'Coverage of API6 is partial: only the absence of throttling and challenges is measured.',
       ],
       exchanges: [

@@ -21,6 +21,7 @@ import {
   winIniMarker,
   type InjectionPoint,
 } from '../common/input-points';
+import { decodedTexts } from '../common/encoded-ids';
 import type { CheckContext } from '../types';
 import { OWASP_API7 } from '../common/references';
 
@@ -50,6 +51,12 @@ async function pointFor(ctx: CheckContext, first: UrlPoint, used: boolean): Prom
   const again = await freshRequest(ctx);
   const p = again ? urlPoints(injectionPoints(ctx, ep, again)).find((x) => x.name === first.name) : undefined;
   return p ?? null;
+}
+
+/** An answer's text to seek markers in: the body, its JSON strings, and what it carries base64- or hex-encoded (a fetched page returned encoded). */
+function answerText(ex: Exchange): { text: string; decoded: string } {
+  const text = `${bodyText(ex)}\n${ex.body}`;
+  return { text, decoded: decodedTexts(text).join('\n') };
 }
 
 function describeHit(hit: OobHit, sentAt: number): string {
@@ -102,7 +109,8 @@ export const ssrfCallback = defineCheck({
     }
     if (!hits.length) return;
     const h = hits[0]!;
-    const reflected = h.ex.body.includes(`portcullis-oob ${h.token}`);
+    const page = `portcullis-oob ${h.token}`;
+    const reflected = h.ex.body.includes(page) || answerText(h.ex).decoded.includes(page);
     yield {
       name: reflected ? 'Server-side request forgery (fetched content returned)' : undefined,
       parameter: hits.map((x) => x.point.name).join(', '),
@@ -114,7 +122,7 @@ export const ssrfCallback = defineCheck({
         (reflected ? ' The answer also contains the page the listener served, so fetched content is returned to the client.' : ''),
       notes: [
         ...hits.map((x) => `Listener hit for ${describePoint(x.point)} (token ${x.token}): ${describeHit(x.hit, x.at)}.`),
-        ...(reflected ? [`The answer contains the listener's page ("${oobPage(h.token).slice(0, 60)}...").`] : []),
+        ...(reflected ? [`The answer contains the listener's page ("${oobPage(h.token).slice(0, 60)}...")${h.ex.body.includes(page) ? '' : ', base64- or hex-encoded'}.`] : []),
       ],
       exchanges: [...(baseline ? [{ label: 'Baseline', exchange: baseline }] : []), { label: `Attack: listener URL in ${h.point.name}`, exchange: h.ex }],
       reproduce: h.ex,
@@ -198,7 +206,8 @@ export const ssrfInternal = defineCheck({
     'Puts internal addresses into URL-like inputs of key 1\'s request: the API\'s own port on 127.0.0.1 and localhost (its root page, fetched ' +
     'by the scanner first, is the reference), file:///etc/passwd, file:///c:/windows/win.ini, the cloud metadata address ' +
     '(169.254.169.254) and http://localhost/. Finding when the answer contains what that address returns (passwd lines, the API\'s own root ' +
-    'content, metadata keys, a default server page) and the baseline answer does not.',
+    'content, metadata keys, a default server page) and the baseline answer does not. Content the API returns base64- or hex-encoded (in the ' +
+    'body or a JSON field, as `{"content": "<base64>"}`) is decoded before the markers are sought.',
   remediation: SSRF_REMEDIATION,
   references: SSRF_REFS,
   async *run(ctx) {
@@ -206,7 +215,8 @@ export const ssrfInternal = defineCheck({
     const inputs = await urlInputs(ctx);
     if (!inputs?.points.length) return;
     const baseline = await ctx.baseline('key1');
-    const before = baseline ? bodyText(baseline) + baseline.body : '';
+    const beforeAnswer = baseline ? answerText(baseline) : null;
+    const before = beforeAnswer ? `${beforeAnswer.text}\n${beforeAnswer.decoded}` : '';
     const reference = await originReference(ctx);
     const targets = internalTargets(ctx, reference);
     let used = false;
@@ -219,18 +229,20 @@ export const ssrfInternal = defineCheck({
         // Not followed: content reached through a redirect the scanner followed would not be the server's fetch.
         const ex = await ctx.sendPrepared(point.with(target.url), AS_KEY1, { followRedirects: false });
         if (!ex.response || (ex.status >= 300 && ex.status < 400)) continue;
-        const text = `${bodyText(ex)}\n${ex.body}`;
-        const marker = target.marker(text);
+        const answer = answerText(ex);
+        const plainMarker = target.marker(answer.text);
+        const marker = plainMarker ?? target.marker(answer.decoded);
         if (!marker || target.marker(before)) continue;
+        const encoded = plainMarker === null ? ' (returned base64- or hex-encoded; decoded by the scanner)' : '';
         yield {
           name: target.id.startsWith('file') ? 'Server-side request forgery (local file read)' : undefined,
           parameter: point.name,
           cvss: target.id.startsWith('file') ? adjustCvss(ctx.check.cvss, { S: 'U' }) : undefined,
           description:
             `${describeEndpoint(ep)} fetched ${target.label} (${target.url}) put into ${describePoint(point)} and returned its content: the ` +
-            `answer (HTTP ${ex.status}) contains ${marker}, which the baseline answer does not. Clients can read internal services and files ` +
+            `answer (HTTP ${ex.status}) contains ${marker}${encoded}, which the baseline answer does not. Clients can read internal services and files ` +
             'through the API.',
-          notes: [`Injected ${target.url} into ${describePoint(point)}; found ${marker}.`, ...(reference && target.id.startsWith('loopback-1') ? [`Reference: GET ${reference.url} answered with ${reference.values.slice(0, 3).map((v) => JSON.stringify(v)).join(', ')}.`] : [])],
+          notes: [`Injected ${target.url} into ${describePoint(point)}; found ${marker}${encoded}.`, ...(reference && target.id.startsWith('loopback-1') ? [`Reference: GET ${reference.url} answered with ${reference.values.slice(0, 3).map((v) => JSON.stringify(v)).join(', ')}.`] : [])],
           exchanges: [
             ...(baseline ? [{ label: 'Baseline', exchange: baseline }] : []),
             ...(reference && target.id.startsWith('loopback') ? [{ label: 'Reference: the API origin\'s own answer', exchange: reference.exchange }] : []),

@@ -59,7 +59,7 @@ export const debugConsole = defineCheck({
     const jobs = [...new Set(['', base])].flatMap((prefix) => CONSOLES.map((c) => ({ prefix, c })));
     const hits = new Map<string, Hit[]>();
     await forEachLimit(jobs, ctx.parallelism, async ({ prefix, c }) => {
-      if (ctx.budgetLeft() < 3) return;
+      if (ctx.budgetLeft() < 3 || ctx.skips('GET', originUrl(ctx, `${prefix}${c.path}`))) return;
       const controls = await model.controlsFor(shapeOf(prefix, c.path), c.path);
       const ex = await get(`${prefix}${c.path}`);
       if (presence(ex, controls) !== 'present' || !c.test(ex)) return;

@@ -182,7 +182,7 @@ export const undocumentedEndpoints = defineCheck({
     const found: Found[] = [];
 
     const tryOne = async (c: Candidate, first: RequestAuth) => {
-      if (ctx.budgetLeft() < 3 || matchesDocumented(documented, c.path)) return;
+      if (ctx.budgetLeft() < 3 || matchesDocumented(documented, c.path) || ctx.skips('GET', originUrl(ctx, c.path))) return;
       const leaf = c.path.split('/').pop() ?? '';
       const model = first.kind === 'none' ? anon : key1;
       const controls = await model.controlsFor(c.shape, leaf);

@@ -87,6 +87,7 @@ export const exposedDocs = defineCheck({
       ] as const) {
         for (const p of paths) {
           if (ctx.budgetLeft() <= 0) break;
+          if (ctx.skips('GET', originUrl(ctx, `${prefix}${p}`))) continue;
           const ex = await ctx.send({ method: 'GET', url: originUrl(ctx, `${prefix}${p}`), auth: ANON });
           if (!test(ex)) continue;
           let detail = `${what} (HTTP ${ex.status}, ${ex.contentType || 'no type'})`;

@@ -3,6 +3,7 @@
 
 
 import type { Endpoint } from '../../../../shared/contract';
+import type { SetupUser } from '../../evidence';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { type CreateResult } from '../../identities/accounts';
 import type { CreatedAccount, IdentitySession } from '../../identities/session';
@@ -48,7 +49,7 @@ export function isUserDelete(e: Pick<Endpoint, 'path'>): boolean {
 }
 
 /** The value a user parameter takes for an account: its name, e-mail or id, by the parameter's name. */
-function accountValue(param: string, account: CreatedAccount, values: Record<string, string>): string | null {
+export function accountValue(param: string, account: CreatedAccount, values: Record<string, string>): string | null {
   if (/mail/i.test(param)) return account.email ?? values.email ?? null;
   if (/name|login|handle|nick/i.test(param)) return account.username ?? values.username ?? values.login ?? account.email ?? null;
   return account.id ?? values.id ?? values.user_id ?? values.userId ?? values.uid ?? null;
@@ -105,6 +106,12 @@ export async function aimAtVictim(ctx: CheckContext, what: string): Promise<(Pai
 export function aimedAt(ctx: CheckContext, ep: Endpoint, param: string, value: string, body: Record<string, unknown> | null): PreparedRequest {
   const req = prepareRequest(ep, { base: (p) => ctx.url(p), placements: ctx.authSpec(ep).placements, pathValues: { [param]: { value, source: 'created' } } });
   return body ? mutate(req, { bodyValue: body }) : req;
+}
+
+/** A user the scan registered, as the setup of a finding's steps: its registration and login come first. */
+export function setupOf(user: Extract<CreateResult, { session: unknown }>, role: SetupUser['role']): SetupUser {
+  const { session, account, registration } = user;
+  return { identity: session.name, role, registration, logins: session.loginExchanges, password: account.password, token: session.token };
 }
 
 export function proofLines(exchanges: Exchange[], label: string): { label: string; exchange: Exchange }[] {

@@ -67,7 +67,7 @@ export interface ApiWideIssue {
   recommendation: string;
 }
 
-/** One finding for the whole API (method and path "*"), listing every affected endpoint. */
+/** One finding for the whole API, listing every affected endpoint; shown at the first of them (its key stays "*"). */
 export function apiWideFinding(issue: ApiWideIssue, hits: Hit[], examples = 2): FindingDraft {
   const list = [...hits].sort((a, b) => a.endpoint.path.localeCompare(b.endpoint.path) || a.endpoint.method.localeCompare(b.endpoint.method));
   const affected = list.map((h) => h.endpoint);
@@ -76,6 +76,7 @@ export function apiWideFinding(issue: ApiWideIssue, hits: Hit[], examples = 2): 
     endpoint: null,
     method: '*',
     path: '*',
+    seenAt: affected[0] ? { method: affected[0].method, path: affected[0].path } : undefined,
     parameter: issue.id,
     name: issue.name,
     severity: issue.severity,
