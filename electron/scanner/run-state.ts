@@ -81,6 +81,7 @@ export class ScanRun {
       credentials: this.book,
       loginOrigins: loginOrigins(job.api.baseUrl, identities, job.api.security),
       skipped: job.endpoints.filter((e) => e.flags.includes('SKIP')),
+      scanned: this.active,
       signal: this.controller.signal,
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);

@@ -26,7 +26,7 @@ async function scanOnly(flaw: FlawId | null, checks: Check[], opts: CheckScanOpt
   const t = await startTarget({ mode: 'hardened', flaws: flaw ? onlyFlaws(flaw) : {} });
   targets.push(t);
   const s = await scanChecks(t, checks, opts);
-  expect(s.outcome.status).toBe('completed');
+  expect(s.outcome.status, s.outcome.failureReason ?? '').toBe('completed');
   expectWithinBudget(s, CHECKS);
   return s;
 }

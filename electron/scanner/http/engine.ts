@@ -33,8 +33,14 @@ export interface EngineOptions {
   credentials?: CredentialProvider;
   /** Origins besides the API's that login requests may reach (an OAuth2 token endpoint on its own host). */
   loginOrigins?: string[];
-  /** Operations the user marked SKIP: no request matching one leaves, whichever check makes it (discovery guesses too). */
+  /**
+   * Operations the user marked SKIP: no request matching one leaves, whichever check makes it
+   * (discovery guesses too), unless an operation that is not skipped matches it as well
+   * (GET /products/search when only GET /products/{id} is skipped).
+   */
   skipped?: readonly { method: string; path: string }[];
+  /** The operations that are scanned (to tell them from the skipped ones). */
+  scanned?: readonly { method: string; path: string }[];
   signal: AbortSignal;
   /** Verify TLS certificates (default true). */
   tlsVerify?: boolean;
@@ -119,6 +125,9 @@ export class BudgetExceededError extends Error {
     this.name = 'BudgetExceededError';
   }
 }
+
+/** The error of an exchange that never left because its operation is marked SKIP. */
+export const NOT_SENT_SKIP = 'not sent: the operation is marked SKIP';
 
 export class OutOfScopeError extends Error {
   constructor(readonly url: string) {
@@ -237,6 +246,7 @@ export class HttpEngine {
   private readonly credentials: CredentialProvider;
   private readonly loginOrigins: Set<string>;
   private readonly skipped: { method: string; path: RegExp }[];
+  private readonly scanned: { method: string; path: RegExp }[];
   private readonly semaphore: Semaphore;
   private readonly limiter: RateLimiter;
   private seq = 0;
@@ -250,7 +260,9 @@ export class HttpEngine {
     this.budget = new Budget('scan', options.maxRequests);
     this.credentials = options.credentials ?? staticCredentials(options.keys ?? {});
     this.loginOrigins = new Set((options.loginOrigins ?? []).map((o) => new URL(o).origin));
-    this.skipped = (options.skipped ?? []).map((e) => ({ method: e.method.toUpperCase(), path: this.pathPattern(e.path) }));
+    const patterns = (list: readonly { method: string; path: string }[] = []) => list.map((e) => ({ method: e.method.toUpperCase(), path: this.pathPattern(e.path) }));
+    this.skipped = patterns(options.skipped);
+    this.scanned = this.skipped.length ? patterns(options.scanned) : [];
     setMaxListeners(0, options.signal);
     // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
     // than an abort listener per request).
@@ -321,9 +333,10 @@ export class HttpEngine {
     return { url: placed.url, headers, stamp: placed.stamp };
   }
 
-  /** Same host and port as the API, or a login origin for a login request; never a SKIP operation. */
+  /** Same host and port as the API, or a login origin for a login request; never a SKIP operation (but a login). */
   private allowed(url: URL, req: ProbeRequest): boolean {
-    if (this.skipped.length && this.isSkipped(req.method, url)) return false;
+    // The identities' own logins are the user's configuration, SKIP or not.
+    if (!req.login && this.skipped.length && this.isSkipped(req.method, url)) return false;
     return this.inScope(url) || (!!req.login && this.loginOrigins.has(url.origin));
   }
 
@@ -341,7 +354,8 @@ export class HttpEngine {
   isSkipped(method: string, url: URL): boolean {
     if (!this.inScope(url)) return false;
     const m = method.toUpperCase();
-    return this.skipped.some((s) => s.method === m && s.path.test(url.pathname));
+    const matches = (e: { method: string; path: RegExp }) => e.method === m && e.path.test(url.pathname);
+    return this.skipped.some(matches) && !this.scanned.some(matches);
   }
 
   private charge(budgets: readonly Budget[]): void {
@@ -361,6 +375,7 @@ export class HttpEngine {
     if (signal.aborted || this.closed) throw new AbortedError(signal.reason);
     const method = req.method.toUpperCase();
     let url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+    if (!req.login && this.skipped.length && this.isSkipped(method, url)) return this.notSent(req, method, url);
     if (!this.allowed(url, req)) throw new OutOfScopeError(url.href);
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
@@ -400,6 +415,12 @@ export class HttpEngine {
       url = next;
       current = { ...current, body: null };
     }
+  }
+
+  /** A request for a SKIP operation: it does not leave; the check sees an answerless exchange, like a transport failure, and goes on. */
+  private notSent(req: ProbeRequest, method: string, url: URL): Exchange {
+    const request = { method, url: url.href, headers: { ...(req.headers ?? {}) }, body: req.body ?? null, auth: req.auth ?? NO_AUTH, placements: req.placements ?? DEFAULT_PLACEMENTS };
+    return new Exchange(++this.seq, request satisfies ExchangeRequest, null, NOT_SENT_SKIP, 0);
   }
 
   private withRedirects(ex: Exchange, redirects: Redirect[], blocked: string | null, started: number): Exchange {

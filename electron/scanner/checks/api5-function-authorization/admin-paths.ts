@@ -118,6 +118,7 @@ export const adminPathInsertion = defineCheck({
     const hits: { v: Variant; ex: Exchange; anonymous: boolean; reference: Exchange | null; others: string[] }[] = [];
     for (const v of variants(ctx)) {
       if (ctx.budgetLeft() < 2) break;
+      if (ctx.skips('GET', new URL(ctx.api.baseUrl).origin + v.path)) continue;
       let ex = await get(v.path, null);
       let anonymous = true;
       if (refused(ex) && (ex.status === 401 || ex.status === 403)) {
