@@ -385,7 +385,8 @@ export function ScanReportModal({
             </section>
           )}
           <p className="muted small" style={{ marginTop: 16, marginBottom: 0 }}>
-            {info.requests_sent} requests sent. curl commands use <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code> in place of the keys.
+            {info.requests_sent} requests sent. curl commands use shell variables (<code>$PORTCULLIS_KEY_1</code>, or{' '}
+            <code>$VICTIM_TOKEN</code> and <code>$ATTACKER_TOKEN</code> in numbered steps) in place of keys, tokens and passwords.
           </p>
         </>
       )}

@@ -148,8 +148,10 @@ export const GUIDES: Guide[] = [
           </li>
           <li>
             <strong>curl</strong> reproduces the request. Keys are never stored in it: it uses{' '}
-            <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code>, so export your keys under those names
-            first.
+            <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code> (or the identity&apos;s name, as in{' '}
+            <code>$PORTCULLIS_ALICE_TOKEN</code>), so export your keys under those names first. A finding whose proof
+            takes several requests (create as one user, read as another) gives them as numbered steps to run in order,
+            with the tokens and passwords as variables they list at the top.
           </li>
           <li>
             <strong>Security score</strong> runs from 0 to 100: 100 minus 25 for each critical finding (CVSS 9.0 or
