@@ -150,13 +150,35 @@ function readOperation(method: string, path: string, op: unknown, pathParams: un
   };
 }
 
+/**
+ * The server of a `servers` list to scan: the first, unless it is http:// and an https:// one
+ * follows (then that one, with a warning). `where` is the list's pointer ("/servers").
+ */
+function pickServer(list: unknown[], where: string, warnings: Warnings): { url: string; at: string } {
+  const urlOf = (i: number) => str(own(obj(list[i]), 'url'))?.trim() ?? '';
+  let index = 0;
+  if (/^http:\/\//i.test(urlOf(0))) {
+    const secure = list.slice(0, 50).findIndex((_, i) => /^https:\/\/[^/]/i.test(urlOf(i)));
+    if (secure > 0) {
+      index = secure;
+      warnings.add(
+        `${where}/${secure}`,
+        `Server ${secure + 1} ("${clampText(urlOf(secure), 200)}") was chosen over the first one ("${clampText(urlOf(0), 200)}") because it uses https.`,
+      );
+    }
+  }
+  const at = `${where}/${index}`;
+  return { url: fillServerVariables(urlOf(index), own(obj(list[index]), 'variables'), at, warnings), at };
+}
+
+/** A server URL as compared with the base URL: trailing slashes dropped. */
+const sameBase = (url: string): string => url.replace(/\/+$/, '');
+
 export function readOpenApi3(doc: Obj, minor: number, warnings: Warnings): SpecReading {
   const refs = new RefResolver(doc, warnings);
   const info = obj(doc.info);
-  const servers = arr(doc.servers) ?? [];
-  const server = obj(servers[0]);
-  const rawUrl = str(own(server, 'url')) ?? '';
-  const baseUrl = finishBaseUrl(fillServerVariables(rawUrl, own(server, 'variables'), '/servers/0', warnings), '/servers/0/url', warnings);
+  const top = pickServer(arr(doc.servers) ?? [], '/servers', warnings);
+  const baseUrl = finishBaseUrl(top.url, `${top.at}/url`, warnings);
   const components = obj(doc.components);
   const schemes = readSecuritySchemes(own(components, 'securitySchemes'), '/components/securitySchemes', warnings, (n, at) => {
     const d = refs.deref(n, at);
@@ -170,14 +192,48 @@ export function readOpenApi3(doc: Obj, minor: number, warnings: Warnings): SpecR
     const candidates: [string, unknown][] = methods.filter((m) => own(item, m) !== undefined).map((m) => [m, item[m]]);
     const extra = minor >= 2 ? obj(item.additionalOperations) : undefined;
     for (const m of Object.keys(extra ?? {})) if (/^[A-Za-z]{1,20}$/.test(m)) candidates.push([m, extra![m]]);
+    // Servers of the path item or an operation: the API has one base URL, so an operation whose
+    // server is another one is scanned at the wrong base unless its server only adds a path prefix.
+    const itemServers = arr(item.servers)?.length ? (arr(item.servers) as unknown[]) : undefined;
+    const elsewhere = new Map<string, { url: string; labels: string[] }>();
     for (const [method, op] of candidates) {
       const where = pathPointer(rawPath, method);
+      let opPath = path;
+      const opServers = arr(own(op, 'servers'))?.length ? (arr(own(op, 'servers')) as unknown[]) : undefined;
+      const listAt = opServers ? `${where}/servers` : itemServers ? `${pathPointer(rawPath)}/servers` : undefined;
+      if (listAt) {
+        const url = sameBase(clampText(pickServer(opServers ?? itemServers!, listAt, warnings).url, IMPORT_LIMITS.maxBaseUrlLength));
+        if (baseUrl && url.toLowerCase().startsWith(`${baseUrl.toLowerCase()}/`) && !/[?#{}]/.test(url)) {
+          opPath = `${url.slice(baseUrl.length)}${path === '/' ? '' : path}`;
+        } else if (url.toLowerCase() !== baseUrl.toLowerCase()) {
+          const entry = elsewhere.get(listAt) ?? { url, labels: [] };
+          entry.labels.push(`${method.toUpperCase()} ${path}`);
+          elsewhere.set(listAt, entry);
+        }
+      }
+      const callbacks = Object.keys(obj(own(op, 'callbacks')) ?? {}).filter((k) => !k.startsWith('x-'));
+      if (callbacks.length) {
+        const names = callbacks.slice(0, 10).map((k) => `"${clampText(k, 100)}"`).join(', ');
+        warnings.add(
+          `${where}/callbacks`,
+          `Callback${callbacks.length === 1 ? '' : 's'} ${names}${callbacks.length > 10 ? ` and ${callbacks.length - 10} more` : ''} of ${method.toUpperCase()} ${clampText(path, 200)} ${callbacks.length === 1 ? 'was' : 'were'} not imported as endpoints: callbacks are requests the API sends, not endpoints it serves.`,
+        );
+      }
       operations.push({
-        label: `${method.toUpperCase()} ${path}`,
+        label: `${method.toUpperCase()} ${opPath}`,
         where,
         read: (budgets: Budgets) =>
-          readOperation(method, path, op, item.parameters, { refs, warnings, budget: budgets.request, responseBudget: budgets.responses, where }),
+          readOperation(method, opPath, op, item.parameters, { refs, warnings, budget: budgets.request, responseBudget: budgets.responses, where }),
       });
+    }
+    for (const [at, { url, labels }] of elsewhere) {
+      const one = labels.length === 1;
+      warnings.add(
+        at,
+        `${one ? 'Operation' : 'Operations'} ${labels.map((l) => clampText(l, 200)).join(', ')} ${one ? 'has its' : 'have their'} own server ` +
+          `"${clampText(url, 200)}" but will be scanned at the API's base URL "${clampText(baseUrl, 200)}"; import ${one ? 'it' : 'them'} ` +
+          'as a separate API with that base URL to scan the right server.',
+      );
     }
   }
   const webhooks = obj(doc.webhooks);

@@ -481,9 +481,10 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
           parameters.push(p);
         }
         const seen = new Set<string>();
-        for (const [key, value] of queryPairs(url, loc)) {
+        for (const [key, value, disabled] of queryPairs(url, loc)) {
           const name = clampText(key, IMPORT_LIMITS.maxParameterNameLength);
-          if (!name || seen.has(name) || parameters.length >= IMPORT_LIMITS.maxParameters) continue;
+          // A disabled query parameter is not sent by Postman, as a disabled header is not.
+          if (!name || disabled || seen.has(name) || parameters.length >= IMPORT_LIMITS.maxParameters) continue;
           // The inferred credential's place is the scheme's, not a parameter's (the scanner fills it).
           if (ownCreds?.queries.has(name)) continue;
           seen.add(name);

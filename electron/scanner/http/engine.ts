@@ -297,11 +297,15 @@ export class HttpEngine {
     return !this.base.port && !url.port && port === defaultPort(url.protocol);
   }
 
-  /** A URL relative to the API's base (path joined onto the base path), or absolute. */
+  /**
+   * A URL relative to the API's base (path joined onto the base path), or absolute. A `#` in a
+   * relative path is part of the path (specs write `/#Action=...` to tell operations apart), so it
+   * is sent as `%23` rather than cut off as a fragment the server would never see.
+   */
   resolve(pathOrUrl: string): URL {
     if (/^https?:\/\//i.test(pathOrUrl)) return new URL(pathOrUrl);
     const basePath = this.base.pathname.replace(/\/+$/, '');
-    const rel = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
+    const rel = (pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`).replace(/#/g, '%23');
     return new URL(`${this.base.origin}${basePath}${rel}`);
   }
 
