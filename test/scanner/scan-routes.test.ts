@@ -118,6 +118,10 @@ describe.each(['http', 'ipc'] as const)('scan routes over %s', (kind) => {
     const slow = await create(owner, { rps: 4 });
     const started = await start(owner, { scan_id: slow.json.data.scan_id });
     expect(started.status).toBe(200);
+    // Start pressed again with nothing new created (the spec's client sends only api_id): the spec's text.
+    const twice = await start(owner);
+    expect(twice.status).toBe(409);
+    expect(twice.json.message).toBe(SCAN_MESSAGES.anotherInProgress);
     // A second start (another scan of the same user) while it runs:
     await create(owner);
     const again = await start(owner);
@@ -196,6 +200,30 @@ describe('local scans disabled (team server default)', () => {
       expect(res.status).toBe(403);
       expect(res.json.message).toBe(SCAN_MESSAGES.localDisabled);
     }
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('refuses IPv4 carried in IPv6 and special-purpose ranges, at create and at start (issue 18)', async () => {
+    const u = await signUpAndLogin(t);
+    const port = new URL(target.url).port;
+    // Each points back at the mini API's loopback address or at a range that is never routed; none is connected to.
+    const local = ['[::7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[::ffff:0:7f00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]', '192.0.2.1', '[2001:db8::1]'].map(
+      (host) => `http://${host}:${port}/api`,
+    );
+    for (const base of local) {
+      const apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(u.id, base), new Date());
+      const res = await t.call<Env<unknown>>('POST', '/api/scan/create', { token: u.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: 'k' } });
+      expect(res.status, base).toBe(403);
+      expect(res.json.message).toBe(SCAN_MESSAGES.localDisabled);
+    }
+    // A scan created while the base URL was a public literal (create connects to nothing), then re-pointed.
+    const apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(u.id, 'http://93.184.215.14/api'), new Date());
+    const created = await t.call<Env<{ scan_id: string }>>('POST', '/api/scan/create', { token: u.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: 'k' } });
+    expect(created.status).toBe(201);
+    await tc.core.services.db.updateTable('apis').set({ base_url: local[0]! }).where('id', '=', apiId).execute();
+    const started = await t.call<Env<unknown>>('POST', '/api/scan/start', { token: u.token, body: { api_id: apiId, scan_id: created.json.data.scan_id } });
+    expect(started.status).toBe(403);
+    expect(started.json.message).toBe(SCAN_MESSAGES.localDisabled);
     expect(target.requests).toHaveLength(0);
   });
 });

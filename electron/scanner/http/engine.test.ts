@@ -254,4 +254,12 @@ describe('local addresses off', () => {
     expect(ex.error).toBe('refused: the host resolves to a local address');
     expect(api.hits).toHaveLength(0);
   });
+
+  it('refuses IPv6 literals that carry a loopback IPv4 address, before connecting (issue 18)', async () => {
+    for (const host of ['[::7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[::ffff:0:7f00:1]']) {
+      const e = engine(`http://${host}:9/`, { allowLocal: false, retries: 0 });
+      await expect(e.send({ method: 'GET', url: `http://${host}:9/` }), host).rejects.toBeInstanceOf(LocalTargetError);
+      expect(e.requestsSent, host).toBe(0);
+    }
+  });
 });
