@@ -16,6 +16,22 @@ export interface ValidationError {
   message: string;
 }
 
+// Line breaks and tabs become a space; other control (Cc) and format (Cf) characters go: NUL, ESC,
+// bidirectional overrides, zero-width spaces, BOM. ZWNJ and ZWJ stay between two visible characters,
+// where Persian, Indic scripts and emoji sequences need them.
+const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+const JOINS_BEFORE = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u;
+const JOINS_AFTER = /^[\p{L}\p{M}\p{N}\p{Extended_Pictographic}]/u;
+
+/** A name or title as a single line of visible text (not trimmed; schemas trim after it). */
+export function singleLine(value: string): string {
+  const s = value.replace(LINE_BREAKS, ' ');
+  return s.replace(INVISIBLE, (ch: string, at: number) =>
+    (ch === '\u200c' || ch === '\u200d') && JOINS_BEFORE.test(s.slice(Math.max(0, at - 2), at)) && JOINS_AFTER.test(s.slice(at + 1, at + 3)) ? ch : '',
+  );
+}
+
 /** The spec's {email} pattern: something@something.tld, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const SETTINGS_USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -75,8 +91,8 @@ export function signupPayload(input: SignupForm): {
   password: string;
 } {
   return {
-    firstName: text(input.firstName).trim(),
-    lastName: text(input.lastName).trim(),
+    firstName: singleLine(text(input.firstName)).trim(),
+    lastName: singleLine(text(input.lastName)).trim(),
     email: text(input.email).trim().toLowerCase(),
     username: text(input.username).trim().toLowerCase(),
     password: text(input.password),

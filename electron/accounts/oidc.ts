@@ -6,6 +6,7 @@ import * as client from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { GoogleLoginRequest } from '../../shared/contract';
 import { OIDC_MESSAGES, SOCIAL_MESSAGES } from '../../shared/messages';
+import { singleLine } from '../../shared/validation';
 import type { Clock } from '../clock';
 import type { CoreConfig, OidcSettings } from '../config';
 import type { Logger } from '../log';
@@ -44,13 +45,15 @@ export interface VerifiedIdentity {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+/** A provider's name claim as one line of visible text (shared/validation's singleLine). */
+const name = (v: unknown): string | undefined => str(typeof v === 'string' ? singleLine(v) : undefined);
 
 /** Names as the spec says: given/family name, else the full name split at the first space; name falls back to the email's local part. */
 export function profileFromClaims(claims: JWTPayload): SocialProfile {
   const email = (str(claims.email) ?? '').toLowerCase();
-  const full = str(claims.name);
-  let firstName = str(claims.given_name);
-  let lastName = str(claims.family_name);
+  const full = name(claims.name);
+  let firstName = name(claims.given_name);
+  let lastName = name(claims.family_name);
   if (!firstName && !lastName && full) {
     const i = full.indexOf(' ');
     firstName = i === -1 ? full : full.slice(0, i);
@@ -82,7 +85,7 @@ export function createOidc({ config, clock, logger }: OidcDeps) {
   let discovered: Promise<{ rp: client.Configuration; jwks: ReturnType<typeof createRemoteJWKSet> }> | null = null;
 
   function requireSettings(): OidcSettings {
-    if (!settings) throw new ApiError(503, SOCIAL_MESSAGES.notConfigured);
+    if (!settings) throw new ApiError(404, SOCIAL_MESSAGES.notConfigured);
     return settings;
   }
 

@@ -3,6 +3,7 @@
 // result is store-import.ts. Every refusal is an ImportError naming what is wrong and where.
 
 import { IMPORT_MAX_BYTES } from '../../shared/constants';
+import { singleLine } from '../../shared/validation';
 import { SERVER_MESSAGES } from '../../shared/messages';
 import { decodeText } from './decode-text';
 import { detectFormat } from './detect-format';
@@ -72,7 +73,7 @@ export function importApiDocument(bytes: Uint8Array, options: ImportOptions = {}
     );
   }
   return {
-    name: reading.name || nameFromFile(options.filename) || 'Untitled API',
+    name: singleLine(reading.name).trim() || singleLine(nameFromFile(options.filename)).trim() || 'Untitled API',
     base_url: reading.baseUrl,
     format: detected.format as SourceFormat,
     spec_version: detected.version,

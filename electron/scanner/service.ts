@@ -399,6 +399,8 @@ export function createScanService(deps: ScanServiceDeps) {
         if (row.status !== 'created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
       } else {
         row = await repos.scans.latestCreated(input.apiId, userId);
+        // A second Start while the first runs finds no draft: say what the spec says, not "create one".
+        if (!row && (await repos.scans.runningForUser(userId))) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
         if (!row) throw new ScanError(409, SCAN_TEXT.nothingToStart);
       }
       const api = await repos.apis.findById(row.api_id);

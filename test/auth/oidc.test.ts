@@ -7,7 +7,7 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OIDC_MESSAGES, SOCIAL_MESSAGES } from '../../shared/messages';
 import { oauthErrorFromUrl } from '../../renderer/src/lib/social';
-import { createTestCore, httpTransport, signUpAndLogin, type TestCore, type Transport } from '../helpers/core';
+import { createTestCore, httpTransport, openTransport, signUpAndLogin, type TestCore, type Transport } from '../helpers/core';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider';
 
 const CLIENT = { client_id: 'portcullis-test', client_secret: 'test-secret', redirect_uris: ['http://127.0.0.1/callback', 'http://127.0.0.1/login'] };
@@ -302,13 +302,14 @@ describe('social sign-in (OpenID Connect + PKCE) against a real provider', () =>
 });
 
 describe('social sign-in without a configured provider', () => {
-  it('answers 503 with the spec\'s "not configured" text on every social route', async () => {
+  // A 4xx, not 503: nothing is down, this server simply has no provider (docs/decisions.md).
+  it.each(['http', 'ipc'] as const)('answers 404 with the spec\'s "not configured" text on every social route over %s', async (kind) => {
     const bare = await createTestCore({ oidc: null });
-    const h = await httpTransport(bare.core);
+    const h = await openTransport(kind, bare.core);
     try {
       for (const path of ['/api/auth/oidc/start', '/api/auth/oidc/callback', '/api/auth/google-login']) {
         const res = await h.call('POST', path, { body: { redirectUri: LOOPBACK, idToken: 'x', nonce: 'y' } });
-        expect(res.status, path).toBe(503);
+        expect(res.status, path).toBe(404);
         expect(res.json).toEqual({ success: false, message: SOCIAL_MESSAGES.notConfigured });
       }
     } finally {

@@ -7,7 +7,7 @@ import { APIS_MESSAGES } from '../../../shared/api-messages';
 import { IMPORT_MAX_BYTES, LIMITS } from '../../../shared/constants';
 import type { ImportData } from '../../../shared/contract';
 import { API_MESSAGES, SERVER_MESSAGES } from '../../../shared/messages';
-import { isHttpUrl } from '../../../shared/validation';
+import { isHttpUrl, singleLine } from '../../../shared/validation';
 import { ImportError, ImportTooLargeError, importApiDocument, type ImportResult } from '../../importer/index';
 import { IMPORT_LIMITS } from '../../importer/limits';
 import { buildManualApi, MANUAL_METHODS, normalizeManualPath } from '../../importer/manual-api';
@@ -31,6 +31,7 @@ const baseUrlField = z
 const manualSchema = z.object({
   name: z
     .string({ error: APIS_MESSAGES.nameRequired })
+    .overwrite(singleLine)
     .trim()
     .min(1, { error: APIS_MESSAGES.nameRequired })
     .max(IMPORT_LIMITS.maxNameLength, { error: APIS_MESSAGES.nameTooLong }),
@@ -71,6 +72,7 @@ const updateSchema = z.object({
     {
       title: z
         .string({ error: APIS_MESSAGES.titleRequired })
+        .overwrite(singleLine)
         .trim()
         .min(1, { error: APIS_MESSAGES.titleRequired })
         .max(IMPORT_LIMITS.maxNameLength, { error: APIS_MESSAGES.titleTooLong })

@@ -33,8 +33,9 @@ export function signInResponse(c: Context<AppEnv>, result: SignInResult): Respon
 export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
   app.post('/api/auth/signup', async (c) => {
     const body = await jsonBody(c);
-    const errors: ValidationError[] = validateSignup(body, { form: false });
     const input = signupPayload(body);
+    // The rules see the names as stored: one line, no invisible characters.
+    const errors: ValidationError[] = validateSignup({ ...body, firstName: input.firstName, lastName: input.lastName }, { form: false });
     if (!errors.some((e) => e.field === 'username') && input.username) {
       if (input.username.length > SIGNUP_USERNAME_MAX)
         errors.push({ field: 'username', message: `Username must be less than ${SIGNUP_USERNAME_MAX} characters` });
@@ -95,10 +96,10 @@ export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, RESET_MESSAGES.success);
   });
 
-  // Social sign-in (OpenID Connect + PKCE). Without a configured client every call answers 503 with
-  // the spec's "not configured" text. See docs/api.md for the round trip.
+  // Social sign-in (OpenID Connect + PKCE). Without a configured client every call answers 404 with
+  // the spec's "not configured" text: a deployment choice, not a server fault (docs/decisions.md).
   const oidc = createOidc(s);
-  const notConfigured = () => new ApiError(503, SOCIAL_MESSAGES.notConfigured);
+  const notConfigured = () => new ApiError(404, SOCIAL_MESSAGES.notConfigured);
   const bounded = (v: unknown, max: number): string | undefined => {
     const t = str(v)?.trim();
     return t && t.length <= max ? t : undefined;

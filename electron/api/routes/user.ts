@@ -7,6 +7,7 @@ import type { ExtendedProfile } from '../../../shared/contract';
 import { PASSWORD_CHANGE_MESSAGES, SERVER_MESSAGES, SETTINGS_MESSAGES } from '../../../shared/messages';
 import {
   isHttpUrl,
+  singleLine,
   validateExtendedProfile,
   validatePasswordChange,
   validateSettingsProfile,
@@ -87,7 +88,10 @@ export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
 
   app.put('/api/user/update', async (c) => {
     const me = c.get('user');
-    const body = await jsonBody(c);
+    const raw = await jsonBody(c);
+    // Names are one line of visible text; cleaned before the length rules so "\u200b\u200b" is empty.
+    const line = (v: unknown) => (typeof v === 'string' ? singleLine(v) : v);
+    const body: Record<string, unknown> = { ...raw, firstName: line(raw.firstName), lastName: line(raw.lastName) };
     const username = typeof body.username === 'string' ? body.username.trim() : '';
     const changesUsername = username !== '' && username.toLowerCase() !== me.username;
     // An unchanged username is not re-validated: sign-up allows a wider set of names.

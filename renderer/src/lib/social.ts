@@ -122,7 +122,7 @@ export async function startSocialSignIn(page: SocialPage, env: SocialEnv = brows
     }
     const started = await authApi.oidcStart(redirectUri);
     if (!started.ok) {
-      if (started.status === 503 && started.message === SOCIAL_MESSAGES.notConfigured) return failure(page, SOCIAL_MESSAGES.notConfigured);
+      if (started.status === 404 && started.message === SOCIAL_MESSAGES.notConfigured) return failure(page, SOCIAL_MESSAGES.notConfigured);
       return failure(page, SOCIAL_MESSAGES.initiateFailed);
     }
     if (!oauth) {
