@@ -16,7 +16,15 @@ export interface NewSession {
 }
 
 export function createSessionsRepo(db: Db) {
+  // Told whenever sessions are deleted, so open event streams can re-check theirs at once.
+  const endedListeners = new Set<() => void>();
+  const ended = (): void => endedListeners.forEach((listener) => listener());
   return {
+    /** Calls `listener` after any session is deleted; returns the unsubscribe function. */
+    onEnded(listener: () => void): () => void {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
     async create(input: NewSession, now: Date): Promise<SessionRow> {
       const row: SessionRow = {
         id: randomUUID(),
@@ -35,16 +43,21 @@ export function createSessionsRepo(db: Db) {
     async findByTokenHash(tokenHash: string): Promise<SessionRow | undefined> {
       return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
+    async findById(id: string): Promise<SessionRow | undefined> {
+      return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
     async touch(id: string, now: Date): Promise<void> {
       await db.updateTable('sessions').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
     },
     async delete(id: string): Promise<void> {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
+      ended();
     },
     async deleteForUser(userId: string, exceptId?: string): Promise<void> {
       let q = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptId) q = q.where('id', '!=', exceptId);
       await q.execute();
+      ended();
     },
     async listForUser(userId: string): Promise<SessionRow[]> {
       return db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('last_used_at', 'desc').execute();
@@ -55,6 +68,7 @@ export function createSessionsRepo(db: Db) {
     /** Drops sessions past their absolute end; idle ones are dropped when next presented. */
     async deleteExpired(now: Date): Promise<void> {
       await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).execute();
+      ended();
     },
   };
 }

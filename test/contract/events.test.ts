@@ -1,5 +1,5 @@
 // GET /api/events over real HTTP: the owner's stream carries the scan's progress and finish; a
-// stranger's stream carries nothing of it; no token, no stream.
+// stranger's stream carries nothing of it; no token, no stream; a stream ends with its session.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCore, httpTransport, signUpAndLogin, type TestCore, type TestUser } from '../helpers/core';
@@ -11,6 +11,8 @@ interface Sse {
   events: { event: string; data: unknown }[];
   until(pred: (e: { event: string; data: unknown }) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
 }
 
 async function openStream(url: string, token: string): Promise<Sse> {
@@ -20,7 +22,7 @@ async function openStream(url: string, token: string): Promise<Sse> {
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const events: { event: string; data: unknown }[] = [];
   const waiters: (() => void)[] = [];
-  void (async () => {
+  const ended = (async () => {
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buf = '';
     try {
@@ -55,6 +57,7 @@ async function openStream(url: string, token: string): Promise<Sse> {
       }
     },
     close: () => controller.abort(),
+    ended,
   };
 }
 
@@ -122,5 +125,82 @@ describe('scan events stream', () => {
       off();
       setServerUrl('');
     }
+  });
+});
+
+// Issue 18: a stream kept receiving a shared API's scan events after its session was signed out.
+describe('scan events stream and the session', () => {
+  let tc: TestCore;
+  let http: Awaited<ReturnType<typeof httpTransport>>;
+  let mini: MiniApi;
+  let owner: TestUser;
+  let apiId: string;
+  beforeAll(async () => {
+    mini = await startMiniApi();
+    tc = await createTestCore();
+    http = await httpTransport(tc.core);
+    owner = await signUpAndLogin(http, 'owner');
+    apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url), tc.clock.now());
+  });
+  afterAll(async () => {
+    await http.close();
+    await tc.close();
+    await mini.close();
+  });
+
+  async function sharedWith(): Promise<{ user: TestUser; login(): Promise<string> }> {
+    const user = await signUpAndLogin(http, 'viewer');
+    const shared = await http.call('POST', '/api/apis/share', { token: owner.token, body: { api_id: apiId, email: user.email, permission: 'read' } });
+    expect(shared.status).toBe(201);
+    const login = async () => {
+      const res = await http.call<{ data: { token: string } }>('POST', '/api/auth/login', { body: { username: user.username, password: user.password } });
+      expect(res.status).toBe(200);
+      return res.json.data.token;
+    };
+    return { user, login };
+  }
+
+  /** Runs a scan of the shared API; `control` (a live session's stream) must see it finish. */
+  async function scanSeenBy(control: Sse): Promise<void> {
+    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+    const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
+    expect(started.status).toBe(200);
+    await control.until((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === started.json.data.scan_id);
+  }
+
+  async function endsSoon(sse: Sse): Promise<boolean> {
+    return Promise.race([sse.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 3_000))]);
+  }
+
+  it('closes on logout and sends nothing after it', async () => {
+    const viewer = await sharedWith();
+    const other = await viewer.login();
+    const gone = await openStream(http.server.url, viewer.user.token);
+    const control = await openStream(http.server.url, other);
+    await gone.until((e) => e.event === 'ready');
+    await control.until((e) => e.event === 'ready');
+    expect((await http.call('POST', '/api/auth/logout', { token: viewer.user.token })).status).toBe(200);
+    const closed = await endsSoon(gone);
+    await scanSeenBy(control);
+    expect(gone.events.filter((e) => e.event.startsWith('scan:'))).toEqual([]);
+    expect(closed).toBe(true);
+    gone.close();
+    control.close();
+  });
+
+  it('closes when another session signs out the others, and sends nothing after it', async () => {
+    const viewer = await sharedWith();
+    const other = await viewer.login();
+    const gone = await openStream(http.server.url, viewer.user.token);
+    const control = await openStream(http.server.url, other);
+    await gone.until((e) => e.event === 'ready');
+    await control.until((e) => e.event === 'ready');
+    expect((await http.call('POST', '/api/user/sessions/revoke-others', { token: other })).status).toBe(200);
+    const closed = await endsSoon(gone);
+    await scanSeenBy(control);
+    expect(gone.events.filter((e) => e.event.startsWith('scan:'))).toEqual([]);
+    expect(closed).toBe(true);
+    gone.close();
+    control.close();
   });
 });
