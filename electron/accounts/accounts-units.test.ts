@@ -52,6 +52,17 @@ describe('FailureThrottle', () => {
     t.reset('account', 'ada');
     expect(t.check(key).blocked).toBe(false);
   });
+  it('reserves a slot per attempt in one step, and takes it back on release', () => {
+    const t = new FailureThrottle(manualClock(new Date('2026-01-01T00:00:00Z')), { account: { maxFailures: 2, windowMs: 60_000 } });
+    const key = [{ kind: 'account', value: 'ada' }];
+    const a = t.reserve(key);
+    const b = t.reserve(key);
+    expect([a.blocked, b.blocked, t.reserve(key).blocked]).toEqual([false, false, true]);
+    a.release();
+    a.release();
+    expect(t.reserve(key).blocked).toBe(false);
+    expect(t.reserve(key).blocked).toBe(true);
+  });
 });
 
 describe('logger', () => {

@@ -33,11 +33,19 @@ export interface AccountsDeps {
   twoFactor: TwoFactor;
 }
 
+/** The throttle key of an account: its user id (shared by its username and e-mail), else the identifier typed. */
+function accountKey(user: UserRow | undefined | null, typed: string): string {
+  return user ? `user:${user.id}` : `name:${typed}`;
+}
+
 /** What a correct first factor yields: a session, or a two-factor challenge to answer first. */
 export type SignInResult = { token: string; user: UserRow } | { challenge: string; user: UserRow };
 
 export function createAccounts({ repos, config, clock, logger, mailer, twoFactor }: AccountsDeps) {
-  const throttle = new FailureThrottle(clock, config.throttle);
+  // Counted attempts live in the database too, so a restart does not clear a lockout.
+  const throttle = new FailureThrottle(clock, config.throttle, repos.throttle, (err) =>
+    logger.error('Could not store a sign-in throttle count', { error: String(err) }),
+  );
 
   async function idleTimeoutOf(userId: string): Promise<number> {
     const prefs = await repos.userSettings.getPreferences(userId);
@@ -100,25 +108,33 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       }
     },
 
-    /** Checks the password; answers 429 while the identifier or the client is throttled. */
+    /**
+     * Checks the password; answers 429 while the account or the client is throttled. The attempt is
+     * counted before the hash (and taken back on success), so parallel guesses cannot outrun the count;
+     * a username and its e-mail are one account.
+     */
     async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo): Promise<SignInResult> {
       const id = (identifier.email ?? identifier.username ?? '').trim().toLowerCase();
-      const keys = [
-        { kind: 'account', value: id },
-        { kind: 'client', value: info.ip },
-      ];
-      const verdict = throttle.check(keys);
-      if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+      await throttle.ready();
+      const early = throttle.check([{ kind: 'client', value: info.ip }]);
+      if (early.blocked) throw tooManyRequests(early.retryAfterSeconds);
       const user = identifier.email !== undefined ? await repos.users.findByEmail(id) : await repos.users.findByUsername(id);
+      const account = accountKey(user, id);
+      const attempt = throttle.reserve([
+        { kind: 'account', value: account },
+        { kind: 'client', value: info.ip },
+      ]);
+      if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
+      await attempt.saved;
       const valid = user?.password_hash
         ? await verifyPassword(password, user.password_hash)
         : (await burnVerification(password, config.scryptCost), false);
       if (!user || !valid) {
-        throttle.fail(keys);
         logger.warn('Failed sign-in', { ip: info.ip });
         throw unauthorized(SERVER_MESSAGES.invalidCredentials);
       }
-      throttle.reset('account', id);
+      attempt.release();
+      throttle.reset('account', account);
       logger.info('Password accepted', { user: user.id, ip: info.ip, second_factor: user.totp_enabled === 1 });
       return signIn(user, info, 'password');
     },
@@ -141,6 +157,15 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       return { user, session };
     },
 
+    /** Whether a session is still open (not ended, idle too long or past its end), without touching it. */
+    async sessionLive(sessionId: string): Promise<boolean> {
+      const session = await repos.sessions.findById(sessionId);
+      if (!session) return false;
+      const now = clock.now();
+      const idleEnd = new Date(session.last_used_at).getTime() + session.idle_timeout_minutes * 60_000;
+      return now.getTime() < idleEnd && now.toISOString() < session.expires_at;
+    },
+
     async logout(session: SessionRow): Promise<void> {
       await repos.sessions.delete(session.id);
     },
@@ -148,11 +173,11 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
     /** Always ends quietly: whether the account exists is never revealed. */
     async forgotPassword(email: string, info: ClientInfo): Promise<void> {
       const key = [{ kind: 'resetRequests', value: email }];
-      if (throttle.check(key).blocked) {
+      await throttle.ready();
+      if (throttle.reserve(key).blocked) {
         logger.warn('Password reset requests throttled', { ip: info.ip });
         return;
       }
-      throttle.fail(key);
       const user = await repos.users.findByEmail(email);
       if (!user) {
         logger.info('Password reset requested for an unknown email', { ip: info.ip });
@@ -185,16 +210,17 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
 
     /** Keeps the current session, signs out every other one. */
     async changePassword(user: UserRow, session: SessionRow, current: string, next: string, info: ClientInfo) {
-      const keys = [{ kind: 'account', value: user.id }];
-      const verdict = throttle.check(keys);
-      if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+      await throttle.ready();
+      const attempt = throttle.reserve([{ kind: 'account', value: accountKey(user, '') }]);
+      if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
+      await attempt.saved;
       if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
-        throttle.fail(keys);
         logger.warn('Password change with a wrong current password', { user: user.id, ip: info.ip });
         throw new ApiError(400, PASSWORD_CHANGE_MESSAGES.currentIncorrect, [
           { field: 'currentPassword', message: PASSWORD_CHANGE_MESSAGES.currentIncorrect },
         ]);
       }
+      attempt.release();
       const now = clock.now();
       await repos.users.setPasswordHash(user.id, await hashPassword(next, config.scryptCost), now);
       await repos.sessions.deleteForUser(user.id, session.id);

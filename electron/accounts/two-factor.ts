@@ -62,7 +62,9 @@ export interface TwoFactorDeps {
 }
 
 export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFactorDeps) {
-  const throttle = new FailureThrottle(clock, { code: config.throttle.account });
+  const throttle = new FailureThrottle(clock, { code: config.throttle.account }, repos.throttle, (err) =>
+    logger.error('Could not store a two-factor throttle count', { error: String(err) }),
+  );
 
   function totp(user: UserRow, secret: string): OTPAuth.TOTP {
     return new OTPAuth.TOTP({ issuer: ISSUER, label: user.email, secret: OTPAuth.Secret.fromBase32(secret), digits: DIGITS, period: PERIOD });
@@ -84,9 +86,11 @@ export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFa
 
   /** A TOTP code (once per time step) or an unused recovery code; throttled per user. */
   async function checkCode(user: UserRow, code: string): Promise<boolean> {
-    const key = [{ kind: 'code', value: user.id }];
-    const verdict = throttle.check(key);
-    if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+    // Counted before the (asynchronous) check, so parallel guesses cannot outrun the count.
+    await throttle.ready();
+    const attempt = throttle.reserve([{ kind: 'code', value: user.id }]);
+    if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
+    await attempt.saved;
     const trimmed = code.trim();
     let ok = false;
     if (/^\d{6}$/.test(trimmed)) {
@@ -97,10 +101,11 @@ export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFa
       ok = await repos.twoFactor.useRecoveryCode(user.id, hashRecovery(trimmed), clock.now());
       if (ok) logger.info('Recovery code used', { user: user.id });
     }
-    if (!ok) {
-      throttle.fail(key);
-      logger.warn('Wrong two-factor code', { user: user.id });
-    } else throttle.reset('code', user.id);
+    if (!ok) logger.warn('Wrong two-factor code', { user: user.id });
+    else {
+      attempt.release();
+      throttle.reset('code', user.id);
+    }
     return ok;
   }
 
@@ -121,16 +126,18 @@ export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFa
     /** Turns two-factor on with the pending secret; returns the recovery codes (shown once). */
     async enable(user: UserRow, code: string): Promise<string[]> {
       if (user.totp_enabled) throw conflict(TWO_FACTOR_TEXT.alreadyOn);
-      const key = [{ kind: 'code', value: user.id }];
-      const verdict = throttle.check(key);
-      if (verdict.blocked) throw tooManyRequests(verdict.retryAfterSeconds);
+      await throttle.ready();
+      const attempt = throttle.reserve([{ kind: 'code', value: user.id }]);
+      if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
+      await attempt.saved;
       const pending = await secrets.get(pendingRef(user.id));
-      if (!pending) throw badRequest(TWO_FACTOR_TEXT.noPending);
-      const step = stepOf(user, pending, code.trim());
-      if (step === null) {
-        throttle.fail(key);
-        throw badRequest(TWO_FACTOR_TEXT.invalidCode, 'code');
+      if (!pending) {
+        attempt.release();
+        throw badRequest(TWO_FACTOR_TEXT.noPending);
       }
+      const step = stepOf(user, pending, code.trim());
+      if (step === null) throw badRequest(TWO_FACTOR_TEXT.invalidCode, 'code');
+      attempt.release();
       await secrets.set(secretRef(user.id), pending);
       await secrets.delete(pendingRef(user.id));
       await repos.twoFactor.setEnabled(user.id, true);

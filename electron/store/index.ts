@@ -13,6 +13,7 @@ import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
+import { createThrottleRepo } from './throttle';
 import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
@@ -34,6 +35,7 @@ export function createRepos(db: Db) {
     dashboard: createDashboardRepo(db),
     schedules: createSchedulesRepo(db),
     twoFactor: createTwoFactorRepo(db),
+    throttle: createThrottleRepo(db),
   };
 }
 

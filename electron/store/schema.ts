@@ -19,6 +19,13 @@ export interface UsersTable {
   totp_last_step: WithDefault<number>;
 }
 
+/** One failed (or in-flight) attempt counted by a throttle; `key` is "kind:value", `at` epoch ms. */
+export interface ThrottleFailuresTable {
+  id: Generated<number>;
+  key: string;
+  at: number;
+}
+
 export interface RecoveryCodesTable {
   user_id: string;
   code_hash: string;
@@ -234,6 +241,7 @@ export interface Database {
   secrets: SecretsTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  throttle_failures: ThrottleFailuresTable;
 }
 
 /** Helper for columns Kysely should treat as optional on insert. */

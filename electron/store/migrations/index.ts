@@ -7,6 +7,7 @@ import * as m003 from './003-scan-engine';
 import * as m004 from './004-vulnerability-counts';
 import * as m005 from './005-schedule-runs';
 import * as m006 from './006-two-factor';
+import * as m007 from './007-login-throttle';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '004-vulnerability-counts': m004,
   '005-schedule-runs': m005,
   '006-two-factor': m006,
+  '007-login-throttle': m007,
 };
