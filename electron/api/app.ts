@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { IMPORT_MAX_BYTES } from '../../shared/constants';
 import { SERVER_MESSAGES } from '../../shared/messages';
 import type { Services } from '../services';
+import { isClientAbort } from './client-abort';
 import type { AppEnv } from './env';
 import { ApiError } from './errors';
 import { requestLog } from './middleware/request-log';
@@ -108,6 +109,11 @@ export function createApp(s: Services): Hono<AppEnv> {
     }
     if (err instanceof HTTPException && err.status < 500) {
       return c.json({ success: false, message: err.message || SERVER_MESSAGES.internal }, err.status);
+    }
+    if (isClientAbort(err, c.req.raw.signal)) {
+      // The client hung up mid-body: one line, no stack, and nothing worth sending.
+      s.logger.warn('Client aborted the request body', { method: c.req.method, path: c.req.path });
+      return c.body(null, 400, { Connection: 'close' });
     }
     s.logger.error('Unhandled error', { method: c.req.method, path: c.req.path, error: err });
     return c.json({ success: false, message: SERVER_MESSAGES.internal }, 500);

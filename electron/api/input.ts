@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { SERVER_MESSAGES } from '../../shared/messages';
 import type { ValidationError } from '../../shared/validation';
+import { isClientAbort } from './client-abort';
 import type { AppEnv } from './env';
 import { ApiError, validationError } from './errors';
 
@@ -19,7 +20,8 @@ export async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unkno
   let body: unknown;
   try {
     body = await c.req.json();
-  } catch {
+  } catch (err) {
+    if (isClientAbort(err, c.req.raw.signal)) throw err;
     throw new ApiError(400, SERVER_MESSAGES.invalidJson);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, SERVER_MESSAGES.invalidJson);

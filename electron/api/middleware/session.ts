@@ -4,12 +4,15 @@
 
 import type { MiddlewareHandler } from 'hono';
 import type { Accounts } from '../../accounts/service';
+import { isClientAbort } from '../client-abort';
 import type { AppEnv } from '../env';
 import { badRequest, forbidden, unauthorized } from '../errors';
 import { jsonBody } from '../input';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{16,512})$/i;
 const CLAIMED_ID_FIELDS = ['user_id', 'owner_user_id'] as const;
+/** Form fields that carry an uploaded file; every other form field must be text. */
+const FILE_FIELDS: ReadonlySet<string> = new Set(['file']);
 
 export function requireSession(accounts: Accounts): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -41,9 +44,16 @@ export const userIdGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       let form: Awaited<ReturnType<typeof c.req.parseBody>>;
       try {
         form = await c.req.parseBody({ all: true });
-      } catch {
+      } catch (err) {
+        if (isClientAbort(err, c.req.raw.signal)) throw err;
         // A malformed multipart or form body is the client's error, not a 500.
         throw badRequest('The request body is not a valid form.');
+      }
+      // Only upload fields take a file: a file part under a text field's name (user_id above all)
+      // would otherwise slip past the checks below, which read text values.
+      for (const [field, v] of Object.entries(form)) {
+        if (FILE_FIELDS.has(field)) continue;
+        if ((Array.isArray(v) ? v : [v]).some((item) => typeof item !== 'string')) throw badRequest(`${field} must be a text field, not a file.`, field);
       }
       for (const field of CLAIMED_ID_FIELDS) {
         const v = form[field];

@@ -14,6 +14,7 @@ import { buildManualApi, MANUAL_METHODS, normalizeManualPath } from '../../impor
 import { storeImport } from '../../importer/store-import';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
+import { isClientAbort } from '../client-abort';
 import type { AppEnv } from '../env';
 import { ApiError, badRequest, validationError } from '../errors';
 import { idField, parseBody } from '../input';
@@ -99,7 +100,8 @@ async function readUpload(c: Context<AppEnv>): Promise<File> {
   let form: Record<string, unknown>;
   try {
     form = (await c.req.parseBody({ all: true })) as Record<string, unknown>;
-  } catch {
+  } catch (err) {
+    if (isClientAbort(err, c.req.raw.signal)) throw err;
     throw badRequest(APIS_MESSAGES.notMultipart, 'file');
   }
   const file = form.file;
