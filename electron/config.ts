@@ -3,7 +3,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import { OWASP_SCRYPT_COST, type ScryptCost } from './accounts/passwords';
+import { OWASP_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
 import type { ThrottleRule } from './accounts/throttle';
 import type { SecretStoreChoice } from './secrets/index';
 
@@ -44,6 +44,10 @@ export interface CoreConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   throttle: { account: ThrottleRule; client: ThrottleRule; resetRequests: ThrottleRule };
+  /** Sign-ups per client address in a window (a team server behind one NAT may raise it). */
+  signupThrottle: ThrottleRule;
+  /** Password hashes running at once (default: one per core) and waiting; beyond both, 503 with Retry-After. */
+  passwordHashing: HashingLimits;
   /** Largest JSON body of an ordinary call. */
   jsonBodyLimitBytes: number;
   /** Where scan keys are kept: the OS keychain (desktop, CLI), AES-256-GCM (server), or auto. */
@@ -137,6 +141,12 @@ function envNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
+/** One hash per core at once, a short queue behind them: a sign-in waits at most a few hash times. */
+function hashingLimits(cores: number): HashingLimits {
+  const concurrent = Math.max(1, cores);
+  return { concurrent, queued: 2 * concurrent };
+}
+
 const SECRET_STORES: SecretStoreChoice[] = ['auto', 'keychain', 'encrypted'];
 
 const truthy = (v: string | undefined): boolean => v === '1' || v?.toLowerCase() === 'true';
@@ -169,6 +179,9 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
       client: { maxFailures: 30, windowMs: 15 * 60 * 1000 },
       resetRequests: { maxFailures: 3, windowMs: 60 * 60 * 1000 },
     },
+    // PORTCULLIS_SIGNUP_LIMIT: sign-ups per client address per 10 minutes (default 5).
+    signupThrottle: input.signupThrottle ?? { maxFailures: Math.floor(envNumber(env.PORTCULLIS_SIGNUP_LIMIT) || 5), windowMs: 10 * 60 * 1000 },
+    passwordHashing: input.passwordHashing ?? hashingLimits(os.availableParallelism()),
     jsonBodyLimitBytes: input.jsonBodyLimitBytes ?? 1024 * 1024,
     secretStore:
       input.secretStore ?? (SECRET_STORES.find((c) => c === env.PORTCULLIS_SECRET_STORE) as SecretStoreChoice | undefined) ?? 'auto',

@@ -4,11 +4,14 @@
 import fs from 'node:fs';
 import { createAccounts } from './accounts/service';
 import { createMailer } from './accounts/mailer';
+import { HashGate } from './accounts/passwords';
 import { createTwoFactor } from './accounts/two-factor';
 import { createApp } from './api/app';
 import type { TransportInfo } from './api/env';
+import { serviceUnavailable } from './api/errors';
 import { systemClock, type Clock } from './clock';
 import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
+import { lockDataDir } from './data-dir-lock';
 import { createLogger, type Logger } from './log';
 import { openStore, type OpenedStore } from './store/database';
 import { ScanEvents } from './scanner/events';
@@ -38,9 +41,20 @@ export interface Core {
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const config = resolveConfig(options);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // One core per data dir: a second one would fail the first one's running scans as "interrupted".
+  const lock = lockDataDir(config.dataDir, config.shell);
+  try {
+    return await openCore(options, config, lock.release);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function openCore(options: CoreOptions, config: CoreConfig, releaseLock: () => void): Promise<Core> {
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? systemClock;
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const store = await openStore(config.dbFile);
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
@@ -53,8 +67,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clock,
     logger,
   });
-  const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger });
-  const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor });
+  // Password hashes in flight are bounded; beyond the queue a check is refused with 503, not delayed.
+  const hashGate = new HashGate(config.passwordHashing, () => serviceUnavailable(1));
+  const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger, hashGate });
+  const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor, hashGate });
   const scanEvents = new ScanEvents();
   const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
   const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer });
@@ -78,6 +94,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await scheduler.stop();
       await scans.shutdown();
       await store.close();
+      releaseLock();
     },
   };
 }

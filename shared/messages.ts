@@ -234,6 +234,9 @@ export const SERVER_MESSAGES = {
   validationFailed: 'Please fix the validation errors above.',
   invalidCredentials: 'Invalid username/email or password.',
   tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',
+  tooManySignups: 'Too many sign-ups from this address. Please wait a few minutes and try again.',
+  /** 503 while too many password checks are in flight: the spec's 5xx text. */
+  busy: SETTINGS_MESSAGES.serverError,
   emailTaken: 'An account with this email already exists.',
   usernameTaken: SETTINGS_MESSAGES.usernameTaken,
   signupOk: 'Account created successfully',

@@ -45,3 +45,38 @@ export async function burnVerification(password: string, cost: ScryptCost): Prom
   dummyHash ??= hashPassword('portcullis-timing-equaliser', cost);
   await verifyPassword(password, await dummyHash);
 }
+
+/** How many password hashes may run at once, and how many may wait for a turn. */
+export interface HashingLimits {
+  concurrent: number;
+  queued: number;
+}
+
+/**
+ * A semaphore around the password hashes: at most `concurrent` run (each holds a core for a while),
+ * `queued` more wait their turn, and the rest are refused at once with `busy()`, so a flood of
+ * sign-ups or guesses cannot make every sign-in wait behind it.
+ */
+export class HashGate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly limits: HashingLimits,
+    private readonly busy: () => Error,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active < this.limits.concurrent) this.active += 1;
+    else if (this.waiting.length < this.limits.queued) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else throw this.busy();
+    try {
+      return await work();
+    } finally {
+      // A waiter takes over this slot; otherwise the slot is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}

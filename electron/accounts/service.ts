@@ -11,7 +11,7 @@ import type { UserRow } from '../store/users';
 import { ApiError, badRequest, conflict, tooManyRequests, unauthorized } from '../api/errors';
 import type { Mailer } from './mailer';
 import type { TwoFactor } from './two-factor';
-import { burnVerification, hashPassword, verifyPassword } from './passwords';
+import { burnVerification, hashPassword, verifyPassword, type HashGate } from './passwords';
 import { FailureThrottle } from './throttle';
 import { hashToken, newToken } from './tokens';
 
@@ -31,6 +31,8 @@ export interface AccountsDeps {
   logger: Logger;
   mailer: Mailer | null;
   twoFactor: TwoFactor;
+  /** Bounds the password hashes in flight: beyond its queue a hash is refused with 503. */
+  hashGate: HashGate;
 }
 
 /** The throttle key of an account: its user id (shared by its username and e-mail), else the identifier typed. */
@@ -41,9 +43,10 @@ function accountKey(user: UserRow | undefined | null, typed: string): string {
 /** What a correct first factor yields: a session, or a two-factor challenge to answer first. */
 export type SignInResult = { token: string; user: UserRow } | { challenge: string; user: UserRow };
 
-export function createAccounts({ repos, config, clock, logger, mailer, twoFactor }: AccountsDeps) {
+export function createAccounts({ repos, config, clock, logger, mailer, twoFactor, hashGate }: AccountsDeps) {
   // Counted attempts live in the database too, so a restart does not clear a lockout.
-  const throttle = new FailureThrottle(clock, config.throttle, repos.throttle, (err) =>
+  const rules = { ...config.throttle, signup: config.signupThrottle };
+  const throttle = new FailureThrottle(clock, rules, repos.throttle, (err) =>
     logger.error('Could not store a sign-in throttle count', { error: String(err) }),
   );
 
@@ -93,10 +96,27 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
     startSession,
     signIn,
 
-    async signup(input: { firstName: string; lastName: string; email: string; username: string; password: string }) {
+    /** Counts every sign-up per client address (429 beyond the limit); one refused as busy is not counted. */
+    async signup(
+      input: { firstName: string; lastName: string; email: string; username: string; password: string },
+      info: ClientInfo,
+    ) {
+      await throttle.ready();
+      const attempt = throttle.reserve([{ kind: 'signup', value: info.ip }]);
+      if (attempt.blocked) {
+        logger.warn('Sign-ups throttled', { ip: info.ip });
+        throw tooManyRequests(attempt.retryAfterSeconds, SERVER_MESSAGES.tooManySignups);
+      }
+      await attempt.saved;
       if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
       if (await repos.users.findByUsername(input.username)) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
-      const passwordHash = await hashPassword(input.password, config.scryptCost);
+      let passwordHash: string;
+      try {
+        passwordHash = await hashGate.run(() => hashPassword(input.password, config.scryptCost));
+      } catch (err) {
+        attempt.release();
+        throw err;
+      }
       try {
         return await repos.users.create({ ...input, passwordHash }, clock.now());
       } catch (err) {
@@ -126,9 +146,16 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       ]);
       if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
       await attempt.saved;
-      const valid = user?.password_hash
-        ? await verifyPassword(password, user.password_hash)
-        : (await burnVerification(password, config.scryptCost), false);
+      const stored = user?.password_hash;
+      let valid: boolean;
+      try {
+        valid = await hashGate.run(async () =>
+          stored ? verifyPassword(password, stored) : (await burnVerification(password, config.scryptCost), false),
+        );
+      } catch (err) {
+        attempt.release(); // refused as busy (503), not evaluated: not a failure
+        throw err;
+      }
       if (!user || !valid) {
         logger.warn('Failed sign-in', { ip: info.ip });
         throw unauthorized(SERVER_MESSAGES.invalidCredentials);
@@ -202,7 +229,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       const now = clock.now();
       const row = await repos.passwordResets.consume(hashToken(token), now);
       if (!row) throw badRequest(RESET_MESSAGES.failed);
-      await repos.users.setPasswordHash(row.user_id, await hashPassword(password, config.scryptCost), now);
+      await repos.users.setPasswordHash(row.user_id, await hashGate.run(() => hashPassword(password, config.scryptCost)), now);
       await repos.passwordResets.invalidateForUser(row.user_id, now);
       await repos.sessions.deleteForUser(row.user_id);
       logger.info('Password reset', { user: row.user_id });
@@ -214,7 +241,15 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       const attempt = throttle.reserve([{ kind: 'account', value: accountKey(user, '') }]);
       if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
       await attempt.saved;
-      if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
+      const stored = user.password_hash;
+      let valid: boolean;
+      try {
+        valid = !!stored && (await hashGate.run(() => verifyPassword(current, stored)));
+      } catch (err) {
+        attempt.release();
+        throw err;
+      }
+      if (!valid) {
         logger.warn('Password change with a wrong current password', { user: user.id, ip: info.ip });
         throw new ApiError(400, PASSWORD_CHANGE_MESSAGES.currentIncorrect, [
           { field: 'currentPassword', message: PASSWORD_CHANGE_MESSAGES.currentIncorrect },
@@ -222,7 +257,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       }
       attempt.release();
       const now = clock.now();
-      await repos.users.setPasswordHash(user.id, await hashPassword(next, config.scryptCost), now);
+      await repos.users.setPasswordHash(user.id, await hashGate.run(() => hashPassword(next, config.scryptCost)), now);
       await repos.sessions.deleteForUser(user.id, session.id);
       logger.info('Password changed', { user: user.id });
     },

@@ -13,7 +13,7 @@ import type { Logger } from '../log';
 import type { SecretStore } from '../secrets/types';
 import type { Repos } from '../store/index';
 import type { UserRow } from '../store/users';
-import { verifyPassword } from './passwords';
+import { verifyPassword, type HashGate } from './passwords';
 import { FailureThrottle } from './throttle';
 import { hashToken, newToken } from './tokens';
 
@@ -59,9 +59,11 @@ export interface TwoFactorDeps {
   config: CoreConfig;
   clock: Clock;
   logger: Logger;
+  /** Bounds the password hashes in flight (shared with sign-in). */
+  hashGate: HashGate;
 }
 
-export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFactorDeps) {
+export function createTwoFactor({ repos, secrets, config, clock, logger, hashGate }: TwoFactorDeps) {
   const throttle = new FailureThrottle(clock, { code: config.throttle.account }, repos.throttle, (err) =>
     logger.error('Could not store a two-factor throttle count', { error: String(err) }),
   );
@@ -149,7 +151,8 @@ export function createTwoFactor({ repos, secrets, config, clock, logger }: TwoFa
     /** Needs the password (accounts that have one) and a code. */
     async disable(user: UserRow, password: string, code: string): Promise<void> {
       if (!user.totp_enabled) throw badRequest(TWO_FACTOR_TEXT.notOn);
-      const passwordOk = user.password_hash ? await verifyPassword(password, user.password_hash) : true;
+      const stored = user.password_hash;
+      const passwordOk = stored ? await hashGate.run(() => verifyPassword(password, stored)) : true;
       const codeOk = await checkCode(user, code);
       if (!passwordOk || !codeOk) throw badRequest(TWO_FACTOR_TEXT.invalidPasswordOrCode);
       await repos.twoFactor.setEnabled(user.id, false);

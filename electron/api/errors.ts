@@ -31,3 +31,5 @@ export const conflict = (message: string, field?: string): ApiError =>
   new ApiError(409, message, field ? [{ field, message }] : undefined);
 export const tooManyRequests = (retryAfterSeconds: number, message: string = SERVER_MESSAGES.tooManyAttempts): ApiError =>
   new ApiError(429, message, undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+export const serviceUnavailable = (retryAfterSeconds: number, message: string = SERVER_MESSAGES.busy): ApiError =>
+  new ApiError(503, message, undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });

@@ -24,7 +24,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const log = fs.openSync(logFile, 'a');
 
   // Links must point at this server, and no reset email may leave the machine.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORTCULLIS_ALLOW_LOCAL_SCANS: '1' };
+  // Every browser test signs its users up from 127.0.0.1: lift the per-address sign-up limit.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORTCULLIS_ALLOW_LOCAL_SCANS: '1', PORTCULLIS_SIGNUP_LIMIT: '10000' };
   delete env.PORTCULLIS_PUBLIC_URL;
   delete env.PORTCULLIS_SMTP_URL;
   const child = spawn(

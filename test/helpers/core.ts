@@ -36,6 +36,8 @@ export async function createTestCore(
   const core = await createCore({
     shell: 'server',
     scryptCost: TEST_SCRYPT,
+    // Every test user signs up from 127.0.0.1; the sign-up throttle's own test sets the real limit.
+    signupThrottle: { maxFailures: 10_000, windowMs: 10 * 60 * 1000 },
     allowLocalScans: true,
     publicUrl: 'http://portcullis.test',
     ...overrides,

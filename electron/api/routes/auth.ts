@@ -46,7 +46,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, s: Services): void {
     if (input.lastName.length > LIMITS.nameMax) errors.push({ field: 'lastName', message: 'Last name must be less than 50 characters' });
     if (input.password.length > LIMITS.passwordMax) errors.push({ field: 'password', message: 'Password is too long.' });
     if (errors.length) throw validationError(errors);
-    const user = await s.accounts.signup(input);
+    const user = await s.accounts.signup(input, clientInfo(c));
     return ok(c, SERVER_MESSAGES.signupOk, { user: toUser(user) }, 201);
   });
 
