@@ -6,6 +6,7 @@ import path from 'node:path';
 import { OWASP_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
 import type { ThrottleRule } from './accounts/throttle';
 import type { SecretStoreChoice } from './secrets/index';
+import { NO_QUOTAS, type QuotaLimits } from './store/quotas';
 
 export type Shell = 'desktop' | 'server' | 'cli';
 
@@ -54,6 +55,11 @@ export interface CoreConfig {
   secretStore: SecretStoreChoice;
   /** PORTCULLIS_SECRET_KEY: the encrypted store's key; without it a 0600 key file in the data dir. */
   secretKey: string | undefined;
+  /**
+   * PORTCULLIS_SECRET_KEY_FILE (or `serve --secret-key-file`): a file holding that key, kept outside the
+   * data dir. A team server listening beyond loopback needs this or secretKey (electron/secrets/key-source.ts).
+   */
+  secretKeyFile: string | undefined;
   scan: ScanDefaults;
   /** Social sign-in (OpenID Connect); null when no client is configured. */
   oidc: OidcSettings | null;
@@ -62,6 +68,8 @@ export interface CoreConfig {
    * a sign-in redirect. The desktop app's own origin is always one of them.
    */
   corsOrigins: string[];
+  /** What each user may own (issue 18, item 6): APIs, endpoints and stored bytes; 0 = no limit. */
+  quotas: QuotaLimits;
 }
 
 export interface OidcSettings {
@@ -133,7 +141,64 @@ function corsOriginsFromEnv(env: NodeJS.ProcessEnv): string[] {
   return [...new Set([DESKTOP_ORIGIN, ...listed])];
 }
 
-export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan'>> & { shell: Shell; dataDir: string; scan?: Partial<ScanDefaults> };
+export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan' | 'quotas'>> & {
+  shell: Shell;
+  dataDir: string;
+  scan?: Partial<ScanDefaults>;
+  quotas?: Partial<QuotaLimits>;
+};
+
+const GB = 1024 ** 3;
+
+/**
+ * Per-user quotas when none is configured. A team server is shared: 200 APIs, ten specifications of
+ * 10,000 endpoints, 1 GB of stored definitions per user. The desktop app's users share one disk: only
+ * a runaway is stopped. The CLI keeps one scan's API in a data dir of its own: no limit.
+ */
+export const DEFAULT_QUOTAS: Record<Shell, QuotaLimits> = {
+  server: { apis: 200, endpoints: 100_000, bytes: GB },
+  desktop: { apis: 10_000, endpoints: 2_000_000, bytes: 20 * GB },
+  cli: NO_QUOTAS,
+};
+
+export const QUOTA_ENV: Record<keyof QuotaLimits, string> = {
+  apis: 'PORTCULLIS_QUOTA_APIS',
+  endpoints: 'PORTCULLIS_QUOTA_ENDPOINTS',
+  bytes: 'PORTCULLIS_QUOTA_BYTES',
+};
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: GB, gb: GB, t: 1024 * GB, tb: 1024 * GB };
+
+/**
+ * One quota setting: a whole number, "0" or "unlimited" for no limit; sizes may carry a binary unit
+ * ("512MB", "1 GB", "2g"). Anything else stops the start: a mistyped limit must not silently be none.
+ */
+export function parseQuota(name: string, raw: string, size: boolean): number {
+  const v = raw.trim().toLowerCase();
+  if (v === 'unlimited') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/.exec(v);
+  const unit = m ? SIZE_UNITS[m[2]!] : undefined;
+  if (m && unit !== undefined && (size || m[2] === '') && (size || Number.isInteger(Number(m[1])))) {
+    const n = Math.floor(Number(m[1]) * unit);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  const expected = size ? 'a size in bytes (1073741824, 512MB, 1GB)' : 'a whole number';
+  throw new Error(`${name}: "${raw}" is not ${expected}, 0 or "unlimited" (no limit).`);
+}
+
+/** Explicit options first, then PORTCULLIS_QUOTA_*, then the shell's defaults; per quota. */
+export function resolveQuotas(shell: Shell, input: Partial<QuotaLimits> | undefined, env: NodeJS.ProcessEnv): QuotaLimits {
+  const pick = (kind: keyof QuotaLimits): number => {
+    const given = input?.[kind];
+    if (given !== undefined) {
+      if (!Number.isSafeInteger(given) || given < 0) throw new Error(`The ${kind} quota must be a whole number, 0 for no limit.`);
+      return given;
+    }
+    const raw = env[QUOTA_ENV[kind]];
+    return raw !== undefined && raw.trim() !== '' ? parseQuota(QUOTA_ENV[kind], raw, kind === 'bytes') : DEFAULT_QUOTAS[shell][kind];
+  };
+  return { apis: pick('apis'), endpoints: pick('endpoints'), bytes: pick('bytes') };
+}
 
 function envNumber(v: string | undefined): number | undefined {
   if (v === undefined || v.trim() === '') return undefined;
@@ -141,15 +206,19 @@ function envNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** One hash per core at once, a short queue behind them: a sign-in waits at most a few hash times. */
+/**
+ * One hash per core at once and one waiting behind each: a sign-in that is let in waits at most one
+ * hash time before its own, so it answers within about two (issue 18's one second); the rest get 503.
+ */
 function hashingLimits(cores: number): HashingLimits {
   const concurrent = Math.max(1, cores);
-  return { concurrent, queued: 2 * concurrent };
+  return { concurrent, queued: concurrent };
 }
 
 const SECRET_STORES: SecretStoreChoice[] = ['auto', 'keychain', 'encrypted'];
 
 const truthy = (v: string | undefined): boolean => v === '1' || v?.toLowerCase() === 'true';
+const optionalPath = (v: string | undefined): string | undefined => (v?.trim() ? path.resolve(v.trim()) : undefined);
 
 /** The per-OS data directory used when none is given. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -186,6 +255,7 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     secretStore:
       input.secretStore ?? (SECRET_STORES.find((c) => c === env.PORTCULLIS_SECRET_STORE) as SecretStoreChoice | undefined) ?? 'auto',
     secretKey: input.secretKey ?? env.PORTCULLIS_SECRET_KEY,
+    secretKeyFile: optionalPath(input.secretKeyFile ?? env.PORTCULLIS_SECRET_KEY_FILE),
     scan: {
       concurrency: input.scan?.concurrency ?? envNumber(env.PORTCULLIS_SCAN_CONCURRENCY) ?? 8,
       rps: input.scan?.rps ?? envNumber(env.PORTCULLIS_SCAN_RPS) ?? 20,
@@ -199,5 +269,6 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     },
     oidc: input.oidc !== undefined ? (input.oidc && { ...input.oidc, issuer: checkIssuer(input.oidc.issuer) }) : oidcFromEnv(env),
     corsOrigins: input.corsOrigins ?? corsOriginsFromEnv(env),
+    quotas: resolveQuotas(input.shell, input.quotas, env),
   };
 }

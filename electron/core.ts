@@ -1,7 +1,6 @@
 // The backend core, shared by the desktop shell, the team server and the CLI: the store with its
 // migrations, the services, and the /api app. Each shell creates one core and talks to `fetch`.
 
-import fs from 'node:fs';
 import { createAccounts } from './accounts/service';
 import { createMailer } from './accounts/mailer';
 import { HashGate } from './accounts/passwords';
@@ -12,12 +11,14 @@ import { serviceUnavailable } from './api/errors';
 import { systemClock, type Clock } from './clock';
 import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
 import { lockDataDir } from './data-dir-lock';
+import { ensurePrivateDir } from './file-modes';
 import { createLogger, type Logger } from './log';
 import { openStore, type OpenedStore } from './store/database';
 import { ScanEvents } from './scanner/events';
 import { createScanService } from './scanner/service';
 import { createScheduler, type Timer } from './scheduler/scheduler';
 import { createSecretStore } from './secrets/index';
+import { planSecretKey, type GivenKey } from './secrets/key-source';
 import { createRepos } from './store/index';
 import type { Services } from './services';
 
@@ -28,6 +29,11 @@ export interface CoreOptions extends CoreConfigInput {
   runScheduler?: boolean;
   /** The scheduler's wake-up timer (tests pass one they control). */
   schedulerTimer?: Timer;
+  /**
+   * The address the team server will bind. Beyond loopback the encrypted store's key must come from
+   * outside the data dir; the core refuses to start, before it creates a file, when it does not.
+   */
+  listenHost?: string;
 }
 
 export interface Core {
@@ -41,31 +47,44 @@ export interface Core {
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const config = resolveConfig(options);
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const logger = options.logger ?? createLogger();
+  const givenKey = planSecretKey({
+    shell: config.shell,
+    choice: config.secretStore,
+    dataDir: config.dataDir,
+    envKey: config.secretKey,
+    keyFile: config.secretKeyFile,
+    listenHost: options.listenHost,
+  });
+  ensurePrivateDir(config.dataDir, logger);
   // One core per data dir: a second one would fail the first one's running scans as "interrupted".
   const lock = lockDataDir(config.dataDir, config.shell);
   try {
-    return await openCore(options, config, lock.release);
+    return await openCore({ ...options, logger }, config, givenKey, lock.release);
   } catch (err) {
     lock.release();
     throw err;
   }
 }
 
-async function openCore(options: CoreOptions, config: CoreConfig, releaseLock: () => void): Promise<Core> {
-  const logger = options.logger ?? createLogger();
+async function openCore(options: CoreOptions & { logger: Logger }, config: CoreConfig, givenKey: GivenKey | null, releaseLock: () => void): Promise<Core> {
+  const { logger } = options;
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.dbFile);
+  const store = await openStore(config.dbFile, logger);
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
   const secrets = await createSecretStore({
     shell: config.shell,
     choice: config.secretStore,
     dataDir: config.dataDir,
-    envKey: config.secretKey,
+    givenKey,
     secrets: repos.secrets,
     clock,
     logger,
+  }).catch(async (err: unknown) => {
+    // A key refused at start (wrong, missing, damaged): the database is closed before the lock goes.
+    await store.close();
+    throw err;
   });
   // Password hashes in flight are bounded; beyond the queue a check is refused with 503, not delayed.
   const hashGate = new HashGate(config.passwordHashing, () => serviceUnavailable(1));

@@ -10,6 +10,7 @@ import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Core } from './core';
+import { isLoopbackHost, SecretKeyRequiredError } from './secrets/key-source';
 
 export interface ServerOptions {
   core: Core;
@@ -66,6 +67,12 @@ export function withCors(response: Response, origin: string | null, allowed: Rea
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** Vite names every file under /assets/ after its content hash: those never change; the rest is checked each time. */
+export function cacheControl(pathname: string, status: number): string {
+  if (status === 200 && pathname.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  return 'no-cache';
+}
+
 function pagesApp(staticDir: string | null | undefined): Hono {
   const pages = new Hono();
   pages.use('*', async (c, next) => {
@@ -79,8 +86,17 @@ function pagesApp(staticDir: string | null | undefined): Hono {
     );
     return pages;
   }
-  pages.use('/assets/*', serveStatic({ root: staticDir }));
-  pages.use('*', serveStatic({ root: staticDir }));
+  // Source maps stay on the build machine: a browser of the team server never gets one.
+  pages.use('*', async (c, next) => (c.req.path.endsWith('.map') ? c.text('Not found', 404) : next()));
+  pages.use('*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', cacheControl(c.req.path, c.res.status));
+  });
+  // The build wrote brotli and gzip copies beside each text file (scripts/precompress.ts).
+  pages.use('/assets/*', serveStatic({ root: staticDir, precompressed: true }));
+  // A file of another build is gone, not a page: the shell in its place would be cached for a year.
+  pages.get('/assets/*', (c) => c.text('Not found', 404));
+  pages.use('*', serveStatic({ root: staticDir, precompressed: true }));
   // Client-side routes: every other GET gets the app shell.
   const html = fs.readFileSync(index, 'utf8');
   pages.get('*', (c) => c.html(html));
@@ -88,6 +104,8 @@ function pagesApp(staticDir: string | null | undefined): Hono {
 }
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
+  // The core refuses this at start when told the host (listenHost); this catches a core that was not.
+  if (!isLoopbackHost(options.host) && options.core.services.secrets.keyInDataDir) return Promise.reject(new SecretKeyRequiredError(options.host));
   const pages = pagesApp(options.staticDir);
   const allowedOrigins: ReadonlySet<string> = new Set(options.core.config.corsOrigins);
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {

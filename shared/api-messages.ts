@@ -32,3 +32,33 @@ export const APIS_MESSAGES = {
   flagAdded: (flag: string) => `Flag ${flag} added.`,
   flagRemoved: (flag: string) => `Flag ${flag} removed.`,
 } as const;
+
+/** "1 GB", "250 MB", "12.5 MB": the sizes of the quota messages (binary units, as the import limit). */
+export function formatQuotaBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = unit === 0 || Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
+  return `${shown} ${units[unit]}`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * 413 when adding an API would pass one of the owner's quotas (issue 18, item 6). Each says the limit,
+ * where the user stands, and what to do: the environment variable names the administrator sets.
+ */
+export const QUOTA_MESSAGES = {
+  apis: (limit: number) =>
+    `You have reached your limit of ${count(limit)} API${limit === 1 ? '' : 's'}. Delete APIs you no longer need, or ask your administrator to raise PORTCULLIS_QUOTA_APIS.`,
+  /** `adding` is unknown when the refusal comes before the file is read (the user is already at the limit). */
+  endpoints: (limit: number, used: number, adding?: number) =>
+    `This API would exceed your limit of ${count(limit)} endpoint${limit === 1 ? '' : 's'}: your APIs have ${count(used)}${adding === undefined ? '' : ` and it adds ${count(adding)}`}. Delete APIs you no longer need, or ask your administrator to raise PORTCULLIS_QUOTA_ENDPOINTS.`,
+  bytes: (limit: number, used: number, adding?: number) =>
+    `This API would exceed your storage limit of ${formatQuotaBytes(limit)}: your APIs use ${formatQuotaBytes(used)}${adding === undefined ? '' : ` and it needs ${formatQuotaBytes(adding)}`}. Delete APIs you no longer need, or ask your administrator to raise PORTCULLIS_QUOTA_BYTES.`,
+  usage: 'Usage loaded',
+} as const;

@@ -82,6 +82,16 @@ export type Severity = (typeof SEVERITIES)[number];
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
+/**
+ * Triage of a finding (issue 17): open, or set aside as a false positive or an accepted risk (which
+ * may expire). A set-aside finding stays listed but leaves the score, the counts and CI's --fail-on.
+ */
+export const TRIAGE_STATES = ['open', 'false_positive', 'accepted_risk'] as const;
+export type TriageState = (typeof TRIAGE_STATES)[number];
+/** The triage export (UI) that `portcullis scan --baseline` reads. */
+export const TRIAGE_EXPORT_FORMAT = 'portcullis-triage';
+export const TRIAGE_EXPORT_VERSION = 1;
+
 /** "Critical" on the dashboard: a finding whose CVSS score is at least this (DESIGN.md section 6). */
 export const CRITICAL_CVSS = 9.0;
 

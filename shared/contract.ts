@@ -13,6 +13,7 @@ import type {
   ScheduleFrequency,
   Severity,
   SharePermission,
+  TriageState,
 } from './constants';
 import type { ValidationError } from './validation';
 
@@ -199,6 +200,36 @@ export interface Finding {
   fingerprint: string;
   /** Against the previous scan of the same API. */
   trend: 'new' | 'recurring';
+  /** The triage mark that follows this finding's fingerprint on its API; null when nobody set one. */
+  triage: FindingTriage | null;
+}
+
+/** Who set a finding aside (or opened it again), why, and until when. */
+export interface FindingTriage {
+  state: TriageState;
+  reason: string;
+  /** An accepted risk's end (ISO time); the finding counts again from then on. */
+  expires_at: string | null;
+  /** The user name of whoever set it; null when that account is gone or the mark expired by itself. */
+  set_by: string | null;
+  set_at: string;
+}
+
+/** GET /api/findings/triage/export: every mark of an API, for git and `portcullis scan --baseline`. */
+export interface TriageExport {
+  format: 'portcullis-triage';
+  version: 1;
+  api: { id: string; name: string };
+  exported_at: string;
+  triage: ({ fingerprint: string } & FindingTriage)[];
+}
+
+export interface TriageRequest {
+  finding_id: string;
+  state: TriageState;
+  reason?: string;
+  /** Only for accepted_risk: a future date (YYYY-MM-DD, end of that day UTC) or ISO time. */
+  expires_at?: string | null;
 }
 
 export interface SkippedCheck {
@@ -384,6 +415,17 @@ export interface ImportData {
   warnings: ImportWarning[];
   format: string;
 }
+/** What a user's own APIs hold, as the quotas count it (issue 18, item 6); shared APIs count for their owner. */
+export interface QuotaAmounts {
+  apis: number;
+  endpoints: number;
+  bytes: number;
+}
+/** GET /api/user/usage: `limits` null where there is no limit. */
+export interface UsageData {
+  usage: QuotaAmounts;
+  limits: { apis: number | null; endpoints: number | null; bytes: number | null };
+}
 export type EndpointsRequest = ApiScoped;
 export interface FlagRequest extends ApiScoped {
   endpoint_id: string;
@@ -476,6 +518,7 @@ export interface ApiContract {
   'POST /api/auth/forgot-password': { body: ForgotPasswordRequest; data: undefined };
   'POST /api/auth/reset-password': { body: ResetPasswordRequest; data: undefined };
   'GET /api/user/profile': { query: Record<string, never>; data: { user: User } };
+  'GET /api/user/usage': { query: Record<string, never>; data: UsageData };
   'PUT /api/user/update': { body: UpdateProfileRequest; data: { user: User } };
   'PUT /api/user/password': { body: PasswordChangeRequest; data: undefined };
   'GET /api/user/preferences': { query: Record<string, never>; data: { preferences: Preferences } };
@@ -507,6 +550,8 @@ export interface ApiContract {
   'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
+  'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
+  'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
   'GET /api/scan/list': { query: { user_id?: string; api_id: string }; data: { scans: ScanSummary[] } };
   'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };

@@ -280,3 +280,13 @@ export const TEAM_SERVER_MESSAGES = {
   disconnected: 'Disconnected. Portcullis uses the data on this computer again.',
   connecting: 'Connecting...',
 } as const;
+
+/** Triage of findings (issue 17): POST /api/findings/triage. */
+export const TRIAGE_MESSAGES = {
+  saved: 'Triage saved',
+  findingNotFound: 'Finding not found.',
+  stateInvalid: 'state must be open, false_positive or accepted_risk.',
+  reasonTooLong: 'The reason is too long (at most 1000 characters).',
+  expiryOnlyForAcceptedRisk: 'An expiry date applies to accepted risks only.',
+  expiryInvalid: 'The expiry date must be a date (YYYY-MM-DD) or a time (ISO 8601) in the future, at most 5 years ahead.',
+} as const;

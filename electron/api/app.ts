@@ -17,6 +17,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerEndpointRoutes } from './routes/endpoints';
 import { registerEventRoutes } from './routes/events';
 import { registerPublicRoutes } from './routes/public';
+import { registerFindingRoutes } from './routes/findings';
 import { registerScanRoutes } from './routes/scans';
 import { registerReportRoutes } from './routes/reports';
 import { registerScheduleRoutes } from './routes/schedules';
@@ -49,6 +50,7 @@ const ROUTE_MODULES: ((app: Hono<AppEnv>, s: Services) => void)[] = [
   registerUserRoutes,
   registerPublicRoutes,
   registerScanRoutes,
+  registerFindingRoutes,
   registerShareRoutes,
   registerReportRoutes,
   registerScheduleRoutes,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEVERITIES, type Severity } from '../../shared/constants';
-import type { ScanDetails } from '../../shared/contract';
+import type { Finding, ScanDetails } from '../../shared/contract';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
 import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
 import { createCore, type Core } from '../core';
@@ -15,6 +15,8 @@ import { importApiDocument, ImportError } from '../importer/index';
 import { parseReportFormats, writeReports } from '../reports/index';
 import { createLogger } from '../log';
 import type { ScanEvent } from '../scanner/events';
+import { securityScore } from '../scanner/findings';
+import { readBaseline, type Baseline } from './baseline';
 import { UsageError, type CliCommand } from './types';
 
 const HELP = `Usage: portcullis scan --spec <file> --base-url <url> (--config <scan.yaml> | --key1 <key>) [options]
@@ -35,12 +37,16 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --timeout-ms   per-request timeout (default 15000)
   --out          directory for findings.json (default: the current directory)
   --fail-on      high | medium | low (default high): exit 1 when a finding is at or above it
+  --baseline     a triage export from the app, or a previous findings.json: findings marked a false
+                 positive or an accepted risk are set aside, and findings the previous run reported
+                 do not fail the run (only findings nobody has looked at do)
   --format       reports to write next to findings.json: pdf (both), executive, technical, json,
                  sarif, html, junit; comma-separated (default: none)
   --data-dir     keep the database here (default: a temp dir, removed afterwards)
   --quiet        no progress bar
 
-Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 error.`;
+Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 error. Findings set aside
+in triage, and with --baseline those already known, never fail a run.`;
 
 const CLI_USER = { email: 'cli@portcullis.local', username: 'portcullis-cli', firstName: 'Portcullis', lastName: 'CLI' };
 
@@ -54,6 +60,27 @@ function positiveInt(name: string, value: string | undefined, min: number, max: 
 /** Severities at or above the threshold. */
 export function atOrAbove(threshold: Exclude<Severity, 'info'>): Severity[] {
   return SEVERITIES.slice(0, SEVERITIES.indexOf(threshold) + 1);
+}
+
+/** A finding set aside in triage (a false positive, an accepted risk): listed, never failed on. */
+export const setAside = (f: Pick<Finding, 'triage'>): boolean => !!f.triage && f.triage.state !== 'open';
+
+/** The findings that fail the run: at or above --fail-on, not set aside, not already in the baseline. */
+export function failGate(findings: Finding[], failOn: Exclude<Severity, 'info'>, baseline: Baseline | null) {
+  const levels = atOrAbove(failOn);
+  const atLevel = findings.filter((f) => levels.includes(f.severity));
+  const open = atLevel.filter((f) => !setAside(f));
+  const failing = open.filter((f) => !baseline?.known.has(f.fingerprint));
+  return { failing, setAside: atLevel.length - open.length, known: open.length - failing.length };
+}
+
+/** The baseline's marks on the scan's fresh API, before the scan runs; expired accepted risks are dropped. */
+async function applyBaseline(s: Core['services'], apiId: string, userId: string, baseline: Baseline): Promise<void> {
+  const now = s.clock.now();
+  for (const m of baseline.marks) {
+    if (m.expires_at && !(new Date(m.expires_at).getTime() > now.getTime())) continue;
+    await s.repos.triage.set({ apiId, fingerprint: m.fingerprint, state: m.state, reason: m.reason, expiresAt: m.expires_at, userId }, now, securityScore);
+  }
 }
 
 function progressBar(stream: NodeJS.WriteStream, quiet: boolean) {
@@ -99,7 +126,11 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       created_users: info.created_users,
       refreshes: info.refreshes,
     },
-    summary: Object.fromEntries(SEVERITIES.map((s) => [s, details.results.results.filter((f) => f.severity === s).length])),
+    // Counts leave out findings set aside in triage, as the score does; `findings` lists every one with its triage.
+    summary: {
+      ...Object.fromEntries(SEVERITIES.map((s) => [s, details.results.results.filter((f) => f.severity === s && !setAside(f)).length])),
+      set_aside: details.results.results.filter(setAside).length,
+    },
     findings: details.results.results,
   };
 }
@@ -153,6 +184,7 @@ export const scanCommand: CliCommand = {
         'timeout-ms': { type: 'string' },
         out: { type: 'string' },
         'fail-on': { type: 'string', default: 'high' },
+        baseline: { type: 'string' },
         'data-dir': { type: 'string' },
         format: { type: 'string' },
         quiet: { type: 'boolean', default: false },
@@ -172,6 +204,7 @@ export const scanCommand: CliCommand = {
     }
     const failOn = values['fail-on'] as Exclude<Severity, 'info'>;
     if (!['high', 'medium', 'low'].includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got "${values['fail-on']}".`);
+    const baseline = values.baseline ? readBaseline(values.baseline) : null;
     const rps = positiveInt('rps', values.rps, 0, 10_000);
     const concurrency = positiveInt('concurrency', values.concurrency, 1, 256);
     const timeoutMs = positiveInt('timeout-ms', values['timeout-ms'], 100, 600_000);
@@ -228,7 +261,9 @@ export const scanCommand: CliCommand = {
           endpoints: imported.endpoints,
         },
         now,
+        s.config.quotas,
       );
+      if (baseline) await applyBaseline(s, apiId, user.id, baseline);
       for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
       if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
       const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', identities: scanConfig.identities, ...(scanConfig.signup !== undefined ? { signup: scanConfig.signup } : {}), rps, concurrency, timeoutMs });
@@ -249,7 +284,7 @@ export const scanCommand: CliCommand = {
       const details = await s.scans.details(scanId);
       fs.mkdirSync(outDir, { recursive: true });
       const file = path.join(outDir, 'findings.json');
-      fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }), null, 2)}\n`);
+      fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }), null, 2)}\n`, { mode: 0o600 });
       const info = details.results.scan_info;
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
@@ -257,11 +292,14 @@ export const scanCommand: CliCommand = {
       }
       for (const w of formats.length ? await writeReports(s.db, scanId, formats, outDir) : []) process.stderr.write(`wrote ${w.path}\n`);
       for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
-      const counts = SEVERITIES.map((sev) => `${details.results.results.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
-      process.stderr.write(`Done: ${details.results.results.length} findings (${counts}), score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
+      const counted = details.results.results.filter((f) => !setAside(f));
+      const counts = SEVERITIES.map((sev) => `${counted.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
+      const aside = details.results.results.length - counted.length;
+      process.stderr.write(`Done: ${counted.length} findings (${counts})${aside ? `, ${aside} set aside in triage` : ''}, score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
       for (const sk of info.skipped_checks) process.stderr.write(`skipped: ${sk.title}: ${sk.reason}\n`);
-      const failing = details.results.results.filter((f) => atOrAbove(failOn).includes(f.severity));
-      return failing.length ? 1 : 0;
+      const gate = failGate(details.results.results, failOn, baseline);
+      if (gate.setAside || gate.known) process.stderr.write(`Not failed on: ${gate.setAside} set aside in triage, ${gate.known} already in the baseline.\n`);
+      return gate.failing.length ? 1 : 0;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -9,19 +9,25 @@ import { createLogger } from '../log';
 import { startServer } from '../server';
 import { UsageError, type CliCommand } from './types';
 
-const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--web <dir>]
+const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--secret-key-file <file>] [--web <dir>]
 
 Runs the team server: the Portcullis API over HTTP and the web app for browsers.
   --port       port to listen on (default 4780; 0 picks a free one)
   --host       address to bind (default 127.0.0.1; use 0.0.0.0 to serve your network)
   --data-dir   where the database and keys live (default ${defaultDataDir()})
+  --secret-key-file
+               the key that encrypts stored scan keys, in a file outside the data dir (mode 0600);
+               required beyond loopback unless PORTCULLIS_SECRET_KEY is set
   --web        the built web app (default: dist/renderer next to the program)
   --verbose    log every request
 
 Environment: PORTCULLIS_ALLOW_LOCAL_SCANS=1 lets users scan loopback and private addresses;
 PORTCULLIS_SMTP_URL sends reset links by email; PORTCULLIS_PUBLIC_URL sets the base of links;
 PORTCULLIS_OIDC_CLIENT_ID (+ _CLIENT_SECRET, _ISSUER, Google by default) turns on social sign-in;
-PORTCULLIS_CORS_ORIGINS lists more browser origins allowed to call the API (the desktop app's is built in).`;
+PORTCULLIS_CORS_ORIGINS lists more browser origins allowed to call the API (the desktop app's is built in);
+PORTCULLIS_SECRET_KEY (or PORTCULLIS_SECRET_KEY_FILE) is the key of stored scan keys: on 127.0.0.1 a key file
+is generated in the data dir, beyond loopback one of them is required (make one: openssl rand -base64 32);
+PORTCULLIS_QUOTA_APIS, _ENDPOINTS and _BYTES limit what each user owns (default 200, 100000, 1GB; 0 = none).`;
 
 /** dist/renderer relative to this bundle (dist/core/cli.js). */
 function defaultWebDir(): string {
@@ -38,6 +44,7 @@ export const serveCommand: CliCommand = {
         port: { type: 'string', default: '4780' },
         host: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string' },
+        'secret-key-file': { type: 'string' },
         web: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -52,7 +59,9 @@ export const serveCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got "${values.port}".`);
     const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
     const logger = createLogger({ level: values.verbose ? 'debug' : 'info' });
-    const core = await createCore({ shell: 'server', dataDir, logger });
+    const secretKeyFile = values['secret-key-file'] !== undefined ? path.resolve(values['secret-key-file']) : undefined;
+    // The host goes to the core first: beyond loopback it refuses a key kept in the data dir before it creates a file.
+    const core = await createCore({ shell: 'server', dataDir, logger, listenHost: values.host, ...(secretKeyFile ? { secretKeyFile } : {}) });
     const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir() });
     if (!process.env.PORTCULLIS_PUBLIC_URL) core.config.publicUrl = server.url;
     return new Promise<number>((resolve) => {

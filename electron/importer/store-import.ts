@@ -1,11 +1,13 @@
-// Writes an import result: the API and all its endpoints and flags in one transaction.
+// Writes an import result: the API and all its endpoints and flags in one transaction, within the
+// owner's quotas when they are given (a refusal writes nothing).
 
 import type { Repos } from '../store/index';
+import type { QuotaLimits } from '../store/quotas';
 import type { ImportResult } from './result';
 
 export async function storeImport(
   repos: Repos,
-  input: { ownerId: string; result: ImportResult; filename: string | null; now: Date },
+  input: { ownerId: string; result: ImportResult; filename: string | null; now: Date; quotas?: QuotaLimits },
 ): Promise<string> {
   const { result } = input;
   return repos.apis.createWithEndpoints(
@@ -20,5 +22,6 @@ export async function storeImport(
       endpoints: result.endpoints,
     },
     input.now,
+    input.quotas,
   );
 }

@@ -96,9 +96,12 @@ export async function writeReports(
   return written;
 }
 
-/** Write to a temporary file then rename, so a reader never sees half a report. */
+/**
+ * Write to a temporary file then rename, so a reader never sees half a report. 0600: a report spells
+ * out the API's weaknesses with evidence; the owner shares it on purpose, not by default.
+ */
 export function writeFileAtomic(file: string, body: Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, body);
+  fs.writeFileSync(tmp, body, { mode: 0o600 });
   fs.renameSync(tmp, file);
 }

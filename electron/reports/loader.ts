@@ -3,7 +3,9 @@
 
 import { CONFIDENCES, type Confidence } from '../../shared/constants';
 import { severityBucket } from '../../shared/display';
+import type { Selectable } from 'kysely';
 import type { Db } from '../store/database';
+import { triageOf, withTriage, type TriageColumns } from '../store/findings';
 import type { FindingsTable } from '../store/schema';
 import {
   HISTORY_LIMIT,
@@ -32,7 +34,7 @@ function parseList(json: string): string[] {
 
 const CONFIDENCE_SET = new Set<string>(CONFIDENCES);
 
-export function toReportFinding(r: FindingsTable): ReportFinding {
+export function toReportFinding(r: Selectable<FindingsTable> & TriageColumns): ReportFinding {
   const confidence = r.confidence.toLowerCase();
   return {
     id: r.id,
@@ -54,6 +56,7 @@ export function toReportFinding(r: FindingsTable): ReportFinding {
     references: parseList(r.references),
     fingerprint: r.fingerprint,
     trend: r.trend === 'recurring' ? 'recurring' : 'new',
+    triage: triageOf(r),
   };
 }
 
@@ -116,7 +119,10 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
     .executeTakeFirst();
   if (!api) return undefined;
 
-  const findings = (await db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).execute()).map(toReportFinding).sort(compareFindings);
+  // Findings set aside in triage are listed apart: they leave the score, the counts and the risks.
+  const rows = await withTriage(db).where('findings.scan_id', '=', scanId).execute();
+  const findings = rows.filter((r) => !r.suppressed).map(toReportFinding).sort(compareFindings);
+  const triaged = rows.filter((r) => r.suppressed).map(toReportFinding).sort(compareFindings);
   const notes = parseScanNotes(scan.notes);
   const endpoints = notes.endpoints ?? (await endpointsOf(db, api.id));
 
@@ -144,6 +150,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
           'in',
           earlier.map((e) => e.id),
         )
+        .where('suppressed', '=', 0)
         .groupBy(['scan_id', 'severity'])
         .execute()
     : [];
@@ -158,7 +165,8 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
   if (notes.fixed) fixed = notes.fixed;
   else {
     const previous = history[history.length - 1];
-    const current = new Set(findings.map((f) => f.fingerprint));
+    // A finding set aside is still there: not fixed.
+    const current = new Set(rows.map((f) => f.fingerprint));
     const prevRows = previous ? await db.selectFrom('findings').selectAll().where('scan_id', '=', previous.scan_id).execute() : [];
     fixed = prevRows
       .filter((r) => !current.has(r.fingerprint))
@@ -196,6 +204,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
       refreshes: notes.refreshes,
     },
     findings,
+    triaged,
     endpoints,
     endpoints_source: notes.endpoints ? 'scan' : 'api',
     checks,

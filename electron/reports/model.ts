@@ -115,6 +115,8 @@ export interface ReportInput {
   scan: ReportScan;
   /** In report order: severity, then CVSS (highest first), then category, name, method, path. */
   findings: ReportFinding[];
+  /** Findings set aside in triage (false positives, accepted risks): listed apart, never scored or counted. */
+  triaged: ReportFinding[];
   endpoints: ReportEndpoint[];
   /** Where the endpoint list came from: the scan's own record, or the API's current endpoints. */
   endpoints_source: 'scan' | 'api';
@@ -189,9 +191,18 @@ export function compareFindings(a: ReportFinding, b: ReportFinding): number {
 }
 
 /** Stable display number of each finding ("F-001"), by position in report order. */
-export function findingNumbers(findings: ReportFinding[]): Map<string, string> {
+function numbered(findings: ReportFinding[], prefix: string): Map<string, string> {
   const width = Math.max(3, String(findings.length).length);
-  return new Map(findings.map((f, i) => [f.id, `F-${String(i + 1).padStart(width, '0')}`]));
+  return new Map(findings.map((f, i) => [f.id, `${prefix}-${String(i + 1).padStart(width, '0')}`]));
+}
+
+export function findingNumbers(findings: ReportFinding[]): Map<string, string> {
+  return numbered(findings, 'F');
+}
+
+/** Findings set aside in triage are numbered apart (T-001...), so the F- numbers match the counts. */
+export function triagedNumbers(findings: ReportFinding[]): Map<string, string> {
+  return numbered(findings, 'T');
 }
 
 export interface ReportSummary {

@@ -32,6 +32,7 @@ const finding = (over: Partial<ReportFinding>): ReportFinding => ({
   references: [],
   fingerprint: 'fp',
   trend: 'new',
+  triage: null,
   ...over,
 });
 

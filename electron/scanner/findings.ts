@@ -36,7 +36,7 @@ export function securityScore(findings: readonly { severity: string; cvss_score:
   return Math.max(0, 100 - penalty);
 }
 
-export type BuiltFinding = Omit<Finding, 'id' | 'trend'>;
+export type BuiltFinding = Omit<Finding, 'id' | 'trend' | 'triage'>;
 
 /**
  * The stored finding. `relabel` turns the slot words of check texts ("key 1", "Key 2") into the

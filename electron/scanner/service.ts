@@ -27,7 +27,7 @@ import type { Logger } from '../log';
 import { parseSecurity } from '../store/apis';
 import type { Repos } from '../store/index';
 import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
-import { sweepOrphanSecrets } from '../secrets/index';
+import { SCAN_SECRET_PREFIX, sweepOrphanSecrets } from '../secrets/index';
 import type { SecretStore } from '../secrets/types';
 import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
@@ -114,7 +114,7 @@ interface ActiveScan {
   userId: string;
 }
 
-const secretRef = (scanId: string) => `scan:${scanId}`;
+const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
 
 /** What the SecretStore keeps for a scan: the identities with their secrets (v2), or the two keys of older scans. */
 interface StoredIdentities {
@@ -446,9 +446,16 @@ export function createScanService(deps: ScanServiceDeps) {
       throw new ScanError(409, SCAN_TEXT.notRunning);
     },
 
+    /** Accepted risks whose end has come count again (in scores and counts) before anything is shown. */
+    async expireTriage(): Promise<void> {
+      const n = await repos.triage.expireDue(clock.now(), securityScore);
+      if (n) logger.info('Accepted risks expired; their findings count again', { count: n });
+    },
+
     async details(scanId: string): Promise<ScanDetails> {
       const row = await repos.scans.findById(scanId);
       if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      await this.expireTriage();
       const notes = parseNotes(row.notes);
       const fixed = row.status === 'completed' && notes.previous_scan_id ? await repos.findings.fixedSince(notes.previous_scan_id, scanId) : [];
       return {

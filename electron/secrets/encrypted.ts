@@ -1,6 +1,7 @@
 // Secrets encrypted with AES-256-GCM for the team server (often headless, no keychain). The key
 // comes from PORTCULLIS_SECRET_KEY (32 bytes as hex or base64, or a passphrase stretched with
-// scrypt) or from a key file created with mode 0600 in the data dir. The ciphertext is bound to
+// scrypt), from a key file the admin keeps outside the data dir (key-source.ts), or from a key file
+// created with mode 0600 in the data dir (loopback only for a team server). The ciphertext is bound to
 // its reference (AAD), so rows cannot be swapped between scans.
 
 import crypto from 'node:crypto';
@@ -14,12 +15,19 @@ import { SecretStoreError, type SecretStore } from './types';
 export const KEY_FILE = 'secret.key';
 const VERSION = 'v1';
 
-/** A 32-byte key from the environment value: hex or base64 of 32 bytes, else a passphrase (scrypt). */
-export function keyFromEnv(value: string): Buffer {
+/** 32 bytes written as hex or base64 (what `openssl rand -hex 32` / `-base64 32` print), else null. */
+export function parseKey(value: string): Buffer | null {
   const v = value.trim();
   if (/^[0-9a-f]{64}$/i.test(v)) return Buffer.from(v, 'hex');
   const b64 = /^[A-Za-z0-9+/_-]{43}=?$/.test(v) ? Buffer.from(v, v.includes('-') || v.includes('_') ? 'base64url' : 'base64') : null;
-  if (b64?.length === 32) return b64;
+  return b64?.length === 32 ? b64 : null;
+}
+
+/** A 32-byte key from the environment value: hex or base64 of 32 bytes, else a passphrase (scrypt). */
+export function keyFromEnv(value: string): Buffer {
+  const v = value.trim();
+  const raw = parseKey(v);
+  if (raw) return raw;
   if (v.length < 16) throw new SecretStoreError('PORTCULLIS_SECRET_KEY is too short: use 32 random bytes (64 hex characters).');
   return crypto.scryptSync(v, 'portcullis/secret-store/v1', 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
 }
@@ -40,9 +48,14 @@ export function keyFromFile(dataDir: string, logger?: Logger): { key: Buffer; fi
       logger?.warn('The secret key file was readable by others; its mode is now 0600', { file });
     }
   }
+  return { key: readDataDirKey(file), file };
+}
+
+/** The data dir's key file as it is (no creation, no chmod): for moving its secrets to a new key. */
+export function readDataDirKey(file: string): Buffer {
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new SecretStoreError(`The secret key file ${file} is damaged (expected 32 bytes of base64).`);
-  return { key, file };
+  return key;
 }
 
 export function encrypt(key: Buffer, ref: string, plaintext: string): string {
@@ -67,10 +80,11 @@ export function decrypt(key: Buffer, ref: string, stored: string): string {
   }
 }
 
-export function createEncryptedStore(deps: { secrets: SecretsRepo; clock: Clock; key: Buffer; description: string }): SecretStore {
+export function createEncryptedStore(deps: { secrets: SecretsRepo; clock: Clock; key: Buffer; description: string; keyInDataDir?: boolean }): SecretStore {
   return {
     backend: 'aes-256-gcm',
     description: deps.description,
+    keyInDataDir: deps.keyInDataDir ?? false,
     async set(ref, value) {
       await deps.secrets.put(ref, 'aes-256-gcm', encrypt(deps.key, ref, value), deps.clock.now());
     },

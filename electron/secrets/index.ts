@@ -2,11 +2,15 @@
 // on the team server. "auto" on the desktop/CLI falls back to the encrypted store (with a warning)
 // where the keychain cannot be used, e.g. a CI runner without a Secret Service.
 
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../clock';
 import type { Shell } from '../config';
 import type { Logger } from '../log';
 import type { SecretsRepo } from '../store/secrets';
-import { createEncryptedStore, keyFromEnv, keyFromFile } from './encrypted';
+import { createEncryptedStore, KEY_FILE, keyFromFile } from './encrypted';
+import { checkKeyOpensStore, moveOffDataDirKey, refuseNewKeyOverSecrets } from './key-migration';
+import { isInside, type GivenKey } from './key-source';
 import { createKeychainStore, keychainUsable } from './keychain';
 import type { SecretStore } from './types';
 
@@ -16,19 +20,34 @@ export interface SecretStoreDeps {
   shell: Shell;
   choice: SecretStoreChoice;
   dataDir: string;
-  /** PORTCULLIS_SECRET_KEY, if set. */
-  envKey: string | undefined;
+  /** The key from PORTCULLIS_SECRET_KEY or a key file (planSecretKey); null: the data dir's own key file. */
+  givenKey: GivenKey | null;
   secrets: SecretsRepo;
   clock: Clock;
   logger: Logger;
 }
 
-function encryptedStore(deps: SecretStoreDeps): SecretStore {
-  if (deps.envKey) {
-    return createEncryptedStore({ secrets: deps.secrets, clock: deps.clock, key: keyFromEnv(deps.envKey), description: 'AES-256-GCM with PORTCULLIS_SECRET_KEY' });
+async function encryptedStore(deps: SecretStoreDeps): Promise<SecretStore> {
+  const dataDirKey = path.join(deps.dataDir, KEY_FILE);
+  const given = deps.givenKey;
+  // A key file the admin pointed at inside the data dir (allowed on loopback only) is no move.
+  if (given && !(given.file && isInside(given.file, deps.dataDir))) {
+    if (fs.existsSync(dataDirKey)) await moveOffDataDirKey({ secrets: deps.secrets, oldFile: dataDirKey, given, logger: deps.logger });
+    else await checkKeyOpensStore({ secrets: deps.secrets, key: given.key, label: given.label, logger: deps.logger });
+    deps.logger.info(`Stored secrets are encrypted with ${given.label}`);
+    return createEncryptedStore({ secrets: deps.secrets, clock: deps.clock, key: given.key, description: `AES-256-GCM with ${given.label}`, keyInDataDir: false });
   }
+  if (given) {
+    await checkKeyOpensStore({ secrets: deps.secrets, key: given.key, label: given.label, logger: deps.logger });
+    deps.logger.info(`Stored secrets are encrypted with ${given.label}, inside the data directory`);
+    return createEncryptedStore({ secrets: deps.secrets, clock: deps.clock, key: given.key, description: `AES-256-GCM with ${given.label}`, keyInDataDir: true });
+  }
+  if (!fs.existsSync(dataDirKey)) await refuseNewKeyOverSecrets(deps.secrets);
   const { key, file } = keyFromFile(deps.dataDir, deps.logger);
-  return createEncryptedStore({ secrets: deps.secrets, clock: deps.clock, key, description: `AES-256-GCM with the key file ${file}` });
+  await checkKeyOpensStore({ secrets: deps.secrets, key, label: `the key file ${file}`, logger: deps.logger });
+  // Fine on one machine; a team server beyond loopback refuses this (planSecretKey).
+  deps.logger.info('Stored secrets are encrypted with a key file in the data directory; to serve beyond loopback, give PORTCULLIS_SECRET_KEY or --secret-key-file', { file });
+  return createEncryptedStore({ secrets: deps.secrets, clock: deps.clock, key, description: `AES-256-GCM with the key file ${file}`, keyInDataDir: true });
 }
 
 export async function createSecretStore(deps: SecretStoreDeps): Promise<SecretStore> {
@@ -41,11 +60,17 @@ export async function createSecretStore(deps: SecretStoreDeps): Promise<SecretSt
   return encryptedStore(deps);
 }
 
-/** Removes secrets that no scan refers to any more (their API was deleted, or a newer scan replaced them). */
+/** The reference prefix of a scan's keys (`scan:<id>`); other secrets (two-factor `totp:`) belong to users. */
+export const SCAN_SECRET_PREFIX = 'scan:';
+
+/**
+ * Removes scan keys that no scan refers to any more (their API was deleted, or a newer scan replaced
+ * them). Only scan keys: a user's two-factor secret is not in `live` and must never be swept.
+ */
 export async function sweepOrphanSecrets(store: SecretStore, secrets: SecretsRepo, live: Set<string>): Promise<number> {
   let n = 0;
   for (const row of await secrets.list()) {
-    if (live.has(row.ref)) continue;
+    if (!row.ref.startsWith(SCAN_SECRET_PREFIX) || live.has(row.ref)) continue;
     if ((row.backend === 'keychain') === (store.backend === 'keychain')) await store.delete(row.ref);
     else await secrets.delete(row.ref);
     n += 1;

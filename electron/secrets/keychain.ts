@@ -16,6 +16,7 @@ export function createKeychainStore(deps: { secrets: SecretsRepo; clock: Clock; 
   return {
     backend: 'keychain',
     description: 'the OS keychain',
+    keyInDataDir: false,
     async set(ref, value) {
       try {
         await entry(ref).setPassword(value);

@@ -6,6 +6,8 @@ export interface SecretStore {
   readonly backend: SecretBackend;
   /** Human-readable, for the start-up log ("OS keychain", "encrypted with the key file ..."). */
   readonly description: string;
+  /** The key sits in the data dir (a copy of the directory decrypts everything): refused beyond loopback. */
+  readonly keyInDataDir: boolean;
   set(ref: string, value: string): Promise<void>;
   /** null when there is no such secret (deleted, or never stored). */
   get(ref: string): Promise<string | null>;

@@ -1,14 +1,15 @@
 // APIs repository: an API with its endpoints is written in one transaction; reads give the
 // API list of spec section 3 (permission, owner name, scan status, vulnerabilities) per viewer.
 
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ApiPermission } from '../../shared/constants';
 import type { ApiSecurity, ApiSummary, Endpoint } from '../../shared/contract';
 import type { Db } from './database';
 import type { ApisTable } from './schema';
+import { NO_QUOTAS, quotaRefusal, textBytes, usageOf, type QuotaLimits } from './quotas';
 import { newRowId } from './row-ids';
 
-export type ApiRow = ApisTable;
+export type ApiRow = Selectable<ApisTable>;
 
 export type NewEndpoint = Omit<Endpoint, 'id'>;
 
@@ -45,42 +46,59 @@ export function parseSecurity(json: string): ApiSecurity {
 
 export function createApisRepo(db: Db) {
   return {
-    /** Creates the API, its endpoints and their flags in one transaction; returns the API id. */
-    async createWithEndpoints(input: NewApi, now: Date): Promise<string> {
+    /**
+     * Creates the API, its endpoints and their flags in one transaction; returns the API id. With
+     * `limits`, the owner's usage is read and checked inside that transaction, before anything is
+     * written: Kysely runs one transaction at a time on the single connection, so two parallel imports
+     * cannot both pass the same remaining quota. A refusal (QuotaExceededError) writes nothing.
+     */
+    async createWithEndpoints(input: NewApi, now: Date, limits: QuotaLimits = NO_QUOTAS): Promise<string> {
       const id = newRowId();
       const at = now.toISOString();
+      const api = {
+        id,
+        owner_id: input.ownerId,
+        name: input.name,
+        base_url: input.baseUrl,
+        status: 'Active',
+        source_format: input.sourceFormat,
+        source_filename: input.sourceFilename,
+        spec_version: input.specVersion,
+        security_schemes: JSON.stringify(input.security),
+        created_at: at,
+        updated_at: at,
+      };
+      const rows = input.endpoints.map((e, position) => ({
+        id: newRowId(),
+        api_id: id,
+        position,
+        method: e.method.toUpperCase(),
+        path: e.path,
+        summary: e.summary,
+        operation_id: e.operation_id,
+        tags: JSON.stringify(e.tags),
+        parameters: JSON.stringify(e.parameters),
+        request_body: JSON.stringify(e.request_body),
+        responses: JSON.stringify(e.responses),
+        security: JSON.stringify(e.security),
+        created_at: at,
+      }));
+      const storedBytes =
+        [api.name, api.base_url, api.source_filename, api.spec_version, api.security_schemes].reduce((n, v) => n + textBytes(v), 0) +
+        rows.reduce(
+          (n, r) => n + [r.method, r.path, r.summary, r.operation_id, r.tags, r.parameters, r.request_body, r.responses, r.security].reduce((m, v) => m + textBytes(v), 0),
+          0,
+        );
+      const checked = limits.apis > 0 || limits.endpoints > 0 || limits.bytes > 0;
       await db.transaction().execute(async (trx) => {
+        if (checked) {
+          const refusal = quotaRefusal(limits, await usageOf(trx, input.ownerId), { apis: 1, endpoints: rows.length, bytes: storedBytes });
+          if (refusal) throw refusal;
+        }
         await trx
           .insertInto('apis')
-          .values({
-            id,
-            owner_id: input.ownerId,
-            name: input.name,
-            base_url: input.baseUrl,
-            status: 'Active',
-            source_format: input.sourceFormat,
-            source_filename: input.sourceFilename,
-            spec_version: input.specVersion,
-            security_schemes: JSON.stringify(input.security),
-            created_at: at,
-            updated_at: at,
-          })
+          .values({ ...api, stored_bytes: storedBytes })
           .execute();
-        const rows = input.endpoints.map((e, position) => ({
-          id: newRowId(),
-          api_id: id,
-          position,
-          method: e.method.toUpperCase(),
-          path: e.path,
-          summary: e.summary,
-          operation_id: e.operation_id,
-          tags: JSON.stringify(e.tags),
-          parameters: JSON.stringify(e.parameters),
-          request_body: JSON.stringify(e.request_body),
-          responses: JSON.stringify(e.responses),
-          security: JSON.stringify(e.security),
-          created_at: at,
-        }));
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
           await trx.insertInto('endpoints').values(rows.slice(i, i + INSERT_CHUNK)).execute();
         }

@@ -69,7 +69,7 @@ export function createDashboardRepo(db: Db) {
           WITH ${visible}, ${latest}
           SELECT f.vulnerability_name AS type, count(*) AS count
           FROM findings f JOIN latest l ON l.id = f.scan_id
-          WHERE f.severity <> 'info'
+          WHERE f.severity <> 'info' AND f.suppressed = 0
           GROUP BY f.vulnerability_name
           ORDER BY count DESC, type ASC
           LIMIT ${TOP_TYPES}`.execute(db),

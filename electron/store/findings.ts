@@ -1,14 +1,30 @@
 // Findings repository: findings are written as a scan finds them (so details shows them while it
 // runs), de-duplicated by fingerprint within a scan, and followed across scans of the same API.
 
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
-import type { Finding, ScanInfo } from '../../shared/contract';
+import type { TriageState } from '../../shared/constants';
+import type { Finding, FindingTriage, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
 import { newRowId } from './row-ids';
+import { activeMarkSql } from './triage';
 
-export type NewFinding = Omit<Finding, 'id'> & { scan_id: string; api_id: string };
+export type NewFinding = Omit<Finding, 'id' | 'triage'> & { scan_id: string; api_id: string };
+
+/** The triage columns a finding is read with (a left join: all null when nobody marked it). */
+export interface TriageColumns {
+  triage_state: string | null;
+  triage_reason: string | null;
+  triage_expires_at: string | null;
+  triage_set_at: string | null;
+  triage_set_by: string | null;
+}
+
+export function triageOf(r: TriageColumns): FindingTriage | null {
+  if (!r.triage_state || !r.triage_set_at) return null;
+  return { state: r.triage_state as TriageState, reason: r.triage_reason ?? '', expires_at: r.triage_expires_at, set_by: r.triage_set_by, set_at: r.triage_set_at };
+}
 
 function parseList(json: string): string[] {
   try {
@@ -19,7 +35,7 @@ function parseList(json: string): string[] {
   }
 }
 
-export function toFinding(r: FindingsTable): Finding {
+export function toFinding(r: Selectable<FindingsTable> & TriageColumns): Finding {
   return {
     id: r.id,
     check_id: r.check_id,
@@ -40,14 +56,34 @@ export function toFinding(r: FindingsTable): Finding {
     references: parseList(r.references),
     fingerprint: r.fingerprint,
     trend: r.trend === 'recurring' ? 'recurring' : 'new',
+    triage: triageOf(r),
   };
+}
+
+/** Findings with their API's triage mark and the user name of whoever set it. */
+export function withTriage(db: Db) {
+  return db
+    .selectFrom('findings')
+    .leftJoin('finding_triage as t', (j) => j.onRef('t.api_id', '=', 'findings.api_id').onRef('t.fingerprint', '=', 'findings.fingerprint'))
+    .leftJoin('users as tu', 'tu.id', 't.set_by')
+    .selectAll('findings')
+    .select([
+      't.state as triage_state',
+      't.reason as triage_reason',
+      't.expires_at as triage_expires_at',
+      't.set_at as triage_set_at',
+      'tu.username as triage_set_by',
+    ]);
 }
 
 const SEVERITY_ORDER = `case severity when 'high' then 0 when 'medium' then 1 when 'low' then 2 else 3 end`;
 
 export function createFindingsRepo(db: Db) {
   return {
-    /** Inserts the finding unless the scan already has one with its fingerprint. True when inserted. */
+    /**
+     * Inserts the finding unless the scan already has one with its fingerprint. True when inserted. A
+     * triage mark on its API and fingerprint sets it aside from the start.
+     */
     async insert(f: NewFinding, now: Date): Promise<boolean> {
       const res = await db
         .insertInto('findings')
@@ -74,6 +110,7 @@ export function createFindingsRepo(db: Db) {
           references: JSON.stringify(f.references),
           trend: f.trend,
           created_at: now.toISOString(),
+          suppressed: activeMarkSql(f.api_id, f.fingerprint, now.toISOString()),
         })
         .onConflict((oc) => oc.columns(['scan_id', 'fingerprint']).doNothing())
         .executeTakeFirst();
@@ -82,10 +119,8 @@ export function createFindingsRepo(db: Db) {
 
     /** The scan's findings, most severe first. */
     async listForScan(scanId: string): Promise<Finding[]> {
-      const rows = await db
-        .selectFrom('findings')
-        .selectAll()
-        .where('scan_id', '=', scanId)
+      const rows = await withTriage(db)
+        .where('findings.scan_id', '=', scanId)
         .orderBy(sql.raw(SEVERITY_ORDER))
         .orderBy('cvss_score', 'desc')
         .orderBy('path')
@@ -99,8 +134,9 @@ export function createFindingsRepo(db: Db) {
       return new Set(rows.map((r) => r.fingerprint));
     },
 
+    /** What the score counts: the scan's findings nobody set aside. */
     async severities(scanId: string): Promise<{ severity: string; cvss_score: number }[]> {
-      return db.selectFrom('findings').select(['severity', 'cvss_score']).where('scan_id', '=', scanId).execute();
+      return db.selectFrom('findings').select(['severity', 'cvss_score']).where('scan_id', '=', scanId).where('suppressed', '=', 0).execute();
     },
 
     /** Findings of the previous scan whose fingerprint this scan no longer has. */

@@ -7,6 +7,7 @@ import { createEndpointsRepo } from './endpoints';
 import { createFindingsRepo } from './findings';
 import { createLoginEventsRepo } from './login-events';
 import { createPasswordResetsRepo } from './password-resets';
+import { createQuotasRepo } from './quotas';
 import { createScansRepo } from './scans';
 import { createSecretsRepo } from './secrets';
 import { createSchedulesRepo } from './schedules';
@@ -14,6 +15,7 @@ import { createSessionsRepo } from './sessions';
 import { createSharesRepo } from './shares';
 import { createStatsRepo } from './stats';
 import { createThrottleRepo } from './throttle';
+import { createTriageRepo } from './triage';
 import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
@@ -36,6 +38,8 @@ export function createRepos(db: Db) {
     schedules: createSchedulesRepo(db),
     twoFactor: createTwoFactorRepo(db),
     throttle: createThrottleRepo(db),
+    quotas: createQuotasRepo(db),
+    triage: createTriageRepo(db),
   };
 }
 

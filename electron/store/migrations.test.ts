@@ -1,7 +1,10 @@
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { createApisRepo } from './apis';
 import { migrateToLatest, openSqlite } from './database';
 import { migrations } from './migrations/index';
+import { usageOf } from './quotas';
+import type { Database } from './schema';
 
 const TABLES = [
   'apis',
@@ -92,6 +95,38 @@ describe('vulnerability counts (migrations 002 and 004)', () => {
     expect(counts()).toEqual({ f: 2, c: 1 });
     sqlite.prepare("DELETE FROM findings WHERE id IN ('f2', 'f3')").run();
     expect(counts()).toEqual({ f: 0, c: 0 });
+    await db.destroy();
+  });
+});
+
+describe('stored bytes of an API (migration 008, per-user quotas)', () => {
+  it('measures existing APIs as the store measures new ones', async () => {
+    const sqlite = openSqlite(':memory:');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('007-login-throttle')).error).toBeUndefined();
+    const now = new Date().toISOString();
+    sqlite.prepare("INSERT INTO users (id,email,username,first_name,last_name,created_at,updated_at) VALUES ('u','u@x.io','u','U','U',?,?)").run(now, now);
+    const security = { schemes: {}, default: [] };
+    const endpoint = { method: 'GET', path: '/zürich/{id}', summary: 'Ünïcode 東京', operation_id: null, tags: ['a'], parameters: [], request_body: null, responses: { 200: { description: 'ok', content_type: null, schema: null } }, security: null };
+    sqlite
+      .prepare("INSERT INTO apis (id,owner_id,name,base_url,source_format,source_filename,spec_version,security_schemes,created_at,updated_at) VALUES ('old','u','Café','https://x.io','openapi-3.0','s.json','3.0.3',?,?,?)")
+      .run(JSON.stringify(security), now, now);
+    sqlite
+      .prepare('INSERT INTO endpoints (id,api_id,position,method,path,summary,operation_id,tags,parameters,request_body,responses,security,created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)')
+      .run('e', 'old', 0, endpoint.method, endpoint.path, endpoint.summary, null, JSON.stringify(endpoint.tags), '[]', 'null', JSON.stringify(endpoint.responses), 'null', now);
+    sqlite.prepare("INSERT INTO apis (id,owner_id,name,base_url,source_format,created_at,updated_at) VALUES ('empty','u','E','https://e.io','manual',?,?)").run(now, now);
+
+    expect(await migrateToLatest(db as Kysely<unknown>)).toContain('008-api-stored-bytes');
+    const bytesOf = (id: string) => (sqlite.prepare('SELECT stored_bytes AS b FROM apis WHERE id = ?').get(id) as { b: number }).b;
+    const fresh = await createApisRepo(db).createWithEndpoints(
+      { ownerId: 'u', name: 'Café', baseUrl: 'https://x.io', sourceFormat: 'openapi-3.0', sourceFilename: 's.json', specVersion: '3.0.3', security, endpoints: [{ ...endpoint, flags: ['BOLA'] }] },
+      new Date(),
+    );
+    expect(bytesOf('old')).toBe(bytesOf(fresh));
+    expect(bytesOf('old')).toBeGreaterThan(Buffer.byteLength(endpoint.summary));
+    expect(bytesOf('empty')).toBe(Buffer.byteLength('E' + 'https://e.io' + '{}'));
+    expect(await usageOf(db, 'u')).toEqual({ apis: 3, endpoints: 2, bytes: 2 * bytesOf(fresh) + bytesOf('empty') });
     await db.destroy();
   });
 });

@@ -107,6 +107,8 @@ export interface ApisTable {
   security_schemes: string;
   created_at: string;
   updated_at: string;
+  /** Bytes of this API's definition and endpoints as the quotas count them (store/quotas.ts). */
+  stored_bytes: WithDefault<number>;
 }
 
 export interface EndpointsTable {
@@ -176,6 +178,19 @@ export interface FindingsTable {
   references: string;
   trend: string;
   created_at: string;
+  /** 1 while a triage mark (not open, not expired) covers the finding: it leaves counts and scores. */
+  suppressed: WithDefault<number>;
+}
+
+/** A triage mark on an API's findings with one fingerprint (issue 17). */
+export interface FindingTriageTable {
+  api_id: string;
+  fingerprint: string;
+  state: string;
+  reason: string;
+  expires_at: string | null;
+  set_by: string | null;
+  set_at: string;
 }
 
 export interface SchedulesTable {
@@ -235,6 +250,7 @@ export interface Database {
   endpoint_flags: EndpointFlagsTable;
   scans: ScansTable;
   findings: FindingsTable;
+  finding_triage: FindingTriageTable;
   schedules: SchedulesTable;
   shares: SharesTable;
   login_events: LoginEventsTable;

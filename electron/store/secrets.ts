@@ -21,6 +21,29 @@ export function createSecretsRepo(db: Db) {
     async list(): Promise<{ ref: string; backend: string }[]> {
       return db.selectFrom('secrets').select(['ref', 'backend']).execute();
     },
+    /** The ciphertexts of one backend (the encrypted store's start-up check). */
+    async ciphertexts(backend: string): Promise<{ ref: string; ciphertext: string }[]> {
+      const rows = await db.selectFrom('secrets').select(['ref', 'ciphertext']).where('backend', '=', backend).execute();
+      return rows.flatMap((r) => (r.ciphertext ? [{ ref: r.ref, ciphertext: r.ciphertext }] : []));
+    },
+    /**
+     * Rewrites every ciphertext of a backend in one transaction (a key change): `rewrite` returns the
+     * new ciphertext, or null to keep the row; if it throws, nothing is changed. Resolves with the count rewritten.
+     */
+    async rewriteCiphertexts(backend: string, rewrite: (ref: string, ciphertext: string) => string | null): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom('secrets').select(['ref', 'ciphertext']).where('backend', '=', backend).execute();
+        let rewritten = 0;
+        for (const row of rows) {
+          if (!row.ciphertext) continue;
+          const next = rewrite(row.ref, row.ciphertext);
+          if (next === null) continue;
+          await trx.updateTable('secrets').set({ ciphertext: next }).where('ref', '=', row.ref).execute();
+          rewritten += 1;
+        }
+        return rewritten;
+      });
+    },
   };
 }
 

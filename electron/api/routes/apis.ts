@@ -12,6 +12,7 @@ import { ImportError, ImportTooLargeError, importApiDocument, type ImportResult 
 import { IMPORT_LIMITS } from '../../importer/limits';
 import { buildManualApi, MANUAL_METHODS, normalizeManualPath } from '../../importer/manual-api';
 import { storeImport } from '../../importer/store-import';
+import { QuotaExceededError, quotaRefusal } from '../../store/quotas';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
 import { isClientAbort } from '../client-abort';
@@ -112,10 +113,25 @@ async function readUpload(c: Context<AppEnv>): Promise<File> {
   return file;
 }
 
+/** A quota refusal (issue 18, item 6) is 413: this request would make the user's APIs too large; waiting does not help. */
+function quotaError(err: QuotaExceededError): ApiError {
+  return new ApiError(413, err.message);
+}
+
 export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
   async function created(c: Context<AppEnv>, result: ImportResult, filename: string | null, message: string): Promise<Response> {
     const me = c.get('user');
-    const apiId = await storeImport(s.repos, { ownerId: me.id, result, filename, now: s.clock.now() });
+    let apiId: string;
+    try {
+      // The definitive check runs inside the transaction that writes the API (store/apis.ts).
+      apiId = await storeImport(s.repos, { ownerId: me.id, result, filename, now: s.clock.now(), quotas: s.config.quotas });
+    } catch (err) {
+      if (err instanceof QuotaExceededError) {
+        s.logger.info('API refused by quota', { userId: me.id, quota: err.kind, limit: err.limit, used: err.used, adding: err.adding });
+        throw quotaError(err);
+      }
+      throw err;
+    }
     const api = await s.repos.apis.summary(me.id, apiId);
     const data: ImportData = { api: api!, endpoint_count: result.endpoints.length, warnings: result.warnings, format: result.format };
     s.logger.info('API imported', { apiId, format: result.format, endpoints: result.endpoints.length, warnings: result.warnings.length });
@@ -125,6 +141,9 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
   app.get('/api/apis', async (c) => ok(c, APIS_MESSAGES.listed, { apis: await s.repos.apis.listVisible(c.get('user').id) }));
 
   app.post('/api/import', async (c) => {
+    // A user already at a limit is refused before the file is read and parsed.
+    const full = quotaRefusal(s.config.quotas, await s.repos.quotas.usage(c.get('user').id));
+    if (full) throw quotaError(full);
     const file = await readUpload(c);
     const filename = cleanFilename(file.name);
     let result: ImportResult;

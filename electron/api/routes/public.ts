@@ -16,7 +16,8 @@ export function registerPublicRoutes(app: Hono<AppEnv>, s: Services): void {
   app.get('/api/stats/platform', async (c) => ok(c, SERVER_MESSAGES.ok, await s.repos.stats.platform(s.clock.now())));
 
   // Signed in: the overview over every API the caller can see.
-  app.get('/api/dashboard/overview', async (c) =>
-    ok(c, 'Dashboard loaded', await s.repos.dashboard.overview(c.get('user').id, s.clock.now())),
-  );
+  app.get('/api/dashboard/overview', async (c) => {
+    await s.scans.expireTriage();
+    return ok(c, 'Dashboard loaded', await s.repos.dashboard.overview(c.get('user').id, s.clock.now()));
+  });
 }

@@ -3,7 +3,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { EMAIL_FREQUENCIES, LIMITS, SCAN_PROFILE_ALIASES, THEMES, type Preferences } from '../../../shared/constants';
-import type { ExtendedProfile } from '../../../shared/contract';
+import { QUOTA_MESSAGES } from '../../../shared/api-messages';
+import type { ExtendedProfile, UsageData } from '../../../shared/contract';
 import { PASSWORD_CHANGE_MESSAGES, SERVER_MESSAGES, SETTINGS_MESSAGES } from '../../../shared/messages';
 import {
   isHttpUrl,
@@ -85,6 +86,13 @@ const extendedSchema = z.object({
 
 export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
   app.get('/api/user/profile', (c) => ok(c, SERVER_MESSAGES.profileOk, { user: toUser(c.get('user')) }));
+
+  // What the caller's own APIs hold against the quotas (issue 18, item 6); null = no limit.
+  app.get('/api/user/usage', async (c) => {
+    const { quotas } = s.config;
+    const limits = { apis: quotas.apis || null, endpoints: quotas.endpoints || null, bytes: quotas.bytes || null };
+    return ok(c, QUOTA_MESSAGES.usage, { usage: await s.repos.quotas.usage(c.get('user').id), limits } satisfies UsageData);
+  });
 
   app.put('/api/user/update', async (c) => {
     const me = c.get('user');

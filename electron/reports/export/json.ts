@@ -2,7 +2,7 @@
 // only ever added within a major version; a breaking change bumps `version`.
 
 import { PRODUCT_NAME } from '../../../shared/constants';
-import { durationSeconds, findingNumbers, summarize, type ReportInput } from '../model';
+import { durationSeconds, findingNumbers, summarize, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
 import { checkCategory } from '../owasp';
 import { TOOL_VERSION } from '../version';
 
@@ -12,6 +12,7 @@ export const JSON_VERSION = 1;
 export function jsonDocument(input: ReportInput) {
   const s = summarize(input);
   const numbers = findingNumbers(input.findings);
+  const triaged = triagedNumbers(input.triaged);
   return {
     format: JSON_FORMAT,
     version: JSON_VERSION,
@@ -43,6 +44,7 @@ export function jsonDocument(input: ReportInput) {
       new: s.new,
       recurring: s.recurring,
       fixed: s.fixed,
+      triaged: input.triaged.length,
       endpoints: { total: s.endpoints_total, tested: s.endpoints_tested, skipped: s.endpoints_skipped },
       score_change: s.score_change,
     },
@@ -57,31 +59,38 @@ export function jsonDocument(input: ReportInput) {
       skipped: c.skipped,
       note: c.note,
     })),
-    findings: input.findings.map((f) => ({
-      number: numbers.get(f.id)!,
-      id: f.id,
-      check_id: f.check_id,
-      fingerprint: f.fingerprint,
-      vulnerability_name: f.vulnerability_name,
-      severity: f.severity,
-      confidence: f.confidence,
-      owasp: f.owasp,
-      cwe: f.cwe,
-      cvss: { score: f.cvss_score, vector: f.cvss_vector },
-      method: f.method,
-      path: f.path,
-      parameter: f.parameter,
-      description: f.description,
-      recommendation: f.recommendation,
-      evidence: f.evidence,
-      curl: f.curl,
-      references: f.references,
-      trend: f.trend,
-    })),
+    findings: input.findings.map((f) => findingEntry(f, numbers)),
+    /** Set aside in triage (false positives, accepted risks): not in the summary, the score or --fail-on. */
+    triaged: input.triaged.map((f) => findingEntry(f, triaged)),
     fixed: input.fixed,
     history: input.history,
     endpoints: { source: input.endpoints_source, items: input.endpoints },
     checks: input.checks,
+  };
+}
+
+function findingEntry(f: ReportFinding, numbers: Map<string, string>) {
+  return {
+    number: numbers.get(f.id)!,
+    id: f.id,
+    check_id: f.check_id,
+    fingerprint: f.fingerprint,
+    vulnerability_name: f.vulnerability_name,
+    severity: f.severity,
+    confidence: f.confidence,
+    owasp: f.owasp,
+    cwe: f.cwe,
+    cvss: { score: f.cvss_score, vector: f.cvss_vector },
+    method: f.method,
+    path: f.path,
+    parameter: f.parameter,
+    description: f.description,
+    recommendation: f.recommendation,
+    evidence: f.evidence,
+    curl: f.curl,
+    references: f.references,
+    trend: f.trend,
+    triage: f.triage,
   };
 }
 

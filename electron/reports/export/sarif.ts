@@ -5,7 +5,7 @@
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
 import { endpointLabel, safeUrl } from '../format';
-import { findingNumbers, type ReportFinding, type ReportInput } from '../model';
+import { findingNumbers, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
 import { checkCategory, owaspCategory } from '../owasp';
 import { TOOL_VERSION } from '../version';
 
@@ -46,12 +46,32 @@ function helpMarkdown(f: ReportFinding): string {
   return [`**Recommendation:** ${f.recommendation}`, '', f.description, ...(refs.length ? ['', '**References**', ...refs] : [])].join('\n');
 }
 
+/**
+ * A finding set aside in triage, as SARIF says it: suppressed outside the log (`external`), with the
+ * reason as justification; an accepted risk that ends says so in the suppression's properties.
+ */
+function suppressionsOf(f: ReportFinding) {
+  const t = f.triage;
+  if (!t || t.state === 'open') return [];
+  const why = t.reason || (t.state === 'false_positive' ? 'Marked a false positive' : 'Accepted risk');
+  return [
+    {
+      kind: 'external' as const,
+      status: 'accepted' as const,
+      justification: why,
+      properties: { state: t.state, set_by: t.set_by, set_at: t.set_at, ...(t.expires_at ? { expires_at: t.expires_at } : {}) },
+    },
+  ];
+}
+
 export function sarifDocument(input: ReportInput) {
-  const numbers = findingNumbers(input.findings);
+  const numbers = new Map([...findingNumbers(input.findings), ...triagedNumbers(input.triaged)]);
+  // Every result, the ones set aside in triage last (suppressed, so code scanning hides them).
+  const all = [...input.findings, ...input.triaged];
   // One rule per check id, described by its worst finding (findings are in report order).
   const rules: { id: string; worst: ReportFinding; maxCvss: number }[] = [];
   const ruleIndex = new Map<string, number>();
-  for (const f of input.findings) {
+  for (const f of all) {
     const i = ruleIndex.get(f.check_id);
     if (i === undefined) {
       ruleIndex.set(f.check_id, rules.length);
@@ -117,7 +137,7 @@ export function sarifDocument(input: ReportInput) {
         },
         ...(base ? { originalUriBaseIds: { APIROOT: { uri: base, description: { text: `Base URL of ${input.api.name}` } } } } : {}),
         columnKind: 'utf16CodeUnits' as const,
-        results: input.findings.map((f) => {
+        results: all.map((f) => {
           const where = endpointLabel(f.method, f.path);
           return {
             ruleId: f.check_id,
@@ -134,6 +154,7 @@ export function sarifDocument(input: ReportInput) {
             ],
             partialFingerprints: { 'portcullis/v1': f.fingerprint },
             ...(hasBaseline ? { baselineState: f.trend === 'recurring' ? ('unchanged' as const) : ('new' as const) } : {}),
+            ...(suppressionsOf(f).length ? { suppressions: suppressionsOf(f) } : {}),
             properties: {
               'security-severity': f.cvss_score.toFixed(1),
               finding: numbers.get(f.id)!,

@@ -8,6 +8,8 @@ import * as m004 from './004-vulnerability-counts';
 import * as m005 from './005-schedule-runs';
 import * as m006 from './006-two-factor';
 import * as m007 from './007-login-throttle';
+import * as m008 from './008-api-stored-bytes';
+import * as m009 from './009-finding-triage';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -17,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '005-schedule-runs': m005,
   '006-two-factor': m006,
   '007-login-throttle': m007,
+  '008-api-stored-bytes': m008,
+  '009-finding-triage': m009,
 };

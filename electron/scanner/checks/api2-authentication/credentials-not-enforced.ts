@@ -160,7 +160,7 @@ export const noOrInvalidCredentials = defineCheck({
         yield {
           name: kind.name,
           confidence,
-          parameter,
+          // No parameter: nothing was sent, so which credential header the scan uses must not change the finding's fingerprint.
           cvss: kind.cvss ? adjustCvss(BASE_CVSS, kind.cvss) : undefined,
           description:
             `${describeEndpoint(ep)} is documented as requiring credentials (${spec.schemes.join(', ') || 'security requirement'}), ` +
@@ -207,7 +207,7 @@ export const noOrInvalidCredentials = defineCheck({
     yield {
       name: 'Endpoint accepts invalid credentials',
       confidence: 'high',
-      parameter,
+      // The header is named in the description; the fingerprint stays the endpoint's whichever scheme the scan preferred.
       // Any made-up credential works: everything the endpoint offers is open, reads included.
       cvss: adjustCvss(BASE_CVSS, { I: 'H', ...(ep.method === 'DELETE' ? { A: 'H' } : {}) }),
       description:

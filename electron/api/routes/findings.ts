@@ -1,0 +1,89 @@
+// /api/findings/triage (issue 17): mark a finding open, a false positive or an accepted risk (with an
+// optional end). The mark follows the finding's fingerprint into later scans of its API. Owner and
+// manage may triage; read gets 403; anyone who cannot see the API gets 404.
+
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { TRIAGE_EXPORT_FORMAT, TRIAGE_EXPORT_VERSION, TRIAGE_STATES } from '../../../shared/constants';
+import type { TriageExport } from '../../../shared/contract';
+import { TRIAGE_MESSAGES } from '../../../shared/messages';
+import { singleLine } from '../../../shared/validation';
+import { securityScore } from '../../scanner/findings';
+import type { Services } from '../../services';
+import { requireApiAccess } from '../access';
+import type { AppEnv } from '../env';
+import { ApiError, notFound } from '../errors';
+import { idField, parseBody, parseQuery } from '../input';
+import { ok } from '../respond';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_AHEAD_MS = 5 * 366 * DAY_MS;
+
+const triageSchema = z.object({
+  finding_id: idField('finding_id'),
+  state: z.enum(TRIAGE_STATES, { error: TRIAGE_MESSAGES.stateInvalid }),
+  reason: z.string().overwrite(singleLine).trim().max(1000, { error: TRIAGE_MESSAGES.reasonTooLong }).optional(),
+  expires_at: z.string().trim().max(40, { error: TRIAGE_MESSAGES.expiryInvalid }).nullish(),
+});
+
+/** A date (the end of that day, UTC) or an ISO time, in the future and at most five years ahead; else null. */
+export function parseExpiry(value: string, now: Date): string | null {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  let at: Date;
+  if (day) {
+    const start = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+    // 2026-02-30 rolls over in Date: not a date.
+    if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) return null;
+    at = new Date(start.getTime() + DAY_MS);
+  } else {
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
+    at = new Date(value);
+  }
+  if (Number.isNaN(at.getTime()) || at.getTime() <= now.getTime() || at.getTime() - now.getTime() > MAX_AHEAD_MS) return null;
+  return at.toISOString();
+}
+
+export function registerFindingRoutes(app: Hono<AppEnv>, s: Services): void {
+  // Anyone who may see the API may take its marks along (they see them on every finding anyway).
+  app.get('/api/findings/triage/export', async (c) => {
+    const q = parseQuery(c, z.object({ api_id: idField('api_id') }));
+    const { api } = await requireApiAccess(s.repos, c.get('user').id, q.api_id, 'view');
+    await s.scans.expireTriage();
+    const doc: TriageExport = {
+      format: TRIAGE_EXPORT_FORMAT,
+      version: TRIAGE_EXPORT_VERSION,
+      api: { id: api.id, name: api.name },
+      exported_at: s.clock.now().toISOString(),
+      triage: await s.repos.triage.listForApi(api.id),
+    };
+    return ok(c, 'OK', doc);
+  });
+
+  app.post('/api/findings/triage', async (c) => {
+    const body = await parseBody(c, triageSchema);
+    const user = c.get('user');
+    const now = s.clock.now();
+    const finding = await s.db.selectFrom('findings').select(['api_id', 'fingerprint']).where('id', '=', body.finding_id).executeTakeFirst();
+    if (!finding) throw notFound(TRIAGE_MESSAGES.findingNotFound);
+    try {
+      await requireApiAccess(s.repos, user.id, finding.api_id, 'scan');
+    } catch (err) {
+      // A finding of an API the caller cannot see does not exist for them.
+      if (err instanceof ApiError && err.status === 404) throw notFound(TRIAGE_MESSAGES.findingNotFound);
+      throw err;
+    }
+    let expiresAt: string | null = null;
+    if (body.expires_at) {
+      if (body.state !== 'accepted_risk') throw new ApiError(400, TRIAGE_MESSAGES.expiryOnlyForAcceptedRisk);
+      expiresAt = parseExpiry(body.expires_at, now);
+      if (!expiresAt) throw new ApiError(400, TRIAGE_MESSAGES.expiryInvalid);
+    }
+    const { triage, affectedScans } = await s.repos.triage.set(
+      { apiId: finding.api_id, fingerprint: finding.fingerprint, state: body.state, reason: body.reason ?? '', expiresAt, userId: user.id },
+      now,
+      securityScore,
+    );
+    s.logger.info('Finding triaged', { user: user.id, api: finding.api_id, fingerprint: finding.fingerprint, state: body.state });
+    return ok(c, TRIAGE_MESSAGES.saved, { finding_id: body.finding_id, fingerprint: finding.fingerprint, triage, affected_scans: affectedScans });
+  });
+}
