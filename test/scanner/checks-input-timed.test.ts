@@ -102,3 +102,81 @@ describe('time-based checks on a one-worker server', () => {
     }
   });
 });
+
+/** A seeded pseudo-random sequence (mulberry32), so a noisy server is noisy the same way on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('slow responses on erratic servers (api4-slow-oversized-input)', () => {
+  it('trap: answers that vary at random whatever the input, stall at times, or are slow for any long value are not reported', async () => {
+    // /jitter-N answers after 0-700 ms at random; /stall-N at once, or after 600 ms one time in three; /step
+    // after 700 ms for any q past 100 characters, so half the oversized value costs as much as all of it.
+    const noise = new Map<string, () => number>();
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const path = url.pathname;
+      if (!noise.has(path)) noise.set(path, seeded(Number(path.replace(/\D/g, '') || 0) + (path.startsWith('/stall') ? 100 : 1)));
+      const r = noise.get(path)!();
+      const q = url.searchParams.get('q') ?? '';
+      const wait = path.startsWith('/jitter') ? r * 700 : path.startsWith('/stall') ? (r < 1 / 3 ? 600 : 0) : q.length > 100 ? 700 : 0;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ items: [{ id: 1, name: q.slice(0, 20) }] }));
+      }, wait);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const q = { name: 'q', in: 'query' as const, required: true, schema: { type: 'string', maxLength: 100, example: 'lamp' } };
+      const paths = [...Array.from({ length: 5 }, (_, i) => `/jitter-${i}`), ...Array.from({ length: 5 }, (_, i) => `/stall-${i}`), '/step'];
+      const { findings, outcome } = await scanServer(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        paths.map((p) => endpoint('GET', p, { flags: ['URC'], parameters: [q] })),
+        [slowOversize],
+        { 1: 'noisy-key' },
+      );
+      expect(outcome.status).toBe('completed');
+      expect(findings).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+  it('finds a slowdown although single samples came late, as on a loaded machine: a cold first baseline, a paused half-size answer', async () => {
+    // 0.3 ms of work per character past 100 (2,000 characters: 570 ms); the very first answer takes 300 ms
+    // more (a cold start) and the first 1,000-character one 450 ms more (a pause of the busy machine).
+    let first = true;
+    let firstHalf = true;
+    const server = http.createServer((req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+      let wait = Math.max(0, q.length - 100) * 0.3;
+      if (first) wait += 300;
+      if (q.length === 1000 && firstHalf) wait += 450;
+      firstHalf &&= q.length !== 1000;
+      first = false;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ items: [{ id: 1, name: q.slice(0, 20) }] }));
+      }, wait);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const q = { name: 'q', in: 'query' as const, required: true, schema: { type: 'string', maxLength: 100, example: 'lamp' } };
+      const { findings } = await scanServer(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        [endpoint('GET', '/search', { flags: ['URC'], parameters: [q] })],
+        [slowOversize],
+        { 1: 'noisy-key' },
+      );
+      expect(findings.map((f) => [f.path, f.parameter])).toEqual([['/search', 'q']]);
+      expect(findings[0]!.evidence).toContain('Confirmation: 1000 characters');
+    } finally {
+      server.close();
+    }
+  });
+});
