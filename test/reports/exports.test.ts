@@ -62,6 +62,25 @@ describe('SARIF', () => {
     expect(ok).toBe(true);
   });
 
+  it('validates with findings set aside in triage (suppressions) and numbers them apart', async () => {
+    const validate = sarifValidator();
+    const [first, ...rest] = input.findings;
+    const aside = { ...first!, triage: { state: 'accepted_risk' as const, reason: 'Behind the VPN', expires_at: '2027-01-01T00:00:00.000Z', set_by: 'ada', set_at: '2026-11-01T00:00:00.000Z' } };
+    const triaged = { ...input, findings: rest, triaged: [aside] };
+    const doc = JSON.parse((await renderReport(triaged, 'sarif', { timeZone: 'UTC' })).body.toString('utf8')) as {
+      runs: { results: { properties: { finding: string }; suppressions?: unknown[] }[] }[];
+    };
+    expect(validate(doc) ? [] : validate.errors).toEqual([]);
+    const results = doc.runs[0]!.results;
+    expect(results).toHaveLength(input.findings.length);
+    expect(results.filter((r) => r.suppressions)).toEqual([
+      expect.objectContaining({
+        properties: expect.objectContaining({ finding: 'T-001' }),
+        suppressions: [{ kind: 'external', status: 'accepted', justification: 'Behind the VPN', properties: { state: 'accepted_risk', set_by: 'ada', set_at: '2026-11-01T00:00:00.000Z', expires_at: '2027-01-01T00:00:00.000Z' } }],
+      }),
+    ]);
+  });
+
   it('rejects what the schema forbids (the validator is not a rubber stamp)', async () => {
     const validate = sarifValidator();
     const doc = JSON.parse(await render('sarif')) as { runs: { results: Record<string, unknown>[]; tool: { driver: Record<string, unknown> } }[] };
@@ -113,7 +132,7 @@ describe('JSON export', () => {
     const doc = JSON.parse(await render('json')) as JsonReport;
     expect(doc.format).toBe(JSON_FORMAT);
     expect(doc.version).toBe(JSON_VERSION);
-    expect(Object.keys(doc)).toEqual(['format', 'version', 'generator', 'api', 'scan', 'summary', 'coverage', 'findings', 'fixed', 'history', 'endpoints', 'checks']);
+    expect(Object.keys(doc)).toEqual(['format', 'version', 'generator', 'api', 'scan', 'summary', 'coverage', 'findings', 'triaged', 'fixed', 'history', 'endpoints', 'checks']);
     expect(doc.api.name).toBe(input.api.name);
     expect(doc.scan).toMatchObject({ id: fx.scanId, status: 'completed', score: input.scan.score, score_source: 'computed', requests_sent: 1834 });
     expect(doc.scan.skipped_checks.map((c) => c.owasp)).toEqual(['API1:2023', 'API10:2023', 'Other']);
@@ -134,7 +153,10 @@ describe('JSON export', () => {
       evidence: f.evidence,
       curl: f.curl,
       references: f.references,
+      triage: null,
     });
+    expect(doc.triaged).toEqual([]);
+    expect(doc.summary.triaged).toBe(0);
     expect(doc.history.map((h) => h.scan_id)).toEqual(fx.earlierScanIds);
     expect(doc.fixed.map((x) => x.vulnerability_name)).toEqual(['JWT with alg "none" accepted']);
   });
