@@ -4,6 +4,10 @@
 // the finding out of the score, the scan's counts and the dashboard; an accepted risk that ends counts
 // again; the export carries every mark; JSON and SARIF reports say which findings are set aside.
 
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpiry } from '../../electron/api/routes/findings';
 import type { NewFinding } from '../../electron/store/findings';
@@ -206,6 +210,17 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
     const sqli = results.find((r) => r.partialFingerprints['portcullis/v1'] === SQLI.fingerprint)!;
     expect(sqli.suppressions).toEqual([expect.objectContaining({ kind: 'external', status: 'accepted', justification: 'The query  is a constant' })]);
     expect(results.find((r) => r.partialFingerprints['portcullis/v1'] === HEADERS.fingerprint)!.suppressions).toBeUndefined();
+
+    // The technical PDF lists them in an appendix, with who set them aside and why.
+    const pdf = await t.call<Json>('GET', `/api/reports/download?scan_id=${latest}&report_type=technical`, { token: owner.token });
+    expect(pdf.status).toBe(200);
+    const file = path.join(os.tmpdir(), `portcullis-triage-${kind}-${process.pid}.pdf`);
+    fs.writeFileSync(file, pdf.body);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8').replace(/\s+/g, ' ');
+    fs.rmSync(file);
+    expect(text).toContain('Set aside in triage 1 (listed in the appendix)');
+    expect(text).toContain('Appendix. Findings set aside in triage');
+    expect(text).toMatch(/T-001 SQL injection GET \/items\/fp-sqli False positive by owner\S* on 2026-03-02\. The query is a constant/);
   });
 
   it('opens a finding again: counted again, with who reopened it', async () => {
