@@ -2,7 +2,6 @@
 // HTTP with 50 concurrent clients, and calls through the IPC bridge in-process.
 // Run: npm run build:core && npm run bench -- foundation
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,25 +10,9 @@ import { createCore } from '../../electron/core';
 import { createBridgeHandler } from '../../electron/ipc-bridge';
 import { createLogger } from '../../electron/log';
 import { writeResult } from '../lib/results';
+import { startServe } from '../lib/serve';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
-
-function startServe(dataDir: string): Promise<{ url: string; ms: number; stop: () => void }> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['bin/portcullis.js', 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        child.removeAllListeners('exit');
-        resolve({ url: m[1]!, ms: performance.now() - t0, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
-}
 
 async function json(url: string, body: unknown): Promise<{ data: { token: string } }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -41,8 +24,8 @@ async function startup(): Promise<{ runs: number[]; median: number; max: number 
   for (let i = 0; i < 5; i += 1) {
     const dir = tmp('pc-bench-start-');
     const s = await startServe(dir);
-    runs.push(Math.round(s.ms));
-    s.stop();
+    runs.push(Math.round(s.startMs));
+    await s.stop();
     await new Promise((r) => setTimeout(r, 200));
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -62,7 +45,7 @@ async function httpProfile(): Promise<{ requestsPerSec: number; p99Ms: number; e
     duration: 10,
     headers: { authorization: `Bearer ${data.token}` },
   });
-  s.stop();
+  await s.stop();
   fs.rmSync(dir, { recursive: true, force: true });
   return { requestsPerSec: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }

@@ -4,48 +4,15 @@
 // GET /api/apis p99 under 200 ms while sign-ins keep arriving.
 // Run: npm run build:core && npm run bench -- signin-load
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { writeResult } from '../lib/results';
+import { startServe } from '../lib/serve';
 
 const USERS = 50;
 const PASSWORD = 'benchmark1';
-
-interface Server {
-  url: string;
-  stop: () => Promise<void>;
-}
-
-function startServe(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/portcullis.js', 'serve', '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    // Fifty sign-ups from one address are the bench's set-up, not an attack.
-    env: { ...process.env, PORTCULLIS_SIGNUP_LIMIT: '10000' },
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        child.removeAllListeners('exit');
-        child.stdout.resume();
-        resolve({
-          url: m[1]!,
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-  });
-}
 
 interface Answer {
   status: number;
@@ -135,7 +102,8 @@ async function listUnderLoad(url: string, token: string): Promise<{ p50Ms: numbe
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-bench-signin-'));
-const server = await startServe(dir);
+// Fifty sign-ups from one address are the bench's set-up, not an attack.
+const server = await startServe(dir, { PORTCULLIS_SIGNUP_LIMIT: '10000' });
 try {
   await signUpUsers(server.url);
   const quiet = await login(server.url, 0);
