@@ -86,13 +86,29 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
     return codes;
   }
 
-  /** A TOTP code (once per time step) or an unused recovery code; throttled per user. */
-  async function checkCode(user: UserRow, code: string): Promise<boolean> {
+  /** Reserves one guess of the user's second factor (before any slow check); 429 while throttled. */
+  async function reserveGuess(user: UserRow) {
     // Counted before the (asynchronous) check, so parallel guesses cannot outrun the count.
     await throttle.ready();
     const attempt = throttle.reserve([{ kind: 'code', value: user.id }]);
     if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
     await attempt.saved;
+    return attempt;
+  }
+
+  /** A TOTP code (once per time step) or an unused recovery code; throttled per user. */
+  async function checkCode(user: UserRow, code: string): Promise<boolean> {
+    const attempt = await reserveGuess(user);
+    const ok = await codeMatches(user, code);
+    if (ok) {
+      attempt.release();
+      throttle.reset('code', user.id);
+    }
+    return ok;
+  }
+
+  /** The code itself, unthrottled: callers reserve a guess first. */
+  async function codeMatches(user: UserRow, code: string): Promise<boolean> {
     const trimmed = code.trim();
     let ok = false;
     if (/^\d{6}$/.test(trimmed)) {
@@ -104,10 +120,6 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
       if (ok) logger.info('Recovery code used', { user: user.id });
     }
     if (!ok) logger.warn('Wrong two-factor code', { user: user.id });
-    else {
-      attempt.release();
-      throttle.reset('code', user.id);
-    }
     return ok;
   }
 
@@ -151,10 +163,25 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
     /** Needs the password (accounts that have one) and a code. */
     async disable(user: UserRow, password: string, code: string): Promise<void> {
       if (!user.totp_enabled) throw badRequest(TWO_FACTOR_TEXT.notOn);
+      // One guess of both factors, counted before the password hash: a wrong password counts like a wrong
+      // code, so a stolen session cannot guess the password here (a right code would reset the count).
+      const attempt = await reserveGuess(user);
       const stored = user.password_hash;
-      const passwordOk = stored ? await hashGate.run(() => verifyPassword(password, stored)) : true;
-      const codeOk = await checkCode(user, code);
-      if (!passwordOk || !codeOk) throw badRequest(TWO_FACTOR_TEXT.invalidPasswordOrCode);
+      let passwordOk: boolean;
+      try {
+        passwordOk = stored ? await hashGate.run(() => verifyPassword(password, stored)) : true;
+      } catch (err) {
+        attempt.release();
+        throw err;
+      }
+      // A wrong password does not spend the code's time step.
+      const codeOk = passwordOk && (await codeMatches(user, code));
+      if (!passwordOk || !codeOk) {
+        logger.warn('Two-factor sign-in not turned off: wrong password or code', { user: user.id });
+        throw badRequest(TWO_FACTOR_TEXT.invalidPasswordOrCode);
+      }
+      attempt.release();
+      throttle.reset('code', user.id);
       await repos.twoFactor.setEnabled(user.id, false);
       await repos.twoFactor.replaceRecoveryCodes(user.id, [], clock.now());
       await secrets.delete(secretRef(user.id));
