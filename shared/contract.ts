@@ -294,6 +294,8 @@ export interface Environment {
   isDocker: boolean;
   /** May this runner scan loopback and private addresses (DESIGN.md section 7). */
   localScans: boolean;
+  /** Is social sign-in (an OpenID provider) configured? The sign-in pages hide the button when not. */
+  socialSignIn: boolean;
 }
 
 // ---------------------------------------------------------------- requests and responses

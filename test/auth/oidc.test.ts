@@ -88,6 +88,11 @@ async function mintIdToken(provider: TestProvider, c: { client_id: string; clien
 }
 
 describe('social sign-in (OpenID Connect + PKCE) against a real provider', () => {
+  it('says in the environment that social sign-in is configured (the sign-in pages show the button)', async () => {
+    const res = await t.call<{ data: { socialSignIn: boolean } }>('GET', '/api/environment');
+    expect(res.json.data.socialSignIn).toBe(true);
+  });
+
   it('starts with PKCE S256, a state, a nonce, the account chooser and the requested return address', async () => {
     const { authorizationUrl, state } = await start();
     expect(authorizationUrl.origin).toBe(idp.issuer);

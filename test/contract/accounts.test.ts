@@ -451,9 +451,9 @@ describe.each(['http', 'ipc'] as const)('accounts contract over %s', (kind) => {
   });
 
   describe('public routes', () => {
-    it('environment says whether this is a container and whether local scans are allowed', async () => {
+    it('environment says whether this is a container, whether local scans are allowed and whether social sign-in is configured', async () => {
       const res = await call('GET', '/api/environment');
-      expect(res.json.data).toEqual({ isDocker: expect.any(Boolean), localScans: true });
+      expect(res.json.data).toEqual({ isDocker: expect.any(Boolean), localScans: true, socialSignIn: false });
     });
 
     it('platform stats are real counts', async () => {

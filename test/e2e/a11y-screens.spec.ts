@@ -69,7 +69,7 @@ for (const theme of ['light', 'dark'] as const) {
 
       await page.goto('/login');
       await settle(page, 'login-page');
-      await page.getByTestId('social-signin').click();
+      await page.getByTestId('login-submit').click();
       await expect(page.getByTestId('login-error')).toBeVisible();
       await expectNoSeriousViolations(page);
       await page.screenshot({ path: path.join(SCREENSHOTS, `login-error-${theme}.png`) });

@@ -134,15 +134,16 @@ test.describe('login', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('social sign-in says it is not configured and never signs in', async ({ page }) => {
+  test('a server without a social provider shows no social button on either page', async ({ page }) => {
+    const environment = page.waitForResponse((r) => r.url().endsWith('/api/environment'));
     await page.goto('/login');
-    const button = page.getByTestId('social-signin');
-    await button.click();
-    await expect(page.getByTestId('login-error')).toContainText(SOCIAL_MESSAGES.notConfigured);
-    await expect(page.getByTestId('login-error')).toContainText(SOCIAL_MESSAGES.loginFallbackHint);
-    await expect(button).toBeDisabled();
-    await expect(button).toBeEnabled();
-    await expect(page).toHaveURL(/\/login$/);
+    await environment;
+    await expect(page.getByTestId('login-identifier')).toBeVisible();
+    await expect(page.getByTestId('social-signin')).toHaveCount(0);
+    await expect(page.getByText('or sign in with your account')).toHaveCount(0);
+    await page.goto('/signup');
+    await expect(page.getByTestId('signup-page')).toBeVisible();
+    await expect(page.getByTestId('social-signin')).toHaveCount(0);
   });
 
   test('an OAuth error in the return URL is shown and the URL cleaned', async ({ page }) => {

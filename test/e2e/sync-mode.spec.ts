@@ -1,8 +1,10 @@
-// Sync mode in a real browser: the web app served by one team server, signed in there, connects to a
+// Sync mode in a real browser acting as the desktop app (test/e2e/desktop-bridge.ts relays its calls
+// to the first team server, standing in for the local core): signed in there, it connects to a
 // second team server (started here, allowing the first one's origin) from Settings, signs in there
 // with an account only that server has, says so on every page, and returns on Disconnect.
 
 import { TEAM_SERVER_MESSAGES } from '../../shared/messages';
+import { actAsDesktop } from './desktop-bridge';
 import { createAccount, createAccountOn, expect, newAccount, serverUrl, signInByStorage, test } from './fixtures';
 import { startSecondServer, type SecondServer } from './second-server';
 
@@ -15,10 +17,22 @@ test.afterAll(async () => {
   await second?.stop();
 });
 
+test('the browser app of a team server has no Team server tab or panel', async ({ page, request }) => {
+  await page.goto('/login');
+  await expect(page.getByTestId('login-page')).toBeVisible();
+  await expect(page.getByTestId('login-team-server')).toHaveCount(0);
+  await signInByStorage(page, request, await createAccount(request));
+  await page.goto('/settings');
+  await expect(page.getByTestId('settings-tab-profile')).toBeVisible();
+  await expect(page.getByTestId('settings-tab-team-server')).toHaveCount(0);
+});
+
 test('Settings → Team server connects to a second server, signs in there and shows it is connected', async ({ page, request }) => {
   const local = await createAccount(request);
   const remote = await createAccountOn(request, second.url, newAccount());
   const secondHost = new URL(second.url).host;
+  // Sync mode is the desktop app's: the browser app of a team server has no Team server tab.
+  await actAsDesktop(page);
   await signInByStorage(page, request, local);
   await page.goto('/settings');
   await page.getByTestId('settings-tab-team-server').click();

@@ -10,7 +10,7 @@ import { ok } from '../respond';
 
 export function registerPublicRoutes(app: Hono<AppEnv>, s: Services): void {
   app.get('/api/environment', (c) =>
-    ok(c, SERVER_MESSAGES.ok, { isDocker: isContainer(), localScans: s.config.allowLocalScans }),
+    ok(c, SERVER_MESSAGES.ok, { isDocker: isContainer(), localScans: s.config.allowLocalScans, socialSignIn: s.config.oidc !== null }),
   );
 
   app.get('/api/stats/platform', async (c) => ok(c, SERVER_MESSAGES.ok, await s.repos.stats.platform(s.clock.now())));

@@ -4,9 +4,29 @@
 import { useState, type ReactElement } from 'react';
 import type { User } from '../../../shared/contract';
 import { DELAYS } from '../../../shared/constants';
+import { useSocialSignInAvailable } from '../hooks/useSocialSignInAvailable';
 import { useTimers } from '../hooks/useTimers';
 import { startSocialSignIn, type SocialError, type SocialPage } from '../lib/social';
 import { GoogleMark } from './Icon';
+
+type SocialButtonProps = Parameters<typeof SocialButton>[0];
+
+/**
+ * The social button and the divider under it, only when the server has a provider configured
+ * (issue 17: a team server without one shows no button that can only fail).
+ */
+export function SocialSignIn({ divider, ...props }: SocialButtonProps & { divider: string }): ReactElement | null {
+  const available = useSocialSignInAvailable();
+  if (!available) return null;
+  return (
+    <>
+      <SocialButton {...props} />
+      <div className="divider" role="separator">
+        <span>{divider}</span>
+      </div>
+    </>
+  );
+}
 
 export function SocialButton({
   page,

@@ -61,14 +61,14 @@ export function createApisStore(deps: ApisDeps): StoreApi<ApisState> {
       try {
         const res = await deps.getEnvironment();
         if (res.ok && res.data) {
-          set({ environment: { isDocker: !!res.data.isDocker, localScans: !!res.data.localScans }, environmentError: null });
+          set({ environment: { isDocker: !!res.data.isDocker, localScans: !!res.data.localScans, socialSignIn: !!res.data.socialSignIn }, environmentError: null });
           return;
         }
       } catch {
         // answered below
       }
       // The spec: a failed check assumes no Docker (here: no local scans) and says so.
-      set({ environment: { isDocker: false, localScans: false }, environmentError: FALLBACK_MESSAGES.fetchEnvironment });
+      set({ environment: { isDocker: false, localScans: false, socialSignIn: false }, environmentError: FALLBACK_MESSAGES.fetchEnvironment });
     },
 
     reset() {

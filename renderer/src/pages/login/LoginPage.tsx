@@ -9,7 +9,8 @@ import { loginPayload, validateLogin } from '../../../../shared/validation';
 import { Alert } from '../../components/Alert';
 import { AuthLayout } from '../../components/AuthLayout';
 import { FormField } from '../../components/FormField';
-import { SocialButton } from '../../components/SocialButton';
+import { SocialSignIn } from '../../components/SocialButton';
+import { desktopBridge } from '../../api/request';
 import { TeamServerPanel } from '../../components/TeamServerPanel';
 import { useTimers } from '../../hooks/useTimers';
 import { returnPath } from '../../lib/return-to';
@@ -150,12 +151,15 @@ export function LoginPage(): ReactElement {
       testId="login-page"
     >
       {!twoFactor && (
-        <>
-          <SocialButton page="login" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={setTwoFactor} />
-          <div className="divider" role="separator">
-            <span>or sign in with your account</span>
-          </div>
-        </>
+        <SocialSignIn
+          page="login"
+          divider="or sign in with your account"
+          disabled={busy}
+          onError={onSocialError}
+          onStart={() => setRedirectPending(true)}
+          onSignedIn={succeed}
+          onTwoFactor={setTwoFactor}
+        />
       )}
       {error && (
         <Alert kind="error" testId="login-error">
@@ -228,11 +232,13 @@ export function LoginPage(): ReactElement {
           Create Account
         </Link>
       </p>
-      {/* Sync mode before signing in: an account may exist only on the team's server. */}
-      <details className="auth-team-server" data-testid="login-team-server">
-        <summary>Team server</summary>
-        <TeamServerPanel />
-      </details>
+      {/* Sync mode before signing in (desktop app only): an account may exist only on the team's server. */}
+      {desktopBridge() && (
+        <details className="auth-team-server" data-testid="login-team-server">
+          <summary>Team server</summary>
+          <TeamServerPanel />
+        </details>
+      )}
     </AuthLayout>
   );
 }

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { DEFAULT_PREFERENCES, DELAYS, EMPTY_EXTENDED_PROFILE, mergePreferences, STORAGE_KEYS, type Preferences } from '../../../../shared/constants';
 import type { ExtendedProfile } from '../../../../shared/contract';
 import { API_MESSAGES, SETTINGS_MESSAGES } from '../../../../shared/messages';
+import { desktopBridge } from '../../api/request';
 import * as settingsApi from '../../api/settings';
 import { Alert } from '../../components/Alert';
 import { Icon, type IconName } from '../../components/Icon';
@@ -28,16 +29,17 @@ const readToken = (): string | null => browserStorage().getItem(STORAGE_KEYS.aut
 
 type TabId = 'profile' | 'notifications' | 'security' | 'preferences' | 'team-server';
 
-const TABS: { id: TabId; label: string; icon: IconName }[] = [
+const ALL_TABS: { id: TabId; label: string; icon: IconName }[] = [
   { id: 'profile', label: 'Profile', icon: 'user' },
   { id: 'notifications', label: 'Notifications', icon: 'bell' },
   { id: 'security', label: 'Security', icon: 'lock' },
   { id: 'preferences', label: 'Preferences', icon: 'sliders' },
-  // Sync mode (docs/desktop.md): which server this app talks to.
+  // Sync mode (docs/desktop.md): which server this app talks to. Desktop only: a browser already is on a server.
   { id: 'team-server', label: 'Team server', icon: 'server' },
 ];
 
 export default function SettingsPage(): ReactElement {
+  const TABS = desktopBridge() ? ALL_TABS : ALL_TABS.filter((t) => t.id !== 'team-server');
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
   const timers = useTimers();

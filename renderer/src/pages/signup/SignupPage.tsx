@@ -11,7 +11,7 @@ import * as authApi from '../../api/auth';
 import { Alert } from '../../components/Alert';
 import { AuthLayout } from '../../components/AuthLayout';
 import { FormField } from '../../components/FormField';
-import { SocialButton } from '../../components/SocialButton';
+import { SocialSignIn } from '../../components/SocialButton';
 import { useShake } from '../../hooks/useShake';
 import { useTimers } from '../../hooks/useTimers';
 import { completeSocialSignIn, oauthErrorFromUrl, oauthReturnFromUrl, withoutOauthParams, type SocialError } from '../../lib/social';
@@ -143,10 +143,15 @@ export function SignupPage(): ReactElement {
       cardRef={cardRef}
       wide
     >
-      <SocialButton page="signup" disabled={busy} onError={onSocialError} onStart={() => setRedirectPending(true)} onSignedIn={succeed} onTwoFactor={toCodeStep} />
-      <div className="divider" role="separator">
-        <span>or sign up with email</span>
-      </div>
+      <SocialSignIn
+        page="signup"
+        divider="or sign up with email"
+        disabled={busy}
+        onError={onSocialError}
+        onStart={() => setRedirectPending(true)}
+        onSignedIn={succeed}
+        onTwoFactor={toCodeStep}
+      />
       {error && (
         <Alert kind="error" testId="signup-error">
           <span id="signup-error-text">{error.message}</span>
