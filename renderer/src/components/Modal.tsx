@@ -1,5 +1,6 @@
 // The API management dialogs: a native <dialog> opened modally, so focus stays inside, Escape closes it
-// and the page behind is inert. While `busy` the dialog cannot be dismissed.
+// and the page behind is inert; on closing, focus returns to what opened it. While `busy` the dialog
+// cannot be dismissed.
 
 import { useEffect, useId, useRef, type ReactElement, type ReactNode } from 'react';
 import { Icon } from './Icon';
@@ -26,9 +27,15 @@ export function Modal({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
+    // What opened the dialog gets the focus back when it closes (a keyboard user stays where they were).
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      // Unless it is gone (a card menu closed, or another dialog that is closing too).
+      if (opener?.isConnected && !opener.closest('dialog:not([open])')) opener.focus();
+    };
   }, []);
   return (
     <dialog
