@@ -31,6 +31,8 @@ export const APIS_MESSAGES = {
   unknownFlag: `flags must be one flag name: ${FLAGS.join(', ')}.`,
   flagAdded: (flag: string) => `Flag ${flag} added.`,
   flagRemoved: (flag: string) => `Flag ${flag} removed.`,
+  flagSetForMany: (flag: string, on: boolean, n: number) => `Flag ${flag} ${on ? 'added to' : 'removed from'} ${n} endpoint${n === 1 ? '' : 's'}.`,
+  bulkEndpointsInvalid: 'endpoint_ids must list this API\'s endpoints (at most 100,000).',
 } as const;
 
 /** "1 GB", "250 MB", "12.5 MB": the sizes of the quota messages (binary units, as the import limit). */

@@ -429,6 +429,12 @@ export interface UsageData {
   limits: { apis: number | null; endpoints: number | null; bytes: number | null };
 }
 export type EndpointsRequest = ApiScoped;
+/** One flag for all of an API's endpoints, or the listed ones. */
+export interface BulkFlagRequest extends ApiScoped {
+  flags: Flag;
+  on: boolean;
+  endpoint_ids?: string[];
+}
 export interface FlagRequest extends ApiScoped {
   endpoint_id: string;
   flags: Flag;
@@ -547,6 +553,7 @@ export interface ApiContract {
   'POST /api/endpoints': { body: EndpointsRequest; data: { endpoints: Endpoint[] } };
   'POST /api/endpoints/flags/add': { body: FlagRequest; data: { endpoint: Endpoint } };
   'POST /api/endpoints/flags/remove': { body: FlagRequest; data: { endpoint: Endpoint } };
+  'POST /api/endpoints/flags/bulk': { body: BulkFlagRequest; data: { changed: number } };
   'POST /api/scan/create': { body: CreateScanRequest; data: { scan_id: string } };
   'POST /api/scan/identity/test': { body: TestIdentityRequest; data: TestIdentityData };
   'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };

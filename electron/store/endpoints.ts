@@ -78,6 +78,43 @@ export function createEndpointsRepo(db: Db) {
       await db.deleteFrom('endpoint_flags').where('endpoint_id', '=', endpointId).where('flag', '=', flag).execute();
     },
 
+    /**
+     * Switches one flag on or off for every endpoint of the API, or for the listed ones (all of which
+     * must belong to it), in one transaction. Returns how many endpoints changed; null when an id is
+     * not one of the API's endpoints (nothing is written then).
+     */
+    async setFlagForMany(apiId: string, flag: Flag, on: boolean, endpointIds: readonly string[] | null): Promise<number | null> {
+      return db.transaction().execute(async (trx) => {
+        let ids: string[];
+        if (endpointIds === null) {
+          ids = (await trx.selectFrom('endpoints').select('id').where('api_id', '=', apiId).execute()).map((r) => r.id);
+        } else {
+          const wanted = [...new Set(endpointIds)];
+          ids = [];
+          // SQLite binds at most 32,766 variables: look the ids up in slices.
+          for (let i = 0; i < wanted.length; i += 5000) {
+            const slice = wanted.slice(i, i + 5000);
+            const found = await trx.selectFrom('endpoints').select('id').where('api_id', '=', apiId).where('id', 'in', slice).execute();
+            ids.push(...found.map((r) => r.id));
+          }
+          if (ids.length !== wanted.length) return null;
+        }
+        let changed = 0;
+        for (let i = 0; i < ids.length; i += 5000) {
+          const slice = ids.slice(i, i + 5000);
+          const res = on
+            ? await trx
+                .insertInto('endpoint_flags')
+                .values(slice.map((id) => ({ endpoint_id: id, flag })))
+                .onConflict((oc) => oc.columns(['endpoint_id', 'flag']).doNothing())
+                .executeTakeFirst()
+            : await trx.deleteFrom('endpoint_flags').where('flag', '=', flag).where('endpoint_id', 'in', slice).executeTakeFirst();
+          changed += Number('numInsertedOrUpdatedRows' in res ? (res.numInsertedOrUpdatedRows ?? 0) : (res as { numDeletedRows: bigint }).numDeletedRows);
+        }
+        return changed;
+      });
+    },
+
     async countForApi(apiId: string): Promise<number> {
       const r = await db
         .selectFrom('endpoints')

@@ -162,7 +162,7 @@ test.describe('scan flow', () => {
 
   test('a failed bulk skip says "Failed to update all flags: ..."', async ({ page }) => {
     await mockBase(page, true);
-    await page.route('**/api/endpoints/flags/add', (route) => route.fulfill(fail(403, 'You do not have permission to perform this action.')));
+    await page.route('**/api/endpoints/flags/bulk', (route) => route.fulfill(fail(403, 'You do not have permission to perform this action.')));
     await page.goto('/manage-apis');
     await toFlags(page);
     await page.getByTestId('skip-all').click();

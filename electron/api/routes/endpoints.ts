@@ -7,7 +7,7 @@ import { FLAGS } from '../../../shared/constants';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
 import type { AppEnv } from '../env';
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import { idField, parseBody } from '../input';
 import { ok } from '../respond';
 
@@ -19,7 +19,23 @@ const flagSchema = z.object({
   flags: z.enum(FLAGS, { error: APIS_MESSAGES.unknownFlag }),
 });
 
+/** One flag on or off for all the API's endpoints, or for the listed ones (Configure Flags' bulk switch). */
+const bulkSchema = z.object({
+  api_id: idField('api_id'),
+  flags: z.enum(FLAGS, { error: APIS_MESSAGES.unknownFlag }),
+  on: z.boolean({ error: 'on must be true or false.' }),
+  endpoint_ids: z.array(idField('endpoint_ids[]')).max(100_000, { error: APIS_MESSAGES.bulkEndpointsInvalid }).optional(),
+});
+
 export function registerEndpointRoutes(app: Hono<AppEnv>, s: Services): void {
+  app.post('/api/endpoints/flags/bulk', async (c) => {
+    const input = await parseBody(c, bulkSchema);
+    const { api } = await requireApiAccess(s.repos, c.get('user').id, input.api_id, 'scan');
+    const changed = await s.repos.endpoints.setFlagForMany(api.id, input.flags, input.on, input.endpoint_ids ?? null);
+    if (changed === null) throw badRequest(APIS_MESSAGES.bulkEndpointsInvalid, 'endpoint_ids');
+    return ok(c, APIS_MESSAGES.flagSetForMany(input.flags, input.on, changed), { changed });
+  });
+
   app.post('/api/endpoints', async (c) => {
     const input = await parseBody(c, listSchema);
     const { api } = await requireApiAccess(s.repos, c.get('user').id, input.api_id, 'view');

@@ -29,6 +29,13 @@ export const deleteApi = (auth: Auth, apiId: string) =>
 export const listEndpoints = (auth: Auth, apiId: string, signal?: AbortSignal) =>
   call('POST /api/endpoints', { token: auth.token, body: { api_id: apiId, user_id: auth.userId }, signal });
 
+/** One flag on or off for every endpoint of the API, or for the listed ones, in one call. */
+export const setFlagForMany = (auth: Auth, apiId: string, flag: Flag, on: boolean, endpointIds?: string[]) =>
+  call('POST /api/endpoints/flags/bulk', {
+    token: auth.token,
+    body: { api_id: apiId, user_id: auth.userId, flags: flag, on, ...(endpointIds ? { endpoint_ids: endpointIds } : {}) },
+  });
+
 export const setFlag = (auth: Auth, apiId: string, endpointId: string, flag: Flag, on: boolean) =>
   call(on ? 'POST /api/endpoints/flags/add' : 'POST /api/endpoints/flags/remove', {
     token: auth.token,

@@ -1,18 +1,19 @@
 // Configure Flags (spec sections 4, 5, 9): 20 endpoints per page, search by method or path, one toggle
-// per check and SKIP, saved as clicked (rolled back when the server refuses), a bulk "skip all", and
-// Start Scan, which starts the scan created by Configure Scan.
+// per check and SKIP, saved as clicked (rolled back when the server refuses), "skip all" and one flag
+// switched for every (matching) endpoint in one call, the flags' names, and Start Scan, which starts
+// the scan created by Configure Scan.
 
 import { useState, type ReactElement } from 'react';
-import { FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
+import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary, Endpoint } from '../../../shared/contract';
 import { API_MESSAGES, SCAN_MESSAGES } from '../../../shared/messages';
-import { setFlag } from '../api/apis';
+import { setFlag, setFlagForMany } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { EndpointSearch } from '../components/EndpointSearch';
 import { Icon } from '../components/Icon';
 import { LoadStatus } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
-import { ProgressBar } from '../components/ProgressBar';
+import { Spinner } from '../components/Spinner';
 import { useTransient } from '../hooks/useTransient';
 import { currentAuth } from '../stores/useAuthStore';
 import { scanStore } from '../stores/useScanStore';
@@ -20,7 +21,10 @@ import { flagTitle } from './EndpointsModal';
 import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 import { useEndpoints } from './useEndpoints';
 
-const BULK_CONCURRENCY = 6;
+/** "BOLA · API1 Broken Object Level Authorization", "SKIP · no requests". */
+export function flagName(flag: Flag): string {
+  return flag === 'SKIP' ? 'SKIP · send no requests to the endpoint' : `${flag} · ${FLAG_OWASP[flag].id.replace(':2023', '')} ${FLAG_OWASP[flag].title}`;
+}
 
 const withFlag = (e: Endpoint, flag: Flag, on: boolean): Endpoint => ({
   ...e,
@@ -40,7 +44,8 @@ export function ConfigureFlagsModal({
 }): ReactElement {
   const { load, endpoints, setEndpoints, search, setSearch, setPage, matching, view } = useEndpoints(api.id);
   const [pending, setPending] = useState<Set<string>>(new Set());
-  const [bulk, setBulk] = useState<{ done: number; total: number } | null>(null);
+  const [bulk, setBulk] = useState<{ total: number; flag: Flag; on: boolean } | null>(null);
+  const [bulkFlag, setBulkFlag] = useState<Flag>('SKIP');
   const [starting, setStarting] = useState(false);
   const { message, show } = useTransient();
 
@@ -77,35 +82,35 @@ export function ConfigureFlagsModal({
     });
   };
 
-  const skipAll = async () => {
+  /**
+   * One flag on or off in one call: for every endpoint ("Skip all endpoints"), or for the ones the
+   * search matches (the bulk switch; all of them without a search).
+   */
+  const switchForAll = async (flag: Flag, on: boolean, only: 'all' | 'matching') => {
     const auth = currentAuth();
     if (!auth) return;
-    const todo = endpoints.filter((e) => !e.flags.includes('SKIP'));
+    const scope = only === 'matching' && search.trim() ? matching : endpoints;
+    const todo = scope.filter((e) => e.flags.includes(flag) !== on);
     if (todo.length === 0) {
-      show('success', API_MESSAGES.allSkipped);
+      if (flag === 'SKIP' && on) show('success', API_MESSAGES.allSkipped);
       return;
     }
-    let done = 0;
+    setBulk({ total: todo.length, flag, on });
     let failure: string | null = null;
-    setBulk({ done, total: todo.length });
-    const queue = [...todo];
-    const worker = async () => {
-      for (let e = queue.shift(); e && failure === null; e = queue.shift()) {
-        try {
-          const res = await setFlag(auth, api.id, e.id, 'SKIP', true);
-          if (!res.ok) failure = res.message || 'Request failed';
-          else replace(e.id, (cur) => (res.data?.endpoint ? res.data.endpoint : withFlag(cur, 'SKIP', true)));
-        } catch (err) {
-          failure = reasonOf(err, 'Request failed');
-        }
-        done += 1;
-        setBulk({ done, total: todo.length });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, todo.length) }, worker));
+    try {
+      const res = await setFlagForMany(auth, api.id, flag, on, scope.length === endpoints.length ? undefined : todo.map((e) => e.id));
+      if (!res.ok) failure = res.message || 'Request failed';
+    } catch (err) {
+      failure = reasonOf(err, 'Request failed');
+    }
     setBulk(null);
-    if (failure !== null) show('error', API_MESSAGES.allFlagsError(failure));
-    else show('success', API_MESSAGES.allSkipped);
+    if (failure !== null) {
+      show('error', API_MESSAGES.allFlagsError(failure));
+      return;
+    }
+    const changed = new Set(todo.map((e) => e.id));
+    setEndpoints((list) => list.map((e) => (changed.has(e.id) ? withFlag(e, flag, on) : e)));
+    show('success', flag === 'SKIP' && on && scope.length === endpoints.length ? API_MESSAGES.allSkipped : `${flagName(flag).split(' · ')[0]} ${on ? 'on' : 'off'} for ${todo.length} endpoint${todo.length === 1 ? '' : 's'}.`);
   };
 
   const start = async () => {
@@ -156,22 +161,47 @@ export function ConfigureFlagsModal({
             </Alert>
             <div className="toolbar">
               <EndpointSearch value={search} onChange={setSearch} testId="flags-search" />
-              <button type="button" className="button button-secondary" onClick={() => void skipAll()} disabled={busy} data-testid="skip-all">
+              <button type="button" className="button button-secondary" onClick={() => void switchForAll('SKIP', true, 'all')} disabled={busy} data-testid="skip-all">
                 <Icon name="x" size={16} />
                 Skip all endpoints
               </button>
             </div>
+            <div className="toolbar flag-bulk" role="group" aria-label="Switch one check for many endpoints">
+              <label className="small" htmlFor="bulk-flag">
+                {search.trim() ? `For the ${matching.length} matching endpoints:` : 'For all endpoints:'}
+              </label>
+              <select id="bulk-flag" value={bulkFlag} onChange={(e) => setBulkFlag(e.target.value as Flag)} disabled={busy} data-testid="bulk-flag">
+                {FLAGS.map((f) => (
+                  <option key={f} value={f}>
+                    {flagName(f)}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="button button-secondary button-small" onClick={() => void switchForAll(bulkFlag, true, 'matching')} disabled={busy} data-testid="bulk-on">
+                Turn on
+              </button>
+              <button type="button" className="button button-secondary button-small" onClick={() => void switchForAll(bulkFlag, false, 'matching')} disabled={busy} data-testid="bulk-off">
+                Turn off
+              </button>
+            </div>
             {bulk && (
-              <div style={{ marginBottom: 14 }}>
-                <ProgressBar done={bulk.done} total={bulk.total} label="Marking endpoints to skip" />
-                <div className="progress-label">
-                  <span>Marking endpoints to skip…</span>
-                  <span>
-                    {bulk.done}/{bulk.total}
-                  </span>
-                </div>
-              </div>
+              <p className="progress-label" data-testid="bulk-progress">
+                <Spinner label="Updating flags" />
+                <span>
+                  {bulk.flag === 'SKIP' && bulk.on ? 'Marking endpoints to skip…' : `Turning ${bulk.flag} ${bulk.on ? 'on' : 'off'}…`} ({bulk.total} endpoints)
+                </span>
+              </p>
             )}
+            <details className="flag-legend" data-testid="flag-legend">
+              <summary>What the flags mean</summary>
+              <ul>
+                {FLAGS.map((f) => (
+                  <li key={f}>
+                    <strong>{f}</strong> {flagName(f).split(' · ')[1]}
+                  </li>
+                ))}
+              </ul>
+            </details>
             {matching.length === 0 ? (
               <p className="empty-state" data-testid="flags-no-match">
                 {API_MESSAGES.noEndpointsMatch}
