@@ -22,7 +22,7 @@ export function UserMenu({ greetingText }: { greetingText?: string }): ReactElem
 
   return (
     <div className="user-menu">
-      <span className="avatar" aria-hidden="true" data-testid="user-initial">
+      <span className="avatar" aria-hidden="true" title={displayName(user)} data-testid="user-initial">
         {initials(user)}
       </span>
       <span className="user-name">
