@@ -9,6 +9,7 @@ import { algorithmicComplexity } from '../../electron/scanner/checks/api4-resour
 import { outOfRangeValues } from '../../electron/scanner/checks/api6-business-flows/out-of-range-values';
 import type { Check } from '../../electron/scanner/checks/types';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
+import { seeded } from '../helpers/seeded-random';
 import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { endpoint, expectWellFormed, expectWithinBudget, scanServer } from './check-harness';
 
@@ -101,6 +102,54 @@ describe('input-dependent slowness (api4-algorithmic-complexity)', () => {
     expect(outcome.status).toBe('completed');
     expect(findings).toEqual([]);
   });
+});
+
+describe('input-dependent slowness on loaded machines and noisy servers (api4-algorithmic-complexity)', () => {
+  const emailBody = jsonBody({ type: 'object', properties: { email: { type: 'string', example: 'ann@example.com' } } });
+  /** The run length of an evil e-mail value (letters ended by "!"), 0 for any other value. */
+  const runOf = (email: string) => /^(a+)!$/.exec(email)?.[1]!.length ?? 0;
+
+  it('finds a validator that backtracks although single samples came late: a cold first answer, a stalled shorter run', async () => {
+    // A run of n letters ended by "!" costs 2^(n-21) ms (512 ms at 30); the very first answer takes 300 ms more (a
+    // cold start), and the first run shorter than one sent before it 1.5 s more (a pause of the target or the scanner).
+    let first = true;
+    let longest = 0;
+    let stalled = false;
+    const url = await serve(async (_m, _p, body) => {
+      const run = runOf(String(body.email ?? ''));
+      let wait = run ? 2 ** (run - 21) : 0;
+      if (first) wait += 300;
+      first = false;
+      if (run && run < longest && !stalled) {
+        stalled = true;
+        wait += 1500;
+      }
+      longest = Math.max(longest, run);
+      await sleep(wait);
+      return run ? [400, { error: 'email must be an email address' }] : [200, { ok: true }];
+    });
+    const { findings } = await scanServer(url, [endpoint('PUT', '/contact', { flags: ['SEC_MISC'], request_body: emailBody })], [algorithmicComplexity], { 1: TOKEN });
+    expect(findings.map((f) => [f.path, f.parameter])).toEqual([['/contact', 'email']]);
+    expect(findings[0]!.evidence).toContain('faster (');
+  });
+
+  it('trap: answers that vary at random, stall at times, or are slow for any (long) value are not reported', async () => {
+    // /jitter-N answers after 0-700 ms at random; /stall-N at once, or after 600 ms one time in three; /always
+    // after 600 ms; /long after 700 ms for any e-mail past 18 characters, evil or well-formed.
+    const noise = new Map<string, () => number>();
+    const url = await serve(async (_m, path, body) => {
+      if (!noise.has(path)) noise.set(path, seeded(Number(path.replace(/\D/g, '') || 0) + (path.startsWith('/stall') ? 200 : 7)));
+      const r = noise.get(path)!();
+      const email = String(body.email ?? '');
+      const wait = path.startsWith('/jitter') ? r * 700 : path.startsWith('/stall') ? (r < 1 / 3 ? 600 : 0) : path === '/always' ? 600 : email.length > 18 ? 700 : 0;
+      await sleep(wait);
+      return runOf(email) ? [400, { error: 'email must be an email address' }] : [200, { ok: true }];
+    });
+    const paths = [...Array.from({ length: 4 }, (_, i) => `/jitter-${i}`), ...Array.from({ length: 4 }, (_, i) => `/stall-${i}`), '/always', '/long'];
+    const { findings, outcome } = await scanServer(url, paths.map((p) => endpoint('PUT', p, { flags: ['SEC_MISC'], request_body: emailBody })), [algorithmicComplexity], { 1: TOKEN });
+    expect(outcome.status).toBe('completed');
+    expect(findings.map((f) => f.path)).toEqual([]);
+  }, 120_000);
 });
 
 describe('out-of-range business values (api6-out-of-range-values)', () => {

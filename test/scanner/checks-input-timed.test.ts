@@ -10,6 +10,7 @@ import { commandInjection } from '../../electron/scanner/checks/api8-misconfigur
 import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
 import type { Check } from '../../electron/scanner/checks/types';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
+import { seeded } from '../helpers/seeded-random';
 import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
 import { endpoint, expectWithinBudget, scanServer } from './check-harness';
 import { INPUT_CHECKS } from './checks-input-shared';
@@ -102,17 +103,6 @@ describe('time-based checks on a one-worker server', () => {
     }
   });
 });
-
-/** A seeded pseudo-random sequence (mulberry32), so a noisy server is noisy the same way on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('slow responses on erratic servers (api4-slow-oversized-input)', () => {
   it('trap: answers that vary at random whatever the input, stall at times, or are slow for any long value are not reported', async () => {

@@ -1,7 +1,9 @@
 // API4:2023 Unrestricted Resource Consumption: input-dependent slowness. Values shaped to make
 // backtracking validators (regular expressions with nested quantifiers) take exponential time: a run
 // of characters followed by a mismatch. Proven like the time-based injections: the answer grows with
-// the run length, confirmed alone, against a re-timed baseline and a benign value of the same length.
+// the run length, confirmed alone against the unchanged request re-timed between the probes (slow means
+// past those samples by a margin that grows with their spread, not a fixed time) and a benign value of
+// the same length.
 
 import { PASSWORD_FIELD } from '../../identities/accounts';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
@@ -10,6 +12,7 @@ import type { Exchange, RequestAuth } from '../../http/exchange';
 import { accountValue, aimedAt, asIdentity, bodyObject, userParam } from '../common/accounts';
 import { AS_KEY1, describePoint, injectionPoints, ms, pointSource, type InjectionPoint, type PointSource } from '../common/input-points';
 import { OWASP_API4 } from '../common/references';
+import { BaselineTimes, fastestAnswer, type SlowBar } from '../common/baseline-times';
 import { timingScreen, withTimingLock } from '../common/timing-gate';
 import type { CheckContext, FindingDraft } from '../types';
 import { shapeFor, type EvilShape, type FieldKind } from './backtracking-inputs';
@@ -21,14 +24,32 @@ const LAST_RUN = 40;
 /** A step of 4 characters multiplies a 2^n validator's work by 16; after a visible bump the ladder slows to 2. */
 const STEP = 4;
 const SMALL_STEP = 2;
-/** A rung this much slower than the baseline is a bump. */
+/** A rung this much slower than the fastest baseline is a bump. */
 const BUMP_MS = 40;
 const MAX_RUNGS = 6;
-/** Slow: this much over the baseline (and 3x it). A timeout counts as slow. */
-const SLOW_MARGIN_MS = 400;
+/**
+ * Slow: past the slowest re-timed baseline by 200 ms (more when the baseline samples vary: twice their
+ * spread), and 3x as long. No fixed time on its own: on a loaded machine or a noisy target the bar rises.
+ * A timeout counts as slow.
+ */
+const SLOW: SlowBar = { floorMs: 200, ratio: 3 };
+/** Screening climbs until twice that margin, so the confirmation has room when load slows its answers unevenly. */
+const SCREEN_SLOW: SlowBar = { floorMs: 2 * SLOW.floorMs, ratio: SLOW.ratio };
+/**
+ * The run one shorter sits in between: past the baselines by 50 ms (more when they vary: twice their spread)
+ * and at most this share of the slower run's extra time. A validator whose work multiplies with each
+ * character gives 1/growth (about half for 2^n); a server that is slow at times is fast or as slow.
+ */
+const SHORTER_ABOVE: SlowBar = { floorMs: 50, ratio: 1 };
+const SHORTER_MAX_SHARE = 0.8;
+/** A well-formed value of the same length takes at most this share of the extra time (a big value is not the cause). */
+const BENIGN_SHARE = 0.5;
 /** Each probe waits at most this long; the server may go on working after it gives up. */
 const PROBE_TIMEOUT_MS = 4000;
-const CONFIRM_REQUESTS = 4;
+/** Per point: three baselines, the slow run twice, the run one shorter, the well-formed value. */
+const CONFIRM_REQUESTS = 7;
+/** When needed (budgeted once): a run 2 longer when the slow one no longer passes the screening bar, the shorter run or the well-formed value timed again. */
+const CONFIRM_EXTRA = 3;
 
 const KIND_ORDER: FieldKind[] = ['pattern', 'email', 'url', 'name'];
 
@@ -54,10 +75,6 @@ function candidates(points: InjectionPoint[]): Candidate[] {
 
 const timedOut = (ex: Exchange) => ex.error === 'timeout';
 
-function slowAgainst(baseMs: number): (ex: Exchange) => boolean {
-  return (ex) => timedOut(ex) || (!!ex.response && ex.durationMs >= baseMs + SLOW_MARGIN_MS && ex.durationMs >= 3 * baseMs);
-}
-
 /** Refused for load or throttled: the timing says nothing about the validator. */
 const throttled = (ex: Exchange) => ex.status === 429 || ex.status === 503;
 
@@ -78,71 +95,102 @@ async function sendValue(ctx: CheckContext, s: Subject, name: string, value: str
   return p ? ctx.sendPrepared(p.with(value), s.auth, { timeoutMs: PROBE_TIMEOUT_MS }) : null;
 }
 
+/** The unchanged request's time for screening: the scan's first baseline, re-timed once when a rung makes it look cold. */
+interface ScreenBase {
+  times: BaselineTimes;
+  retimed: boolean;
+}
+
 /**
  * Screening: evil values of growing run length, alongside the scan's other requests, until one is slow.
  * Returns the rungs sent (the last one slow) or null when none was.
  */
-async function climb(ctx: CheckContext, subject: Subject, c: Candidate, baseMs: number): Promise<Rung[] | null> {
+async function climb(ctx: CheckContext, subject: Subject, c: Candidate, base: ScreenBase): Promise<Rung[] | null> {
   const rungs: Rung[] = [];
-  const slow = slowAgainst(baseMs);
   for (let n = FIRST_RUN; n <= LAST_RUN && rungs.length < MAX_RUNGS; ) {
     if (ctx.budgetLeft() < 1 + CONFIRM_REQUESTS) return null;
     const ex = await timingScreen(ctx, () => sendValue(ctx, subject, c.point.name, c.shape.evil(n)));
     if (!ex || throttled(ex) || (!ex.response && !timedOut(ex))) return null;
     rungs.push({ n, ex });
-    if (slow(ex)) return rungs;
-    n += ex.durationMs >= baseMs + BUMP_MS ? SMALL_STEP : STEP;
+    if (!base.retimed && ex.response && ex.durationMs >= BUMP_MS && !base.times.slow(ex, SCREEN_SLOW) && ctx.budgetLeft() > 1 + CONFIRM_REQUESTS) {
+      // A cold or loaded first baseline would hide the bump and let the ladder overshoot: timed once more, the faster counts.
+      base.retimed = true;
+      const again = await timingScreen(ctx, () => subject.reference());
+      if (again?.response && again.durationMs < base.times.fastest) {
+        base.times = new BaselineTimes();
+        base.times.add(again);
+      }
+    }
+    if (base.times.slow(ex, SCREEN_SLOW, true)) return rungs;
+    n += ex.durationMs >= base.times.fastest + BUMP_MS ? SMALL_STEP : STEP;
   }
   return null;
 }
 
 interface Proof {
+  base: BaselineTimes;
+  /** The unchanged request, first of the interleaved samples. */
   ref: Exchange;
-  baseMs: number;
-  benign: Exchange;
-  /** The slow answer at run length n in the confirmation, and in the screening when it was the same length. */
+  /** The run of n, twice in the confirmation (and in the screening when it was the same length). */
   slow: Exchange;
+  repeat: Exchange;
   screened: Exchange | null;
+  /** The run one shorter (the faster of its timings) and the well-formed value of length n (likewise). */
   small: Exchange;
+  smalls: Exchange[];
+  benign: Exchange;
+  benigns: Exchange[];
   n: number;
-  smallN: number;
 }
 
 /**
- * Confirmation, with no other timing measurement of the scan in flight: the unchanged request, the slow
- * run again (or, when it is now under the bar, a run 2 longer, the repeat becoming the shorter size),
- * the shorter run, and a benign value as long as the slow one.
+ * Confirmation, with no other timing measurement of the scan in flight, the unchanged request interleaved
+ * with the probes: unchanged, the slow run (a run 2 longer when it no longer passes the screening bar),
+ * unchanged, the run one shorter, unchanged, a well-formed value as long as the slow run, the slow run
+ * again. Both slow answers must pass the bar of all three baselines; the shorter run must cost part of
+ * the extra time (the cost multiplies with each character) and the well-formed value little of it.
  */
-async function confirm(ctx: CheckContext, subject: Subject, c: Candidate, rungs: Rung[], firstBaseMs: number): Promise<Proof | null> {
+async function confirm(ctx: CheckContext, subject: Subject, c: Candidate, rungs: Rung[]): Promise<Proof | null> {
   const top = rungs[rungs.length - 1]!;
+  const evil = (n: number) => sendValue(ctx, subject, c.point.name, c.shape.evil(n));
   return withTimingLock(ctx, async () => {
-    const ref = await subject.reference();
-    if (!ref?.response) return null;
-    const baseMs = Math.min(firstBaseMs, ref.durationMs);
-    const slow = slowAgainst(baseMs);
-    const again = await sendValue(ctx, subject, c.point.name, c.shape.evil(top.n));
-    if (!again || throttled(again)) return null;
-    let found: { slow: Exchange; screened: Exchange | null; small: Exchange; n: number; smallN: number };
-    if (slow(again)) {
-      const smallN = rungs.length > 1 ? rungs[rungs.length - 2]!.n : top.n - STEP;
-      const small = await sendValue(ctx, subject, c.point.name, c.shape.evil(smallN));
-      if (!small) return null;
-      found = { slow: again, screened: top.ex, small, n: top.n, smallN };
-    } else {
-      // The screening answer was slowed by other work too: one step further must be slow alone.
-      const up = await sendValue(ctx, subject, c.point.name, c.shape.evil(top.n + SMALL_STEP));
-      if (!up || !slow(up)) return null;
-      found = { slow: up, screened: null, small: again, n: top.n + SMALL_STEP, smallN: top.n };
+    const base = new BaselineTimes();
+    const unchanged = async () => {
+      const ex = ctx.budgetLeft() > 0 ? await subject.reference() : null;
+      return ex && !throttled(ex) && base.add(ex) ? ex : null;
+    };
+    const ref = await unchanged();
+    if (!ref) return null;
+    let n = top.n;
+    let slow = await evil(n);
+    if (slow && !throttled(slow) && !base.slow(slow, SCREEN_SLOW, true) && ctx.budgetLeft() >= CONFIRM_REQUESTS - 1) {
+      // Under the screening bar now (that answer was slowed by other work too, or load slows this one less):
+      // a run 2 longer, so the repeat keeps room above the bar however unevenly load slows it.
+      n += SMALL_STEP;
+      slow = await evil(n);
     }
-    if (!found.small.response || throttled(found.small) || throttled(found.slow)) return null;
-    // A shorter run must be clearly faster: the cost grows with the input.
-    const large = Math.min(found.slow.durationMs, found.screened?.durationMs ?? Infinity);
-    if (found.small.durationMs * 1.5 > large || found.small.durationMs + SLOW_MARGIN_MS / 2 > large) return null;
-    // The same length without the mismatch: a big or merely slow request is not the cause.
-    const benign = await sendValue(ctx, subject, c.point.name, c.shape.benign(found.n));
-    if (!benign?.response || slow(benign) || throttled(benign)) return null;
-    if (!timedOut(found.slow) && found.slow.durationMs < benign.durationMs * 3) return null;
-    return { ref, baseMs, benign, ...found };
+    if (!slow || throttled(slow) || !base.slow(slow, SLOW, true)) return null;
+    if (!(await unchanged())) return null;
+    const smalls = [await evil(n - 1)];
+    if (!(await unchanged())) return null;
+    const benigns = [await sendValue(ctx, subject, c.point.name, c.shape.benign(n))];
+    const repeat = await evil(n);
+    // Judged against all three baselines (the bar may have risen since the first answer).
+    if (!repeat || throttled(repeat) || !base.slow(slow, SLOW, true) || !base.slow(repeat, SLOW, true)) return null;
+    const largeMs = Math.max(slow.durationMs, repeat.durationMs);
+    // Load only ever slows a sample down: a control that came too late is timed once more and the faster one counts.
+    const smallLate = (x: Exchange | null) => !x?.response || throttled(x) || base.shareOf(x.durationMs, largeMs) > SHORTER_MAX_SHARE;
+    const benignLate = (x: Exchange | null) => !x?.response || throttled(x) || base.slow(x, SLOW) || base.shareOf(x.durationMs, largeMs) > BENIGN_SHARE;
+    if (smallLate(smalls[0]!) && ctx.budgetLeft() > 0) smalls.push(await evil(n - 1));
+    if (benignLate(benigns[0]!) && ctx.budgetLeft() > 0) benigns.push(await sendValue(ctx, subject, c.point.name, c.shape.benign(n)));
+    const small = fastestAnswer(smalls);
+    const benign = fastestAnswer(benigns);
+    if (!small || !benign || smallLate(small) || benignLate(benign)) return null;
+    // The shorter run must stand out of the baselines too (slow itself when a slow run timed out: its length is unknown).
+    const grows = base.slow(small, timedOut(slow) || timedOut(repeat) ? SLOW : SHORTER_ABOVE);
+    if (!grows) return null;
+    const answered = (xs: (Exchange | null)[]) => xs.filter((x): x is Exchange => !!x);
+    return { base, ref, slow, repeat, screened: n === top.n ? top.ex : null, small, smalls: answered(smalls), benign, benigns: answered(benigns), n };
   });
 }
 
@@ -153,27 +201,33 @@ function describeTime(ex: Exchange): string {
 function findingFrom(ctx: CheckContext, subject: Subject, c: Candidate, proof: Proof): FindingDraft {
   const ep = ctx.endpoint;
   const { point, shape } = c;
-  const evil = shape.evil(proof.n);
+  const { base, n } = proof;
+  const evil = shape.evil(n);
   const validator = shape.kind === 'pattern' ? 'its schema pattern' : `its ${shape.kind === 'name' ? 'name' : shape.kind === 'url' ? 'URL' : 'e-mail'} validator`;
+  const times = (xs: Exchange[]) => xs.map((x) => describeTime(x)).join(', ');
   return {
     parameter: point.name,
     cvss: withPrivileges(ctx, ctx.check.cvss),
     description:
       `${describeEndpoint(ep)} takes time that grows steeply with the length of a crafted value in ${describePoint(point)}: ` +
-      `${evil.length} characters (${shape.how}) took ${describeTime(proof.slow)}${proof.screened ? ` (${describeTime(proof.screened)} when first sent)` : ''}, a run of ${proof.smallN} ` +
-      `${ms(proof.small.durationMs)}, while a well-formed value of the same length took ${ms(proof.benign.durationMs)} and the unchanged ` +
-      `request ${ms(proof.baseMs)}. ${validator[0]!.toUpperCase()}${validator.slice(1)} most likely backtracks (a regular expression with ` +
-      'nested quantifiers): each extra character multiplies the work, so a few requests of a few dozen characters can hold the server\'s CPU.',
+      `${evil.length} characters (${shape.how}) took ${describeTime(proof.slow)} and ${describeTime(proof.repeat)}` +
+      `${proof.screened ? ` (${describeTime(proof.screened)} when first sent)` : ''}, a run of ${n - 1} ${ms(proof.small.durationMs)}, while a ` +
+      `well-formed value of the same length took ${ms(proof.benign.durationMs)} and the unchanged request at most ${ms(base.slowest)} (timed ` +
+      `between them). ${validator[0]!.toUpperCase()}${validator.slice(1)} most likely backtracks (a regular expression with nested ` +
+      'quantifiers): each extra character multiplies the work, so a few requests of a few dozen characters can hold the server\'s CPU.',
     notes: [
       `Value: ${describePoint(point)} = ${JSON.stringify(evil)}, sent as ${subject.who}.`,
-      `Timings: baseline ${ms(proof.baseMs)}; same-length benign value ${ms(proof.benign.durationMs)}; run of ${proof.smallN} ${ms(proof.small.durationMs)}; ` +
-        `run of ${proof.n} ${describeTime(proof.slow)}${proof.screened ? ` (${describeTime(proof.screened)} when screened)` : ''}. Each probe waited at most ${ms(PROBE_TIMEOUT_MS)}.`,
+      `Timings: unchanged request ${base.describe()} (first baseline of the scan ${ms(subject.baseline.durationMs)}); same-length ` +
+        `well-formed value ${times(proof.benigns)}; run of ${n - 1} ${times(proof.smalls)}; run of ${n} ${times([proof.slow, proof.repeat])}` +
+        `${proof.screened ? ` (${describeTime(proof.screened)} when screened)` : ''}. Slow meant at least ${ms(base.bar(SLOW))}; each probe ` +
+        `waited at most ${ms(PROBE_TIMEOUT_MS)}.`,
     ],
     exchanges: [
       { label: 'Baseline (re-sent, timed)', exchange: proof.ref },
       { label: `Control: a well-formed ${evil.length}-character value`, exchange: proof.benign },
-      { label: `Attack: run of ${proof.n} then a mismatch`, exchange: proof.slow },
-      { label: `Confirmation: run of ${proof.smallN}, faster`, exchange: proof.small },
+      { label: `Attack: run of ${n} then a mismatch`, exchange: proof.slow },
+      { label: `Confirmation: run of ${n - 1}, faster`, exchange: proof.small },
+      { label: `Confirmation: run of ${n} again`, exchange: proof.repeat },
     ],
     reproduce: proof.slow,
   };
@@ -233,23 +287,31 @@ export const algorithmicComplexity = defineCheck({
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',
-  budget: MAX_POINTS * MAX_RUNGS + CONFIRM_REQUESTS * MAX_POINTS + 1,
+  // One more for the screening baseline re-timed, one for the baseline on the scan's own user.
+  budget: MAX_POINTS * (MAX_RUNGS + CONFIRM_REQUESTS) + CONFIRM_EXTRA + 2,
   techniques: ['API4.algorithmic-complexity'],
   description:
     `In up to ${MAX_POINTS} string values of key 1's request that validators usually check with regular expressions (schema patterns with ` +
     'nested quantifiers, e-mail, URL and name fields by format, name or value; body, query and path), sends a run of characters ended by a ' +
     `mismatch, from ${FIRST_RUN} characters up in steps of ${STEP} (${SMALL_STEP} once an answer slows), each probe capped at ` +
-    `${PROBE_TIMEOUT_MS / 1000} s, until one answer is ${SLOW_MARGIN_MS} ms and 3x slower than the baseline (a timeout counts). It confirms ` +
-    'with no other timing measurement of the scan in flight: the unchanged request re-timed, the same run again (slow; when it is now under ' +
-    `the bar, a run ${SMALL_STEP} longer must be), the shorter run (clearly faster: the cost grows with the length) and a well-formed value ` +
-    'of the same length as the slow one (fast). Finding only when all hold: a merely slow endpoint or a big body is not a finding. A route ' +
+    `${PROBE_TIMEOUT_MS / 1000} s, until one answer is 3x as long as the baseline and more than it by ${SCREEN_SLOW.floorMs} ms (a timeout ` +
+    'counts; the baseline is re-timed once when a rung makes it look cold). It confirms with no other timing measurement of the scan in ' +
+    'flight, interleaving the unchanged request with the probes: unchanged, the slow run (when it no longer passes that bar, a run ' +
+    `${SMALL_STEP} longer), unchanged, the run one shorter, unchanged, a well-formed value as long as the slow run, the slow run again. ` +
+    'Finding when both slow answers take 3x as long as the slowest of the three baselines and more than it by ' +
+    `${SLOW.floorMs} ms or twice the baselines' spread, whichever is larger (a loaded machine or a noisy server raises the bar), the run ` +
+    `one shorter passes the slowest baseline by ${SHORTER_ABOVE.floorMs} ms (or twice the spread) and takes at most ${SHORTER_MAX_SHARE * 100}% ` +
+    'of the slower run\'s extra time (each character multiplies the work) ' +
+    `and the well-formed value stays under the bar and at most ${BENIGN_SHARE * 100}% of it; a control that came too late is timed once more and the faster ` +
+    'answer counts. A merely slow or erratic endpoint, or a big body, is not a finding. A route ' +
     'that names a user (PUT /users/{name}/email) is probed on a user the scan registers, on its own account. Requests that carry a ' +
     'password (logins, sign-ups, password changes) are left alone: failures there count toward lockouts and sign-up limits.',
   coverage:
     'Exponential backtracking only: runs stay under about 40 characters so the scan never hangs a server for long; quadratic (polynomial) ' +
     'patterns, which need thousands of characters, are the oversized-input check\'s. Evil values follow common validator shapes (a run of ' +
     'letters before a bad ending, in the local part of e-mails and the path of URLs) and schema patterns; a regular expression the spec does ' +
-    'not publish and that backtracks on another shape is missed. Engines without backtracking (RE2, Go, Rust) are immune and stay silent.',
+    'not publish and that backtracks on another shape is missed, and so is one whose work grows more than about eightfold per character (the ' +
+    'run one shorter then barely stands out of the baseline). Engines without backtracking (RE2, Go, Rust) are immune and stay silent.',
   remediation:
     'Use linear-time matching: a regex engine without backtracking (RE2), or patterns without nested or overlapping quantifiers (for ' +
     'e-mail, a simple "local@domain.tld" check followed by a confirmation e-mail). Cap input length before validation and set time limits ' +
@@ -264,10 +326,12 @@ export const algorithmicComplexity = defineCheck({
   async *run(ctx) {
     const subject = (await keyOneSubject(ctx)) ?? (await ownAccountSubject(ctx));
     if (!subject) return;
+    const screenBase: ScreenBase = { times: new BaselineTimes(), retimed: false };
+    screenBase.times.add(subject.baseline);
     for (const c of candidates(subject.src.points)) {
-      const rungs = await climb(ctx, subject, c, subject.baseline.durationMs);
+      const rungs = await climb(ctx, subject, c, screenBase);
       if (!rungs) continue;
-      const proof = await confirm(ctx, subject, c, rungs, subject.baseline.durationMs);
+      const proof = await confirm(ctx, subject, c, rungs);
       if (!proof) continue;
       yield findingFrom(ctx, subject, c, proof);
       return;

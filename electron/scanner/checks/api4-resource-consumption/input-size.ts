@@ -16,7 +16,7 @@ import {
 import { timingScreen, withTimingLock } from '../common/timing-gate';
 import { regexValidated } from './backtracking-inputs';
 import type { CheckContext } from '../types';
-import { BaselineTimes, type SlowBar } from '../common/baseline-times';
+import { BaselineTimes, fastestAnswer, type SlowBar } from '../common/baseline-times';
 import { SIZE_NAME, normalizedName } from './pagination';
 import { CWE770, OWASP_API4 } from '../common/references';
 import { withPrivileges } from '../common/helpers';
@@ -259,7 +259,7 @@ async function confirmSlow(ctx: CheckContext, unchanged: () => Promise<Exchange>
   // Load only ever slows a sample down: a half-size answer that took too long is timed once more and the faster one counts.
   const tooSlow = (h: Exchange) => !h.response || base.shareOf(h.durationMs, longest) > HALF_SHARE.max || h.durationMs + base.spread >= longest;
   if (tooSlow(halves[0]!) && ctx.budgetLeft() > 0) halves.push(await half());
-  const h = halves.filter((x) => x.response).sort((a, b) => a.durationMs - b.durationMs)[0];
+  const h = fastestAnswer(halves);
   if (!h || tooSlow(h) || base.shareOf(h.durationMs, longest) < HALF_SHARE.min) return null;
   return { base, ref, first, repeat, half: h, halves };
 }

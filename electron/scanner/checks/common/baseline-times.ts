@@ -69,3 +69,10 @@ export class BaselineTimes {
     return this.samples.map((n) => `${Math.round(n)} ms`).join(', ');
   }
 }
+
+/** Of several timings of the same request, the fastest that answered: load only ever slows a sample down. */
+export function fastestAnswer(samples: readonly (Exchange | null)[]): Exchange | null {
+  let best: Exchange | null = null;
+  for (const ex of samples) if (ex?.response && (!best || ex.durationMs < best.durationMs)) best = ex;
+  return best;
+}
