@@ -59,7 +59,8 @@ export interface DashboardOverview {
   total_vulnerabilities: number;
   critical_vulnerabilities: number;
   scan_activity_weekly: { day: string; scans: number; vulnerabilities: number }[];
-  top_vuln_types: { type: string; count: number }[];
+  /** Ranked by worst severity (among the latest scans' findings not set aside), then count. */
+  top_vuln_types: { type: string; count: number; severity: Severity }[];
   recent_scans: { id: string; apiName: string; date: string; status: ScanStatus; vulnerabilities: number }[];
 }
 
@@ -281,6 +282,14 @@ export interface Schedule {
   is_enabled: boolean;
   next_run_at: string | null;
   last_run_at: string | null;
+  /** When it runs, in `time_zone`: "09:30". */
+  time_of_day: string;
+  /** An IANA zone ("Europe/Berlin") or a fixed offset zone ("Etc/GMT-2"). */
+  time_zone: string;
+  /** Weekly: the ISO weekday (1 Monday ... 7 Sunday); null otherwise. */
+  weekday: number | null;
+  /** Monthly: the day (29-31 run on a shorter month's last day); null otherwise. */
+  day_of_month: number | null;
 }
 
 export interface Share {
@@ -497,6 +506,14 @@ export interface ScanIdRequest {
 export interface ScheduleRequest extends ApiScoped {
   frequency: ScheduleFrequency;
   is_enabled: boolean;
+  /** "HH:MM" (24 h); default: the time of saving. */
+  time_of_day?: string;
+  /** IANA zone or "UTC+02:00"; default: the user's Settings time zone, else the server's. */
+  time_zone?: string;
+  /** Weekly only, ISO 1-7; default: the weekday of saving. */
+  weekday?: number;
+  /** Monthly only, 1-31; default: the day of saving. */
+  day_of_month?: number;
 }
 export interface ShareRequest {
   owner_user_id?: string;

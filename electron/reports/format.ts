@@ -38,12 +38,68 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
-/** The first sentence (up to `max` characters), for summaries. */
+/** Words whose final dot never ends a sentence ("e.g.", "i.e.", "etc.", "vs."). */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|incl|approx|esp|resp|fig)\.$/i;
+
+/**
+ * Where the first sentence of `t` ends (the index after its final mark), or -1: a ".", "!" or "?"
+ * followed by a space, outside parentheses, brackets and `code`, and not the dot of an abbreviation
+ * such as "e.g." (a summary once stopped at "(e.g.").
+ */
+function sentenceEnd(t: string): number {
+  let depth = 0;
+  let code = false;
+  for (let i = 0; i < t.length; i += 1) {
+    const c = t[i]!;
+    if (c === '`') code = !code;
+    if (code) continue;
+    if (c === '(' || c === '[') depth += 1;
+    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+    else if ((c === '.' || c === '!' || c === '?') && depth === 0 && (i + 1 === t.length || t[i + 1] === ' ')) {
+      if (c === '.' && ABBREVIATION.test(t.slice(Math.max(0, i - 8), i + 1))) continue;
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * `text` cut to at most `max` characters at a word boundary, with an ellipsis: never inside an
+ * open "(" or "[" or a `code` span, and without a dangling comma. One word longer than `max` is cut
+ * hard.
+ */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  if (space > 0) cut = cut.slice(0, space);
+  // Drop back to before the last unbalanced opener (a "(" or "`" whose close was cut off).
+  for (;;) {
+    let depth = 0;
+    let open = -1;
+    let tick = -1;
+    for (let i = 0; i < cut.length; i += 1) {
+      const c = cut[i]!;
+      if (c === '`') tick = tick < 0 ? i : -1;
+      else if (tick >= 0) continue;
+      else if (c === '(' || c === '[') {
+        if (depth === 0) open = i;
+        depth += 1;
+      } else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+    }
+    const at = tick >= 0 ? tick : depth > 0 ? open : -1;
+    if (at <= 0) break;
+    cut = cut.slice(0, at);
+  }
+  cut = cut.replace(/[\s,;:\-–—(]+$/, '');
+  return `${cut || text.slice(0, max - 1)}…`;
+}
+
+/** The whole first sentence, for summaries; shortened at a word boundary (with "…") only past `max` characters. */
 export function firstSentence(text: string, max = 220): string {
   const t = text.replace(/\s+/g, ' ').trim();
-  const m = /^(.+?[.!?])(\s|$)/.exec(t);
-  const s = m ? m[1]! : t;
-  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+  const end = sentenceEnd(t);
+  return shorten(end > 0 ? t.slice(0, end) : t, max);
 }
 
 export const ROLE_LABELS: Record<IdentityRole, string> = { user: 'user', privileged: 'privileged', lower: 'lower privilege' };

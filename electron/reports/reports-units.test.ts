@@ -3,10 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { reportFileName } from '../../shared/display';
-import { esc } from './export/html';
+import { esc, mdHtml } from './export/html';
 import { xml } from './export/junit';
 import { pathUri, ruleName } from './export/sarif';
-import { firstSentence, resolveTimeZone, safeUrl } from './format';
+import { firstSentence, resolveTimeZone, safeUrl, shorten } from './format';
+import { inlineSpans, markdownPlain } from './markdown';
 import { contentDisposition, parseReportFormats, ReportError } from './index';
 import { categoryId, compareFindings, computeScore, type ReportCheck, type ReportEndpoint, type ReportFinding } from './model';
 import { parseScanNotes } from './notes';
@@ -231,6 +232,52 @@ describe('escaping', () => {
   it('cuts summaries at the first sentence', () => {
     expect(firstSentence('Use parameterised queries. Then log.')).toBe('Use parameterised queries.');
     expect(firstSentence('x'.repeat(300), 50)).toHaveLength(50);
+  });
+
+  it('keeps the first sentence whole: no cut inside parentheses, code or after an abbreviation', () => {
+    expect(firstSentence('Limit page sizes (e.g. 100 items). Then log.')).toBe('Limit page sizes (e.g. 100 items).');
+    expect(firstSentence('Enforce limits, i.e. reject large bodies, etc. for every route. More.')).toBe('Enforce limits, i.e. reject large bodies, etc. for every route.');
+    expect(firstSentence('Cap sizes (max. 10 MB. Really.) server-side. Next.')).toBe('Cap sizes (max. 10 MB. Really.) server-side.');
+    expect(firstSentence('Send `X-Frame-Options: DENY. always` on responses. Next.')).toBe('Send `X-Frame-Options: DENY. always` on responses.');
+    expect(firstSentence('Version 1.2 is old! Upgrade.')).toBe('Version 1.2 is old!');
+    expect(firstSentence('No sentence mark at all')).toBe('No sentence mark at all');
+  });
+
+  it('shortens at a word boundary with an ellipsis, never leaving "(" or a code span open', () => {
+    expect(shorten('short', 10)).toBe('short');
+    expect(shorten('alpha beta gamma delta', 13)).toBe('alpha beta…');
+    // The cut would fall inside the parentheses: it goes back before them.
+    expect(shorten('Reject large bodies (for example anything over ten megabytes) early', 40)).toBe('Reject large bodies…');
+    expect(shorten('Send the `Strict-Transport-Security max-age` header', 30)).toBe('Send the…');
+    expect(shorten('a, b, c, dddddddddddddddd', 10)).toBe('a, b, c…');
+    for (const s of [shorten('x (y z) '.repeat(60), 101), firstSentence(`Fix it (${'word '.repeat(80)}) now.`, 120)]) {
+      expect(s.length).toBeLessThanOrEqual(120);
+      expect(s.endsWith('…')).toBe(true);
+      expect(s.split('(').length).toBe(s.split(')').length);
+    }
+  });
+
+  it('parses the little Markdown of check texts into spans', () => {
+    expect(inlineSpans('Send `nosniff` with **care**, see [docs](https://owasp.org/x).')).toEqual([
+      { text: 'Send ' },
+      { text: 'nosniff', code: true },
+      { text: ' with ' },
+      { text: 'care', bold: true },
+      { text: ', see ' },
+      { text: 'docs', href: 'https://owasp.org/x' },
+      { text: '.' },
+    ]);
+    // A link that is not http(s) stays text, markup and all.
+    expect(inlineSpans('[x](javascript:alert(1))')).toEqual([{ text: '[x](javascript:alert(1))' }]);
+    expect(inlineSpans('an odd ` backtick')).toEqual([{ text: 'an odd ` backtick' }]);
+    expect(markdownPlain('Do this:\n- set `a`\n* and **b**')).toBe('Do this:\n• set a\n• and b');
+  });
+
+  it('renders Markdown to HTML with every span escaped', () => {
+    expect(mdHtml('Use `<script>` & **"bold"**')).toBe('<p>Use <code>&lt;script&gt;</code> &amp; <strong>&quot;bold&quot;</strong></p>');
+    expect(mdHtml('Steps:\n- one\n- `two`')).toBe('<p>Steps:</p><ul><li>one</li><li><code>two</code></li></ul>');
+    expect(mdHtml('see [x](https://a.example/"><img>)')).not.toContain('<img');
+    expect(mdHtml('[x](javascript:alert(1))')).toBe('<p>[x](javascript:alert(1))</p>');
   });
 });
 

@@ -3,7 +3,7 @@
 // (CRITICAL_CVSS, counted per scan by the findings triggers of migration 002); days are UTC.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ScanStatus } from '../../shared/constants';
+import type { ScanStatus, Severity } from '../../shared/constants';
 import type { DashboardOverview } from '../../shared/contract';
 import type { Db } from './database';
 
@@ -11,6 +11,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const STARTED = ['running', 'completed', 'failed', 'cancelled'];
 const TOP_TYPES = 5;
 const RECENT = 10;
+/** The SQL rank of a severity (0 high ... 3 info) back to its name. */
+const WORST: Severity[] = ['high', 'medium', 'low', 'info'];
 
 function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
@@ -65,13 +67,16 @@ export function createDashboardRepo(db: Db) {
           FROM scans sc
           WHERE sc.status = 'completed' AND sc.completed_at >= ${sinceIso} AND sc.api_id IN (SELECT id FROM visible)
           GROUP BY day`.execute(db),
-        sql<{ type: string; count: number }>`
+        // Ranked by the type's worst severity, then how often it occurs: one SQL injection outranks
+        // five missing headers. Findings set aside in triage count for neither.
+        sql<{ type: string; count: number; worst: number }>`
           WITH ${visible}, ${latest}
-          SELECT f.vulnerability_name AS type, count(*) AS count
+          SELECT f.vulnerability_name AS type, count(*) AS count,
+            min(CASE f.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END) AS worst
           FROM findings f JOIN latest l ON l.id = f.scan_id
           WHERE f.severity <> 'info' AND f.suppressed = 0
           GROUP BY f.vulnerability_name
-          ORDER BY count DESC, type ASC
+          ORDER BY worst ASC, count DESC, type ASC
           LIMIT ${TOP_TYPES}`.execute(db),
         this.recentScans(visible, started, Number(t.total_apis) * 10 >= Number(t.all_apis)),
       ]);
@@ -88,7 +93,7 @@ export function createDashboardRepo(db: Db) {
         total_vulnerabilities: Number(t.total_vulns),
         critical_vulnerabilities: Number(t.critical),
         scan_activity_weekly,
-        top_vuln_types: top.rows.map((r) => ({ type: r.type, count: Number(r.count) })),
+        top_vuln_types: top.rows.map((r) => ({ type: r.type, count: Number(r.count), severity: WORST[Number(r.worst)] ?? 'info' })),
         recent_scans: recent.rows.map((r) => ({ ...r, vulnerabilities: Number(r.vulnerabilities) })),
       };
     },

@@ -1,6 +1,7 @@
 // Schedules repository: one recurring scan per API, its next run and how the last one went.
 
 import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
 import type { ScheduleFrequency } from '../../shared/constants';
 import type { Schedule } from '../../shared/contract';
 import type { Db } from './database';
@@ -10,12 +11,20 @@ import type { SchedulesTable } from './schema';
 export type ScheduleRow = Selectable<SchedulesTable>;
 
 export function toSchedule(row: ScheduleRow): Schedule & { last_error: string | null; last_scan_id: string | null } {
+  const frequency = row.frequency as ScheduleFrequency;
+  // The anchor keeps the wall-clock time (and weekday or day) the runs follow, in the schedule's zone.
+  const anchor = DateTime.fromISO(row.anchor_at ?? row.created_at, { zone: row.zone });
+  const local = anchor.isValid ? anchor : DateTime.fromISO(row.anchor_at ?? row.created_at, { zone: 'UTC' });
   return {
     api_id: row.api_id,
-    frequency: row.frequency as ScheduleFrequency,
+    frequency,
     is_enabled: row.is_enabled === 1,
     next_run_at: row.next_run_at,
     last_run_at: row.last_run_at,
+    time_of_day: local.toFormat('HH:mm'),
+    time_zone: row.zone,
+    weekday: frequency === 'weekly' ? local.weekday : null,
+    day_of_month: frequency === 'monthly' ? local.day : null,
     last_error: row.last_error,
     last_scan_id: row.last_scan_id,
   };

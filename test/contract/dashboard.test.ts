@@ -66,9 +66,9 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
         { day: '2026-03-02', scans: 2, vulnerabilities: 0 },
       ],
       top_vuln_types: [
-        { type: 'BOLA', count: 1 },
-        { type: 'CORS', count: 1 },
-        { type: 'Headers', count: 1 },
+        { type: 'BOLA', count: 1, severity: 'high' },
+        { type: 'CORS', count: 1, severity: 'high' },
+        { type: 'Headers', count: 1, severity: 'low' },
       ],
       recent_scans: [
         { id: ids.s5, apiName: 'Billing API', date: '2026-03-02T09:00:00.000Z', status: 'running', vulnerabilities: 0 },
@@ -104,5 +104,32 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
     const res = await t.call<{ data: Record<string, number> }>('GET', '/api/stats/platform');
     // Today: s3, s5 and s7 started; the created-but-never-started scan does not count.
     expect(res.json.data).toEqual({ vulnerabilitiesFound: 11, apisSecured: 4, scansToday: 3 });
+  });
+
+  // Runs last: its findings would change the instance-wide figures above.
+  it('ranks top vulnerability types by worst severity, then count; findings set aside count for neither', async () => {
+    const erin = await signUpAndLogin(t, `erin-${kind}`);
+    const db = tc.core.store.sqlite;
+    const api = seedApi(db, erin.id, 'Erin API');
+    const old = seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-02-01T08:00:00.000Z', completed_at: '2026-02-01T08:05:00.000Z' });
+    // Only the latest scan counts: this older high finding must not lift "Headers".
+    seedFinding(db, old, api, { name: 'Headers', cvss: 8.2 });
+    const scan = seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-03-01T08:00:00.000Z', completed_at: '2026-03-01T08:05:00.000Z' });
+    for (let i = 0; i < 4; i += 1) seedFinding(db, scan, api, { name: 'Headers', cvss: 3.1, path: `/h${i}` });
+    seedFinding(db, scan, api, { name: 'SQL injection', cvss: 8.6 });
+    for (let i = 0; i < 2; i += 1) seedFinding(db, scan, api, { name: 'CORS', cvss: 5.3, path: `/c${i}` });
+    seedFinding(db, scan, api, { name: 'Mixed', cvss: 2.0 });
+    seedFinding(db, scan, api, { name: 'Mixed', cvss: 7.1, path: '/m' });
+    // Set aside in triage: neither its severity nor its count may count.
+    const hidden = seedFinding(db, scan, api, { name: 'CORS', cvss: 9.8, path: '/hidden' });
+    seedFinding(db, scan, api, { name: 'Info only', cvss: 0 });
+    db.prepare('UPDATE findings SET suppressed = 1 WHERE id = ?').run(hidden);
+    const res = await t.call<{ data: { top_vuln_types: unknown[] } }>('GET', '/api/dashboard/overview', { token: erin.token });
+    expect(res.json.data.top_vuln_types).toEqual([
+      { type: 'Mixed', count: 2, severity: 'high' },
+      { type: 'SQL injection', count: 1, severity: 'high' },
+      { type: 'CORS', count: 2, severity: 'medium' },
+      { type: 'Headers', count: 4, severity: 'low' },
+    ]);
   });
 });

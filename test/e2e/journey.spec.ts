@@ -273,14 +273,17 @@ test('the API management journey, from import to delete, for an owner and a shar
   await pageA.getByTestId('manage-owner-modal').getByTestId('manage-schedule').click();
   await expect(schedule.getByTestId('schedule-chooser')).toBeVisible();
   await schedule.getByTestId('schedule-daily').check();
+  // A time of day in a time zone (issue 17).
+  await schedule.getByTestId('schedule-time').fill('06:15');
+  await schedule.getByTestId('schedule-zone').selectOption('Asia/Tokyo');
   await schedule.getByTestId('schedule-save').click();
-  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily');
+  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily at 06:15 (Asia/Tokyo)');
   await expect(schedule.getByTestId('schedule-next-run')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
   await schedule.getByTestId('modal-close').click();
   // Saved with is_enabled true: it is still there when the dialog opens again.
   await card(pageA).getByTestId('manage-button').click();
   await pageA.getByTestId('manage-owner-modal').getByTestId('manage-schedule').click();
-  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily');
+  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily at 06:15 (Asia/Tokyo)');
   await schedule.getByTestId('modal-close').click();
 
   // ---------------------------------------------------------------- edit details
@@ -375,7 +378,7 @@ test('the API management journey, from import to delete, for an owner and a shar
   // ---------------------------------------------------------------- A disables the schedule and deletes the API
   await card(pageA).getByTestId('manage-button').click();
   await pageA.getByTestId('manage-owner-modal').getByTestId('manage-schedule').click();
-  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily');
+  await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily at 06:15 (Asia/Tokyo)');
   await schedule.getByTestId('schedule-disable').click();
   await expect(schedule.getByTestId('schedule-message')).toHaveText(API_MESSAGES.scheduleDisabled);
   await expect(schedule.getByTestId('schedule-chooser')).toBeVisible();

@@ -20,8 +20,8 @@ const OVERVIEW = {
     { day: '2026-11-21', scans: 1, vulnerabilities: 0 },
   ],
   top_vuln_types: [
-    { type: 'Broken Object Level Authorization', count: 6 },
-    { type: 'Security headers missing', count: 3 },
+    { type: 'Broken Object Level Authorization', count: 6, severity: 'high' },
+    { type: 'Security headers missing', count: 3, severity: 'low' },
   ],
   recent_scans: [{ id: 's1', apiName: 'Billing API', date: '2026-11-21T09:30:00.000Z', status: 'completed', vulnerabilities: 4 }],
 };
@@ -52,17 +52,23 @@ test.describe('signed-in screens', () => {
     });
   }
 
-  test('dashboard: figures, bars scaled to the largest value, top types and recent scans', async ({ page }) => {
+  test('dashboard: figures, scans and vulnerabilities each scaled to their own largest value, top types and recent scans', async ({ page }) => {
     await page.route('**/api/dashboard/overview?*', (route) => route.fulfill({ json: { success: true, message: 'Dashboard loaded', data: OVERVIEW } }));
     await page.goto('/dashboard');
     await expect(page.getByTestId('stat-total-apis-value')).toHaveText('3');
     await expect(page.getByTestId('stat-total-scans-value')).toHaveText('9');
     await expect(page.getByTestId('stat-vulnerabilities-value')).toHaveText('14');
     await expect(page.getByTestId('stat-critical-value')).toHaveText('2');
-    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max', '8');
+    // Two scales, each labelled: vulnerabilities up to 8, scans up to 4 (not flattened to 8's scale).
+    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max-vulns', '8');
+    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max-scans', '4');
+    await expect(page.getByTestId('chart-max-vulns')).toHaveText('up to 8 vulnerabilities');
+    await expect(page.getByTestId('chart-max-scans')).toHaveText('up to 4 scans');
     expect(await barHeights(page, 'bar-vulns')).toEqual([0, 100, 25, 0, 50, 0, 0].map((h) => (h === 0 ? expect.any(Number) : h)));
-    expect(await barHeights(page, 'bar-scans')).toEqual([expect.any(Number), 25, 13, expect.any(Number), 50, 13, 13]);
+    expect(await barHeights(page, 'bar-scans')).toEqual([expect.any(Number), 50, 25, expect.any(Number), 100, 25, 25]);
     await expect(page.getByTestId('top-types').locator('li')).toHaveCount(2);
+    await expect(page.getByTestId('top-type').first()).toHaveAttribute('data-severity', 'high');
+    await expect(page.getByTestId('top-type').first()).toContainText('High');
     await expect(page.getByTestId('recent-scan')).toContainText('Billing API');
     await expect(page.getByTestId('recent-scan')).toContainText('Completed');
     await expect(page.getByTestId('recent-scan')).toContainText('4 vulnerabilities');
@@ -72,7 +78,8 @@ test.describe('signed-in screens', () => {
 
   test('dashboard: all zero keeps a scale of 1; empty texts', async ({ page }) => {
     await page.goto('/dashboard');
-    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max', '1');
+    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max-scans', '1');
+    await expect(page.getByTestId('weekly-chart')).toHaveAttribute('data-max-vulns', '1');
     await expect(page.getByTestId('top-types-empty')).toHaveText(DASHBOARD_MESSAGES.noVulnerabilities);
     await expect(page.getByTestId('recent-empty')).toHaveText(DASHBOARD_MESSAGES.noRecentScans);
   });

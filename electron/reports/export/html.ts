@@ -3,11 +3,14 @@
 // the API or the scan is HTML-escaped, so hostile evidence stays text.
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
+import { severityText } from '../../../shared/display';
 import { createdUserLabel, day, endpointLabel, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
+import { markdownLines, type Span } from '../markdown';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
-import { COVERAGE_COLORS, topRisks, verdict } from '../pdf/executive';
+import { COVERAGE_COLORS, topRisks, verdict, whyItMatters } from '../pdf/executive';
+import { NOTES_HEADING } from '../scan-notes';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -16,6 +19,48 @@ export function esc(value: unknown): string {
   // eslint-disable-next-line no-control-regex -- control characters have no place in a report page
   return showBidiControls(String(value ?? '')).replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
 }
+
+function spanHtml(s: Span): string {
+  if (s.code) return `<code>${esc(s.text)}</code>`;
+  if (s.bold) return `<strong>${esc(s.text)}</strong>`;
+  if (s.href) return link(s.href, s.text);
+  return esc(s.text);
+}
+
+/**
+ * Check text with its Markdown rendered: `code` as <code>, **bold**, http(s) links, "- " lines as a
+ * list. Every span's text is escaped on its own, so the markup can only ever produce these elements.
+ */
+export function mdHtml(text: string): string {
+  const out: string[] = [];
+  let items: string[] = [];
+  let lines: string[] = [];
+  const endList = () => {
+    if (items.length) out.push(`<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`);
+    items = [];
+  };
+  const endPara = () => {
+    if (lines.length) out.push(`<p>${lines.join('<br>')}</p>`);
+    lines = [];
+  };
+  for (const line of markdownLines(text)) {
+    const html = line.spans.map(spanHtml).join('');
+    if (line.item) {
+      endPara();
+      items.push(html);
+    } else {
+      endList();
+      if (html.trim()) lines.push(html);
+      else endPara();
+    }
+  }
+  endList();
+  endPara();
+  return out.join('') || '<p>—</p>';
+}
+
+/** One line of check text with its Markdown rendered (no block elements). */
+const mdInline = (text: string): string => markdownLines(text).map((l) => l.spans.map(spanHtml).join('')).join(' ');
 
 function link(url: string, text: string = url): string {
   const safe = safeUrl(url);
@@ -81,13 +126,14 @@ td.num,th.num{text-align:right}.dot{display:inline-block;width:9px;height:9px;bo
 pre{background:var(--code);border:1px solid #dde3ea;border-radius:4px;padding:10px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-all;font:12px/1.45 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 details.finding{border:1px solid var(--rule);border-radius:6px;padding:8px 14px;margin:10px 0}details.finding>summary{cursor:pointer;font-weight:700;overflow-wrap:anywhere}
 dl.meta{display:grid;grid-template-columns:110px 1fr;gap:2px 12px;margin:10px 0}dl.meta dt{color:var(--muted);font-weight:600}dl.meta dd{margin:0;overflow-wrap:anywhere}
+p code,li code{background:var(--code);border-radius:3px;padding:0 3px;font:12px ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 .muted{color:var(--muted)}footer{margin-top:48px;color:var(--muted);font-size:12px}
 @media print{details.finding{break-inside:avoid-page}details.finding>summary{list-style:none}header.cover{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 `;
 
 function sevBadge(f: ReportFinding): string {
   const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
-  return `<span class="badge" style="background:${color}">${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]}</span>`;
+  return `<span class="badge" style="background:${color}">${esc(severityText(f))}</span>`;
 }
 
 /** The technical report's identity table and registered users; empty for scans from before identities. */
@@ -116,7 +162,7 @@ ${users.map((u) => `<tr><td><code>${esc(createdUserLabel(u))}</code></td><td>${u
 function findingHtml(f: ReportFinding, number: string): string {
   const refs = f.references.length ? `<h4>References</h4><ul>${f.references.map((r) => `<li>${link(r)}</li>`).join('')}</ul>` : '';
   const meta: [string, string][] = [
-    ['Severity', `${esc(SEVERITY_LABELS[f.severity])}${isCritical(f) ? ' (critical)' : ''}`],
+    ['Severity', esc(severityText(f))],
     ['CVSS', `${f.cvss_score.toFixed(1)} <code>${esc(f.cvss_vector)}</code>`],
     ['Endpoint', `<code>${esc(endpointLabel(f.method, f.path))}</code>`],
     ['Confidence', esc(f.confidence)],
@@ -129,10 +175,10 @@ function findingHtml(f: ReportFinding, number: string): string {
   ];
   return `<details class="finding" id="${esc(number.toLowerCase())}" open><summary>${sevBadge(f)}${esc(number)} ${esc(f.vulnerability_name)} <span class="muted">· ${esc(endpointLabel(f.method, f.path))}</span></summary>
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
-<h4>Description</h4><p>${esc(f.description)}</p>
+<h4>Description</h4>${mdHtml(f.description)}
 <h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded.')}</pre>
 <h4>Reproduce</h4>${f.curl.trim() ? `<pre>${esc(f.curl)}</pre>` : '<p class="muted">No reproduction command was recorded for this finding.</p>'}
-<h4>Recommendation</h4><p>${esc(f.recommendation)}</p>${refs}</details>`;
+<h4>Recommendation</h4>${mdHtml(f.recommendation)}${refs}</details>`;
 }
 
 export function toHtml(input: ReportInput, opts: RenderOptions): string {
@@ -177,7 +223,7 @@ ${verdict(input, opts).map((p) => `<p>${esc(p)}</p>`).join('\n')}</section>`);
               const eps = [...new Set(r.findings.map((x) => endpointLabel(x.method, x.path)))];
               return `<h3>${i + 1}. ${esc(f.vulnerability_name)}</h3><p>${sevBadge(f)}CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${esc(cat.id)} ${esc(cat.title)}` : ''}</p>
 <p><b>Where:</b> ${esc(plural(eps.length, 'endpoint'))} — ${eps.slice(0, 5).map((e) => `<code>${esc(e)}</code>`).join(', ')}${eps.length > 5 ? ` and ${eps.length - 5} more` : ''}</p>
-<p><b>Why it matters:</b> ${esc(cat ? cat.risk : firstSentence(f.description))}</p><p><b>What to do:</b> ${esc(firstSentence(f.recommendation, 400))}</p>`;
+<p><b>Why it matters:</b> ${mdInline(whyItMatters(r))}</p><p><b>What to do:</b> ${mdInline(firstSentence(f.recommendation, 400))}</p>`;
             })
             .join('\n')
         : '<p>There are no risks to report: the scan found no issues in the checks it ran.</p>'
@@ -236,7 +282,7 @@ ${input.endpoints.map((e) => `<tr><td><code>${esc(e.method)}</code></td><td><cod
 <div><b>Progress</b>${input.scan.progress.done} of ${input.scan.progress.total}</div><div><b>Score</b>${input.scan.score_source === 'stored' ? 'as computed by the scan' : 'computed from the findings'}</div></div>
 ${identitiesHtml(input)}
 ${input.scan.skipped_checks.length ? `<h3>Checks that did not run</h3><table><thead><tr><th>Check</th><th>Why</th></tr></thead><tbody>${input.scan.skipped_checks.map((c) => `<tr><td>${esc(c.title)} (<code>${esc(c.check_id)}</code>)</td><td>${esc(c.reason)}</td></tr>`).join('')}</tbody></table>` : ''}
-${input.scan.errors.length ? `<h3>Errors during the scan</h3><ul>${input.scan.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
+${input.scan.errors.length ? `<h3>${esc(NOTES_HEADING)}</h3><ul>${input.scan.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 </section>
 <footer>Generated by ${esc(PRODUCT_NAME)} from the stored results of scan <code>${esc(input.scan.id)}</code>. Secrets used by the scan are redacted from evidence and commands. Share this report on a need-to-know basis.</footer>
 </main>

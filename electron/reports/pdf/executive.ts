@@ -3,17 +3,19 @@
 // against earlier scans of the same API.
 
 import type { Severity } from '../../../shared/constants';
+import { severityText } from '../../../shared/display';
+import { markdownPlain } from '../markdown';
 import { day, endpointLabel, firstSentence, identitySummary, plural, seconds, when, type RenderOptions } from '../format';
 import {
   durationSeconds,
   isCritical,
-  SEVERITY_LABELS,
   summarize,
   type CategoryCoverage,
   type ReportFinding,
   type ReportInput,
 } from '../model';
 import { COVERAGE_LABELS, owaspCategory } from '../owasp';
+import { notesLead, NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, gauge, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
 import type { PdfSpec } from './document';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
@@ -31,14 +33,33 @@ export interface Risk {
   findings: ReportFinding[];
 }
 
-/** Findings grouped by check, worst first: the risks a reader should act on. */
+/**
+ * The key of a risk: the check and the finding name. One check can report several problems (the
+ * security-headers check has one rule per header, each with its own name and fix): a risk named
+ * after one of them lists only its own findings, never the endpoints of its siblings.
+ */
+export const riskKey = (f: Pick<ReportFinding, 'check_id' | 'vulnerability_name'>): string => `${f.check_id}\u0000${f.vulnerability_name}`;
+
+/** Findings grouped by check (and problem), worst first: the risks a reader should act on. */
 export function topRisks(findings: ReportFinding[], limit = 5): Risk[] {
   const groups = new Map<string, ReportFinding[]>();
-  for (const f of findings) groups.set(f.check_id, [...(groups.get(f.check_id) ?? []), f]);
+  for (const f of findings) {
+    const key = riskKey(f);
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
+  }
   // findings are in report order, so each group's first finding is its worst and groups keep that order.
-  return [...groups.entries()]
-    .map(([check_id, list]) => ({ check_id, worst: list[0]!, findings: list }))
-    .slice(0, limit);
+  return [...groups.values()].map((list) => ({ check_id: list[0]!.check_id, worst: list[0]!, findings: list })).slice(0, limit);
+}
+
+/**
+ * "Why it matters" of a risk: what its own OWASP category puts at stake (the worst finding's, which
+ * every finding of the risk shares); a finding outside the Top 10 says it in its own first sentence.
+ */
+export function whyItMatters(r: Risk): string {
+  const cat = owaspCategory(r.worst.owasp);
+  return cat ? cat.risk : firstSentence(markdownPlain(r.worst.description));
 }
 
 function severityLine(counts: Record<Severity, number>): string {
@@ -70,7 +91,7 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
     `Of the ten OWASP API Security Top 10 categories, ${by('tested')} were tested, ${by('partial')} partially, ${by('skipped')} skipped and ${by('not_tested')} not tested. ` +
       'API6 and API10 can only be covered partially by any automated tool.',
   );
-  if (input.scan.errors.length) out.push(`${plural(input.scan.errors.length, 'error')} occurred during the scan; some results may be incomplete (see About this scan).`);
+  if (input.scan.errors.length) out.push(notesLead(input.scan.errors));
   return out;
 }
 
@@ -119,14 +140,14 @@ function risks(flow: Flow, input: ReportInput): void {
     const cat = owaspCategory(f.owasp);
     flow.heading(`Risk ${i + 1}: ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60, toc: 1 });
     const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
-    const sevText = `${isCritical(f) ? 'Critical' : SEVERITY_LABELS[f.severity]} · CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${cat.id} ${cat.title}` : ''}`;
+    const sevText = `${severityText(f)} · CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${cat.id} ${cat.title}` : ''}`;
     flow.paragraph(sevText, { font: 'bold', size: 8.5, color }, { gapAfter: 3 });
     const where = r.findings.map((x) => endpointLabel(x.method, x.path));
     const unique = [...new Set(where)];
     const shown = unique.slice(0, 3).join(', ');
     flow.paragraph(`Where: ${plural(unique.length, 'endpoint')} — ${shown}${unique.length > 3 ? ` and ${unique.length - 3} more` : ''}.`, STYLES.body, { gapAfter: 3 });
-    flow.paragraph(`Why it matters: ${cat ? cat.risk : firstSentence(f.description)}`, STYLES.body, { gapAfter: 3 });
-    flow.paragraph(`What to do: ${firstSentence(f.recommendation, 400)}`, STYLES.body);
+    flow.rich(whyItMatters(r), STYLES.body, { gapAfter: 3, prefix: 'Why it matters: ' });
+    flow.rich(firstSentence(f.recommendation, 400), STYLES.body, { prefix: 'What to do: ' });
   });
 }
 
@@ -247,7 +268,7 @@ function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
     );
   }
   if (input.scan.errors.length) {
-    flow.heading('Errors during the scan', STYLES.h3, { keepWith: 30 });
+    flow.heading(NOTES_HEADING, STYLES.h3, { keepWith: 30 });
     for (const e of input.scan.errors.slice(0, 50)) flow.paragraph(`• ${e}`, STYLES.small, { gapAfter: 2 });
     if (input.scan.errors.length > 50) flow.paragraph(`… and ${input.scan.errors.length - 50} more (see the technical report).`, STYLES.small);
   }

@@ -3,7 +3,8 @@
 // Nothing is ever placed past the bottom margin: paragraphs, tables and evidence continue on the
 // next page, and long unbroken strings are hard-wrapped by the typesetter.
 
-import type { Typesetter, FontName, Run, TextItem } from './typeset';
+import { markdownLines, type Span } from '../markdown';
+import { cleanText, type Typesetter, type FontName, type Run, type TextItem } from './typeset';
 
 export const PAGE = { width: 595.28, height: 841.89, left: 54, right: 54, top: 72, bottom: 64 } as const;
 export const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
@@ -80,6 +81,9 @@ export interface Cell {
   /** A small coloured dot before the text (severity, status). */
   dot?: string;
 }
+
+/** Characters that can start Markdown the reports draw (see markdown.ts). */
+const MARKUP = /[`*[]|^\s*-\s/m;
 
 const leading = (s: TextStyle): number => s.size * (s.leading ?? 1.4);
 /** Baseline of a line box whose top is `top`. */
@@ -164,6 +168,108 @@ export class Flow {
       if (line.text) {
         const w = this.textAt(line.text, x, this.y, style);
         if (opts.link) this.push({ k: 'link', x, y: this.y, w, h: lh, url: opts.link });
+      }
+      this.y += lh;
+    }
+    this.space(opts.gapAfter ?? lh * 0.5);
+  }
+
+  /**
+   * A paragraph of check text with its Markdown drawn, not shown: `code` in the monospace face on a
+   * light tint, **bold** in the bold face, links in the accent colour (clickable), "- " lines as
+   * bullets with a hanging indent. Wraps at spaces like `paragraph`; a word wider than the line is
+   * hard-broken. Backticks and asterisks of the markup never reach the page.
+   */
+  rich(text: string, style: TextStyle = STYLES.body, opts: { x?: number; width?: number; gapAfter?: number; prefix?: string } = {}): void {
+    // Most texts have no markup: they take the plain paragraph's faster path.
+    if (!opts.prefix && !MARKUP.test(text || '—')) return this.paragraph(text || '—', style, { x: opts.x, width: opts.width, gapAfter: opts.gapAfter });
+    const x0 = opts.x ?? PAGE.left;
+    const width = opts.width ?? CONTENT_WIDTH - (x0 - PAGE.left);
+    const lh = leading(style);
+    const codeSize = style.size * 0.92;
+    const lines = markdownLines(text || '—');
+    if (opts.prefix) lines[0] = { ...lines[0]!, spans: [{ text: opts.prefix, bold: true }, ...lines[0]!.spans] };
+    /** `span`: which span of the line it came from (a code span's tint runs across its spaces). */
+    type Piece = { text: string; font: FontName; size: number; code: boolean; href?: string; w: number; span: number };
+    const pieceOf = (s: Span, t: string, span: number): Piece => {
+      const font: FontName = s.code ? 'mono' : s.bold ? 'bold' : style.font;
+      const size = s.code ? codeSize : style.size;
+      const shown = this.ts.visible(cleanText(t), font);
+      return { text: shown, font, size, code: !!s.code, href: s.href, w: this.ts.width(shown, font, size), span };
+    };
+    const spaceW = this.ts.width(' ', style.font, style.size);
+    const laid: { pieces: { p: Piece; x: number }[]; indent: number; bullet: boolean }[] = [];
+    for (const line of lines) {
+      const bulletW = line.item ? this.ts.width('• ', style.font, style.size) : 0;
+      // Words: runs of pieces with no space between them ("`nosniff`," is one word of two pieces).
+      const words: Piece[][] = [];
+      let glued = false;
+      for (const [si, span] of line.spans.entries()) {
+        const parts = span.text.replace(/\s+/g, ' ').split(' ');
+        parts.forEach((part, i) => {
+          if (i > 0) glued = false;
+          if (!part) return;
+          const piece = pieceOf(span, part, si);
+          if (glued && words.length) words[words.length - 1]!.push(piece);
+          else words.push([piece]);
+          glued = true;
+        });
+        if (/\s$/.test(span.text)) glued = false;
+      }
+      let cur: { pieces: { p: Piece; x: number }[]; indent: number; bullet: boolean } = { pieces: [], indent: bulletW, bullet: line.item };
+      let cx = bulletW;
+      const flush = () => {
+        laid.push(cur);
+        cur = { pieces: [], indent: bulletW, bullet: false };
+        cx = bulletW;
+      };
+      for (const word of words) {
+        const w = word.reduce((n, p) => n + p.w, 0);
+        const gap = cur.pieces.length ? spaceW : 0;
+        if (cx + gap + w > width && cur.pieces.length) flush();
+        else cx += gap;
+        for (const p of word) {
+          if (cx + p.w <= width || cx === bulletW) {
+            // A piece wider than a whole line is hard-broken at the typesetter's wrap points.
+            const chunks = p.w > width - bulletW ? this.ts.wrap(p.text, p.font, p.size, width - bulletW).map((l) => l.text) : [p.text];
+            chunks.forEach((c, ci) => {
+              if (ci > 0) flush();
+              const piece = ci === 0 && chunks.length === 1 ? p : { ...p, text: c, w: this.ts.width(c, p.font, p.size) };
+              cur.pieces.push({ p: piece, x: cx });
+              cx += piece.w;
+            });
+          } else {
+            flush();
+            cur.pieces.push({ p, x: cx });
+            cx += p.w;
+          }
+        }
+      }
+      flush();
+    }
+    if (laid.length <= 8) this.ensure(laid.length * lh);
+    for (const line of laid) {
+      this.ensure(lh);
+      const base = baseline(this.y, style);
+      if (line.bullet) this.textAt('•', x0, this.y, style);
+      // One tint per code span on the line, drawn before the text.
+      let tint: (Op & { k: 'rect' }) | null = null;
+      let tintSpan = -1;
+      for (const { p, x } of line.pieces) {
+        if (!p.code) {
+          tint = null;
+          continue;
+        }
+        if (tint && tintSpan === p.span) tint.w = x0 + x + p.w + 1 - tint.x;
+        else {
+          tint = { k: 'rect', x: x0 + x - 1, y: this.y + (lh - p.size * 1.25) / 2, w: p.w + 2, h: p.size * 1.25, fill: THEME.codeBg };
+          tintSpan = p.span;
+          this.push(tint);
+        }
+      }
+      for (const { p, x } of line.pieces) {
+        this.push({ k: 'text', x: x0 + x, y: base, size: p.size, color: p.href ? THEME.accent : (style.color ?? THEME.ink), runs: this.runs(p.text, p.font) });
+        if (p.href) this.push({ k: 'link', x: x0 + x, y: this.y, w: p.w, h: lh, url: p.href });
       }
       this.y += lh;
     }

@@ -3,12 +3,14 @@
 // ordered by severity then CVSS. Also the identities the scan spoke as, the coverage detail, fixed
 // findings, the endpoints, and an appendix of the findings set aside in triage.
 
+import { severityText } from '../../../shared/display';
 import { createdUserLabel, day, endpointLabel, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
+import { NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
-import { COVERAGE_COLORS } from './executive';
+import { COVERAGE_COLORS, riskKey } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
 function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
@@ -103,7 +105,7 @@ function coverage(flow: Flow, input: ReportInput): void {
     for (const sk of other) flow.paragraph(`${sk.title} (${sk.check_id}): ${sk.reason}`, STYLES.small, { gapAfter: 2 });
   }
   if (input.scan.errors.length) {
-    flow.heading('Errors during the scan', STYLES.h3, { keepWith: 30 });
+    flow.heading(NOTES_HEADING, STYLES.h3, { keepWith: 30 });
     for (const e of input.scan.errors) flow.paragraph(`• ${e}`, STYLES.small, { gapAfter: 2 });
   }
 }
@@ -113,7 +115,7 @@ function finding(flow: Flow, f: ReportFinding, number: string): void {
   flow.heading(`${number} ${f.vulnerability_name}`, STYLES.h2, { toc: 2, outline: true, keepWith: 90 });
   flow.grid(
     [
-      { label: 'Severity', value: `${SEVERITY_LABELS[f.severity]}${isCritical(f) ? ' (critical)' : ''}`, color, font: 'bold' },
+      { label: 'Severity', value: severityText(f), color, font: 'bold' },
       { label: 'CVSS', value: f.cvss_score.toFixed(1), color, font: 'bold' },
       { label: 'Endpoint', value: endpointLabel(f.method, f.path), font: 'mono', wide: true },
       { label: 'Vector', value: f.cvss_vector || '—', font: 'mono', wide: true },
@@ -129,24 +131,132 @@ function finding(flow: Flow, f: ReportFinding, number: string): void {
   );
   flow.space(4);
   flow.heading('Description', STYLES.h3, { keepWith: 24 });
-  flow.paragraph(f.description || '—');
+  flow.rich(f.description || '—');
   flow.heading('Evidence', STYLES.h3, { keepWith: 40 });
   flow.code(f.evidence || 'No evidence recorded.');
   flow.heading('Reproduce', STYLES.h3, { keepWith: 30 });
   if (f.curl.trim()) flow.code(f.curl);
   else flow.paragraph('No reproduction command was recorded for this finding.', STYLES.small);
   flow.heading('Recommendation', STYLES.h3, { keepWith: 24 });
-  flow.paragraph(f.recommendation || '—');
-  if (f.references.length) {
-    flow.heading('References', STYLES.h3, { keepWith: 20 });
-    for (const ref of f.references) {
-      const url = safeUrl(ref);
-      flow.paragraph(ref, { font: 'sans', size: 8.5, color: url ? THEME.accent : THEME.ink }, { gapAfter: 1, link: url ?? undefined, keepLines: 3 });
-    }
+  flow.rich(f.recommendation || '—');
+  references(flow, f.references);
+  endRule(flow);
+}
+
+function references(flow: Flow, refs: string[]): void {
+  if (!refs.length) return;
+  flow.heading('References', STYLES.h3, { keepWith: 20 });
+  for (const ref of refs) {
+    const url = safeUrl(ref);
+    flow.paragraph(ref, { font: 'sans', size: 8.5, color: url ? THEME.accent : THEME.ink }, { gapAfter: 1, link: url ?? undefined, keepLines: 3 });
   }
+}
+
+function endRule(flow: Flow): void {
   flow.space(6);
   flow.push({ k: 'line', x1: PAGE.left, y1: flow.y, x2: PAGE.left + CONTENT_WIDTH, y2: flow.y, color: THEME.rule, width: 0.6 });
   flow.space(12);
+}
+
+/** The one value every finding of the list shares, or null when they differ. */
+function shared<T>(list: ReportFinding[], pick: (f: ReportFinding) => T): T | null {
+  const first = pick(list[0]!);
+  return list.every((f) => pick(f) === first) ? first : null;
+}
+
+/**
+ * Repeated findings of one check (and problem), e.g. "Input size limits not enforced" on nine
+ * endpoints: one heading with what they share (severity, CVSS, category, description, fix and
+ * references, once), a table of the locations, then each location's own evidence and command.
+ */
+function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, string>): void {
+  const worst = list[0]!;
+  const color = isCritical(worst) ? CRITICAL_COLOR : SEVERITY_COLORS[worst.severity];
+  const first = numbers.get(worst.id)!;
+  flow.heading(`${first} ${worst.vulnerability_name} (${list.length} locations)`, STYLES.h2, { toc: 2, outline: true, keepWith: 90 });
+  const scores = list.map((f) => f.cvss_score);
+  const lo = Math.min(...scores);
+  const hi = Math.max(...scores);
+  const sharedSeverity = shared(list, (f) => severityText(f));
+  const sharedVector = shared(list, (f) => f.cvss_vector);
+  const sharedParam = shared(list, (f) => f.parameter);
+  const sharedDescription = shared(list, (f) => f.description);
+  const sharedRecommendation = shared(list, (f) => f.recommendation);
+  const sharedCwe = shared(list, (f) => f.cwe);
+  const endpoints = new Set(list.map((f) => endpointLabel(f.method, f.path))).size;
+  flow.grid(
+    [
+      { label: 'Severity', value: sharedSeverity ?? `${severityText(worst)} at worst`, color, font: 'bold' },
+      { label: 'CVSS', value: lo === hi ? hi.toFixed(1) : `${lo.toFixed(1)} to ${hi.toFixed(1)}`, color, font: 'bold' },
+      { label: 'Found', value: `${plural(list.length, 'time')}, on ${plural(endpoints, 'endpoint')}`, wide: true },
+      ...(sharedVector !== null ? [{ label: 'Vector', value: sharedVector || '—', font: 'mono' as const, wide: true }] : []),
+      { label: 'OWASP', value: worst.owasp },
+      ...(list.every((f) => f.cwe === worst.cwe) ? [{ label: 'CWE', value: sharedCwe ?? '—' }] : []),
+      { label: 'Check', value: worst.check_id, font: 'mono' },
+      ...(sharedParam !== null && sharedParam ? [{ label: 'Parameter', value: sharedParam, font: 'mono' as const }] : []),
+    ],
+    { labelWidth: 62, size: 8.5 },
+  );
+  flow.space(4);
+  if (sharedDescription !== null) {
+    flow.heading('Description', STYLES.h3, { keepWith: 24 });
+    flow.rich(sharedDescription || '—');
+  }
+  if (sharedRecommendation !== null) {
+    flow.heading('Recommendation', STYLES.h3, { keepWith: 24 });
+    flow.rich(sharedRecommendation || '—');
+  }
+  flow.heading('Locations', STYLES.h3, { keepWith: 40 });
+  flow.table(
+    [
+      { header: '#', width: 44, font: 'mono' },
+      { header: 'Endpoint', width: 200, font: 'mono' },
+      { header: 'Parameter', width: 86, font: 'mono' },
+      { header: 'Severity', width: CONTENT_WIDTH - 44 - 200 - 86 - 40 - 54 },
+      { header: 'CVSS', width: 40, align: 'right' },
+      { header: 'Trend', width: 54 },
+    ],
+    list.map((f) => [
+      numbers.get(f.id)!,
+      endpointLabel(f.method, f.path),
+      f.parameter ?? '—',
+      { text: severityText(f), dot: isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity] },
+      f.cvss_score.toFixed(1),
+      f.trend === 'recurring' ? 'Recurring' : 'New',
+    ]),
+    { size: 7.5 },
+  );
+  for (const f of list) {
+    flow.heading(`${numbers.get(f.id)!} ${endpointLabel(f.method, f.path)}${f.parameter ? ` · ${f.parameter}` : ''}`, { ...STYLES.h3, font: 'monoBold', size: 9 }, { keepWith: 60 });
+    flow.grid(
+      [
+        { label: 'Confidence', value: SEVERITY_LABELS[f.confidence as 'high'] ?? f.confidence },
+        ...(list.every((x) => x.cwe === worst.cwe) ? [] : [{ label: 'CWE', value: f.cwe ?? '—' }]),
+        ...(sharedVector === null ? [{ label: 'Vector', value: f.cvss_vector || '—', font: 'mono' as const, wide: true }] : []),
+        { label: 'Fingerprint', value: f.fingerprint, font: 'mono', wide: true },
+      ],
+      { labelWidth: 62, size: 8 },
+    );
+    if (sharedDescription === null) flow.rich(f.description || '—');
+    flow.code(f.evidence || 'No evidence recorded.');
+    if (f.curl.trim()) flow.code(f.curl);
+    else flow.paragraph('No reproduction command was recorded for this finding.', STYLES.small);
+    if (sharedRecommendation === null) flow.rich(f.recommendation || '—', STYLES.body, { prefix: 'Recommendation: ' });
+  }
+  references(flow, [...new Set(list.flatMap((f) => f.references))]);
+  endRule(flow);
+}
+
+/** The findings of a category as groups of one check and problem, in report order of their worst finding. */
+export function groupRepeated(findings: ReportFinding[]): ReportFinding[][] {
+  const groups = new Map<string, ReportFinding[]>();
+  for (const f of findings) {
+    const key = riskKey(f);
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
+  }
+  return [...groups.values()];
 }
 
 function findings(flow: Flow, input: ReportInput): void {
@@ -158,7 +268,10 @@ function findings(flow: Flow, input: ReportInput): void {
   const numbers = findingNumbers(input.findings);
   for (const group of groupByCategory(input.findings)) {
     flow.heading(`${categoryLabel(group.category)} (${group.findings.length})`, { ...STYLES.h2, size: 14, color: THEME.accent }, { toc: 1, rule: true, keepWith: 120 });
-    for (const f of group.findings) finding(flow, f, numbers.get(f.id)!);
+    for (const list of groupRepeated(group.findings)) {
+      if (list.length === 1) finding(flow, list[0]!, numbers.get(list[0]!.id)!);
+      else findingGroup(flow, list, numbers);
+    }
   }
 }
 

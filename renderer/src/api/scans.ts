@@ -39,10 +39,17 @@ export const listScans = (auth: Auth, apiId: string, signal?: AbortSignal) =>
 export const getSchedule = (auth: Auth, apiId: string, signal?: AbortSignal) =>
   call('GET /api/scans/schedule', { token: auth.token, query: { api_id: apiId, user_id: auth.userId }, signal });
 
-export const saveSchedule = (auth: Auth, apiId: string, frequency: ScheduleFrequency) =>
+export interface ScheduleTime {
+  time_of_day: string;
+  time_zone: string;
+  weekday?: number;
+  day_of_month?: number;
+}
+
+export const saveSchedule = (auth: Auth, apiId: string, frequency: ScheduleFrequency, at?: ScheduleTime) =>
   call('POST /api/scans/schedule', {
     token: auth.token,
-    body: { api_id: apiId, user_id: auth.userId, frequency, is_enabled: true },
+    body: { api_id: apiId, user_id: auth.userId, frequency, is_enabled: true, ...(at ?? {}) },
   });
 
 export const deleteSchedule = (auth: Auth, apiId: string) =>

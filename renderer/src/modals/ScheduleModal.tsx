@@ -1,5 +1,6 @@
-// Schedule (spec sections 4, 7, 9): without an enabled schedule, choose daily, weekly or monthly (saved
-// with is_enabled true); with one, its frequency and next run, and Disable Schedule, which deletes it.
+// Schedule (spec sections 4, 7, 9): without an enabled schedule, choose daily, weekly or monthly, the
+// time of day and time zone (and the weekday or day), saved with is_enabled true; with one, when it
+// runs and its next run, and Disable Schedule, which deletes it.
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { SCHEDULE_FREQUENCIES, type ScheduleFrequency } from '../../../shared/constants';
@@ -25,9 +26,29 @@ export const scheduleSaved = (frequency: ScheduleFrequency) => `Scan scheduled $
 
 type Load = Loadable<{ schedule: Schedule | null }>;
 
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** "Daily at 09:30", "Weekly on Friday at 18:00", "Monthly on day 31 at 07:00", with the zone. */
+export function describeSchedule(s: Pick<Schedule, 'frequency' | 'time_of_day' | 'time_zone' | 'weekday' | 'day_of_month'>): string {
+  const on = s.frequency === 'weekly' && s.weekday ? ` on ${WEEKDAYS[s.weekday - 1]}` : s.frequency === 'monthly' && s.day_of_month ? ` on day ${s.day_of_month}` : '';
+  return `${capitalize(s.frequency)}${on} at ${s.time_of_day} (${s.time_zone})`;
+}
+
+/** This browser's zone, and every zone it knows, for the picker. */
+function zones(): { here: string; all: string[] } {
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return { here, all: all.includes(here) ? all : [here, ...all] };
+}
+
 export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [frequency, setFrequency] = useState<ScheduleFrequency>('weekly');
+  const [{ here, all: allZones }] = useState(zones);
+  const [timeOfDay, setTimeOfDay] = useState('09:00');
+  const [timeZone, setTimeZone] = useState(here);
+  const [weekday, setWeekday] = useState(1);
+  const [dayOfMonth, setDayOfMonth] = useState(1);
   const [saving, setSaving] = useState(false);
   const { message, show } = useTransient();
 
@@ -57,7 +78,11 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
     if (!auth || saving) return;
     setSaving(true);
     try {
-      const res = await saveSchedule(auth, api.id, frequency);
+      const res = await saveSchedule(auth, api.id, frequency, {
+        time_of_day: timeOfDay,
+        time_zone: timeZone,
+        ...(frequency === 'weekly' ? { weekday } : frequency === 'monthly' ? { day_of_month: dayOfMonth } : {}),
+      });
       if (!res.ok || !res.data?.schedule) {
         show('error', res.message || FALLBACK_MESSAGES.saveSchedule);
         return;
@@ -123,8 +148,8 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
           <div data-testid="schedule-enabled">
             <dl className="report-facts" style={{ gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' }}>
               <div>
-                <dt>Frequency</dt>
-                <dd data-testid="schedule-frequency">{capitalize(schedule.frequency)}</dd>
+                <dt>Runs</dt>
+                <dd data-testid="schedule-frequency">{describeSchedule(schedule)}</dd>
               </div>
               <div>
                 <dt>Next run</dt>
@@ -158,6 +183,47 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
                 </label>
               ))}
             </fieldset>
+            <div className="form-grid schedule-when">
+              {frequency === 'weekly' && (
+                <div className="field">
+                  <label htmlFor="schedule-weekday">On</label>
+                  <select id="schedule-weekday" value={weekday} onChange={(e) => setWeekday(Number(e.target.value))} disabled={saving} data-testid="schedule-weekday">
+                    {WEEKDAYS.map((d, i) => (
+                      <option key={d} value={i + 1}>
+                        {d}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              {frequency === 'monthly' && (
+                <div className="field">
+                  <label htmlFor="schedule-day">On day</label>
+                  <select id="schedule-day" value={dayOfMonth} onChange={(e) => setDayOfMonth(Number(e.target.value))} disabled={saving} data-testid="schedule-day">
+                    {Array.from({ length: 31 }, (_, i) => (
+                      <option key={i + 1} value={i + 1}>
+                        {i + 1}
+                        {i + 1 > 28 ? ' (or the month’s last day)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              <div className="field">
+                <label htmlFor="schedule-time">At</label>
+                <input id="schedule-time" type="time" value={timeOfDay} onChange={(e) => setTimeOfDay(e.target.value || '09:00')} disabled={saving} required data-testid="schedule-time" />
+              </div>
+              <div className="field">
+                <label htmlFor="schedule-zone">Time zone</label>
+                <select id="schedule-zone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} disabled={saving} data-testid="schedule-zone">
+                  {allZones.map((z) => (
+                    <option key={z} value={z}>
+                      {z}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
             <p className="muted small" style={{ marginTop: 14, marginBottom: 0 }}>
               Scheduled scans repeat the configuration and keys of this API&apos;s latest scan, so run one scan by hand first.
             </p>

@@ -1,0 +1,163 @@
+// Issue 17 items 4 and 5, read back from the PDFs with pdftotext: whole sentences (never cut at
+// "(e.g."), Markdown drawn rather than shown, "why it matters" from each risk's own category, a risk
+// listing only its own check's findings, scan notes not called errors, repeated findings of one
+// check grouped in the technical report, and "critical" only ever a marker on a severity band.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toHtml } from '../../electron/reports/export/html';
+import { loadReportInput } from '../../electron/reports/loader';
+import { owaspCategory } from '../../electron/reports/owasp';
+import { renderReport } from '../../electron/reports/render';
+import { openStore, type OpenedStore } from '../../electron/store/database';
+import { tempDir } from '../helpers/core';
+import { seedReportFixture } from '../helpers/report-fixture';
+
+const INPUT_SIZE = 'Input size limits not enforced';
+const NOSNIFF = 'X-Content-Type-Options: nosniff missing';
+const HSTS = 'Strict-Transport-Security missing';
+const NOSNIFF_DESCRIPTION =
+  'Responses do not carry `X-Content-Type-Options: nosniff`, so browsers may guess a different content type than the API declared (e.g. render a JSON body holding user input as HTML). Other browsers differ.';
+const NOSNIFF_FIX = 'Send `X-Content-Type-Options: nosniff` on every response (e.g. in a shared middleware, see the **gateway** docs). Then test it.';
+const NOTES = ['Key 1 works with the "bearer" security scheme; it is used wherever an endpoint accepts several.', 'Check "Input size" on POST /items/1 failed: socket hang up'];
+
+let dir: string;
+let store: OpenedStore;
+let executive: string;
+let technical: string;
+let html: string;
+
+const flat = (s: string): string => s.replace(/\s+/g, ' ');
+function pdfText(name: string, body: Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, body);
+  return flat(execFileSync('pdftotext', [file, '-']).toString('utf8'));
+}
+
+beforeAll(async () => {
+  dir = tempDir('portcullis-wording-');
+  store = await openStore(path.join(dir, 'portcullis.db'));
+  const fx = await seedReportFixture(store.db, { findings: 12, history: 0, name: 'Wording API' });
+  // Twelve findings made into: nine of one input-size check, two problems of one headers check, one BOLA.
+  for (const [i, f] of fx.findings.entries()) {
+    const common = { parameter: null, curl: '', trend: 'new' as const };
+    const set =
+      i < 9
+        ? {
+            check_id: 'api4-input-size',
+            vulnerability_name: INPUT_SIZE,
+            owasp: 'API4:2023',
+            severity: 'medium',
+            cvss_score: 5.3,
+            cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:L',
+            method: 'POST',
+            path: `/items/${i + 1}`,
+            description: 'A body ten times the declared `maxLength` was accepted.',
+            recommendation: 'Enforce the declared size limits (e.g. `maxLength`, `maxItems`) before parsing. Reject with 413.',
+            evidence: `Evidence for location ${i + 1}`,
+          }
+        : i === 9
+          ? { check_id: 'api8-security-headers', vulnerability_name: NOSNIFF, owasp: 'API8:2023', severity: 'high', cvss_score: 9.1, method: 'GET', path: '/headers-a', description: NOSNIFF_DESCRIPTION, recommendation: NOSNIFF_FIX, evidence: 'header absent' }
+          : i === 10
+            ? { check_id: 'api8-security-headers', vulnerability_name: HSTS, owasp: 'API8:2023', severity: 'low', cvss_score: 3.1, method: 'GET', path: '/headers-b', description: 'No `Strict-Transport-Security`.', recommendation: 'Send `Strict-Transport-Security`.', evidence: 'header absent' }
+            : { check_id: 'bola-token-swap', vulnerability_name: 'Object readable by another user', owasp: 'API1:2023', severity: 'high', cvss_score: 7.5, method: 'GET', path: '/users/{id}', evidence: 'swapped' };
+    await store.db.updateTable('findings').set({ ...common, ...set }).where('id', '=', f.id).execute();
+  }
+  await store.db.updateTable('scans').set({ notes: JSON.stringify({ errors: NOTES, skipped_checks: [] }) }).where('id', '=', fx.scanId).execute();
+  const input = (await loadReportInput(store.db, fx.scanId))!;
+  executive = pdfText('executive.pdf', (await renderReport(input, 'executive', { timeZone: 'UTC' })).body);
+  technical = pdfText('technical.pdf', (await renderReport(input, 'technical', { timeZone: 'UTC' })).body);
+  html = toHtml(input, { timeZone: 'UTC' });
+}, 120_000);
+
+afterAll(async () => {
+  await store?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The text of one risk of the executive report, up to the next risk or section. */
+function risk(name: string): string {
+  const start = executive.lastIndexOf(`: ${name}`);
+  expect(start, name).toBeGreaterThan(0);
+  const rest = executive.slice(start + name.length);
+  const end = rest.search(/Risk \d+: |3\. OWASP API Security Top 10/);
+  return rest.slice(0, end < 0 ? undefined : end);
+}
+
+describe('executive PDF wording', () => {
+  it('keeps sentences whole: never cut at "(e.g."', () => {
+    expect(executive).toContain('What to do: Send X-Content-Type-Options: nosniff on every response (e.g. in a shared middleware, see the gateway docs).');
+    expect(executive).toContain('What to do: Enforce the declared size limits (e.g. maxLength, maxItems) before parsing.');
+    expect(executive).not.toMatch(/\(e\.g\.\s*(Risk|What|3\.)/);
+  });
+
+  it('draws Markdown instead of showing backticks and asterisks', () => {
+    expect(executive).not.toContain('`');
+    expect(executive).not.toContain('**');
+    expect(technical).not.toContain('`');
+    expect(technical).toContain('Responses do not carry X-Content-Type-Options: nosniff, so browsers may guess');
+  });
+
+  it('says why each risk matters in the words of its own category', () => {
+    expect(risk(NOSNIFF)).toContain(`Why it matters: ${owaspCategory('API8:2023')!.risk}`);
+    expect(risk(INPUT_SIZE)).toContain(`Why it matters: ${owaspCategory('API4:2023')!.risk}`);
+    expect(risk('Object readable by another user')).toContain(`Why it matters: ${owaspCategory('API1:2023')!.risk}`);
+  });
+
+  it('lists under a risk only the findings of its own check and problem', () => {
+    const nosniff = risk(NOSNIFF);
+    expect(nosniff).toContain('Where: 1 endpoint — GET /headers-a.');
+    expect(nosniff).not.toContain('/headers-b');
+    expect(risk(HSTS)).toContain('Where: 1 endpoint — GET /headers-b.');
+    expect(risk(INPUT_SIZE)).toContain('Where: 9 endpoints — POST /items/1');
+  });
+
+  it('calls the scan\'s notes notes, not errors', () => {
+    expect(executive).toContain('Notes from the scan');
+    expect(executive).toContain('The scan recorded 2 notes');
+    expect(executive).not.toMatch(/errors? (occurred )?during the scan/i);
+    for (const n of NOTES) expect(executive).toContain(n);
+  });
+
+  it('shows critical only as a marker on the severity band', () => {
+    expect(risk(NOSNIFF)).toContain('High · Critical · CVSS 9.1');
+    expect(executive).not.toMatch(/(^|[^·] )Critical · CVSS/);
+  });
+});
+
+describe('technical PDF wording', () => {
+  it('groups repeated findings of one check under one heading, every location with its own evidence', () => {
+    // The contents entry and the heading: not nine of each.
+    expect(technical.split(INPUT_SIZE).length - 1).toBe(2);
+    expect(technical).toContain(`${INPUT_SIZE} (9 locations)`);
+    expect(technical.split('A body ten times the declared maxLength was accepted.').length - 1).toBe(1);
+    for (let i = 1; i <= 9; i += 1) {
+      expect(technical).toContain(`Evidence for location ${i}`);
+      expect(technical).toContain(`POST /items/${i}`);
+    }
+    // A check with one finding per problem keeps its problems apart.
+    expect(technical).toContain(NOSNIFF);
+    expect(technical).toContain(HSTS);
+  });
+
+  it('names severities by band, with critical as a marker', () => {
+    expect(technical).toContain('Severity High · Critical');
+    expect(technical).not.toMatch(/Severity Critical/);
+    expect(technical).toContain('Notes from the scan');
+    expect(technical).not.toContain('Errors during the scan');
+  });
+});
+
+describe('HTML export wording', () => {
+  it('renders code spans as <code>, names severities by band and notes as notes', () => {
+    expect(html).toContain('<code>X-Content-Type-Options: nosniff</code>');
+    expect(html).toContain('<strong>gateway</strong>');
+    expect(html).not.toContain('`');
+    expect(html).toContain('High · Critical');
+    expect(html).not.toMatch(/>Critical</);
+    expect(html).toContain('<h3>Notes from the scan</h3>');
+    expect(html).not.toContain('Errors during the scan');
+  });
+});
