@@ -217,10 +217,17 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
     const file = path.join(os.tmpdir(), `portcullis-triage-${kind}-${process.pid}.pdf`);
     fs.writeFileSync(file, pdf.body);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8').replace(/\s+/g, ' ');
-    fs.rmSync(file);
     expect(text).toContain('Set aside in triage 1 (listed in the appendix)');
     expect(text).toContain('Appendix. Findings set aside in triage');
     expect(text).toMatch(/T-001 SQL injection GET \/items\/fp-sqli False positive by owner\S* on 2026-03-02\. The query is a constant/);
+
+    // The executive PDF ends with the same appendix.
+    const exec = await t.call<Json>('GET', `/api/reports/download?scan_id=${latest}&report_type=executive`, { token: owner.token });
+    fs.writeFileSync(file, exec.body);
+    const execText = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8').replace(/\s+/g, ' ');
+    fs.rmSync(file);
+    expect(execText).toContain('Appendix. Findings set aside in triage');
+    expect(execText).toContain('T-001 SQL injection');
   });
 
   it('opens a finding again: counted again, with who reopened it', async () => {

@@ -18,6 +18,7 @@ import { COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { notesLead, NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, gauge, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
 import type { PdfSpec } from './document';
+import { triagedAppendix } from './triaged';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
 export const COVERAGE_COLORS: Record<CategoryCoverage['status'], string> = {
@@ -290,5 +291,6 @@ export const executiveSpec: PdfSpec = {
     coverageTable(flow, input);
     trend(flow, input, opts);
     about(flow, input, opts);
+    triagedAppendix(flow, input, opts);
   },
 };

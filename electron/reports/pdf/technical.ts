@@ -4,12 +4,13 @@
 // findings, the endpoints, and an appendix of the findings set aside in triage.
 
 import { severityText } from '../../../shared/display';
-import { createdUserLabel, day, endpointLabel, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
-import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
+import { createdUserLabel, endpointLabel, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
+import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
 import { NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
+import { triagedAppendix } from './triaged';
 import { COVERAGE_COLORS, riskKey } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
@@ -319,38 +320,6 @@ function endpoints(flow: Flow, input: ReportInput): void {
   );
 }
 
-const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk' } as const;
-
-/** Findings set aside in triage: listed, so nothing is hidden, but outside the score and counts. */
-function triaged(flow: Flow, input: ReportInput, opts: RenderOptions): void {
-  if (!input.triaged.length) return;
-  const numbers = triagedNumbers(input.triaged);
-  flow.heading('Appendix. Findings set aside in triage', STYLES.h1, { toc: 0, rule: true });
-  flow.paragraph(
-    'Someone with the right to manage this API marked these findings as false positives or accepted risks. They are not in the score, ' +
-      'the counts or the findings above; an accepted risk counts again once its end date passes.',
-  );
-  flow.table(
-    [
-      { header: '#', width: 40, font: 'mono' },
-      { header: 'Finding', width: 150 },
-      { header: 'Endpoint', width: 120, font: 'mono' },
-      { header: 'Triage', width: CONTENT_WIDTH - 310 },
-    ],
-    input.triaged.map((f) => {
-      const t = f.triage!;
-      const who = [t.set_by ? `by ${t.set_by}` : null, `on ${day(t.set_at, opts)}`, t.expires_at ? `until ${day(t.expires_at, opts)}` : null].filter(Boolean).join(' ');
-      return [
-        numbers.get(f.id)!,
-        { text: f.vulnerability_name, dot: SEVERITY_COLORS[f.severity] },
-        endpointLabel(f.method, f.path).trim() || '—',
-        `${TRIAGE_LABEL[t.state]} ${who}.${t.reason ? ` ${t.reason}` : ''}`,
-      ];
-    }),
-    { size: 8 },
-  );
-}
-
 export const technicalSpec: PdfSpec = {
   title: 'Technical Report',
   subtitle: 'API security assessment: findings and evidence',
@@ -369,6 +338,6 @@ export const technicalSpec: PdfSpec = {
     findings(flow, input);
     fixed(flow, input);
     endpoints(flow, input);
-    triaged(flow, input, opts);
+    triagedAppendix(flow, input, opts);
   },
 };
