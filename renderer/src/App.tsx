@@ -25,6 +25,8 @@ const ManageApisPage = lazy(() => import('./pages/manage-apis/ManageApisPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const DocumentationPage = lazy(() => import('./pages/documentation/DocumentationPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
+const ScanPage = lazy(() => import('./pages/scan/ScanPage'));
+const LatestScanRedirect = lazy(() => import('./pages/scan/LatestScanRedirect'));
 
 export function AppRoutes(): ReactElement {
   return (
@@ -49,6 +51,8 @@ export function AppRoutes(): ReactElement {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/home" element={<HomePage />} />
           <Route path="/manage-apis" element={<ManageApisPage />} />
+          <Route path="/scans/:scanId" element={<ScanPage />} />
+          <Route path="/apis/:apiId/latest-scan" element={<LatestScanRedirect />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/documentation" element={<DocumentationPage />} />
           <Route path="/guide/:guideId" element={<DocumentationPage />} />

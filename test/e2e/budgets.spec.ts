@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 
 const JS_BUDGET_GZIP = 250 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
-const SIGNED_IN_CHUNKS = /(SignedInLayout|DashboardPage|HomePage|ManageApisPage|SettingsPage|DocumentationPage|NotFoundPage)-/;
+const SIGNED_IN_CHUNKS = /(SignedInLayout|DashboardPage|HomePage|ManageApisPage|SettingsPage|DocumentationPage|NotFoundPage|ScanPage|LatestScanRedirect)-/;
 
 const results: Record<string, unknown> = {};
 

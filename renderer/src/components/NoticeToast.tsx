@@ -1,6 +1,8 @@
-// Shows the current transient notice (useNoticeStore) in the corner until it expires or is dismissed.
+// Shows the current transient notice (useNoticeStore) in the corner until it expires or is dismissed,
+// with its link when it has one (a finished scan's page).
 
 import type { ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import { useNoticeStore } from '../stores/useNoticeStore';
 import { Icon } from './Icon';
 
@@ -16,6 +18,11 @@ export function NoticeToast(): ReactElement | null {
       data-kind={notice.kind}
     >
       <span data-testid="notice-text">{notice.text}</span>
+      {notice.link && (
+        <Link to={notice.link.to} onClick={dismiss} className="toast-link" data-testid="notice-link">
+          {notice.link.label}
+        </Link>
+      )}
       <button type="button" className="icon-button" onClick={dismiss} aria-label="Dismiss message">
         <Icon name="x" size={16} />
       </button>

@@ -1,7 +1,8 @@
 // Scan History (spec sections 2, 9): completed scans with a completion time only, newest first, each
-// opening its report.
+// opening its report or its scan page.
 
 import { useEffect, useState, type ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import type { ApiSummary, ScanSummary } from '../../../shared/contract';
 import { formatDurationSeconds } from '../../../shared/display';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
@@ -92,6 +93,10 @@ export function ScanHistoryModal({
                       <Icon name="fileText" size={14} />
                       View Report
                     </button>
+                    <Link to={`/scans/${s.id}`} className="button button-ghost button-small" data-testid="open-scan-page">
+                      <Icon name="list" size={14} />
+                      Scan page
+                    </Link>
                   </td>
                 </tr>
               ))}

@@ -4,6 +4,7 @@
 // and technical PDFs, JSON/SARIF/HTML/JUnit exports).
 
 import { useEffect, useState, type ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
 import type { ApiSummary, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
 import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
@@ -18,7 +19,7 @@ import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
-import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
+import { CodeBlock, MessageLine, MethodBadge, Pager, reasonOf } from './shared';
 
 type Load = Loadable<{ details: ScanDetails }>;
 
@@ -28,31 +29,6 @@ const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
   { type: 'html', label: 'HTML' },
   { type: 'junit', label: 'JUnit' },
 ];
-
-function CodeBlock({ title, text, testId, onCopied }: { title: string; text: string; testId: string; onCopied(ok: boolean): void }): ReactElement {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      onCopied(true);
-    } catch {
-      onCopied(false);
-    }
-  };
-  return (
-    <div>
-      <div className="code-head">
-        <h4>{title}</h4>
-        <button type="button" className="button button-ghost button-small" onClick={() => void copy()} aria-label={`Copy ${title.toLowerCase()}`}>
-          <Icon name="copy" size={14} />
-          Copy
-        </button>
-      </div>
-      <pre className="code-block" data-testid={testId} tabIndex={0}>
-        {text}
-      </pre>
-    </div>
-  );
-}
 
 function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boolean): void }): ReactElement {
   const bucket = severityBucket(finding.severity);
@@ -245,6 +221,10 @@ export function ScanReportModal({
               Back to history
             </button>
           )}
+          <Link to={`/scans/${scanId}`} className="button button-secondary" data-testid="report-open-page">
+            <Icon name="list" size={16} />
+            Open scan page
+          </Link>
           <button type="button" className="button button-primary" onClick={onClose}>
             Close
           </button>

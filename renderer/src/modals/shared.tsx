@@ -1,5 +1,5 @@
-// Pieces the API management dialogs share: the transient message, a pager, method badges, the reason
-// text of a failed call.
+// Pieces the API management dialogs and the scan page share: the transient message, a pager, method
+// badges, a code block with a copy button, the reason text of a failed call.
 
 import type { ReactElement } from 'react';
 import { Alert } from '../components/Alert';
@@ -62,5 +62,41 @@ export function Pager({
         </button>
       </span>
     </nav>
+  );
+}
+
+/** Evidence or a curl command, with a button that copies it. */
+export function CodeBlock({
+  title,
+  text,
+  testId,
+  onCopied,
+}: {
+  title: string;
+  text: string;
+  testId: string;
+  onCopied(ok: boolean): void;
+}): ReactElement {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      onCopied(true);
+    } catch {
+      onCopied(false);
+    }
+  };
+  return (
+    <div>
+      <div className="code-head">
+        <h4>{title}</h4>
+        <button type="button" className="button button-ghost button-small" onClick={() => void copy()} aria-label={`Copy ${title.toLowerCase()}`} data-testid={`${testId}-copy`}>
+          <Icon name="copy" size={14} />
+          Copy
+        </button>
+      </div>
+      <pre className="code-block" data-testid={testId} tabIndex={0}>
+        {text}
+      </pre>
+    </div>
   );
 }

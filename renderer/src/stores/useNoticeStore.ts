@@ -7,15 +7,22 @@ import { DELAYS } from '../../../shared/constants';
 
 export type NoticeKind = 'success' | 'error' | 'info';
 
+/** An in-app link the notice offers (the finished scan's page). */
+export interface NoticeLink {
+  to: string;
+  label: string;
+}
+
 export interface Notice {
   id: number;
   kind: NoticeKind;
   text: string;
+  link?: NoticeLink;
 }
 
 export interface NoticeState {
   notice: Notice | null;
-  show(kind: NoticeKind, text: string): void;
+  show(kind: NoticeKind, text: string, link?: NoticeLink): void;
   dismiss(): void;
 }
 
@@ -24,10 +31,10 @@ export function createNoticeStore(durationMs: number = DELAYS.transientMessageMs
   let seq = 0;
   return createStore<NoticeState>()((set) => ({
     notice: null,
-    show(kind, text) {
+    show(kind, text, link) {
       clearTimeout(timer);
       const id = ++seq;
-      set({ notice: { id, kind, text } });
+      set({ notice: link ? { id, kind, text, link } : { id, kind, text } });
       timer = setTimeout(() => set((s) => (s.notice?.id === id ? { notice: null } : s)), durationMs);
     },
     dismiss() {

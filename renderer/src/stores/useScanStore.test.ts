@@ -80,7 +80,8 @@ describe('useScanStore', () => {
     const store = createScanStore(d);
     await store.getState().start(api, 'scan-1', 'OWASP_API_10');
     await vi.advanceTimersByTimeAsync(DELAYS.scanPollIntervalMs);
-    expect(d.notify).toHaveBeenCalledWith('success', SCAN_MESSAGES.finished('Acme Shop'));
+    // The notice links to the finished scan's page.
+    expect(d.notify).toHaveBeenCalledWith('success', SCAN_MESSAGES.finished('Acme Shop'), { to: '/scans/scan-1', label: 'Open scan page' });
     expect(store.getState().running).toEqual({});
     expect(d.reloadApis).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(DELAYS.scanPollIntervalMs * 3);
@@ -92,7 +93,7 @@ describe('useScanStore', () => {
     const store = createScanStore(d);
     await store.getState().start(api, 'scan-1', 'OWASP_API_10');
     await vi.advanceTimersByTimeAsync(DELAYS.scanPollIntervalMs);
-    expect(d.notify).toHaveBeenCalledWith('error', 'Scan for "Acme Shop" has finished.');
+    expect(d.notify).toHaveBeenCalledWith('error', 'Scan for "Acme Shop" has finished.', { to: '/scans/scan-1', label: 'Open scan page' });
     expect(store.getState().running).toEqual({});
   });
 

@@ -12,7 +12,7 @@ import * as scansApi from '../api/scans';
 import type { Auth } from '../api/session';
 import { apisStore } from './useApisStore';
 import { authStore, currentAuth } from './useAuthStore';
-import { noticeStore, type NoticeKind } from './useNoticeStore';
+import { noticeStore, type NoticeKind, type NoticeLink } from './useNoticeStore';
 
 export interface RunningScan {
   apiId: string;
@@ -39,7 +39,8 @@ export interface ScanDeps {
   scanDetails(auth: Auth, scanId: string): Promise<ApiResult<ScanDetails>>;
   listScans(auth: Auth, apiId: string): Promise<ApiResult<{ scans: ScanSummary[] }>>;
   cancelScan(auth: Auth, scanId: string): Promise<ApiResult<{ scan_id: string; status: ScanStatus }>>;
-  notify(kind: NoticeKind, text: string): void;
+  /** `link`: the finished scan's page, on the notice of a scan that finished. */
+  notify(kind: NoticeKind, text: string, link?: NoticeLink): void;
   reloadApis(): void;
   intervalMs?: number;
 }
@@ -98,8 +99,9 @@ export function createScanStore(deps: ScanDeps): StoreApi<ScanState> {
       const status = details.status;
       if (status === 'completed' || status === 'failed' || status === 'cancelled') {
         stop(apiId);
-        if (status === 'completed') deps.notify('success', SCAN_MESSAGES.finished(scan.apiName));
-        else if (status === 'failed') deps.notify('error', SCAN_MESSAGES.finished(scan.apiName));
+        const link = { to: `/scans/${scan.scanId}`, label: 'Open scan page' };
+        if (status === 'completed') deps.notify('success', SCAN_MESSAGES.finished(scan.apiName), link);
+        else if (status === 'failed') deps.notify('error', SCAN_MESSAGES.finished(scan.apiName), link);
         else deps.notify('info', SCAN_MESSAGES.cancelled(scan.apiName));
         deps.reloadApis();
         return;
@@ -196,7 +198,7 @@ export const scanStore = createScanStore({
   scanDetails: (auth, id) => scansApi.scanDetails(auth, id),
   listScans: (auth, id) => scansApi.listScans(auth, id),
   cancelScan: scansApi.cancelScan,
-  notify: (kind, text) => noticeStore.getState().show(kind, text),
+  notify: (kind, text, link) => noticeStore.getState().show(kind, text, link),
   reloadApis: () => void apisStore.getState().load(),
 });
 

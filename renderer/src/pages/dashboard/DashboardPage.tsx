@@ -4,7 +4,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { DashboardOverview } from '../../../../shared/contract';
-import { displayName } from '../../../../shared/display';
+import { displayName, SEVERITY_NAMES, severityBucket } from '../../../../shared/display';
 import { DASHBOARD_MESSAGES } from '../../../../shared/messages';
 import { getDashboardOverview } from '../../api/dashboard';
 import { Icon } from '../../components/Icon';
@@ -16,16 +16,33 @@ import { currentAuth, useAuthStore } from '../../stores/useAuthStore';
 type Load = Loadable<{ data: DashboardOverview }>;
 
 function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly'] }): ReactElement {
-  const values = days.flatMap((d) => [d.scans, d.vulnerabilities]);
-  const scale = barScale(values);
-  const max = Math.max(1, ...values);
-  const empty = values.every((v) => !v);
+  // Scans and vulnerabilities each get their own scale (a day of 40 findings would flatten a few
+  // scans to nothing on a shared one), each scaled to its own maximum, at least 1, and labelled.
+  const scans = days.map((d) => d.scans);
+  const vulns = days.map((d) => d.vulnerabilities);
+  const scaleScans = barScale(scans);
+  const scaleVulns = barScale(vulns);
+  const maxScans = Math.max(1, ...scans);
+  const maxVulns = Math.max(1, ...vulns);
+  const empty = [...scans, ...vulns].every((v) => !v);
   const summary = days.map((d) => `${dayLabel(d.day).long}: ${d.scans} scans, ${d.vulnerabilities} vulnerabilities`).join('; ');
   return (
     <figure className="chart-figure" style={{ margin: 0 }}>
-      <div className="chart" role="img" aria-label={`Scans and vulnerabilities per day. ${summary}`} data-testid="weekly-chart" data-max={max}>
-        <span className="chart-max" aria-hidden="true">
-          {max}
+      <div
+        className="chart"
+        role="img"
+        aria-label={`Scans and vulnerabilities per day, each on its own scale (up to ${maxScans} scans, ${maxVulns} vulnerabilities). ${summary}`}
+        data-testid="weekly-chart"
+        data-max-scans={maxScans}
+        data-max-vulns={maxVulns}
+      >
+        <span className="chart-max" aria-hidden="true" data-testid="chart-max-scans">
+          <span className="legend-dot" style={{ background: 'var(--chart-scans)' }} />
+          up to {maxScans} {maxScans === 1 ? 'scan' : 'scans'}
+        </span>
+        <span className="chart-max chart-max-right" aria-hidden="true" data-testid="chart-max-vulns">
+          <span className="legend-dot" style={{ background: 'var(--chart-vulns)' }} />
+          up to {maxVulns} {maxVulns === 1 ? 'vulnerability' : 'vulnerabilities'}
         </span>
         {empty && (
           <span className="chart-empty" aria-hidden="true">
@@ -36,7 +53,7 @@ function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly']
           <div key={d.day} className="chart-day" data-testid="chart-day" data-day={d.day}>
             <div
               className="chart-bar scans"
-              style={{ height: `${scale(d.scans)}%` }}
+              style={{ height: `${scaleScans(d.scans)}%` }}
               data-testid="bar-scans"
               data-value={d.scans}
               title={`${d.scans} scans`}
@@ -45,7 +62,7 @@ function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly']
             </div>
             <div
               className="chart-bar vulns"
-              style={{ height: `${scale(d.vulnerabilities)}%` }}
+              style={{ height: `${scaleVulns(d.vulnerabilities)}%` }}
               data-testid="bar-vulns"
               data-value={d.vulnerabilities}
               title={`${d.vulnerabilities} vulnerabilities`}
@@ -149,9 +166,12 @@ export default function DashboardPage(): ReactElement {
               ) : (
                 <ol className="rank-list" data-testid="top-types">
                   {data.top_vuln_types.map((t) => (
-                    <li key={t.type}>
+                    <li key={t.type} data-testid="top-type" data-severity={severityBucket(t.severity)}>
                       <div className="rank-head">
                         <strong>{t.type}</strong>
+                        <span className={`sev sev-${severityBucket(t.severity)}`} title="Worst severity of this type">
+                          {SEVERITY_NAMES[severityBucket(t.severity)]}
+                        </span>
                         <span className="count-chip">{t.count}</span>
                       </div>
                       <div className="progress" aria-hidden="true">
@@ -179,9 +199,9 @@ export default function DashboardPage(): ReactElement {
                   {data.recent_scans.map((s) => (
                     <li key={s.id} data-testid="recent-scan">
                       <span style={{ minWidth: 0 }}>
-                        <span className="row-title" title={s.apiName}>
+                        <Link to={`/scans/${s.id}`} className="row-title" title={`Open the scan of ${s.apiName}`} data-testid="recent-scan-link">
                           {s.apiName}
-                        </span>
+                        </Link>
                         <span className="row-sub">{when(s.date)}</span>
                       </span>
                       <span className={`pill pill-${statusTone(s.status)}`}>{capitalize(s.status)}</span>

@@ -2,6 +2,7 @@
 // vulnerability count, a live progress bar while it scans, and the buttons its viewer may use.
 
 import type { ReactElement } from 'react';
+import { Link } from 'react-router-dom';
 import type { ApiSummary } from '../../../../shared/contract';
 import { cardStatus, isLocalBaseUrl } from '../../../../shared/display';
 import { API_MESSAGES, CARD_STATUS, SCAN_MESSAGES } from '../../../../shared/messages';
@@ -147,6 +148,12 @@ export function ApiCard({
             <Icon name="settings" size={14} />
             Manage
           </button>
+        )}
+        {api.lastScanned && api.lastScanned !== 'Never' && (
+          <Link to={`/apis/${api.id}/latest-scan`} className="button button-ghost button-small" data-testid="latest-scan-link">
+            <Icon name="fileText" size={14} />
+            Latest scan
+          </Link>
         )}
       </div>
     </article>

@@ -1,0 +1,134 @@
+// "Compare with previous scan" (issue 17): this scan's new and recurring findings and the previous
+// scan's findings it no longer sees. Long lists show their first rows; the findings list (filtered by
+// trend) shows them all.
+
+import type { ReactElement } from 'react';
+import type { Finding, ScanSummary } from '../../../../shared/contract';
+import { severityBucket, severityText } from '../../../../shared/display';
+import { when } from '../../lib/format';
+import { MethodBadge } from '../../modals/shared';
+import type { ComparedFindings } from './findings-view';
+
+/** Rows each list draws at most; the rest are a click away in the findings list. */
+export const COMPARE_LIST_LIMIT = 100;
+
+type Row = Pick<Finding, 'vulnerability_name' | 'method' | 'path' | 'severity'> & { cvss_score?: number; key: string; id?: string };
+
+function CompareList({
+  title,
+  hint,
+  rows,
+  testId,
+  onOpen,
+  onShowAll,
+}: {
+  title: string;
+  hint: string;
+  rows: Row[];
+  testId: string;
+  onOpen?: (id: string) => void;
+  onShowAll?: () => void;
+}): ReactElement {
+  const shown = rows.slice(0, COMPARE_LIST_LIMIT);
+  return (
+    <section className="panel compare-list" aria-labelledby={`${testId}-title`} data-testid={testId}>
+      <div className="panel-head">
+        <h2 id={`${testId}-title`}>
+          {title} <span className="count-chip" data-testid={`${testId}-count`}>{rows.length}</span>
+        </h2>
+      </div>
+      <p className="muted small" style={{ marginTop: -8 }}>
+        {hint}
+      </p>
+      {rows.length === 0 ? (
+        <p className="muted small" data-testid={`${testId}-empty`}>
+          None.
+        </p>
+      ) : (
+        <ul className="compare-rows">
+          {shown.map((r) => {
+            const bucket = severityBucket(r.severity);
+            const body = (
+              <>
+                <span className={`sev sev-${bucket}`}>{severityText({ severity: r.severity, cvss_score: r.cvss_score ?? 0 })}</span>
+                <span className="compare-name">{r.vulnerability_name}</span>
+                <span className="compare-endpoint">
+                  <MethodBadge method={r.method || '*'} />
+                  <span className="mono">{r.path}</span>
+                </span>
+              </>
+            );
+            return (
+              <li key={r.key} data-testid={`${testId}-row`}>
+                {onOpen && r.id ? (
+                  <button type="button" className="compare-row" onClick={() => onOpen(r.id!)}>
+                    {body}
+                  </button>
+                ) : (
+                  <span className="compare-row">{body}</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {rows.length > shown.length && (
+        <p className="small" style={{ marginBottom: 0 }}>
+          {rows.length - shown.length} more.{' '}
+          {onShowAll && (
+            <button type="button" className="button-link" onClick={onShowAll}>
+              Show all in the findings list
+            </button>
+          )}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function CompareView({
+  compared,
+  previous,
+  onOpen,
+  onShowTrend,
+}: {
+  compared: ComparedFindings;
+  previous: ScanSummary | null;
+  onOpen(id: string): void;
+  onShowTrend(trend: Finding['trend']): void;
+}): ReactElement {
+  const asRow = (f: Finding): Row => ({ ...f, key: f.id });
+  return (
+    <div data-testid="compare-view">
+      <p className="muted" data-testid="compare-previous">
+        {previous
+          ? `Compared with the scan completed ${when(previous.completed_at)} (${previous.vulnerabilities} ${previous.vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}).`
+          : 'No earlier completed scan of this API: every finding is new.'}
+      </p>
+      <div className="compare-grid">
+        <CompareList
+          title="New"
+          hint="Found by this scan, not by the previous one."
+          rows={compared.new.map(asRow)}
+          testId="compare-new"
+          onOpen={onOpen}
+          onShowAll={() => onShowTrend('new')}
+        />
+        <CompareList
+          title="Recurring"
+          hint="Found by the previous scan too."
+          rows={compared.recurring.map(asRow)}
+          testId="compare-recurring"
+          onOpen={onOpen}
+          onShowAll={() => onShowTrend('recurring')}
+        />
+        <CompareList
+          title="Fixed"
+          hint="Found by the previous scan, no longer seen."
+          rows={compared.fixed.map((f) => ({ ...f, key: f.fingerprint }))}
+          testId="compare-fixed"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+// The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
+// exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage.
+
+import { forwardRef, type ReactElement } from 'react';
+import type { Finding } from '../../../../shared/contract';
+import { severityBucket, severityText } from '../../../../shared/display';
+import { capitalize } from '../../lib/format';
+import { CodeBlock, MethodBadge } from '../../modals/shared';
+import { noticeStore } from '../../stores/useNoticeStore';
+import { categoryLabel } from './findings-view';
+import { TriagePanel } from './TriagePanel';
+
+const onCopied = (ok: boolean) =>
+  noticeStore.getState().show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
+
+/** A CWE id as a link to its MITRE page ("CWE-639"). */
+function cweLink(cwe: string): string | null {
+  const m = /^CWE-(\d+)$/i.exec(cwe.trim());
+  return m ? `https://cwe.mitre.org/data/definitions/${m[1]}.html` : null;
+}
+
+export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; canTriage: boolean }>(function FindingDetail({ finding: f, canTriage }, triageRef): ReactElement {
+  const bucket = severityBucket(f.severity);
+  const cwe = f.cwe ? cweLink(f.cwe) : null;
+  return (
+    <article className="finding-detail" aria-labelledby="finding-detail-title" data-testid="finding-detail" data-finding-id={f.id}>
+      <header className="finding-detail-head">
+        <span className={`sev sev-${bucket}`} data-testid="detail-severity">
+          {severityText(f)}
+        </span>
+        <h2 id="finding-detail-title" data-testid="detail-name">
+          {f.vulnerability_name}
+        </h2>
+        <p className="endpoint-line" data-testid="detail-endpoint">
+          <MethodBadge method={f.method || '*'} />
+          <span className="mono">{f.path}</span>
+          {f.parameter && <span className="muted small">parameter {f.parameter}</span>}
+        </p>
+      </header>
+
+      <dl className="finding-facts">
+        <div>
+          <dt>CVSS score</dt>
+          <dd data-testid="detail-cvss-score">{Number(f.cvss_score ?? 0).toFixed(1)}</dd>
+        </div>
+        <div>
+          <dt>CWE</dt>
+          <dd data-testid="detail-cwe">
+            {cwe ? (
+              <a href={cwe} target="_blank" rel="noreferrer noopener">
+                {f.cwe}
+              </a>
+            ) : (
+              f.cwe || '—'
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Confidence</dt>
+          <dd>{capitalize(f.confidence ?? '')}</dd>
+        </div>
+        <div>
+          <dt>Trend</dt>
+          <dd data-testid="detail-trend">{f.trend === 'recurring' ? 'Recurring' : 'New'}</dd>
+        </div>
+      </dl>
+      <p className="small" style={{ margin: 0 }}>
+        <span className="muted">Category:</span> {categoryLabel(f.owasp)}
+      </p>
+      {f.cvss_vector && (
+        <p className="small" style={{ margin: 0 }}>
+          <span className="muted">CVSS vector:</span>{' '}
+          <span className="mono cvss-vector" data-testid="detail-cvss-vector">
+            {f.cvss_vector}
+          </span>
+        </p>
+      )}
+
+      <TriagePanel ref={triageRef} finding={f} canTriage={canTriage} />
+
+      <section>
+        <h3>Description</h3>
+        <p data-testid="detail-description">{f.description}</p>
+      </section>
+      {f.evidence && <CodeBlock title="Evidence" text={f.evidence} testId="detail-evidence" onCopied={onCopied} />}
+      {f.curl && <CodeBlock title="Reproduce with curl" text={f.curl} testId="detail-curl" onCopied={onCopied} />}
+      <section>
+        <h3>Fix</h3>
+        <p data-testid="detail-fix">{f.recommendation}</p>
+      </section>
+      {f.references?.length > 0 && (
+        <section>
+          <h3>References</h3>
+          <ul className="finding-references" data-testid="detail-references">
+            {f.references.map((r) => (
+              <li key={r}>
+                <a href={r} target="_blank" rel="noreferrer noopener">
+                  {r}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+});

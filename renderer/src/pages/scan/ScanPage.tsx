@@ -1,0 +1,411 @@
+// The scan page (issue 17, /scans/:scanId): one scan's findings grouped by OWASP category, check and
+// endpoint in a virtualised list, with filters, a search, a detail pane with triage, keyboard
+// navigation (up/down through findings, T for triage) and a "compare with previous scan" view.
+
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
+import type { Finding } from '../../../../shared/contract';
+import { SEVERITY_NAMES } from '../../../../shared/display';
+import { FALLBACK_MESSAGES } from '../../../../shared/messages';
+import { exportTriage } from '../../api/findings';
+import { saveBlob } from '../../api/reports';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { capitalize, when } from '../../lib/format';
+import { reasonOf } from '../../modals/shared';
+import { apisStore, useApisStore } from '../../stores/useApisStore';
+import { currentAuth } from '../../stores/useAuthStore';
+import { noticeStore } from '../../stores/useNoticeStore';
+import { scanPageStore, useScanPageStore } from '../../stores/useScanPageStore';
+import { CompareView } from './CompareView';
+import { FindingDetail } from './FindingDetail';
+import { FindingList, type FindingListHandle } from './FindingList';
+import {
+  compareFindings,
+  facetCounts,
+  filterFindings,
+  groupRows,
+  isFiltered,
+  moveSelection,
+  NO_FILTERS,
+  prepareFindings,
+  TRIAGE_LABELS,
+  triageExportFileName,
+  type FindingFilters,
+  type SelectionKey,
+} from './findings-view';
+import './scan-page.css';
+
+type Tab = 'findings' | 'compare';
+
+const KEYS: Record<string, SelectionKey> = { ArrowDown: 'next', j: 'next', ArrowUp: 'previous', k: 'previous', Home: 'first', End: 'last' };
+
+/** Typing in a field, or a dialog open: the page's keys stay out of the way. */
+function keysBelongElsewhere(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('dialog[open]')) return true;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+function FilterSelect<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange(value: T): void;
+  testId: string;
+}): ReactElement {
+  return (
+    <label className="select-inline">
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value as T)} data-testid={testId}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export default function ScanPage(): ReactElement {
+  const { scanId = '' } = useParams();
+  const status = useScanPageStore((s) => s.status);
+  const error = useScanPageStore((s) => s.error);
+  const details = useScanPageStore((s) => s.details);
+  const findings = useScanPageStore((s) => s.findings);
+  const previous = useScanPageStore((s) => s.previous);
+  const loadedId = useScanPageStore((s) => s.scanId);
+  const apis = useApisStore((s) => s.apis);
+  const apisStatus = useApisStore((s) => s.status);
+
+  const [tab, setTab] = useState<Tab>('findings');
+  const [filters, setFilters] = useState<FindingFilters>(NO_FILTERS);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const listRef = useRef<FindingListHandle>(null);
+  const triageRef = useRef<HTMLSelectElement>(null);
+  // Typing stays immediate; the list follows as soon as React has a moment.
+  const shownFilters = useDeferredValue(filters);
+
+  useEffect(() => {
+    void scanPageStore.getState().load(scanId);
+    setFilters(NO_FILTERS);
+    setSelectedId(null);
+    setTab('findings');
+  }, [scanId]);
+
+  useEffect(() => {
+    if (apisStore.getState().status === 'idle') void apisStore.getState().load();
+  }, []);
+
+  const ready = status === 'ready' && loadedId === scanId && !!details;
+  const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
+  // Unknown permission (the API list has not answered) shows no triage controls.
+  const canTriage = api?.permission === 'owner' || api?.permission === 'manage';
+
+  const prepared = useMemo(() => prepareFindings(findings), [findings]);
+  const facets = useMemo(() => facetCounts(prepared), [prepared]);
+  const filtered = useMemo(() => filterFindings(prepared, shownFilters), [prepared, shownFilters]);
+  const rows = useMemo(() => groupRows(filtered), [filtered]);
+  const byId = useMemo(() => new Map(findings.map((f) => [f.id, f])), [findings]);
+  const compared = useMemo(
+    () => (tab === 'compare' ? compareFindings(findings, details?.results.scan_info?.fixed) : null),
+    [tab, findings, details],
+  );
+
+  // The first finding is selected once the scan has loaded.
+  useEffect(() => {
+    if (!ready || selectedId !== null) return;
+    const first = rows.find((r) => r.kind === 'finding');
+    if (first) setSelectedId(first.key);
+  }, [ready, rows, selectedId]);
+
+  const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
+
+  const move = useCallback(
+    (key: SelectionKey, focus?: boolean) => {
+      const index = moveSelection(rows, selectedId, key);
+      if (index === null) return;
+      const row = rows[index]!;
+      setSelectedId(row.key);
+      listRef.current?.reveal(index, focus);
+    },
+    [rows, selectedId],
+  );
+
+  useEffect(() => {
+    if (tab !== 'findings') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || keysBelongElsewhere(e.target)) return;
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      const inList = !!target?.closest('.finding-list');
+      const onPage = !target || target === document.body || inList;
+      const key = KEYS[e.key];
+      if (key && onPage) {
+        // Home and End scroll the page unless the list has focus.
+        if ((key === 'first' || key === 'last') && !inList) return;
+        e.preventDefault();
+        move(key, inList);
+        return;
+      }
+      if ((e.key === 't' || e.key === 'T') && triageRef.current) {
+        e.preventDefault();
+        triageRef.current.focus();
+        triageRef.current.scrollIntoView({ block: 'nearest' });
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [tab, move]);
+
+  const select = (id: string) => {
+    setSelectedId(id);
+  };
+
+  const openFromCompare = (id: string) => {
+    setFilters(NO_FILTERS);
+    setSelectedId(id);
+    setTab('findings');
+  };
+
+  // After a jump from the compare view the row is scrolled into view once the list has its rows.
+  useEffect(() => {
+    if (tab !== 'findings' || !selectedId) return;
+    const index = rows.findIndex((r) => r.kind === 'finding' && r.key === selectedId);
+    if (index >= 0) listRef.current?.reveal(index, false);
+    // Only a tab change or new rows call for it; moving the selection reveals by itself.
+  }, [tab, rows]);
+
+  const setFilter = <K extends keyof FindingFilters>(key: K, value: FindingFilters[K]) => setFilters((f) => ({ ...f, [key]: value }));
+
+  const downloadTriage = async () => {
+    const auth = currentAuth();
+    if (!auth || !details || exporting) return;
+    setExporting(true);
+    try {
+      const res = await exportTriage(auth, details.api_id);
+      if (!res.ok || !res.data) {
+        noticeStore.getState().show('error', `Could not export the triage: ${res.message || FALLBACK_MESSAGES.downloadReport}`);
+        return;
+      }
+      const blob = new Blob([`${JSON.stringify(res.data, null, 2)}\n`], { type: 'application/json' });
+      if (await saveBlob(blob, triageExportFileName(res.data.api.name || api?.name || 'API'))) {
+        noticeStore.getState().show('success', `Triage exported: ${res.data.triage.length} ${res.data.triage.length === 1 ? 'mark' : 'marks'}.`);
+      }
+    } catch (err) {
+      noticeStore.getState().show('error', `Could not export the triage: ${reasonOf(err, FALLBACK_MESSAGES.downloadReport)}`);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const info = details?.results.scan_info;
+  const setAside = facets.triage.false_positive + facets.triage.accepted_risk;
+  const total = findings.length;
+
+  return (
+    <div className="scan-page" data-testid="scan-page">
+      <div className="page-head">
+        <div style={{ minWidth: 0 }}>
+          <p className="scan-page-crumb small">
+            <Link to="/manage-apis" data-testid="scan-back">
+              <Icon name="arrowLeft" size={14} /> API Management
+            </Link>
+          </p>
+          <h1>Scan results</h1>
+          <p data-testid="scan-api-name">{api?.name ?? '\u00a0'}</p>
+        </div>
+        {ready && (
+          <div className="page-actions">
+            <button type="button" className="button button-secondary" onClick={() => void downloadTriage()} disabled={exporting} data-testid="export-triage">
+              <Icon name="download" size={16} />
+              {exporting ? 'Exporting...' : 'Export triage'}
+            </button>
+          </div>
+        )}
+      </div>
+
+      {(status === 'loading' || (status === 'idle' && !error) || (status === 'ready' && loadedId !== scanId)) && (
+        <div className="loading-block" data-testid="scan-loading">
+          <Spinner label="Loading scan" />
+        </div>
+      )}
+      {status === 'error' && (
+        <Alert kind="error" testId="scan-error">
+          {error}
+        </Alert>
+      )}
+
+      {ready && info && (
+        <>
+          <dl className="report-facts scan-facts" data-testid="scan-facts">
+            <div>
+              <dt>Completed</dt>
+              <dd>{details.status === 'completed' ? when(info.completed_at) : capitalize(details.status)}</dd>
+            </div>
+            <div>
+              <dt>Security score</dt>
+              <dd data-testid="scan-score">{info.score ?? '—'} / 100</dd>
+            </div>
+            <div>
+              <dt>Findings</dt>
+              <dd data-testid="scan-total">{total}</dd>
+            </div>
+            <div>
+              <dt>Set aside in triage</dt>
+              <dd data-testid="scan-set-aside">{setAside}</dd>
+            </div>
+          </dl>
+          {details.status === 'failed' && info.failure_reason && (
+            <Alert kind="error" testId="scan-failure">
+              The scan failed: {info.failure_reason}
+            </Alert>
+          )}
+
+          <div className="tabs" role="tablist" aria-label="Scan views">
+            {(
+              [
+                { id: 'findings', label: `Findings (${total})` },
+                { id: 'compare', label: 'Compare with previous scan' },
+              ] as const
+            ).map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                id={`scan-tab-${t.id}`}
+                className="tab"
+                aria-selected={tab === t.id}
+                aria-controls={`scan-panel-${t.id}`}
+                onClick={() => setTab(t.id)}
+                data-testid={`scan-tab-${t.id}`}
+              >
+                {t.label}
+              </button>
+            ))}
+          </div>
+
+          {tab === 'findings' && (
+            <div role="tabpanel" id="scan-panel-findings" aria-labelledby="scan-tab-findings" data-testid="findings-panel" data-shown-filters={JSON.stringify(shownFilters)}>
+              <div className="scan-toolbar" role="search" aria-label="Filter findings">
+                <label className="search-input">
+                  <Icon name="search" size={18} />
+                  <span className="sr-only">Search findings by name, method or path</span>
+                  <input
+                    type="search"
+                    placeholder="Search name, method or path"
+                    value={filters.query}
+                    onChange={(e) => setFilter('query', e.target.value)}
+                    data-testid="finding-search"
+                  />
+                </label>
+                <FilterSelect
+                  label="Severity"
+                  value={filters.severity}
+                  onChange={(v) => setFilter('severity', v)}
+                  options={[{ value: 'all', label: 'All' }, ...SEVERITIES.map((s) => ({ value: s, label: `${SEVERITY_NAMES[s]} (${facets.severity[s]})` }))]}
+                  testId="filter-severity"
+                />
+                <FilterSelect
+                  label="Category"
+                  value={filters.category}
+                  onChange={(v) => setFilter('category', v)}
+                  options={[{ value: 'all', label: 'All' }, ...facets.categories.map((c) => ({ value: c.id, label: `${c.label} (${c.count})` }))]}
+                  testId="filter-category"
+                />
+                <FilterSelect
+                  label="Confidence"
+                  value={filters.confidence}
+                  onChange={(v) => setFilter('confidence', v)}
+                  options={[{ value: 'all', label: 'All' }, ...CONFIDENCES.map((c) => ({ value: c, label: `${capitalize(c)} (${facets.confidence[c]})` }))]}
+                  testId="filter-confidence"
+                />
+                <FilterSelect
+                  label="Trend"
+                  value={filters.trend}
+                  onChange={(v) => setFilter('trend', v)}
+                  options={[
+                    { value: 'all', label: 'All' },
+                    { value: 'new', label: `New (${facets.trend.new})` },
+                    { value: 'recurring', label: `Recurring (${facets.trend.recurring})` },
+                  ]}
+                  testId="filter-trend"
+                />
+                <FilterSelect
+                  label="Triage"
+                  value={filters.triage}
+                  onChange={(v) => setFilter('triage', v)}
+                  options={[{ value: 'all', label: 'All' }, ...TRIAGE_STATES.map((s) => ({ value: s, label: `${TRIAGE_LABELS[s]} (${facets.triage[s]})` }))]}
+                  testId="filter-triage"
+                />
+              </div>
+              <p className="scan-shown small muted" aria-live="polite">
+                <span data-testid="findings-shown">
+                  {filtered.length} of {total} {total === 1 ? 'finding' : 'findings'}
+                </span>
+                {isFiltered(filters) && (
+                  <button type="button" className="button-link" onClick={() => setFilters(NO_FILTERS)} data-testid="clear-filters">
+                    Clear filters
+                  </button>
+                )}
+                <span className="scan-keys">
+                  <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>T</kbd> triage
+                </span>
+              </p>
+
+              {total === 0 ? (
+                <div className="panel empty-state" data-testid="scan-empty">
+                  <Icon name="shieldCheck" size={36} />
+                  <h3>This scan found no vulnerabilities.</h3>
+                </div>
+              ) : (
+                <div className="scan-layout">
+                  <div className="scan-list-pane">
+                    {rows.length === 0 ? (
+                      <p className="empty-state" data-testid="findings-none">
+                        No findings match these filters.
+                      </p>
+                    ) : (
+                      <FindingList ref={listRef} rows={rows} selectedId={selectedId} onSelect={select} />
+                    )}
+                  </div>
+                  <div className="scan-detail-pane">
+                    {selected ? (
+                      <FindingDetail ref={triageRef} finding={selected as Finding} canTriage={canTriage && apisStatus === 'ready'} />
+                    ) : (
+                      <p className="empty-state">Select a finding to see its details.</p>
+                    )}
+                  </div>
+                </div>
+              )}
+            </div>
+          )}
+
+          {tab === 'compare' && compared && (
+            <div role="tabpanel" id="scan-panel-compare" aria-labelledby="scan-tab-compare">
+              <CompareView
+                compared={compared}
+                previous={previous}
+                onOpen={openFromCompare}
+                onShowTrend={(trend) => {
+                  setFilters({ ...NO_FILTERS, trend });
+                  setSelectedId(null);
+                  setTab('findings');
+                }}
+              />
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
