@@ -7,6 +7,7 @@ import type { ApiSummary } from '../../../../shared/contract';
 import { cardStatus, isLocalBaseUrl } from '../../../../shared/display';
 import { API_MESSAGES, CARD_STATUS, SCAN_MESSAGES } from '../../../../shared/messages';
 import { Icon } from '../../components/Icon';
+import { ShortId } from '../../components/ShortId';
 import { ProgressBar } from '../../components/ProgressBar';
 import { when } from '../../lib/format';
 import type { RunningScan } from '../../stores/useScanStore';
@@ -88,8 +89,8 @@ export function ApiCard({
 
       <dl className="api-meta">
         <dt>ID</dt>
-        <dd className="mono" data-testid="api-id">
-          {api.id}
+        <dd>
+          <ShortId id={api.id} label="API ID" testId="api-id" />
         </dd>
         <dt>Base URL</dt>
         <dd className="mono">{api.base_url || '—'}</dd>
