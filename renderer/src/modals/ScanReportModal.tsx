@@ -19,7 +19,7 @@ import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
-import { CodeBlock, MessageLine, MethodBadge, Pager, reasonOf } from './shared';
+import { CodeBlock, MessageLine, MethodBadge, Pager, reasonOf, ReferenceList } from './shared';
 
 type Load = Loadable<{ details: ScanDetails }>;
 
@@ -66,15 +66,7 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
         {finding.references?.length > 0 && (
           <div>
             <h4>References</h4>
-            <ul style={{ margin: 0, paddingLeft: 20 }}>
-              {finding.references.map((r) => (
-                <li key={r}>
-                  <a href={r} target="_blank" rel="noreferrer noopener">
-                    {r}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <ReferenceList refs={finding.references} className="reference-list" />
           </div>
         )}
       </div>

@@ -100,3 +100,18 @@ export function CodeBlock({
     </div>
   );
 }
+
+/** A finding's references as links (they come from the check catalogue). */
+export function ReferenceList({ refs, className, testId }: { refs: string[]; className?: string; testId?: string }): ReactElement {
+  return (
+    <ul className={className} data-testid={testId}>
+      {refs.map((r) => (
+        <li key={r}>
+          <a href={r} target="_blank" rel="noreferrer noopener">
+            {r}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -5,7 +5,7 @@ import { forwardRef, type ReactElement } from 'react';
 import type { Finding } from '../../../../shared/contract';
 import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
-import { CodeBlock, MethodBadge } from '../../modals/shared';
+import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
 import { TriagePanel } from './TriagePanel';
@@ -91,15 +91,7 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
       {f.references?.length > 0 && (
         <section>
           <h3>References</h3>
-          <ul className="finding-references" data-testid="detail-references">
-            {f.references.map((r) => (
-              <li key={r}>
-                <a href={r} target="_blank" rel="noreferrer noopener">
-                  {r}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <ReferenceList refs={f.references} className="finding-references" testId="detail-references" />
         </section>
       )}
     </article>
