@@ -15,7 +15,9 @@ describe.each(['http', 'ipc'] as const)('login throttle under concurrency over %
   let t: Transport;
 
   beforeAll(async () => {
-    tc = await createTestCore({ scryptCost: SLOW_SCRYPT });
+    // Room in the hash queue for every attempt the throttle lets through, so this tests the throttle
+    // alone (a full queue answers 503 and hands the attempt back: signup-throttle.test.ts covers that).
+    tc = await createTestCore({ scryptCost: SLOW_SCRYPT, passwordHashing: { concurrent: 2, queued: 2 * MAX_FAILURES } });
     t = await openTransport(kind, tc.core);
   });
   afterAll(async () => {
