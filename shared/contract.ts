@@ -82,6 +82,8 @@ export interface ApiSummary {
   /** Where the API came from: openapi-3.0, openapi-3.1, swagger-2.0, postman-2.0, postman-2.1, har-1.2, manual. */
   source_format: string;
   endpoint_count: number;
+  /** The last finished scan's reason when it failed or was cancelled; null (or absent) otherwise. */
+  lastFailureReason?: string | null;
 }
 
 /**
@@ -241,6 +243,12 @@ export interface SkippedCheck {
   owasp?: string;
 }
 
+/** What a running scan is doing now: the check it last started and where ("GET /path"; null for API-wide checks). */
+export interface ScanCurrent {
+  check: string;
+  endpoint: string | null;
+}
+
 export interface ScanInfo {
   started_at: string | null;
   completed_at: string | null;
@@ -260,6 +268,8 @@ export interface ScanInfo {
   created_users: CreatedUserReport[];
   /** Credentials renewed during the scan, all identities together. */
   refreshes: number;
+  /** While the scan runs (and the process running it answers): its current check and endpoint; else null. */
+  current?: ScanCurrent | null;
 }
 
 export interface CreatedUserReport {
@@ -579,6 +589,7 @@ export interface ApiContract {
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
   'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
+  'POST /api/scan/retry': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
   'GET /api/scan/list': { query: { user_id?: string; api_id: string }; data: { scans: ScanSummary[] } };
   'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };
   'POST /api/scans/schedule': { body: ScheduleRequest; data: { schedule: Schedule } };

@@ -3,6 +3,7 @@
 
 import { EventEmitter } from 'node:events';
 import type { ScanStatus } from '../../shared/constants';
+import type { ScanCurrent } from '../../shared/contract';
 
 export interface ScanProgressEvent {
   type: 'scan:progress';
@@ -13,6 +14,8 @@ export interface ScanProgressEvent {
   total: number;
   requestsSent: number;
   findings: number;
+  /** The check the scan last started and its endpoint, when the runner knows them. */
+  current?: ScanCurrent | null;
 }
 
 export interface ScanFinishedEvent {

@@ -3,7 +3,7 @@
 // skipped checks, progress, and the outcome it ends with.
 
 import { setMaxListeners } from 'node:events';
-import type { SkippedCheck } from '../../shared/contract';
+import type { ScanCurrent, SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
@@ -43,6 +43,10 @@ export class ScanRun {
   readonly resources: ResourcePool;
   readonly baselines: Baselines;
   readonly progress: ScanProgress = { done: 0, total: 0, requestsSent: 0, findings: 0 };
+  /** What the scan does outside the tasks (signing in); the tasks in flight take its place. */
+  phase: ScanCurrent | null = null;
+  /** Tasks in flight, oldest first: the oldest is what a live view names as "checking now". */
+  private readonly inFlight = new Map<object, ScanCurrent>();
   identities: Identities | null = null;
   accounts: Accounts | null = null;
   oob: OobListener | null = null;
@@ -150,7 +154,21 @@ export class ScanRun {
     if (!force && now - this.lastEmit < PROGRESS_INTERVAL_MS) return;
     this.lastEmit = now;
     this.progress.requestsSent = this.engine.requestsSent;
-    this.sink.progress({ ...this.progress });
+    this.sink.progress({ ...this.progress }, this.current());
+  }
+
+  taskStarted(task: object, current: ScanCurrent): void {
+    this.inFlight.set(task, current);
+  }
+
+  taskEnded(task: object): void {
+    this.inFlight.delete(task);
+  }
+
+  /** The oldest task still running, else the phase. */
+  current(): ScanCurrent | null {
+    for (const c of this.inFlight.values()) return c;
+    return this.phase;
   }
 
   identityReports(): IdentityReport[] {
@@ -172,6 +190,8 @@ export class ScanRun {
       if (next && !s.account && s.config.oauth2?.grant === 'refresh_token' && next !== s.config.oauth2.refresh_token) this.rotated.set(s.name, next);
     }
     this.progress.requestsSent = this.engine.requestsSent;
+    this.phase = null;
+    this.inFlight.clear();
     this.emit(true);
     const ran = this.checksRun.filter((c) => !this.skipped.some((s) => s.check_id === c.check_id));
     return {

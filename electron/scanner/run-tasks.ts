@@ -134,10 +134,12 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   };
 
   const runTask = async (task: Task) => {
+    run.taskStarted(task, { check: task.check.title, endpoint: task.endpoint ? describeEndpoint(task.endpoint) : null });
     const ctx = contextFor(run, task);
     try {
       await runChecked(task, ctx);
     } finally {
+      run.taskEnded(task);
       run.requestsByCheck[task.check.id] = (run.requestsByCheck[task.check.id] ?? 0) + ctx.spent();
     }
   };

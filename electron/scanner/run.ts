@@ -4,7 +4,7 @@
 // they expire, progress and findings handed to a sink as they come. The same runner serves the app
 // (sink = the store) and the CLI.
 
-import type { Endpoint, SkippedCheck } from '../../shared/contract';
+import type { Endpoint, ScanCurrent, SkippedCheck } from '../../shared/contract';
 import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { Logger } from '../log';
 import type { Check, ScanApi, ScanOptions } from './checks/types';
@@ -59,7 +59,8 @@ export interface ScanProgress {
 }
 
 export interface ScanSink {
-  progress(p: ScanProgress): void;
+  /** `current`: the check the scan last started and its endpoint (for a live view; never a secret). */
+  progress(p: ScanProgress, current?: ScanCurrent | null): void;
   /** Stores the finding; false when the scan already has one with its fingerprint. */
   finding(f: BuiltFinding): Promise<boolean>;
   logger: Logger;
@@ -105,6 +106,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   // 1. Identities: log in, register the scan's own users, verify who everyone is.
   try {
     run.progress.total = 1;
+    run.phase = { check: 'Signing in and verifying the identities', endpoint: null };
     run.emit(true);
     const config = scanConfigOf(run);
     let failed = await startIdentities(run, config);
@@ -115,6 +117,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     if (run.stopped()) return stoppedOutcome();
     if (failed) return run.finish('failed', failed);
     run.progress.done = 1;
+    run.phase = null;
   } catch (err) {
     if (run.stopped()) return stoppedOutcome();
     if (err instanceof LocalTargetError) return run.finish('failed', `Scans for local APIs are disabled in this environment (${err.message}).`);

@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { IdentityDefaults, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { IdentityDefaults, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -91,6 +91,7 @@ export const SCAN_TEXT = {
   commandOnServer: 'A command cannot obtain credentials on a team server: use a login recipe, OAuth2, a cookie session or a static token.',
   envOnServer: (names: string[]) => `Fill in ${names.map((n) => `\${env:${n}}`).join(', ')}: only the CLI reads values from its environment.`,
   nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
+  notRetryable: 'Only a failed or cancelled scan can be retried.',
   interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
   userCancelled: 'Cancelled by the user.',
@@ -112,6 +113,8 @@ interface ActiveScan {
   controller: AbortController;
   done: Promise<void>;
   userId: string;
+  /** What it checks now (memory only: the details of a running scan show it). */
+  current: ScanCurrent | null;
 }
 
 const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
@@ -243,8 +246,10 @@ export function createScanService(deps: ScanServiceDeps) {
           },
           {
             logger,
-            progress: (p) => {
+            progress: (p, current) => {
               findings = p.findings;
+              const entry = active.get(scanId);
+              if (entry) entry.current = current ?? null;
               repos.scans
                 .updateProgress(scanId, p)
                 .then(async (saved) => {
@@ -253,7 +258,7 @@ export function createScanService(deps: ScanServiceDeps) {
                   }
                 })
                 .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
-              events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings });
+              events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
             },
             finding: async (f) => {
               try {
@@ -372,6 +377,11 @@ export function createScanService(deps: ScanServiceDeps) {
      */
     async createFromPrevious(userId: string, apiId: string): Promise<string> {
       const last = await repos.scans.latestHoldingSecret(apiId, userId);
+      return this.createLike(userId, apiId, last);
+    },
+
+    /** A new scan with the configuration and keys `last` holds (409 when it holds none). */
+    async createLike(userId: string, apiId: string, last: ScanRow | undefined): Promise<string> {
       if (!last?.secret_ref) throw new ScanError(409, SCAN_TEXT.nothingToRepeat);
       const raw = await secrets.get(last.secret_ref);
       if (!raw) throw new ScanError(409, SCAN_TEXT.keysGone);
@@ -388,6 +398,20 @@ export function createScanService(deps: ScanServiceDeps) {
         timeoutMs: cfg.timeoutMs,
         allowExistingObjects: cfg.allowExistingObjects,
       });
+    },
+
+    /**
+     * Retry of a failed or cancelled scan: a new scan with its configuration and keys (the caller's own
+     * scan), or with the caller's latest configuration of the API (someone else's scan), started at once.
+     */
+    async retry(userId: string, scanId: string): Promise<{ scanId: string; status: ScanStatus }> {
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      if (row.status !== 'failed' && row.status !== 'cancelled') throw new ScanError(409, SCAN_TEXT.notRetryable);
+      if (this.isUserBusy(userId) || (await repos.scans.runningForUser(userId))) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
+      const own = row.user_id === userId && row.secret_ref ? row : await repos.scans.latestHoldingSecret(row.api_id, userId);
+      const id = await this.createLike(userId, row.api_id, own);
+      return this.start(userId, { apiId: row.api_id, scanId: id });
     },
 
     /** Starts the given scan, or the user's latest created scan of the API. */
@@ -411,7 +435,7 @@ export function createScanService(deps: ScanServiceDeps) {
       if (marked === 'not-created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
       const running = (await repos.scans.findById(row.id))!;
       const controller = new AbortController();
-      const entry: ActiveScan = { controller, userId, done: Promise.resolve() };
+      const entry: ActiveScan = { controller, userId, done: Promise.resolve(), current: null };
       active.set(row.id, entry);
       logger.info('Scan started', { scan_id: row.id, api_id: row.api_id, user_id: userId });
       entry.done = execute(running, controller)
@@ -478,6 +502,7 @@ export function createScanService(deps: ScanServiceDeps) {
             identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
             created_users: notes.created_users ?? [],
             refreshes: notes.refreshes ?? 0,
+            current: row.status === 'running' ? (active.get(scanId)?.current ?? null) : null,
           },
           results: await repos.findings.listForScan(scanId),
         },

@@ -160,6 +160,9 @@ export function createApisRepo(db: Db) {
           sql<string | null>`(select s.status from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
             'last_status',
           ),
+          sql<string | null>`(select s.failure_reason from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
+            'last_failure_reason',
+          ),
           sql<string | null>`(select max(s.completed_at) from scans s where s.api_id = apis.id and s.status = 'completed')`.as(
             'last_completed',
           ),
@@ -187,6 +190,7 @@ export function createApisRepo(db: Db) {
           status: r.status,
           source_format: r.source_format,
           endpoint_count: Number(r.endpoint_count),
+          lastFailureReason: r.last_status === 'failed' || r.last_status === 'cancelled' ? (r.last_failure_reason ?? null) : null,
         };
       });
     },

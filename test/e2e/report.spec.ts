@@ -118,6 +118,8 @@ test('history lists completed scans newest first; the report pages findings by 1
   await page.getByTestId('history-button').click();
   const rows = page.getByTestId('history-row');
   await expect(rows).toHaveCount(2);
+  // The failed scan sits between them, by when it ended (issue 17).
+  await expect(page.locator('[data-testid="history-table"] tbody tr').nth(1)).toHaveAttribute('data-scan-id', 'failed');
   await expect(rows.nth(0)).toHaveAttribute('data-scan-id', 'newest');
   await expect(rows.nth(1)).toHaveAttribute('data-scan-id', 'older');
   await expect(rows.nth(0).locator('td').nth(1)).toHaveText('12.50');
@@ -170,13 +172,20 @@ test('history lists completed scans newest first; the report pages findings by 1
   await expect(report.getByTestId('report-message')).toHaveText(API_MESSAGES.reportDownloaded);
 });
 
-test('history without completed scans says so', async ({ page, request }) => {
+test('history without finished scans says so; a failed scan is listed with its reason (issue 17)', async ({ page, request }) => {
   await signInByStorage(page, request, await createAccount(request));
   await mockApi(page);
-  await page.route('**/api/scan/list?*', (route) =>
-    route.fulfill({ json: { success: true, message: 'OK', data: { scans: [scan('failed', 'failed', '2026-11-19T10:00:00.000Z')] } } }),
-  );
+  let scans: Record<string, unknown>[] = [scan('running', 'running', null)];
+  await page.route('**/api/scan/list?*', (route) => route.fulfill({ json: { success: true, message: 'OK', data: { scans } } }));
   await page.goto('/manage-apis');
   await page.getByTestId('history-button').click();
   await expect(page.getByTestId('history-empty')).toHaveText(API_MESSAGES.noPastScans);
+  await page.getByTestId('modal-close').click();
+
+  scans = [{ ...scan('failed', 'failed', '2026-11-19T10:00:00.000Z'), failure_reason: 'The API did not answer.' }];
+  await page.getByTestId('history-button').click();
+  const row = page.getByTestId('history-failed-row');
+  await expect(row).toHaveAttribute('data-scan-id', 'failed');
+  await expect(row.getByTestId('history-failure-reason')).toHaveText('The API did not answer.');
+  await expect(page.getByTestId('history-row')).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 // /api/scan/*: create (profile, keys, options), start, details (progress and findings so far),
-// cancel, and the scan list of an API. Owner and manage may scan; read may look; anyone else gets
+// cancel, retry, and the scan list of an API. Owner and manage may scan; read may look; anyone else gets
 // 404 (the API's existence is not revealed).
 
 import type { Hono } from 'hono';
@@ -135,6 +135,15 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     await scanWithAccess(s, c.get('user').id, body.scan_id, 'scan');
     const status = await s.scans.cancel(body.scan_id).catch(asApiError);
     return ok(c, SCAN_TEXT.cancelled, { scan_id: body.scan_id, status });
+  });
+
+  // Retry on the scan page: a failed or cancelled scan runs again with the same configuration and keys.
+  app.post('/api/scan/retry', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    const user = c.get('user');
+    await scanWithAccess(s, user.id, body.scan_id, 'scan');
+    const started = await s.scans.retry(user.id, body.scan_id).catch(asApiError);
+    return ok(c, SCAN_TEXT.started, { scan_id: started.scanId, status: started.status });
   });
 
   app.get('/api/scan/list', async (c) => {

@@ -2,6 +2,7 @@
 // channel on the desktop, the server-sent event stream GET /api/events over HTTP (browsers, sync
 // mode). Reconnects with back-off until unsubscribed.
 
+import type { ScanCurrent } from '../../../shared/contract';
 import { request, usesBridge } from './request';
 
 export interface ScanProgressEvent {
@@ -12,6 +13,7 @@ export interface ScanProgressEvent {
   total: number;
   requestsSent: number;
   findings: number;
+  current?: ScanCurrent | null;
 }
 
 export interface ScanFinishedEvent {

@@ -1,4 +1,4 @@
-// Scans (create, start, details, cancel, list) and schedules (spec section 7).
+// Scans (create, start, details, cancel, retry, list) and schedules (spec section 7).
 
 import type { ScheduleFrequency } from '../../../shared/constants';
 import type { IdentityInput, SignupSetting } from '../../../shared/identities';
@@ -32,6 +32,10 @@ export const scanDetails = (auth: Auth, scanId: string, signal?: AbortSignal) =>
 
 export const cancelScan = (auth: Auth, scanId: string) =>
   call('POST /api/scan/cancel', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
+
+/** Runs a failed or cancelled scan again with its configuration and keys; answers the new scan's id. */
+export const retryScan = (auth: Auth, scanId: string) =>
+  call('POST /api/scan/retry', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
 
 export const listScans = (auth: Auth, apiId: string, signal?: AbortSignal) =>
   call('GET /api/scan/list', { token: auth.token, query: { user_id: auth.userId, api_id: apiId }, signal });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, ScanSummary } from '../../../shared/contract';
-import { completedHistory, orderFindings, paginate, severityCounts } from './scans';
+import { completedHistory, orderFindings, paginate, scanHistory, severityCounts } from './scans';
 
 const scan = (id: string, status: ScanSummary['status'], completed_at: string | null) => ({ id, status, completed_at }) as ScanSummary;
 const finding = (id: string, severity: string, cvss_score: number) => ({ id, severity, cvss_score }) as unknown as Finding;
@@ -16,6 +16,19 @@ describe('scan history and report rules', () => {
       scan('running', 'running', null),
     ]);
     expect(list.map((s) => s.id)).toEqual(['new', 'old']);
+  });
+
+  it('the history dialog lists failed and cancelled scans next to the completed ones, newest first by when each ended', () => {
+    const list = scanHistory([
+      scan('old', 'completed', '2026-01-01T00:00:00Z'),
+      scan('failed', 'failed', '2026-03-01T00:00:00Z'),
+      scan('no-time', 'completed', null),
+      { ...scan('cancelled', 'cancelled', null), started_at: '2026-01-15T00:00:00Z' },
+      scan('new', 'completed', '2026-02-01T00:00:00Z'),
+      scan('running', 'running', null),
+      scan('draft', 'created', null),
+    ]);
+    expect(list.map((s) => s.id)).toEqual(['failed', 'new', 'cancelled', 'old']);
   });
 
   it('findings go high to info, unknown severities with info, then by CVSS', () => {

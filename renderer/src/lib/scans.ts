@@ -1,5 +1,5 @@
-// Pure rules of the history and report dialogs (spec section 9), kept apart from the components so
-// they are unit-tested.
+// Pure rules of the history and report dialogs (spec section 9, issue 17 item 3), kept apart from the
+// components so they are unit-tested.
 
 import { SEVERITIES, type Severity } from '../../../shared/constants';
 import type { Finding, ScanSummary } from '../../../shared/contract';
@@ -10,6 +10,24 @@ export function completedHistory(scans: ScanSummary[]): ScanSummary[] {
   return scans
     .filter((s) => s.status === 'completed' && !!s.completed_at && !Number.isNaN(new Date(s.completed_at).getTime()))
     .sort((a, b) => new Date(b.completed_at!).getTime() - new Date(a.completed_at!).getTime());
+}
+
+/** When a scan ended (or, without an end time, started or was created): what the history sorts by. */
+function endedAt(s: ScanSummary): number {
+  for (const v of [s.completed_at, s.started_at, s.created_at]) {
+    const t = v ? new Date(v).getTime() : Number.NaN;
+    if (!Number.isNaN(t)) return t;
+  }
+  return 0;
+}
+
+/**
+ * Scan History (issue 17 item 3): the spec's completed scans, and next to them the failed and cancelled
+ * ones (they carry their reason), newest first by when each ended.
+ */
+export function scanHistory(scans: ScanSummary[]): ScanSummary[] {
+  const completed = new Set(completedHistory(scans).map((s) => s.id));
+  return scans.filter((s) => completed.has(s.id) || s.status === 'failed' || s.status === 'cancelled').sort((a, b) => endedAt(b) - endedAt(a));
 }
 
 const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;

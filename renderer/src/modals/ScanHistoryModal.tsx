@@ -1,5 +1,6 @@
-// Scan History (spec sections 2, 9): completed scans with a completion time only, newest first, each
-// opening its report or its scan page.
+// Scan History (spec sections 2, 9; issue 17 item 3): completed scans with a completion time, and next
+// to them failed and cancelled scans with their reason, newest first; each opens its scan page, a
+// completed one its report too.
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,7 +12,7 @@ import { Icon } from '../components/Icon';
 import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
 import { when } from '../lib/format';
-import { completedHistory } from '../lib/scans';
+import { scanHistory } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
 import { reasonOf } from './shared';
 
@@ -33,7 +34,7 @@ export function ScanHistoryModal({
     const controller = new AbortController();
     listScans(auth, api.id, controller.signal)
       .then((res) => {
-        if (res.ok && Array.isArray(res.data?.scans)) setLoad({ kind: 'ready', scans: completedHistory(res.data.scans) });
+        if (res.ok && Array.isArray(res.data?.scans)) setLoad({ kind: 'ready', scans: scanHistory(res.data.scans) });
         else setLoad({ kind: 'error', message: res.message || FALLBACK_MESSAGES.fetchScanList });
       })
       .catch((err: unknown) => {
@@ -63,7 +64,7 @@ export function ScanHistoryModal({
           </p>
         ) : (
           <table className="history-table" data-testid="history-table">
-            <caption className="sr-only">Completed scans of {api.name}, newest first</caption>
+            <caption className="sr-only">Completed, failed and cancelled scans of {api.name}, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Completed</th>
@@ -82,24 +83,40 @@ export function ScanHistoryModal({
               </tr>
             </thead>
             <tbody>
-              {load.scans.map((s) => (
-                <tr key={s.id} data-testid="history-row" data-scan-id={s.id}>
-                  <td data-testid="history-completed">{when(s.completed_at)}</td>
-                  <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
-                  <td className="num">{s.score ?? '—'}</td>
-                  <td className="num">{s.vulnerabilities}</td>
-                  <td className="num">
-                    <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
-                      <Icon name="fileText" size={14} />
-                      View Report
-                    </button>
-                    <Link to={`/scans/${s.id}`} className="button button-ghost button-small" data-testid="open-scan-page">
-                      <Icon name="list" size={14} />
-                      Scan page
-                    </Link>
-                  </td>
-                </tr>
-              ))}
+              {load.scans.map((s) =>
+                s.status !== 'completed' ? (
+                  <tr key={s.id} className="history-stopped" data-testid="history-failed-row" data-scan-id={s.id}>
+                    <td>{when(s.completed_at ?? s.started_at ?? s.created_at)}</td>
+                    <td colSpan={3} data-testid="history-failure">
+                      <span className={`pill pill-${s.status === 'failed' ? 'danger' : 'ready'}`}>{s.status === 'failed' ? 'Failed' : 'Cancelled'}</span>{' '}
+                      <span data-testid="history-failure-reason">{s.failure_reason ?? (s.status === 'failed' ? 'No reason was recorded.' : 'Cancelled.')}</span>
+                    </td>
+                    <td className="num">
+                      <Link to={`/scans/${s.id}`} className="button button-ghost button-small" data-testid="open-scan-page">
+                        <Icon name="list" size={14} />
+                        Scan page
+                      </Link>
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={s.id} data-testid="history-row" data-scan-id={s.id}>
+                    <td data-testid="history-completed">{when(s.completed_at)}</td>
+                    <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
+                    <td className="num">{s.score ?? '—'}</td>
+                    <td className="num">{s.vulnerabilities}</td>
+                    <td className="num">
+                      <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
+                        <Icon name="fileText" size={14} />
+                        View Report
+                      </button>
+                      <Link to={`/scans/${s.id}`} className="button button-ghost button-small" data-testid="open-scan-page">
+                        <Icon name="list" size={14} />
+                        Scan page
+                      </Link>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </table>
         ))}

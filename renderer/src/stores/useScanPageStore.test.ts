@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Finding, ScanDetails, ScanSummary } from '../../../shared/contract';
+import type { ScanEvent } from '../api/events';
 import { API_MESSAGES } from '../../../shared/messages';
 import { createScanPageStore, previousScan, type ScanPageDeps } from './useScanPageStore';
 
@@ -92,5 +93,114 @@ describe('useScanPageStore', () => {
     const failure = await store.getState().triage(store.getState().findings[0]!, { state: 'accepted_risk', expires_at: '2000-01-01' });
     expect(failure).toBe('Validation failed The expiry date must be in the future.');
     expect(store.getState().findings[0]!.triage).toBeNull();
+  });
+
+  describe('while the scan runs (issue 17 item 3)', () => {
+    afterEach(() => vi.useRealTimers());
+
+    const running = (scanId: string, findings: Finding[], status: ScanDetails['status'] = 'running'): ScanDetails =>
+      ({
+        scan_id: scanId,
+        api_id: 'api-1',
+        status,
+        results: { scan_info: { fixed: [], progress: { done: 1, total: 10 }, requests_sent: 5, current: null, started_at: '2026-03-02T10:00:00Z' }, results: findings },
+      }) as unknown as ScanDetails;
+    const progress = (over: Partial<Extract<ScanEvent, { type: 'scan:progress' }>> = {}): ScanEvent => ({
+      type: 'scan:progress',
+      scanId: 'run',
+      apiId: 'api-1',
+      done: 2,
+      total: 10,
+      requestsSent: 20,
+      findings: 0,
+      ...over,
+    });
+
+    function following(answers: ScanDetails[]) {
+      vi.useFakeTimers();
+      let listener: ((e: ScanEvent) => void) | null = null;
+      const unsubscribe = vi.fn();
+      let call = 0;
+      const d = deps({
+        scanDetails: vi.fn(async () => ok(answers[Math.min(call++, answers.length - 1)]!)),
+        subscribe: vi.fn((l: (e: ScanEvent) => void) => {
+          listener = l;
+          return unsubscribe;
+        }),
+        pollMs: 5000,
+        throttleMs: 1000,
+      });
+      const store = createScanPageStore(d);
+      return { d, store, unsubscribe, emit: (e: ScanEvent) => listener!(e) };
+    }
+
+    it('progress events update the numbers at once; a grown findings count re-reads the details at most once a second', async () => {
+      const { d, store, emit } = following([running('run', []), running('run', [finding('f1', 'fp1')]), running('run', [finding('f1', 'fp1'), finding('f2', 'fp2')])]);
+      await store.getState().load('run');
+      expect(d.subscribe).toHaveBeenCalledTimes(1);
+      emit(progress({ current: { check: 'BOLA', endpoint: 'GET /pets/{petId}' } }));
+      const info = store.getState().details!.results.scan_info;
+      expect(info.progress).toEqual({ done: 2, total: 10 });
+      expect(info.requests_sent).toBe(20);
+      expect(info.current).toEqual({ check: 'BOLA', endpoint: 'GET /pets/{petId}' });
+      expect(d.scanDetails).toHaveBeenCalledTimes(1);
+      // Another scan's events are not this page's.
+      emit(progress({ scanId: 'other', findings: 9 }));
+      emit(progress({ findings: 1 }));
+      emit(progress({ findings: 2 }));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(d.scanDetails).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(d.scanDetails).toHaveBeenCalledTimes(2);
+      expect(store.getState().findings.map((f) => f.id)).toEqual(['f1']);
+      emit(progress({ findings: 2 }));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(d.scanDetails).toHaveBeenCalledTimes(3);
+      expect(store.getState().findings.map((f) => f.id)).toEqual(['f1', 'f2']);
+      // Events that bring no new finding read nothing.
+      emit(progress({ findings: 2, done: 3 }));
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(d.scanDetails).toHaveBeenCalledTimes(3);
+    });
+
+    it('without events the details are read every 5 s; the end reads the final state and stops following', async () => {
+      const { d, store, unsubscribe } = following([running('run', []), running('run', [finding('f1', 'fp1')]), running('run', [finding('f1', 'fp1')], 'failed')]);
+      await store.getState().load('run');
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(d.scanDetails).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(d.scanDetails).toHaveBeenCalledTimes(2);
+      expect(store.getState().findings).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(d.scanDetails).toHaveBeenCalledTimes(3);
+      expect(store.getState().details!.status).toBe('failed');
+      expect(unsubscribe).toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(d.scanDetails).toHaveBeenCalledTimes(3);
+    });
+
+    it('the finished event reads the final state', async () => {
+      const { d, store, emit, unsubscribe } = following([running('run', []), running('run', [finding('f1', 'fp1')], 'completed')]);
+      await store.getState().load('run');
+      await vi.advanceTimersByTimeAsync(1000);
+      emit({ type: 'scan:finished', scanId: 'run', apiId: 'api-1', status: 'completed', failureReason: null, findings: 1, score: 90 });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(d.scanDetails).toHaveBeenCalledTimes(2);
+      expect(store.getState().details!.status).toBe('completed');
+      expect(unsubscribe).toHaveBeenCalled();
+    });
+
+    it('a finished scan is not followed, and leaving a running one stops following it', async () => {
+      const done = following([details('s2', [])]);
+      await done.store.getState().load('s2');
+      expect(done.d.subscribe).not.toHaveBeenCalled();
+      vi.useRealTimers();
+      const { d, store, unsubscribe } = following([running('run', [])]);
+      await store.getState().load('run');
+      store.getState().reset();
+      expect(unsubscribe).toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(d.scanDetails).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -144,6 +144,27 @@ describe('useScanStore', () => {
     expect(store.getState().running).toEqual({});
   });
 
+  it('retry starts the new scan and follows it to its finish notice, with a link to its page (issue 17)', async () => {
+    const d = deps({
+      retryScan: vi.fn(async () => ok({ scan_id: 'scan-1', status: 'running' as const })),
+      scanDetails: vi.fn(async () => ok(details('completed', 10))),
+    });
+    const store = createScanStore(d);
+    expect(await store.getState().retry(api, 'failed-scan')).toBe('scan-1');
+    expect(d.retryScan).toHaveBeenCalledWith(auth, 'failed-scan');
+    expect(store.getState().running['api-1']).toMatchObject({ scanId: 'scan-1' });
+    await vi.advanceTimersByTimeAsync(DELAYS.scanPollIntervalMs);
+    expect(d.notify).toHaveBeenCalledWith('success', SCAN_MESSAGES.finished('Acme Shop'), { to: '/scans/scan-1', label: 'Open scan page' });
+  });
+
+  it('a refused retry says why and follows nothing', async () => {
+    const d = deps({ retryScan: vi.fn(async () => fail(409, SCAN_MESSAGES.anotherInProgress)) });
+    const store = createScanStore(d);
+    expect(await store.getState().retry(api, 'failed-scan')).toBeNull();
+    expect(d.notify).toHaveBeenCalledWith('error', SCAN_MESSAGES.startFailed(SCAN_MESSAGES.anotherInProgress));
+    expect(store.getState().running).toEqual({});
+  });
+
   it('reset stops every poll', async () => {
     const d = deps();
     const store = createScanStore(d);

@@ -30,6 +30,8 @@ export interface ScanState {
   /** Follows scans the server reports running that this page does not follow yet. */
   resume(apis: ApiSummary[]): Promise<void>;
   cancel(apiId: string): Promise<void>;
+  /** Retry of a failed or cancelled scan (same configuration and keys), followed like a start; resolves the new scan's id, null when it failed. */
+  retry(api: Pick<ApiSummary, 'id' | 'name'>, scanId: string): Promise<string | null>;
   reset(): void;
 }
 
@@ -39,6 +41,7 @@ export interface ScanDeps {
   scanDetails(auth: Auth, scanId: string): Promise<ApiResult<ScanDetails>>;
   listScans(auth: Auth, apiId: string): Promise<ApiResult<{ scans: ScanSummary[] }>>;
   cancelScan(auth: Auth, scanId: string): Promise<ApiResult<{ scan_id: string; status: ScanStatus }>>;
+  retryScan?(auth: Auth, scanId: string): Promise<ApiResult<{ scan_id: string; status: ScanStatus }>>;
   /** `link`: the finished scan's page, on the notice of a scan that finished. */
   notify(kind: NoticeKind, text: string, link?: NoticeLink): void;
   reloadApis(): void;
@@ -180,6 +183,25 @@ export function createScanStore(deps: ScanDeps): StoreApi<ScanState> {
         void poll(apiId);
       },
 
+      async retry(api, scanId) {
+        const auth = deps.auth();
+        if (!auth || !deps.retryScan || get().running[api.id]) return null;
+        let message: string;
+        try {
+          const res = await deps.retryScan(auth, scanId);
+          if (res.ok && res.data?.scan_id) {
+            follow(api, res.data.scan_id);
+            deps.reloadApis();
+            return res.data.scan_id;
+          }
+          message = res.message || FALLBACK_MESSAGES.startScan;
+        } catch (err) {
+          message = reason(err, FALLBACK_MESSAGES.startScan);
+        }
+        deps.notify('error', SCAN_MESSAGES.startFailed(message));
+        return null;
+      },
+
       reset() {
         epoch++;
         timers.forEach(clearTimeout);
@@ -198,6 +220,7 @@ export const scanStore = createScanStore({
   scanDetails: (auth, id) => scansApi.scanDetails(auth, id),
   listScans: (auth, id) => scansApi.listScans(auth, id),
   cancelScan: scansApi.cancelScan,
+  retryScan: scansApi.retryScan,
   notify: (kind, text, link) => noticeStore.getState().show(kind, text, link),
   reloadApis: () => void apisStore.getState().load(),
 });

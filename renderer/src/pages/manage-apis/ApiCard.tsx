@@ -1,5 +1,6 @@
 // One API on API Management (spec section 2): name, LOCAL badge, "Shared by", status pill, id, dates,
-// vulnerability count, a live progress bar while it scans, and the buttons its viewer may use.
+// vulnerability count, the last scan's failure reason, a live progress bar while it scans, and the
+// buttons its viewer may use.
 
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -107,6 +108,15 @@ export function ApiCard({
           <Icon name="bug" size={16} />
           {api.vulnerabilitiesFound} {api.vulnerabilitiesFound === 1 ? 'vulnerability' : 'vulnerabilities'}
         </span>
+      )}
+
+      {!isRunning && api.lastFailureReason && (
+        <p className="api-card-failure small" title={api.lastFailureReason} data-testid="last-failure-reason">
+          <Icon name="alert" size={14} />
+          <span>
+            {api.scanStatus === 'Cancelled' ? 'Last scan cancelled' : 'Last scan failed'}: {api.lastFailureReason}
+          </span>
+        </p>
       )}
 
       {isRunning && (

@@ -1,9 +1,11 @@
 // The scan page (issue 17, /scans/:scanId): one scan's findings grouped by OWASP category, check and
 // endpoint in a virtualised list, with filters, a search, a detail pane with triage, keyboard
-// navigation (up/down through findings, T for triage) and a "compare with previous scan" view.
+// navigation (up/down through findings, T for triage) and a "compare with previous scan" view. While
+// the scan runs, a live header and the findings as they are found; a failed or cancelled scan shows
+// its reason with Retry.
 
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
 import type { Finding } from '../../../../shared/contract';
 import { SEVERITY_NAMES } from '../../../../shared/display';
@@ -19,9 +21,11 @@ import { apisStore, useApisStore } from '../../stores/useApisStore';
 import { currentAuth } from '../../stores/useAuthStore';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { scanPageStore, useScanPageStore } from '../../stores/useScanPageStore';
+import { scanStore, useScanStore } from '../../stores/useScanStore';
 import { CompareView } from './CompareView';
 import { FindingDetail } from './FindingDetail';
 import { FindingList, type FindingListHandle } from './FindingList';
+import { LiveScanPanel } from './LiveScanPanel';
 import {
   compareFindings,
   facetCounts,
@@ -91,6 +95,8 @@ export default function ScanPage(): ReactElement {
   const [filters, setFilters] = useState<FindingFilters>(NO_FILTERS);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const navigate = useNavigate();
   const listRef = useRef<FindingListHandle>(null);
   const triageRef = useRef<HTMLSelectElement>(null);
   // Typing stays immediate; the list follows as soon as React has a moment.
@@ -111,6 +117,8 @@ export default function ScanPage(): ReactElement {
   const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
   // Unknown permission (the API list has not answered) shows no triage controls.
   const canTriage = api?.permission === 'owner' || api?.permission === 'manage';
+  const canScan = canTriage;
+  const apiBusy = useScanStore((s) => (details ? !!s.running[details.api_id] : false));
 
   const prepared = useMemo(() => prepareFindings(findings), [findings]);
   const facets = useMemo(() => facetCounts(prepared), [prepared]);
@@ -208,7 +216,20 @@ export default function ScanPage(): ReactElement {
     }
   };
 
+  const retry = async () => {
+    if (!details || !api || retrying) return;
+    setRetrying(true);
+    try {
+      const next = await scanStore.getState().retry(api, details.scan_id);
+      if (next) navigate(`/scans/${next}`);
+    } finally {
+      setRetrying(false);
+    }
+  };
+
   const info = details?.results.scan_info;
+  const running = details?.status === 'running';
+  const stopped = details?.status === 'failed' || details?.status === 'cancelled';
   const setAside = facets.triage.false_positive + facets.triage.accepted_risk;
   const total = findings.length;
 
@@ -265,9 +286,27 @@ export default function ScanPage(): ReactElement {
               <dd data-testid="scan-set-aside">{setAside}</dd>
             </div>
           </dl>
-          {details.status === 'failed' && info.failure_reason && (
-            <Alert kind="error" testId="scan-failure">
-              The scan failed: {info.failure_reason}
+          {running && <LiveScanPanel info={info} />}
+          {stopped && (
+            <Alert kind={details.status === 'failed' ? 'error' : 'info'} testId="scan-failure">
+              <div className="scan-failure">
+                <span data-testid="scan-failure-reason">
+                  {details.status === 'failed' ? 'The scan failed' : 'The scan was cancelled'}
+                  {info.failure_reason ? `: ${info.failure_reason}` : '.'}
+                </span>
+                {canScan && (
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    onClick={() => void retry()}
+                    disabled={retrying || apiBusy}
+                    data-testid="scan-retry"
+                  >
+                    <Icon name="play" size={14} />
+                    {retrying ? 'Starting...' : 'Retry'}
+                  </button>
+                )}
+              </div>
             </Alert>
           )}
 
@@ -362,10 +401,15 @@ export default function ScanPage(): ReactElement {
                 </span>
               </p>
 
-              {total === 0 ? (
+              {total === 0 && running ? (
+                <div className="panel empty-state" data-testid="scan-empty-running">
+                  <Icon name="search" size={36} />
+                  <h3>No findings yet: they appear here as the scan finds them.</h3>
+                </div>
+              ) : total === 0 ? (
                 <div className="panel empty-state" data-testid="scan-empty">
-                  <Icon name="shieldCheck" size={36} />
-                  <h3>This scan found no vulnerabilities.</h3>
+                  <Icon name={stopped ? 'search' : 'shieldCheck'} size={36} />
+                  <h3>{stopped ? 'The scan stopped before it found anything.' : 'This scan found no vulnerabilities.'}</h3>
                 </div>
               ) : (
                 <div className="scan-layout">

@@ -1,0 +1,168 @@
+// Live scans and Retry over both transports (issue 17 item 3): progress events and the details of a
+// running scan name the current check and endpoint (never afterwards); a scan whose target does not
+// answer fails with its reason, shown on the API's summary and in the scan list; POST /api/scan/retry
+// runs a failed or cancelled scan again with its configuration and keys (owner and manage; read 403,
+// strangers 404, anonymous 401), 409 for a completed scan, while one of the caller's scans runs, and
+// for a caller with no configuration of their own to repeat.
+
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSummary, ScanDetails, ScanSummary } from '../../shared/contract';
+import { SCAN_MESSAGES } from '../../shared/messages';
+import type { ScanEvent } from '../../electron/scanner/events';
+import { SCAN_TEXT } from '../../electron/scanner/service';
+import { createTestCore, openTransport, signUpAndLogin, type TestCore, type TestUser, type Transport } from '../helpers/core';
+import { miniApiEndpoints, miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
+import { seedScan } from '../helpers/seed';
+
+type Json<T = Record<string, unknown>> = { success: boolean; message: string; data: T };
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) => {
+  let tc: TestCore;
+  let t: Transport;
+  let mini: MiniApi;
+  let owner: TestUser;
+  let manager: TestUser;
+  let reader: TestUser;
+  let stranger: TestUser;
+  let deadApiId: string;
+  let liveApiId: string;
+  let failedScanId: string;
+
+  const call = <T>(u: TestUser | null, path: string, body: unknown) => t.call<Json<T>>('POST', path, { token: u?.token, body });
+  const details = async (scanId: string) => (await call<ScanDetails>(owner, '/api/scan/details', { scan_id: scanId })).json.data;
+  const retry = (u: TestUser | null, body: unknown) => call<{ scan_id: string; status: string }>(u, '/api/scan/retry', body);
+
+  /** `rps`: paced, so the progress events (at most four a second) catch the scan mid-task. */
+  async function runScan(u: TestUser, apiId: string, rps = 0): Promise<string> {
+    const created = await call<{ scan_id: string }>(u, '/api/scan/create', { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps });
+    expect(created.status, created.text).toBe(201);
+    const started = await call<{ scan_id: string }>(u, '/api/scan/start', { api_id: apiId, scan_id: created.json.data.scan_id });
+    expect(started.status, started.text).toBe(200);
+    await tc.core.services.scans.wait(started.json.data.scan_id);
+    return started.json.data.scan_id;
+  }
+
+  beforeAll(async () => {
+    mini = await startMiniApi();
+    tc = await createTestCore();
+    t = await openTransport(kind, tc.core);
+    owner = await signUpAndLogin(t, 'owner');
+    manager = await signUpAndLogin(t, 'manager');
+    reader = await signUpAndLogin(t, 'reader');
+    stranger = await signUpAndLogin(t, 'stranger');
+    const { repos } = tc.core.services;
+    deadApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, `http://127.0.0.1:${await closedPort()}`), tc.clock.now());
+    // Two endpoints: a short scan, paced below so its events catch it mid-task.
+    liveApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url, miniApiEndpoints().slice(0, 2)), tc.clock.now());
+    const share = tc.core.store.sqlite.prepare('INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    share.run(deadApiId, reader.id, 'read', '', '');
+    share.run(deadApiId, manager.id, 'manage', '', '');
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await tc?.close();
+    await mini?.close();
+  });
+
+  it('names the current check and endpoint while the scan runs, in its events and details, and forgets them when it ends', async () => {
+    const seen: ScanEvent[] = [];
+    const currents: (ScanDetails['results']['scan_info']['current'] | undefined)[] = [];
+    const off = tc.core.services.scans.events.subscribe((e) => {
+      seen.push(e);
+      // The details of a running scan, read while it runs (the event comes from the scan itself).
+      if (e.type === 'scan:progress' && e.current?.endpoint && currents.length < 3) void details(e.scanId).then((d) => currents.push(d.status === 'running' ? d.results.scan_info.current : undefined));
+    });
+    const scanId = await runScan(owner, liveApiId, 40);
+    off();
+    const progress = seen.filter((e): e is Extract<ScanEvent, { type: 'scan:progress' }> => e.type === 'scan:progress' && e.scanId === scanId);
+    const named = progress.filter((e) => e.current?.endpoint);
+    expect(named.length).toBeGreaterThan(0);
+    for (const e of named) {
+      expect(e.current!.check).toMatch(/\S/);
+      expect(e.current!.endpoint).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \//);
+    }
+    // No secret rides along: the key the scan used appears in no event.
+    expect(JSON.stringify(progress)).not.toContain(mini.users.alice.token);
+    expect(currents.some((c) => !!c?.check)).toBe(true);
+    const done = await details(scanId);
+    expect(done.status).toBe('completed');
+    expect(done.results.scan_info.current ?? null).toBeNull();
+  });
+
+  it('a scan whose target does not answer fails with its reason, on the summary and in the list', async () => {
+    failedScanId = await runScan(owner, deadApiId);
+    const d = await details(failedScanId);
+    expect(d.status).toBe('failed');
+    expect(d.results.scan_info.failure_reason).toMatch(/\S/);
+    const reason = d.results.scan_info.failure_reason;
+    const apis = (await t.call<Json<{ apis: ApiSummary[] }>>('GET', '/api/apis', { token: owner.token })).json.data.apis;
+    expect(apis.find((a) => a.id === deadApiId)).toMatchObject({ scanStatus: 'Failed', lastFailureReason: reason });
+    expect(apis.find((a) => a.id === liveApiId)?.lastFailureReason).toBeNull();
+    const list = (await t.call<Json<{ scans: ScanSummary[] }>>('GET', `/api/scan/list?api_id=${deadApiId}`, { token: owner.token })).json.data.scans;
+    expect(list.find((s) => s.id === failedScanId)).toMatchObject({ status: 'failed', failure_reason: reason });
+  });
+
+  it('refuses callers who may not scan and bodies without a scan id', async () => {
+    expect((await retry(null, { scan_id: failedScanId })).status).toBe(401);
+    expect((await retry(stranger, { scan_id: failedScanId })).status).toBe(404);
+    expect((await retry(reader, { scan_id: failedScanId })).status).toBe(403);
+    expect((await retry(owner, {})).status).toBe(400);
+    expect((await retry(owner, { scan_id: 42 })).status).toBe(400);
+    expect((await retry(owner, { scan_id: 'no-such-scan' })).status).toBe(404);
+  });
+
+  it('runs the failed scan again with its configuration and keys', async () => {
+    const before = await details(failedScanId);
+    const res = await retry(owner, { scan_id: failedScanId });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.status).toBe('running');
+    const nextId = res.json.data.scan_id;
+    expect(nextId).not.toBe(failedScanId);
+    await tc.core.services.scans.wait(nextId);
+    const next = await details(nextId);
+    expect(next.api_id).toBe(deadApiId);
+    expect(next.status).toBe('failed');
+    expect(next.results.scan_info.identities.map((i) => [i.name, i.role])).toEqual(before.results.scan_info.identities.map((i) => [i.name, i.role]));
+    const row = (await tc.core.services.repos.scans.findById(nextId))!;
+    expect(row.user_id).toBe(owner.id);
+    expect(JSON.parse(row.config)).toMatchObject({ rps: 0 });
+    // The keys moved to the new scan (the old one no longer holds them) and are never in the answer.
+    expect((await tc.core.services.repos.scans.findById(failedScanId))!.secret_ref).toBeNull();
+    expect(res.text).not.toContain(mini.users.alice.token);
+    failedScanId = nextId;
+  });
+
+  it('409 for a completed scan, while a scan of the caller runs, and for a caller with nothing of their own to repeat', async () => {
+    const completed = seedScan(tc.core.store.sqlite, deadApiId, owner.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:01:00.000Z', score: 90 });
+    const done = await retry(owner, { scan_id: completed });
+    expect(done.status).toBe(409);
+    expect(done.json.message).toBe(SCAN_TEXT.notRetryable);
+
+    // A manager retrying the owner's scan repeats their own configuration: they have none yet.
+    const none = await retry(manager, { scan_id: failedScanId });
+    expect(none.status).toBe(409);
+    expect(none.json.message).toBe(SCAN_TEXT.nothingToRepeat);
+
+    const running = seedScan(tc.core.store.sqlite, liveApiId, owner.id, { status: 'running', created_at: '2026-03-02T09:59:00.000Z' });
+    const busy = await retry(owner, { scan_id: failedScanId });
+    expect(busy.status).toBe(409);
+    expect(busy.json.message).toBe(SCAN_MESSAGES.anotherInProgress);
+    tc.core.store.sqlite.prepare("UPDATE scans SET status = 'cancelled', failure_reason = 'Cancelled by the user.' WHERE id = ?").run(running);
+
+    // A cancelled scan may be retried too.
+    const again = await retry(owner, { scan_id: running });
+    expect(again.status, again.text).toBe(200);
+    await tc.core.services.scans.wait(again.json.data.scan_id);
+  });
+});
