@@ -2,6 +2,8 @@
 // (requests sent over the time since the scan started) and the time left (at the pace of the tasks
 // done so far), with the words the page shows for them.
 
+import type { ScanCurrent, ScanDetails } from '../../../../shared/contract';
+
 export interface LiveNumbers {
   /** Requests per second since the start; null before a second has passed or without a start time. */
   rate: number | null;
