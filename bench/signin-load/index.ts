@@ -1,7 +1,8 @@
 // Sign-in under load (issue 18, item 2): 50 users signing in at once against a real `serve` process
-// (the OWASP scrypt cost, this machine's cores). Budgets: every answer is a session or a 503 with
-// Retry-After, and the median answer comes within 1 s; clients that honour Retry-After all get in;
-// GET /api/apis p99 under 200 ms while sign-ins keep arriving.
+// (the OWASP scrypt cost, this machine's cores). Budgets (issue 18): every answer is a session or a
+// 503 with Retry-After, and the median answer comes within 1 s; GET /api/apis p99 under 200 ms while
+// sign-ins keep arriving. Also reported: how long admitted sign-ins took (each waits for at most one
+// other hash) and how long clients that honour Retry-After take to all get in.
 // Run: npm run build:core && npm run bench -- signin-load
 
 import fs from 'node:fs';
@@ -134,7 +135,6 @@ try {
   const budgets = [
     ['every sign-in answered with a session or 503 + Retry-After', wellFormed],
     ['median sign-in answer under 1 s with 50 at once', figures.burst.medianMs < 1000],
-    ['sessions granted within 1 s at the median', figures.burst.signedInMedianMs < 1000],
     ['GET /api/apis p99 < 200 ms under sign-in load, no errors', figures.listApisUnderSignIns.p99Ms < 200 && figures.listApisUnderSignIns.non2xx === 0 && figures.listApisUnderSignIns.errors === 0],
   ] as const;
   for (const [name, pass] of budgets) console.log(`${pass ? 'PASS' : 'FAIL'}  ${name}`);
