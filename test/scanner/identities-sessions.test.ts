@@ -262,3 +262,28 @@ describe('refusals before any check runs', () => {
   });
 });
 
+
+describe('a first login the API refuses once (still seeding or resetting its data)', () => {
+  it('is tried once more after a pause, and the session starts', async () => {
+    let logins = 0;
+    const server = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/login') {
+        logins += 1;
+        // Like VAmPI while /createdb runs: 200, but no token.
+        res.end(JSON.stringify(logins === 1 ? { status: 'fail', message: 'User not found' } : { status: 'success', auth_token: 'tok-after-retry' }));
+        return;
+      }
+      res.statusCode = req.headers.authorization === 'Bearer tok-after-retry' ? 200 : 401;
+      res.end(JSON.stringify({ username: 'ada' }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise<void>((r) => server.close(() => r())) });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const started = Date.now();
+    const { session } = await sessionEngine(base, { name: 'ada', login: { request: { method: 'POST', path: '/login', json: { username: 'ada', password: 'pw' } }, token: { from: 'body', pointer: '/auth_token' } } });
+    expect(logins).toBe(2);
+    expect(session.token).toBe('tok-after-retry');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});

@@ -72,6 +72,8 @@ const CANARY_TRUST_MS = 1000;
 const MAX_MARGIN_MS = 30_000;
 /** Pauses before a failed renewal login is sent again. */
 const RENEWAL_PAUSES_MS = [500, 2000];
+/** The first login is tried once more after this pause: a target still seeding or resetting its data. */
+const FIRST_LOGIN_PAUSES_MS = [1000];
 
 function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -143,7 +145,7 @@ export class IdentitySession {
     if (this.inflight) return this.inflight;
     this.inflight = (async () => {
       try {
-        const fresh = isRefresh ? await this.obtainPatiently() : await obtainCredential(this.config, this.deps.obtain, this.credential);
+        const fresh = await this.obtainPatiently(isRefresh ? RENEWAL_PAUSES_MS : FIRST_LOGIN_PAUSES_MS);
         this.deps.addSecrets(fresh.secrets);
         this.credential = fresh;
         this.generation += 1;
@@ -159,17 +161,17 @@ export class IdentitySession {
   }
 
   /**
-   * A renewal login, tried again after a pause when it fails: a login that worked before and fails
-   * now is often the API's passing trouble (a database being reset or locked, a restart), and
-   * giving up stops the scan.
+   * A login, tried again after each pause when it fails: a login that worked before and fails now is
+   * often the API's passing trouble (a database being reset or locked, a restart), and giving up stops
+   * the scan; a first login gets one more try too (a target still seeding its data).
    */
-  private async obtainPatiently(): Promise<Credential> {
+  private async obtainPatiently(pauses: readonly number[]): Promise<Credential> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await obtainCredential(this.config, this.deps.obtain, this.credential);
       } catch (err) {
-        if (attempt >= RENEWAL_PAUSES_MS.length || this.deps.obtain.signal.aborted) throw err;
-        await sleep(RENEWAL_PAUSES_MS[attempt]!, this.deps.obtain.signal);
+        if (attempt >= pauses.length || this.deps.obtain.signal.aborted) throw err;
+        await sleep(pauses[attempt]!, this.deps.obtain.signal);
       }
     }
   }
