@@ -41,8 +41,8 @@ export interface Risk {
  */
 export const riskKey = (f: Pick<ReportFinding, 'check_id' | 'vulnerability_name'>): string => `${f.check_id}\u0000${f.vulnerability_name}`;
 
-/** Findings grouped by check (and problem), worst first: the risks a reader should act on. */
-export function topRisks(findings: ReportFinding[], limit = 5): Risk[] {
+/** The findings of a category as groups of one check and problem, in report order of their worst finding. */
+export function groupRepeated(findings: ReportFinding[]): ReportFinding[][] {
   const groups = new Map<string, ReportFinding[]>();
   for (const f of findings) {
     const key = riskKey(f);
@@ -50,8 +50,13 @@ export function topRisks(findings: ReportFinding[], limit = 5): Risk[] {
     if (list) list.push(f);
     else groups.set(key, [f]);
   }
+  return [...groups.values()];
+}
+
+/** Findings grouped by check (and problem), worst first: the risks a reader should act on. */
+export function topRisks(findings: ReportFinding[], limit = 5): Risk[] {
   // findings are in report order, so each group's first finding is its worst and groups keep that order.
-  return [...groups.values()].map((list) => ({ check_id: list[0]!.check_id, worst: list[0]!, findings: list })).slice(0, limit);
+  return groupRepeated(findings).map((list) => ({ check_id: list[0]!.check_id, worst: list[0]!, findings: list })).slice(0, limit);
 }
 
 /**

@@ -11,7 +11,7 @@ import { NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
 import { triagedAppendix } from './triaged';
-import { COVERAGE_COLORS, riskKey } from './executive';
+import { COVERAGE_COLORS, groupRepeated } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
 function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
@@ -248,17 +248,6 @@ function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, st
   endRule(flow);
 }
 
-/** The findings of a category as groups of one check and problem, in report order of their worst finding. */
-export function groupRepeated(findings: ReportFinding[]): ReportFinding[][] {
-  const groups = new Map<string, ReportFinding[]>();
-  for (const f of findings) {
-    const key = riskKey(f);
-    const list = groups.get(key);
-    if (list) list.push(f);
-    else groups.set(key, [f]);
-  }
-  return [...groups.values()];
-}
 
 function findings(flow: Flow, input: ReportInput): void {
   flow.heading('3. Findings', STYLES.h1, { toc: 0, rule: true });
