@@ -513,6 +513,16 @@ export interface ScanIdRequest {
   scan_id: string;
   user_id?: string;
 }
+/** Configure Scan's offer: the caller's last scan of an API that still holds its keys (no secret here). */
+export interface LastScanConfiguration {
+  scan_id: string;
+  created_at: string;
+  profile: string;
+  identities: { name: string; role: string; obtained: string; placement: string }[];
+  rps: number | null;
+  concurrency: number | null;
+}
+
 export interface ScheduleRequest extends ApiScoped {
   frequency: ScheduleFrequency;
   is_enabled: boolean;
@@ -584,6 +594,8 @@ export interface ApiContract {
   'POST /api/scan/create': { body: CreateScanRequest; data: { scan_id: string } };
   'POST /api/scan/identity/test': { body: TestIdentityRequest; data: TestIdentityData };
   'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };
+  'GET /api/scan/last-config': { query: { api_id: string }; data: { last: LastScanConfiguration | null } };
+  'POST /api/scan/repeat': { body: ApiScoped; data: { scan_id: string } };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };

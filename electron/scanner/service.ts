@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { IdentityDefaults, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -378,6 +378,24 @@ export function createScanService(deps: ScanServiceDeps) {
     async createFromPrevious(userId: string, apiId: string): Promise<string> {
       const last = await repos.scans.latestHoldingSecret(apiId, userId);
       return this.createLike(userId, apiId, last);
+    },
+
+    /**
+     * What Configure Scan offers to repeat: the caller's last scan of the API that still holds its keys
+     * (identities without secrets, options), or null.
+     */
+    async lastConfiguration(userId: string, apiId: string): Promise<LastScanConfiguration | null> {
+      const last = await repos.scans.latestHoldingSecret(apiId, userId);
+      if (!last?.secret_ref || !(await secrets.get(last.secret_ref))) return null;
+      const cfg = parseConfig(last.config);
+      return {
+        scan_id: last.id,
+        created_at: last.created_at,
+        profile: last.profile,
+        identities: (cfg.identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, placement: i.placement })),
+        rps: cfg.rps ?? null,
+        concurrency: cfg.concurrency ?? null,
+      };
     },
 
     /** A new scan with the configuration and keys `last` holds (409 when it holds none). */

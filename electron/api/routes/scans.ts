@@ -115,6 +115,22 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, 'OK', await s.scans.identityDefaults(body.api_id).catch(asApiError));
   });
 
+  // Configure Scan offers the caller's last configuration of the API (its keys stay where they are).
+  app.get('/api/scan/last-config', async (c) => {
+    const q = parseQuery(c, apiOnlySchema);
+    await requireApiAccess(s.repos, c.get('user').id, q.api_id, 'scan');
+    return ok(c, 'OK', { last: await s.scans.lastConfiguration(c.get('user').id, q.api_id) });
+  });
+
+  /** A new scan (created, not started) with the caller's last configuration and keys of the API. */
+  app.post('/api/scan/repeat', async (c) => {
+    const body = await parseBody(c, apiOnlySchema);
+    const user = c.get('user');
+    await requireApiAccess(s.repos, user.id, body.api_id, 'scan');
+    const scanId = await s.scans.createFromPrevious(user.id, body.api_id).catch(asApiError);
+    return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);
+  });
+
   app.post('/api/scan/start', async (c) => {
     const body = await parseBody(c, startSchema);
     const user = c.get('user');

@@ -13,6 +13,13 @@ export type ScanConfig =
 export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
   call('POST /api/scan/create', { token: auth.token, body: { ...config, api_id: apiId, user_id: auth.userId } });
 
+/** Configure Scan's offer: the caller's last configuration of the API (no secrets), or null. */
+export const lastScanConfig = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('GET /api/scan/last-config', { token: auth.token, query: { api_id: apiId }, signal });
+
+/** A new scan (not started) with the caller's last configuration and keys of the API. */
+export const repeatLastScan = (auth: Auth, apiId: string) => call('POST /api/scan/repeat', { token: auth.token, body: { api_id: apiId, user_id: auth.userId } });
+
 /** Configure Scan's Test button: logs in as one identity and says who the API thinks it is. */
 export const testIdentity = (auth: Auth, apiId: string, identity: IdentityInput, signal?: AbortSignal) =>
   call('POST /api/scan/identity/test', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, identity }, signal });

@@ -3,15 +3,16 @@
 // the lower-privileged user. Or, instead of the keys, named identities (the Identities step: login
 // recipes, OAuth2, cookie sessions). "Next: Configure Flags" creates the scan.
 
-import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
 import { SCAN_PROFILES } from '../../../shared/constants';
-import type { ApiSummary } from '../../../shared/contract';
+import type { ApiSummary, LastScanConfiguration } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES, IDENTITY_MESSAGES } from '../../../shared/messages';
 import { validateScanConfig } from '../../../shared/validation';
-import { createScan, type ScanConfig } from '../api/scans';
+import { createScan, lastScanConfig, repeatLastScan, type ScanConfig } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
+import { when } from '../lib/format';
 import { currentAuth } from '../stores/useAuthStore';
 import { IdentitiesStep } from './identities/IdentitiesStep';
 import { useIdentitiesForm } from './identities/useIdentitiesForm';
@@ -89,6 +90,37 @@ export function ConfigureScanModal({
     }
   };
 
+  // The last configuration of this API (the caller's own scan that still holds its keys), offered again.
+  const [last, setLast] = useState<LastScanConfiguration | null>(null);
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    const controller = new AbortController();
+    lastScanConfig(auth, api.id, controller.signal)
+      .then((res) => res.ok && setLast(res.data?.last ?? null))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [api.id]);
+
+  const repeat = async () => {
+    const auth = currentAuth();
+    if (!auth || !last || creating) return;
+    setError(null);
+    setCreating(true);
+    try {
+      const res = await repeatLastScan(auth, api.id);
+      if (res.ok && res.data?.scan_id) {
+        onCreated(res.data.scan_id, last.profile);
+        return;
+      }
+      setError(API_MESSAGES.createScanError(res.message || FALLBACK_MESSAGES.createScan));
+    } catch (err) {
+      setError(API_MESSAGES.createScanError(reasonOf(err, FALLBACK_MESSAGES.createScan)));
+    } finally {
+      setCreating(false);
+    }
+  };
+
   const keyType = showKeys ? 'text' : 'password';
   return (
     <Modal
@@ -110,6 +142,21 @@ export function ConfigureScanModal({
         </>
       }
     >
+      {last && (
+        <div className="last-config" data-testid="last-config">
+          <div>
+            <strong>Same as last time?</strong>
+            <p className="muted small">
+              Your scan of {when(last.created_at)}:{' '}
+              {last.identities.length ? last.identities.map((i) => `${i.name} (${i.obtained})`).join(', ') : 'its keys'}
+              {last.rps ? `, ${last.rps} requests/s` : ''}. Its keys are kept; nothing to type again.
+            </p>
+          </div>
+          <button type="button" className="button button-secondary" onClick={() => void repeat()} disabled={creating} data-testid="last-config-use">
+            Use this configuration
+          </button>
+        </div>
+      )}
       {error && (
         <Alert kind="error" testId="scan-config-error">
           {error}
