@@ -84,6 +84,8 @@ export interface ApiSummary {
   endpoint_count: number;
   /** The last finished scan's reason when it failed or was cancelled; null (or absent) otherwise. */
   lastFailureReason?: string | null;
+  /** The owner's enabled schedule of the API (owners only): when it runs and its next run. */
+  schedule?: (Pick<Schedule, 'frequency' | 'time_of_day' | 'time_zone' | 'weekday' | 'day_of_month' | 'next_run_at'>) | null;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Db } from './database';
 import type { ApisTable } from './schema';
 import { NO_QUOTAS, quotaRefusal, textBytes, usageOf, type QuotaLimits } from './quotas';
 import { newRowId } from './row-ids';
+import { scheduleWhen } from './schedules';
 
 export type ApiRow = Selectable<ApisTable>;
 
@@ -143,6 +144,7 @@ export function createApisRepo(db: Db) {
         .selectFrom('apis')
         .innerJoin('users as owner', 'owner.id', 'apis.owner_id')
         .leftJoin('shares', (j) => j.onRef('shares.api_id', '=', 'apis.id').on('shares.user_id', '=', userId))
+        .leftJoin('schedules as sch', (j) => j.onRef('sch.api_id', '=', 'apis.id').on('sch.is_enabled', '=', 1))
         .where((eb) => eb.or([eb('apis.owner_id', '=', userId), eb('shares.user_id', '=', userId)]))
         .select([
           'apis.id',
@@ -156,6 +158,11 @@ export function createApisRepo(db: Db) {
           'owner.last_name',
           'owner.username',
           'shares.permission',
+          'sch.frequency as sch_frequency',
+          'sch.anchor_at as sch_anchor_at',
+          'sch.created_at as sch_created_at',
+          'sch.zone as sch_zone',
+          'sch.next_run_at as sch_next_run_at',
           sql<number>`(select count(*) from endpoints e where e.api_id = apis.id)`.as('endpoint_count'),
           sql<string | null>`(select s.status from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
             'last_status',
@@ -191,6 +198,11 @@ export function createApisRepo(db: Db) {
           source_format: r.source_format,
           endpoint_count: Number(r.endpoint_count),
           lastFailureReason: r.last_status === 'failed' || r.last_status === 'cancelled' ? (r.last_failure_reason ?? null) : null,
+          // Schedules are the owner's (their routes are owner-only): others are not told.
+          schedule:
+            permission === 'owner' && r.sch_frequency && r.sch_created_at && r.sch_zone
+              ? { ...scheduleWhen({ frequency: r.sch_frequency, anchor_at: r.sch_anchor_at, created_at: r.sch_created_at, zone: r.sch_zone }), next_run_at: r.sch_next_run_at }
+              : null,
         };
       });
     },

@@ -10,21 +10,29 @@ import type { SchedulesTable } from './schema';
 
 export type ScheduleRow = Selectable<SchedulesTable>;
 
-export function toSchedule(row: ScheduleRow): Schedule & { last_error: string | null; last_scan_id: string | null } {
+/** When a schedule runs: the anchor's wall-clock time (and weekday or day) in the schedule's zone. */
+export function scheduleWhen(
+  row: Pick<ScheduleRow, 'frequency' | 'anchor_at' | 'created_at' | 'zone'>,
+): Pick<Schedule, 'frequency' | 'time_of_day' | 'time_zone' | 'weekday' | 'day_of_month'> {
   const frequency = row.frequency as ScheduleFrequency;
-  // The anchor keeps the wall-clock time (and weekday or day) the runs follow, in the schedule's zone.
   const anchor = DateTime.fromISO(row.anchor_at ?? row.created_at, { zone: row.zone });
   const local = anchor.isValid ? anchor : DateTime.fromISO(row.anchor_at ?? row.created_at, { zone: 'UTC' });
   return {
-    api_id: row.api_id,
     frequency,
-    is_enabled: row.is_enabled === 1,
-    next_run_at: row.next_run_at,
-    last_run_at: row.last_run_at,
     time_of_day: local.toFormat('HH:mm'),
     time_zone: row.zone,
     weekday: frequency === 'weekly' ? local.weekday : null,
     day_of_month: frequency === 'monthly' ? local.day : null,
+  };
+}
+
+export function toSchedule(row: ScheduleRow): Schedule & { last_error: string | null; last_scan_id: string | null } {
+  return {
+    api_id: row.api_id,
+    ...scheduleWhen(row),
+    is_enabled: row.is_enabled === 1,
+    next_run_at: row.next_run_at,
+    last_run_at: row.last_run_at,
     last_error: row.last_error,
     last_scan_id: row.last_scan_id,
   };

@@ -46,6 +46,19 @@ describe.each(['http', 'ipc'] as const)('schedule times over %s', (kind) => {
     expect(monthly.json.data.schedule).toMatchObject({ day_of_month: 31, next_run_at: '2026-03-31T07:00:00.000Z' });
   });
 
+  it("shows on the owner's API list, to nobody else, and not once disabled", async () => {
+    await save({ frequency: 'weekly', time_of_day: '18:00', time_zone: 'Europe/Berlin', weekday: 2 });
+    const apis = async (u: TestUser) =>
+      (await t.call<Json<{ apis: { id: string; schedule?: unknown }[] }>>('GET', '/api/apis', { token: u.token })).json.data.apis.find((a) => a.id === apiId);
+    expect((await apis(owner))?.schedule).toEqual({ frequency: 'weekly', time_of_day: '18:00', time_zone: 'Europe/Berlin', weekday: 2, day_of_month: null, next_run_at: '2026-03-03T17:00:00.000Z' });
+    const reader = await signUpAndLogin(t, 'reader');
+    const now = tc.clock.now().toISOString();
+    await tc.core.services.db.insertInto('shares').values({ api_id: apiId, user_id: reader.id, permission: 'read', created_at: now, updated_at: now }).execute();
+    expect((await apis(reader))?.schedule).toBeNull();
+    await save({ frequency: 'weekly', is_enabled: false });
+    expect((await apis(owner))?.schedule).toBeNull();
+  });
+
   it('keeps the time of saving when none is given', async () => {
     const res = await save({ frequency: 'daily', time_zone: 'UTC' });
     expect(res.json.data.schedule).toMatchObject({ time_of_day: '10:00', next_run_at: '2026-03-03T10:00:00.000Z' });

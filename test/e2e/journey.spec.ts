@@ -278,6 +278,7 @@ test('the API management journey, from import to delete, for an owner and a shar
   await schedule.getByTestId('schedule-zone').selectOption('Asia/Tokyo');
   await schedule.getByTestId('schedule-save').click();
   await expect(schedule.getByTestId('schedule-frequency')).toHaveText('Daily at 06:15 (Asia/Tokyo)');
+  await expect(card(pageA).getByTestId('card-schedule')).toHaveText('Daily at 06:15 (Asia/Tokyo)');
   await expect(schedule.getByTestId('schedule-next-run')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
   await schedule.getByTestId('modal-close').click();
   // Saved with is_enabled true: it is still there when the dialog opens again.
@@ -317,7 +318,8 @@ test('the API management journey, from import to delete, for an owner and a shar
   // ---------------------------------------------------------------- B: shared, only Manage, cannot scan
   await pageB.goto('/manage-apis');
   await expect(card(pageB).getByTestId('shared-by')).toContainText(API_MESSAGES.sharedBy(`${a.firstName} ${a.lastName}`));
-  await expect(card(pageB).getByRole('button')).toHaveText(['Manage']);
+  // The spec: a shared user's only action is Manage (copying the id is not an action on the API).
+  await expect(card(pageB).locator('button:not([data-testid="api-id-copy"])')).toHaveText(['Manage']);
   await card(pageB).getByTestId('manage-button').click();
   const shared = pageB.getByTestId('manage-shared-modal');
   await expect(shared.getByTestId('shared-read-only')).toHaveText(SCAN_MESSAGES.readOnlyScan);
@@ -333,7 +335,8 @@ test('the API management journey, from import to delete, for an owner and a shar
   await share.getByTestId('modal-close').click();
 
   await pageB.reload();
-  await expect(card(pageB).getByRole('button')).toHaveText(['Manage']);
+  // The spec: a shared user's only action is Manage (copying the id is not an action on the API).
+  await expect(card(pageB).locator('button:not([data-testid="api-id-copy"])')).toHaveText(['Manage']);
   await card(pageB).getByTestId('manage-button').click();
   await expect(shared.getByTestId('shared-new-scan')).toBeEnabled();
   await configureScan(pageB, shared.getByTestId('shared-new-scan'));

@@ -1,5 +1,6 @@
 // Small display helpers of the signed-in screens that the spec does not name.
 
+import type { Schedule } from '../../../shared/contract';
 import { defaultTimeZone, formatTimestamp } from '../../../shared/display';
 
 /** A timestamp in the viewer's zone, "YYYY-MM-DD HH:MM" (spec section 9); "Never" and "N/A" pass through. */
@@ -35,4 +36,12 @@ export function statusTone(status: string): 'success' | 'running' | 'danger' | '
 export function barScale(values: number[]): (value: number) => number {
   const max = Math.max(1, ...values.filter((v) => Number.isFinite(v)));
   return (value) => (Number.isFinite(value) && value > 0 ? Math.min(100, (value / max) * 100) : 0);
+}
+
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** "Daily at 09:30", "Weekly on Friday at 18:00", "Monthly on day 31 at 07:00", with the zone. */
+export function describeSchedule(s: Pick<Schedule, 'frequency' | 'time_of_day' | 'time_zone' | 'weekday' | 'day_of_month'>): string {
+  const on = s.frequency === 'weekly' && s.weekday ? ` on ${WEEKDAYS[s.weekday - 1]}` : s.frequency === 'monthly' && s.day_of_month ? ` on day ${s.day_of_month}` : '';
+  return `${capitalize(s.frequency)}${on} at ${s.time_of_day} (${s.time_zone})`;
 }

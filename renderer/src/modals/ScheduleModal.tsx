@@ -11,7 +11,8 @@ import { Icon } from '../components/Icon';
 import { LoadStatus, type Loadable } from '../components/LoadStatus';
 import { Modal } from '../components/Modal';
 import { useTransient } from '../hooks/useTransient';
-import { capitalize, when } from '../lib/format';
+import { capitalize, describeSchedule, WEEKDAYS, when } from '../lib/format';
+import { apisStore } from '../stores/useApisStore';
 import { currentAuth } from '../stores/useAuthStore';
 import { MessageLine, reasonOf } from './shared';
 
@@ -25,14 +26,6 @@ const FREQUENCY_HINTS: Record<ScheduleFrequency, string> = {
 export const scheduleSaved = (frequency: ScheduleFrequency) => `Scan scheduled ${frequency}.`;
 
 type Load = Loadable<{ schedule: Schedule | null }>;
-
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-/** "Daily at 09:30", "Weekly on Friday at 18:00", "Monthly on day 31 at 07:00", with the zone. */
-export function describeSchedule(s: Pick<Schedule, 'frequency' | 'time_of_day' | 'time_zone' | 'weekday' | 'day_of_month'>): string {
-  const on = s.frequency === 'weekly' && s.weekday ? ` on ${WEEKDAYS[s.weekday - 1]}` : s.frequency === 'monthly' && s.day_of_month ? ` on day ${s.day_of_month}` : '';
-  return `${capitalize(s.frequency)}${on} at ${s.time_of_day} (${s.time_zone})`;
-}
 
 /** This browser's zone, and every zone it knows, for the picker. */
 function zones(): { here: string; all: string[] } {
@@ -89,6 +82,7 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
       }
       setLoad({ kind: 'ready', schedule: res.data.schedule });
       show('success', res.message || scheduleSaved(frequency));
+      void apisStore.getState().load(); // the card says when it runs
     } catch (err) {
       show('error', reasonOf(err, FALLBACK_MESSAGES.saveSchedule));
     } finally {
@@ -108,6 +102,7 @@ export function ScheduleModal({ api, onClose }: { api: ApiSummary; onClose(): vo
       }
       setLoad({ kind: 'ready', schedule: null });
       show('success', API_MESSAGES.scheduleDisabled);
+      void apisStore.getState().load();
     } catch (err) {
       show('error', reasonOf(err, FALLBACK_MESSAGES.deleteSchedule));
     } finally {

@@ -10,7 +10,7 @@ import { API_MESSAGES, CARD_STATUS, SCAN_MESSAGES } from '../../../../shared/mes
 import { Icon } from '../../components/Icon';
 import { ShortId } from '../../components/ShortId';
 import { ProgressBar } from '../../components/ProgressBar';
-import { when } from '../../lib/format';
+import { describeSchedule, when } from '../../lib/format';
 import type { RunningScan } from '../../stores/useScanStore';
 
 export type CardAction = 'new-scan' | 'endpoints' | 'history' | 'manage' | 'cancel-scan';
@@ -101,6 +101,14 @@ export function ApiCard({
         <dd data-testid="last-scanned">{when(api.lastScanned)}</dd>
         <dt>Endpoints</dt>
         <dd>{api.endpoint_count}</dd>
+        {api.schedule && (
+          <>
+            <dt>Schedule</dt>
+            <dd data-testid="card-schedule" title={api.schedule.next_run_at ? `Next run ${when(api.schedule.next_run_at)}` : undefined}>
+              {describeSchedule(api.schedule)}
+            </dd>
+          </>
+        )}
       </dl>
 
       {api.vulnerabilitiesFound > 0 && (
