@@ -270,12 +270,12 @@ export default function ScanPage(): ReactElement {
         <>
           <dl className="report-facts scan-facts" data-testid="scan-facts">
             <div>
-              <dt>Completed</dt>
+              <dt>{details.status === 'completed' ? 'Completed' : 'Status'}</dt>
               <dd>{details.status === 'completed' ? when(info.completed_at) : capitalize(details.status)}</dd>
             </div>
             <div>
               <dt>Security score</dt>
-              <dd data-testid="scan-score">{info.score ?? '—'} / 100</dd>
+              <dd data-testid="scan-score">{info.score === null || info.score === undefined ? '—' : `${info.score} / 100`}</dd>
             </div>
             <div>
               <dt>Findings</dt>
