@@ -86,12 +86,13 @@ try {
     check(has(f), `asar holds ${f}`);
   }
   for (const f of fs.readdirSync(path.join(root, 'dist/renderer/assets'))) {
-    if (!f.endsWith('.map')) check(has(`dist/renderer/assets/${f}`), `asar holds dist/renderer/assets/${f}`);
+    // Maps and the team server's brotli/gzip copies stay out of the desktop package.
+    if (!/\.(map|br|gz)$/.test(f)) check(has(`dist/renderer/assets/${f}`), `asar holds dist/renderer/assets/${f}`);
   }
   const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
   check(pkg.main === 'dist/desktop/main.js' && has(pkg.main), `package.json main (${pkg.main}) is in the asar`);
   const ours = [...files].filter((f) => !f.startsWith('/node_modules/'));
-  const leaked = ours.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || /^\/(electron|renderer|test|scripts|shared|bench|docs|release|build)\//.test(f));
+  const leaked = ours.filter((f) => /\.(map|ts|br|gz)$/.test(f) || /^\/(electron|renderer|test|scripts|shared|bench|docs|release|build)\//.test(f));
   check(leaked.length === 0, `no sources, tests or source maps in the asar${leaked.length ? `: ${leaked.slice(0, 5).join(', ')}` : ''}`);
 
   // Native addons: inside the asar only as "unpacked" entries, the binaries next to it.
