@@ -56,6 +56,8 @@ async function closedPort(): Promise<number> {
 async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  // Colours fade for 300 ms after a switch: axe and screenshots must see the end state.
+  await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
 }
 
 test('a running scan shows its live header and its findings before it ends; cancelled, its reason and Retry', async ({ page, request }) => {
