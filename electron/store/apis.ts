@@ -145,6 +145,13 @@ export function createApisRepo(db: Db) {
         .innerJoin('users as owner', 'owner.id', 'apis.owner_id')
         .leftJoin('shares', (j) => j.onRef('shares.api_id', '=', 'apis.id').on('shares.user_id', '=', userId))
         .leftJoin('schedules as sch', (j) => j.onRef('sch.api_id', '=', 'apis.id').on('sch.is_enabled', '=', 1))
+        // The scan the card speaks of: a running one first, else the one that ended last. Found once and
+        // joined, so its status and failure reason come from the same row (SQLite has no LATERAL).
+        .leftJoin('scans as last', (j) =>
+          j.on(
+            sql<boolean>`last.id = (select s.id from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`,
+          ),
+        )
         .where((eb) => eb.or([eb('apis.owner_id', '=', userId), eb('shares.user_id', '=', userId)]))
         .select([
           'apis.id',
@@ -164,12 +171,8 @@ export function createApisRepo(db: Db) {
           'sch.zone as sch_zone',
           'sch.next_run_at as sch_next_run_at',
           sql<number>`(select count(*) from endpoints e where e.api_id = apis.id)`.as('endpoint_count'),
-          sql<string | null>`(select s.status from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
-            'last_status',
-          ),
-          sql<string | null>`(select s.failure_reason from scans s where s.api_id = apis.id and s.status in ('running','completed','failed','cancelled') order by (s.status = 'running') desc, coalesce(s.completed_at, s.started_at, s.created_at) desc limit 1)`.as(
-            'last_failure_reason',
-          ),
+          'last.status as last_status',
+          'last.failure_reason as last_failure_reason',
           sql<string | null>`(select max(s.completed_at) from scans s where s.api_id = apis.id and s.status = 'completed')`.as(
             'last_completed',
           ),

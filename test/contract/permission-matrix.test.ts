@@ -97,6 +97,20 @@ describe('permission matrix', () => {
     },
     { route: 'POST /api/scan/cancel', expect: SCAN, request: async (f) => ({ method: 'POST', path: '/api/scan/cancel', body: { scan_id: f.ownersCreatedScanId } }) },
     {
+      route: 'POST /api/scan/retry',
+      expect: SCAN,
+      request: async (f, role, as) => {
+        // Everyone retries the owner's scan, cancelled before it started; a manager repeats their own
+        // configuration, so they configure a scan of the API first. The scan a retry starts is cancelled
+        // after the cell, like every running scan.
+        await tc.core.services.scans.cancel(f.ownersCreatedScanId);
+        if (role === 'manage') {
+          await http.call('POST', '/api/scan/create', { token: as(role), body: { api_id: f.apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+        }
+        return { method: 'POST', path: '/api/scan/retry', body: { scan_id: f.ownersCreatedScanId } };
+      },
+    },
+    {
       route: 'PUT /api/apis/update',
       expect: ADMIN,
       request: async (f) => ({ method: 'PUT', path: '/api/apis/update', body: { api_id: f.apiId, updates: { title: 'Renamed API' } } }),

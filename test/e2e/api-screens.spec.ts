@@ -3,10 +3,9 @@
 // to test-results/screenshots/. The data is made through the API: an import of the test target, a
 // quick scan with two keys, a share.
 
-import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, importTarget, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
 
 const QUICK_SCAN = ['GET /me', 'GET /documents/download', 'GET /orders/{orderId}', 'POST /invoices/lookup', 'GET /notes/{noteId}'];
 
@@ -28,17 +27,7 @@ async function seed(request: APIRequestContext): Promise<Seed> {
   const owner = await createAccount(request);
   const viewer = await createAccount(request, { ...newAccount(), firstName: 'Vera', lastName: 'Viewer' });
   const { token } = await apiLogin(request, owner);
-  const imported = await request.post(`${serverUrl()}/api/import`, {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { file: { name: 'openapi.yaml', mimeType: 'application/yaml', buffer: fs.readFileSync(t.spec) } },
-  });
-  expect(imported.ok(), await imported.text()).toBe(true);
-  const apiId = ((await imported.json()) as { data: { api: { id: string } } }).data.api.id;
-  const { endpoints } = await api<{ endpoints: { id: string; method: string; path: string }[] }>(request, token, 'POST', '/api/endpoints', { api_id: apiId });
-  for (const e of endpoints) {
-    if (QUICK_SCAN.includes(`${e.method} ${e.path}`)) continue;
-    await api(request, token, 'POST', '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: e.id, flags: 'SKIP' });
-  }
+  const { apiId } = await importTarget(request, token, QUICK_SCAN);
   await api(request, token, 'POST', '/api/scan/create', {
     api_id: apiId,
     scan_profile: 'OWASP_API_10',

@@ -150,3 +150,34 @@ export async function apiLogin(request: APIRequestContext, account: Account): Pr
   const { data } = (await res.json()) as { data: { token: string; user: { id: string } } };
   return { token: data.token, userId: data.user.id };
 }
+
+export interface ImportedTarget {
+  apiId: string;
+  endpoints: { id: string; method: string; path: string }[];
+}
+
+async function postAs<T>(request: APIRequestContext, token: string, path: string, data: unknown): Promise<T> {
+  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.ok(), `POST ${path}: ${await res.text()}`).toBe(true);
+  return ((await res.json()) as { data: T }).data;
+}
+
+/**
+ * Imports the test target's OpenAPI file as the token's user. With `keep` ("GET /me", ...), every other
+ * endpoint is flagged SKIP, so a scan of the API stays short.
+ */
+export async function importTarget(request: APIRequestContext, token: string, keep?: readonly string[]): Promise<ImportedTarget> {
+  const imported = await request.post(`${serverUrl()}/api/import`, {
+    headers: { authorization: `Bearer ${token}` },
+    multipart: { file: { name: 'openapi.yaml', mimeType: 'application/yaml', buffer: fs.readFileSync(target().spec) } },
+  });
+  expect(imported.ok(), await imported.text()).toBe(true);
+  const apiId = ((await imported.json()) as { data: { api: { id: string } } }).data.api.id;
+  const { endpoints } = await postAs<{ endpoints: ImportedTarget['endpoints'] }>(request, token, '/api/endpoints', { api_id: apiId });
+  if (keep) {
+    for (const e of endpoints) {
+      if (!keep.includes(`${e.method} ${e.path}`)) await postAs(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: e.id, flags: 'SKIP' });
+    }
+  }
+  return { apiId, endpoints };
+}

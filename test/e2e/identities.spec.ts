@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { IDENTITY_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
 import { expectNoSeriousViolations, shoot } from './a11y';
-import { apiLogin, createAccount, expect, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, importTarget, signInByStorage, target, test, type Account } from './fixtures';
 
 /** The endpoints left to scan: a /me to verify identities, sign-up and login, two objects. */
 const QUICK_SCAN = ['GET /me', 'POST /auth/login', 'POST /auth/signup', 'GET /orders/{orderId}', 'GET /notes/{noteId}'];
@@ -19,26 +19,11 @@ interface Seed {
   apiId: string;
 }
 
-async function api<T>(request: APIRequestContext, token: string, path: string, data?: unknown): Promise<T> {
-  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `POST ${path}: ${await res.text()}`).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
-
 /** An account with the target imported and all but a few endpoints skipped. */
 async function seed(request: APIRequestContext): Promise<Seed> {
   const owner = await createAccount(request);
   const { token } = await apiLogin(request, owner);
-  const imported = await request.post(`${serverUrl()}/api/import`, {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { file: { name: 'openapi.yaml', mimeType: 'application/yaml', buffer: fs.readFileSync(target().spec) } },
-  });
-  expect(imported.ok(), await imported.text()).toBe(true);
-  const apiId = ((await imported.json()) as { data: { api: { id: string } } }).data.api.id;
-  const { endpoints } = await api<{ endpoints: { id: string; method: string; path: string }[] }>(request, token, '/api/endpoints', { api_id: apiId });
-  for (const e of endpoints) {
-    if (!QUICK_SCAN.includes(`${e.method} ${e.path}`)) await api(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: e.id, flags: 'SKIP' });
-  }
+  const { apiId } = await importTarget(request, token, QUICK_SCAN);
   return { owner, apiId };
 }
 

@@ -182,10 +182,19 @@ test('history without finished scans says so; a failed scan is listed with its r
   await expect(page.getByTestId('history-empty')).toHaveText(API_MESSAGES.noPastScans);
   await page.getByTestId('modal-close').click();
 
-  scans = [{ ...scan('failed', 'failed', '2026-11-19T10:00:00.000Z'), failure_reason: 'The API did not answer.' }];
+  scans = [
+    { ...scan('failed', 'failed', '2026-11-19T10:00:00.000Z'), failure_reason: 'The API did not answer.' },
+    { ...scan('cancelled', 'cancelled', '2026-11-18T10:00:00.000Z'), failure_reason: 'Cancelled by the user.' },
+  ];
   await page.getByTestId('history-button').click();
-  const row = page.getByTestId('history-failed-row');
+  const rows = page.getByTestId('history-failed-row');
+  const row = rows.first();
   await expect(row).toHaveAttribute('data-scan-id', 'failed');
   await expect(row.getByTestId('history-failure-reason')).toHaveText('The API did not answer.');
+  // The first column keeps the spec's "Completed" header; a scan that did not complete says how and
+  // when it ended there instead of passing for completed (times in UTC+2).
+  await expect(page.getByTestId('history-table').locator('thead th').first()).toHaveText('Completed');
+  await expect(row.locator('td').first()).toHaveText('Failed 2026-11-19 12:00');
+  await expect(rows.nth(1).locator('td').first()).toHaveText('Cancelled 2026-11-18 12:00');
   await expect(page.getByTestId('history-row')).toHaveCount(0);
 });

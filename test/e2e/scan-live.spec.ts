@@ -5,26 +5,16 @@
 // the API's card and in History, and Retry runs it again (its finish notice links to the new page).
 // Light and dark screenshots of both.
 
-import fs from 'node:fs';
 import net from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { SCAN_MESSAGES } from '../../shared/messages';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, importTarget, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
 
 async function api<T>(request: APIRequestContext, token: string, method: 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
   const res = await request.fetch(`${serverUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
   expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
   return ((await res.json()) as { data: T }).data;
-}
-
-async function importTarget(request: APIRequestContext, token: string): Promise<string> {
-  const imported = await request.post(`${serverUrl()}/api/import`, {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { file: { name: 'openapi.yaml', mimeType: 'application/yaml', buffer: fs.readFileSync(target().spec) } },
-  });
-  expect(imported.ok(), await imported.text()).toBe(true);
-  return ((await imported.json()) as { data: { api: { id: string } } }).data.api.id;
 }
 
 /** Creates and starts a scan with both keys; `rps` paces it. */
@@ -65,7 +55,7 @@ test('a running scan shows its live header and its findings before it ends; canc
   const problems = watchConsole(page);
   const owner: Account = await createAccount(request);
   const { token } = await apiLogin(request, owner);
-  const apiId = await importTarget(request, token);
+  const { apiId } = await importTarget(request, token);
   // The whole target at 15 requests a second: a scan of a minute or more.
   const scanId = await startScan(request, token, apiId, 15);
 
@@ -117,7 +107,7 @@ test('a failed scan shows its reason on the page, the card and in History; Retry
   const problems = watchConsole(page);
   const owner: Account = await createAccount(request);
   const { token } = await apiLogin(request, owner);
-  const apiId = await importTarget(request, token);
+  const { apiId } = await importTarget(request, token);
   await api(request, token, 'PUT', '/api/apis/update', { api_id: apiId, updates: { base_url: `http://127.0.0.1:${await closedPort()}` } });
   const scanId = await startScan(request, token, apiId, 0);
   await expect.poll(() => status(request, token, scanId), { timeout: 30_000 }).toBe('failed');

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { TRIAGE_MESSAGES } from '../../shared/messages';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, importTarget, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
 
 const QUICK_SCAN = ['GET /me', 'GET /documents/download', 'GET /orders/{orderId}', 'POST /invoices/lookup', 'GET /notes/{noteId}'];
 /** Skipped in the second scan: its findings are the "fixed" ones. */
@@ -43,16 +43,7 @@ async function seed(request: APIRequestContext): Promise<Seed> {
   const owner = await createAccount(request);
   const viewer = await createAccount(request, { ...newAccount(), firstName: 'Vera', lastName: 'Viewer' });
   const { token } = await apiLogin(request, owner);
-  const imported = await request.post(`${serverUrl()}/api/import`, {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: { file: { name: 'openapi.yaml', mimeType: 'application/yaml', buffer: fs.readFileSync(target().spec) } },
-  });
-  expect(imported.ok(), await imported.text()).toBe(true);
-  const apiId = ((await imported.json()) as { data: { api: { id: string } } }).data.api.id;
-  const { endpoints } = await api<{ endpoints: { id: string; method: string; path: string }[] }>(request, token, '/api/endpoints', { api_id: apiId });
-  for (const e of endpoints) {
-    if (!QUICK_SCAN.includes(`${e.method} ${e.path}`)) await api(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: e.id, flags: 'SKIP' });
-  }
+  const { apiId, endpoints } = await importTarget(request, token, QUICK_SCAN);
   const firstScan = await scan(request, token, apiId);
   const dropped = endpoints.find((e) => `${e.method} ${e.path}` === DROPPED)!;
   await api(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: dropped.id, flags: 'SKIP' });

@@ -86,9 +86,12 @@ export function ScanHistoryModal({
               {load.scans.map((s) =>
                 s.status !== 'completed' ? (
                   <tr key={s.id} className="history-stopped" data-testid="history-failed-row" data-scan-id={s.id}>
-                    <td>{when(s.completed_at ?? s.started_at ?? s.created_at)}</td>
-                    <td colSpan={3} data-testid="history-failure">
+                    {/* Under the spec's "Completed" header the cell says how the scan ended: "Failed <time>". */}
+                    <td className="history-ended" data-testid="history-ended">
                       <span className={`pill pill-${s.status === 'failed' ? 'danger' : 'ready'}`}>{s.status === 'failed' ? 'Failed' : 'Cancelled'}</span>{' '}
+                      {when(s.completed_at ?? s.started_at ?? s.created_at)}
+                    </td>
+                    <td colSpan={3} data-testid="history-failure">
                       <span data-testid="history-failure-reason">{s.failure_reason ?? (s.status === 'failed' ? 'No reason was recorded.' : 'Cancelled.')}</span>
                     </td>
                     <td className="num">
