@@ -66,6 +66,17 @@ test.describe('signed-in screens', () => {
     await expect(page.getByTestId('chart-max-scans')).toHaveText('up to 4 scans');
     expect(await barHeights(page, 'bar-vulns')).toEqual([0, 100, 25, 0, 50, 0, 0].map((h) => (h === 0 ? expect.any(Number) : h)));
     expect(await barHeights(page, 'bar-scans')).toEqual([expect.any(Number), 50, 25, expect.any(Number), 100, 25, 25]);
+    // A full bar's value is written above it, clear of the scales' "up to" labels over the chart.
+    const labelBottoms = await Promise.all(
+      ['chart-max-scans', 'chart-max-vulns'].map(async (id) => {
+        const box = (await page.getByTestId(id).boundingBox())!;
+        return box.y + box.height;
+      }),
+    );
+    for (const [id, max] of [['bar-vulns', 8], ['bar-scans', 4]] as const) {
+      const value = (await page.getByTestId(id).and(page.locator(`[data-value="${max}"]`)).locator('.chart-bar-value').boundingBox())!;
+      expect(value.y, `the value on the full ${id}`).toBeGreaterThanOrEqual(Math.max(...labelBottoms));
+    }
     await expect(page.getByTestId('top-types').locator('li')).toHaveCount(2);
     await expect(page.getByTestId('top-type').first()).toHaveAttribute('data-severity', 'high');
     await expect(page.getByTestId('top-type').first()).toContainText('High');

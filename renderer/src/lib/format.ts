@@ -32,12 +32,6 @@ export function statusTone(status: string): 'success' | 'running' | 'danger' | '
   return 'ready';
 }
 
-/** Heights of bars scaled to the largest value, never dividing by less than 1 (spec section 2). */
-export function barScale(values: number[]): (value: number) => number {
-  const max = Math.max(1, ...values.filter((v) => Number.isFinite(v)));
-  return (value) => (Number.isFinite(value) && value > 0 ? Math.min(100, (value / max) * 100) : 0);
-}
-
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** "Daily at 09:30", "Weekly on Friday at 18:00", "Monthly on day 31 at 07:00", with the zone. */

@@ -10,7 +10,8 @@ import { getDashboardOverview } from '../../api/dashboard';
 import { Icon } from '../../components/Icon';
 import { LoadStatus, type Loadable } from '../../components/LoadStatus';
 import { StatCard } from '../../components/StatCard';
-import { barScale, capitalize, dayLabel, statusTone, when } from '../../lib/format';
+import { barScale } from '../../lib/chart-scale';
+import { capitalize, dayLabel, statusTone, when } from '../../lib/format';
 import { currentAuth, useAuthStore } from '../../stores/useAuthStore';
 
 type Load = Loadable<{ data: DashboardOverview }>;
@@ -22,8 +23,8 @@ function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly']
   const vulns = days.map((d) => d.vulnerabilities);
   const scaleScans = barScale(scans);
   const scaleVulns = barScale(vulns);
-  const maxScans = Math.max(1, ...scans);
-  const maxVulns = Math.max(1, ...vulns);
+  const maxScans = scaleScans.max;
+  const maxVulns = scaleVulns.max;
   const empty = [...scans, ...vulns].every((v) => !v);
   const summary = days.map((d) => `${dayLabel(d.day).long}: ${d.scans} scans, ${d.vulnerabilities} vulnerabilities`).join('; ');
   return (
