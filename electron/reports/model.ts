@@ -6,6 +6,7 @@ import { CRITICAL_CVSS, SEVERITIES, type Flag, type Severity } from '../../share
 import type { CreatedUserReport, Finding } from '../../shared/contract';
 import { severityBucket } from '../../shared/display';
 import type { IdentityReport } from '../../shared/identities';
+import { securityScore } from '../scanner/findings';
 
 export type ReportFinding = Finding;
 /** One row of the identity table: name, role, how obtained, who the API said it is, refreshes, failed logins. */
@@ -131,9 +132,6 @@ export interface ReportInput {
 /** How many earlier scans the trend shows. */
 export const HISTORY_LIMIT = 11;
 
-/** Score weights of DESIGN.md section 6. */
-export const SCORE_WEIGHTS: Record<Severity | 'critical', number> = { critical: 25, high: 15, medium: 7, low: 2, info: 0 };
-
 export const SEVERITY_RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
 export const SEVERITY_LABELS: Record<Severity, string> = { high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
@@ -142,16 +140,11 @@ export function isCritical(f: Pick<ReportFinding, 'cvss_score'>): boolean {
   return f.cvss_score >= CRITICAL_CVSS;
 }
 
-/** 100 minus the weighted sum of unique findings, floored at 0 (DESIGN.md section 6). */
+/** The scan's security score (the scanner's securityScore, DESIGN.md section 6), each fingerprint counted once. */
 export function computeScore(findings: Pick<ReportFinding, 'severity' | 'cvss_score' | 'fingerprint'>[]): number {
-  const seen = new Set<string>();
-  let penalty = 0;
-  for (const f of findings) {
-    if (seen.has(f.fingerprint)) continue;
-    seen.add(f.fingerprint);
-    penalty += isCritical(f) ? SCORE_WEIGHTS.critical : SCORE_WEIGHTS[severityBucket(f.severity)];
-  }
-  return Math.max(0, 100 - penalty);
+  const unique = new Map<string, { severity: Severity; cvss_score: number }>();
+  for (const f of findings) if (!unique.has(f.fingerprint)) unique.set(f.fingerprint, { severity: severityBucket(f.severity), cvss_score: f.cvss_score });
+  return securityScore([...unique.values()]);
 }
 
 export function countBySeverity(findings: Pick<ReportFinding, 'severity'>[]): Record<Severity, number> {

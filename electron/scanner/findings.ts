@@ -1,9 +1,10 @@
-// From a check's finding draft to the stored finding: severity, confidence, CVSS vector and score,
+// From a check's finding draft to the stored finding: CVSS vector and score, severity (the score's band), confidence,
 // the fingerprint that follows it across scans, evidence text and a curl command, all with the
 // scan's keys redacted. And the security score of a scan (DESIGN.md section 6).
 
 import { createHash } from 'node:crypto';
 import { CRITICAL_CVSS } from '../../shared/constants';
+import { severityOfCvss } from '../../shared/display';
 import type { Finding } from '../../shared/contract';
 import type { Check, FindingDraft } from './checks/types';
 import { adjustCvss, cvssScore } from './cvss';
@@ -51,17 +52,18 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
   const { method, path } = shownLocation(keyMethod, keyPath, draft, last);
   const vector = unauthenticated(last) ? adjustCvss(draft.cvss ?? check.cvss, { PR: 'N' }) : (draft.cvss ?? check.cvss);
   const steps = last ? statefulSteps([...draft.exchanges, ...setupExchanges(draft.setup ?? [])], last) : null;
+  const score = cvssScore(vector);
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
-    severity: draft.severity ?? check.severity,
+    severity: severityOfCvss(score),
     confidence: draft.confidence ?? check.confidence,
     owasp: check.owasp,
     cwe: check.cwe,
     description: redactor.redact(relabel(draft.description)),
     recommendation: redactor.redact(draft.recommendation ?? check.remediation),
     cvss_vector: vector,
-    cvss_score: cvssScore(vector),
+    cvss_score: score,
     method,
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),

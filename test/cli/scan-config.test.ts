@@ -69,11 +69,11 @@ describe('portcullis scan --config', () => {
         'signup: off',
       ].join('\n'),
     );
-    const { code, stderr } = await cli(['scan', '--spec', path.join(dir, 'acme.yaml'), '--config', path.join(dir, 'scan.yaml'), '--rps', '0', '--out', dir, '--quiet'], {
+    const { code, stderr } = await cli(['scan', '--spec', path.join(dir, 'acme.yaml'), '--config', path.join(dir, 'scan.yaml'), '--rps', '0', '--out', dir, '--quiet', '--fail-on', 'medium'], {
       ALICE_PASSWORD: t.users.alice.password,
       BOB_KEY: t.users.bob.key,
     });
-    expect(code, stderr).toBe(1);
+    expect(code, stderr).toBe(1); // the BOLA read: medium (CVSS 6.5)
     const report = read(dir);
     expect(report.scan.status).toBe('completed');
     expect(report.scan.identities.map((i) => [i.name, i.obtained, i.verified_as])).toEqual([

@@ -81,7 +81,7 @@ describe('API1.3 id swap', () => {
     try {
       const s = await scanChecks(t, [bolaIdSwap], { only: [ME, 'GET /users/{userId}/addresses'] });
       const [f] = s.of(bolaIdSwap);
-      expect(f).toMatchObject({ method: 'GET', path: '/users/{userId}/addresses', parameter: 'userId', confidence: 'high', severity: 'high' });
+      expect(f).toMatchObject({ method: 'GET', path: '/users/{userId}/addresses', parameter: 'userId', confidence: 'high', severity: 'medium', cvss_score: 6.5 });
       expect(f!.evidence).toContain(`> GET /api/v2/users/${t.users.alice.id}/addresses`);
       expect(f!.evidence).toMatch(/The other direction leaked as well/);
       expect(t.requests.count({ path: `/api/v2/users/${t.users.bob.id}/addresses`, status: 200 })).toBeGreaterThanOrEqual(2);

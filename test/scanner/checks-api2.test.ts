@@ -70,7 +70,7 @@ describe('API2.2 JWT tampering', () => {
     try {
       const s = await scanChecks(t, [jwtTampering], { only: [ME], key1: await t.mintToken('alice', { expiresIn: -3600 }) });
       const f = s.of(jwtTampering).find((x) => x.parameter === 'expired')!;
-      expect(f).toMatchObject({ vulnerability_name: 'Expired JWT accepted', confidence: 'high', severity: 'medium' });
+      expect(f).toMatchObject({ vulnerability_name: 'Expired JWT accepted', confidence: 'high', severity: 'high', cvss_score: 7.4 });
       expect(f.description).toMatch(/passed 60 minutes before the scan/);
       expectWellFormed(s, s.findings);
     } finally {

@@ -157,7 +157,7 @@ describe('out-of-range business values (api6-out-of-range-values)', () => {
     const s = await scanOnly('negative-quantity', [outOfRangeValues], { only: ['POST /orders', 'GET /orders/{orderId}'] });
     const [f, ...rest] = s.of(outOfRangeValues);
     expect(rest).toEqual([]);
-    expect(f).toMatchObject({ method: 'POST', path: '/orders', parameter: 'items[0].quantity', severity: 'high', confidence: 'high' });
+    expect(f).toMatchObject({ method: 'POST', path: '/orders', parameter: 'items[0].quantity', severity: 'medium', cvss_score: 6.5, confidence: 'high' });
     expect(f!.description).toMatch(/items\[0\]\.quantity = -1 \(the schema says minimum 1, maximum 10\) was accepted \(HTTP 201\); the follow-up read shows it stored; total went from [\d.]+ to -[\d.]+/);
     expectWellFormed(s, [f!]);
   });

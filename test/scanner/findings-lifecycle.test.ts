@@ -104,7 +104,6 @@ describe('findings across scans', () => {
       flag: 'SEC_MISC',
       owasp: 'API8:2023',
       cwe: 'CWE-693',
-      severity: 'low',
       confidence: 'high',
       cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
       kind: 'passive',

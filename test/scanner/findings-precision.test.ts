@@ -148,6 +148,29 @@ describe('a flaw that needs no credentials says so', () => {
   });
 });
 
+// ---------------------------------------------------------------- one severity model
+
+describe('a finding\'s severity is the CVSS 3.1 band of its own score', () => {
+  it('follows the final vector, not a label: the same check is medium with a key and high when no credential was needed', () => {
+    const read = exchange(1, 'GET', 'http://127.0.0.1:9/items/1', AS1, 200, { id: 1 }, null, { authorization: `Bearer ${KEY1}` });
+    const keyed = buildFinding(bolaCreateSteal, { description: 'x', exchanges: [{ label: 'Attack', exchange: read }] }, null, redactor());
+    expect(keyed).toMatchObject({ cvss_score: 6.5, severity: 'medium' });
+    const anon = exchange(2, 'GET', 'http://127.0.0.1:9/items/1', NONE, 200, { id: 1 });
+    const open = buildFinding(bolaCreateSteal, { description: 'x', exchanges: [{ label: 'Attack', exchange: anon }] }, null, redactor());
+    expect(open).toMatchObject({ cvss_score: 7.5, severity: 'high' });
+  });
+
+  it('is info exactly when the vector has no impact (0.0), and low, medium, high at the band edges', () => {
+    const at = (cvss: string) => buildFinding(noRateLimit, { description: 'x', cvss, exchanges: [] }, null, redactor());
+    expect(at('CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:N')).toMatchObject({ cvss_score: 0, severity: 'info' });
+    expect(at('CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N')).toMatchObject({ cvss_score: 3.7, severity: 'low' });
+    expect(at('CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L')).toMatchObject({ cvss_score: 4.3, severity: 'medium' });
+    expect(at('CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:L/A:L')).toMatchObject({ cvss_score: 6.3, severity: 'medium' });
+    expect(at('CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:L/A:N')).toMatchObject({ cvss_score: 7.1, severity: 'high' });
+    expect(at('CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N')).toMatchObject({ cvss_score: 9.1, severity: 'high' });
+  });
+});
+
 // ---------------------------------------------------------------- the scan's own credentials
 
 describe('the scan\'s own credentials are not exposed tokens', () => {

@@ -246,7 +246,6 @@ describe('identities and cross-user checks', () => {
     flag: 'BOLA',
     owasp: 'API1:2023',
     cwe: 'CWE-639',
-    severity: 'high',
     confidence: 'medium',
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
     kind: 'passive',

@@ -2,6 +2,7 @@
 // `npm run docs:checks` writes it, and docs.test.ts fails when the committed file is stale.
 
 import { FLAG_OWASP } from '../../../shared/constants';
+import { severityOfCvss } from '../../../shared/display';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -41,7 +42,7 @@ function checkSection(c: Check): string {
   const per = c.scope === 'api' ? 'per scan' : 'per endpoint';
   const rows: [string, string][] = [
     ['Flag', `\`${c.flag}\` (${FLAG_OWASP[c.flag].title})`],
-    ['Severity / confidence', `${c.severity} / ${c.confidence} (typical finding; a finding may set its own)`],
+    ['Severity / confidence', `${severityOfCvss(score)} / ${c.confidence} (typical finding: a finding's severity is the CVSS band of its own vector)`],
     ['CVSS 3.1', `${score.toFixed(1)} \`${c.cvss}\``],
     ['CWE', `[${c.cwe}](https://cwe.mitre.org/data/definitions/${c.cwe.replace('CWE-', '')}.html)`],
     ['Kind', `${c.kind}, ${c.safety}${c.safety === 'intrusive' ? ' (writes only to objects the scan created, or restores what it changed)' : ''}`],

@@ -2,7 +2,7 @@
 // behaviours, appliesTo(endpoint) and run(ctx) yielding findings. A check reaches the target only
 // through ctx.send() (and the baselines), which apply scope, pacing, budgets and redaction.
 
-import type { Confidence, Flag, Severity } from '../../../shared/constants';
+import type { Confidence, Flag } from '../../../shared/constants';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
@@ -26,9 +26,11 @@ export interface CheckMeta {
   owasp: string;
   /** "CWE-287". */
   cwe: string;
-  severity: Severity;
   confidence: Confidence;
-  /** CVSS 3.1 base vector of a typical finding; findings may adjust it. */
+  /**
+   * CVSS 3.1 base vector of a typical finding; findings may adjust it. A finding's severity is the
+   * CVSS band of its final score (severityOfCvss): a finding meant as informational has no impact (0.0).
+   */
   cvss: string;
   /** passive: reads baselines only; active: sends its own requests. */
   kind: 'passive' | 'active';
@@ -73,9 +75,8 @@ export interface FindingDraft {
   parameter?: string | null;
   /** Default: the check's title. */
   name?: string;
-  severity?: Severity;
   confidence?: Confidence;
-  /** Default: the check's vector. */
+  /** Default: the check's vector. It alone sets the finding's severity (its CVSS band). */
   cvss?: string;
   description: string;
   /** Default: the check's remediation. */

@@ -107,7 +107,7 @@ export function ScanHistoryModal({
                     <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
                     <td className="num">{s.score ?? '—'}</td>
                     <td className="num">{s.vulnerabilities}</td>
-                    <td className="num">
+                    <td className="num history-actions">
                       <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
                         <Icon name="fileText" size={14} />
                         View Report

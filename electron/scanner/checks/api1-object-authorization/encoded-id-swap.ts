@@ -52,7 +52,6 @@ export const bolaEncodedIdSwap = defineCheck({
   flag: 'BOLA',
   owasp: 'API1:2023',
   cwe: 'CWE-639',
-  severity: 'high',
   confidence: 'medium',
   cvss: READ_CVSS,
   kind: 'active',

@@ -26,7 +26,6 @@ export const openRedirect = defineCheck({
   flag: 'UCAPI',
   owasp: 'API10:2023',
   cwe: 'CWE-601',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
   kind: 'active',
@@ -99,7 +98,6 @@ export const followsRedirects = defineCheck({
   flag: 'UCAPI',
   owasp: 'API10:2023',
   cwe: 'CWE-918',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:C/C:L/I:L/A:N',
   kind: 'active',
@@ -171,7 +169,6 @@ export const unsignedWebhook = defineCheck({
   flag: 'UCAPI',
   owasp: 'API10:2023',
   cwe: 'CWE-345',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:H/A:N',
   kind: 'active',
@@ -210,7 +207,8 @@ export const unsignedWebhook = defineCheck({
     yield {
       name: wrongAccepted ? 'Callback signature not verified' : undefined,
       parameter: declared[0] ?? 'signature',
-      severity: weak ? 'medium' : undefined,
+      // Weak proof (only that anonymous callers are accepted): forged events, medium.
+      cvss: weak ? 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:L/A:N' : undefined,
       confidence: weak ? 'low' : 'high',
       description:
         `The callback ${describeEndpoint(ep)} accepted a payload with no signature and no credentials (HTTP ${unsigned.status})` +

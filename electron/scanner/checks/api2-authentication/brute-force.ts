@@ -112,7 +112,6 @@ export const authBruteForce = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-307',
-  severity: 'medium',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
   kind: 'active',

@@ -72,7 +72,6 @@ export const noOrInvalidCredentials = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-287',
-  severity: 'high',
   confidence: 'medium',
   cvss: BASE_CVSS,
   kind: 'active',

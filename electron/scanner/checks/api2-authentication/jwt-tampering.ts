@@ -141,7 +141,6 @@ interface Variant {
   what: string;
   /** Accepted means acting as key 2 (changed subject) rather than as key 1. */
   asKey2?: boolean;
-  severity?: 'high' | 'medium';
   cvss?: string;
 }
 
@@ -151,7 +150,6 @@ export const jwtTampering = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-347',
-  severity: 'high',
   confidence: 'high',
   cvss: JWT_CVSS,
   kind: 'active',
@@ -198,7 +196,6 @@ export const jwtTampering = defineCheck({
       endpoint: ep,
       parameter: v.id,
       name: v.name,
-      severity: v.severity,
       cvss: v.cvss,
       description:
         `${describeEndpoint(ep)} accepted key 1's JWT ${v.what} and answered ${ex.status} with ${v.asKey2 ? 'key 2\'s' : 'key 1\'s'} data, while a made-up ` +
@@ -220,7 +217,6 @@ export const jwtTampering = defineCheck({
         endpoint: ep,
         parameter: 'expired',
         name: 'Expired JWT accepted',
-        severity: 'medium',
         cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
         description:
           `Key 1 is a JWT whose exp (${new Date(exp * 1000).toISOString()}) passed ${Math.round((now - exp) / 60)} minutes before the scan, yet ` +
@@ -244,7 +240,6 @@ export const jwtTampering = defineCheck({
         endpoint: ep,
         parameter: 'made-up-jwt',
         name: 'Made-up JWT accepted',
-        severity: 'high',
         deferTo: 'api2-credentials-not-enforced',
         description:
           `${describeEndpoint(ep)} accepted a JWT that no server issued (a random subject and a random signature) and answered ${control.status}, ` +
@@ -320,7 +315,7 @@ export const jwtTampering = defineCheck({
           const expired = await send(forge(expiredClaims), 'expired JWT signed with the guessed secret');
           if (await acceptedAsKey1(expired)) {
             yield finding(
-              { id: 'expired', name: 'Expired JWT accepted', token: '', what: 'correctly signed but with `exp` a day in the past', severity: 'medium', cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N' },
+              { id: 'expired', name: 'Expired JWT accepted', token: '', what: 'correctly signed but with `exp` a day in the past', cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N' },
               expired,
               control,
             );

@@ -121,9 +121,9 @@ export const changeWithoutCurrentPassword = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-620',
-  severity: 'info',
   confidence: 'high',
-  cvss: 'CVSS:3.1/AV:N/AC:H/PR:H/UI:N/S:U/C:L/I:H/A:N',
+  // Informational (no impact of its own): it needs a session that was already stolen, and only makes that takeover last.
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:H/UI:N/S:U/C:N/I:N/A:N',
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',

@@ -25,7 +25,6 @@ export const credentialsInUrl = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-598',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N',
   kind: 'active',
@@ -160,7 +159,6 @@ export const tokenInResponse = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-640',
-  severity: 'high',
   confidence: 'medium',
   cvss: JWT_CVSS,
   kind: 'active',
@@ -231,7 +229,6 @@ export const tokenInResponse = defineCheck({
               : 'a session token';
       yield {
         parameter: hit.path,
-        severity: severe ? 'high' : 'medium',
         cvss: severe ? JWT_CVSS : 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
         description:
           `${describeEndpoint(ep)} returns ${what} in its response body (${hit.path}) to a request ${who === 'no credentials' ? 'without credentials' : `as ${who}`}. ` +

@@ -161,7 +161,6 @@ export const userEnumeration = defineCheck({
   flag: 'BKEN_AUTH',
   owasp: 'API2:2023',
   cwe: 'CWE-204',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
   kind: 'active',

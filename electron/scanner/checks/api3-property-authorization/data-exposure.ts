@@ -187,7 +187,6 @@ export const excessiveDataExposure = defineCheck({
   flag: 'BOPLA',
   owasp: 'API3:2023',
   cwe: 'CWE-213',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
   kind: 'passive',
@@ -257,7 +256,6 @@ export const excessiveDataExposure = defineCheck({
       yield {
         parameter: 'other-users-email',
         name: 'Response exposes other users\' e-mail addresses',
-        severity: 'medium',
         confidence: 'medium',
         cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N',
         description:
@@ -276,7 +274,6 @@ export const excessiveDataExposure = defineCheck({
       yield {
         parameter: 'undeclared-properties',
         name: 'Response carries properties the spec does not declare',
-        severity: internal.length ? 'medium' : 'low',
         confidence: 'medium',
         cvss: internal.length ? 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N' : 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:L/I:N/A:N',
         description:

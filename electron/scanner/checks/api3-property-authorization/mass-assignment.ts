@@ -140,7 +140,6 @@ export const massAssignment = defineCheck({
   flag: 'BOPLA',
   owasp: 'API3:2023',
   cwe: 'CWE-915',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:N',
   kind: 'active',
@@ -221,7 +220,6 @@ export const massAssignment = defineCheck({
     const privileged = stuck.some((s) => PRIVILEGED_NAME.test(s.name));
     const list = stuck.map((s) => `${s.name}: ${JSON.stringify(s.before)} -> ${JSON.stringify(s.sent)}`);
     yield {
-      severity: privileged ? 'high' : 'medium',
       cvss: privileged ? undefined : 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:N',
       description:
         `${describeEndpoint(ep)} stored properties the client should not be able to set; the follow-up read shows them: ${list.join('; ')}. ` +

@@ -59,7 +59,6 @@ export const signupMassAssignment = defineCheck({
   flag: 'BOPLA',
   owasp: 'API3:2023',
   cwe: 'CWE-915',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
   kind: 'active',

@@ -112,7 +112,6 @@ function finding(ctx: CheckContext, t: IssuedToken, kind: SensitiveKind | 'other
     path: endpoint ? undefined : url.pathname,
     parameter: `token-${kind}`,
     name: kind === 'other-users-data' ? 'Token issued by the API carries other users\' data' : `Token issued by the API carries ${KIND_TEXT[kind]}`,
-    severity: severe ? 'high' : 'medium',
     confidence: 'high',
     cvss: severe ? SECRET_CVSS : HOLDER_CVSS,
     description:
@@ -138,7 +137,6 @@ export const tokenClaims = defineCheck({
   flag: 'BOPLA',
   owasp: 'API3:2023',
   cwe: 'CWE-200',
-  severity: 'medium',
   confidence: 'high',
   cvss: HOLDER_CVSS,
   kind: 'passive',

@@ -281,7 +281,6 @@ export const algorithmicComplexity = defineCheck({
   flag: 'URC',
   owasp: 'API4:2023',
   cwe: 'CWE-1333',
-  severity: 'medium',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H',
   kind: 'active',

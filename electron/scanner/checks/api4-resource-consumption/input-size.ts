@@ -113,9 +113,9 @@ export const sizeLimits = defineCheck({
   flag: 'URC',
   owasp: 'API4:2023',
   cwe: 'CWE-770',
-  severity: 'low',
   confidence: 'medium',
-  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:L',
+  // Low: an oversized value is stored; what it breaks depends on where it is used later (AC:H).
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:L/A:N',
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',
@@ -168,7 +168,6 @@ export const sizeLimits = defineCheck({
       const c = crashed[0]!;
       yield {
         name: 'Oversized input causes a server error',
-        severity: 'medium',
         confidence: 'high',
         parameter: crashed.map((x) => x.point.name).join(', '),
         cvss: withPrivileges(ctx, 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L'),
@@ -270,7 +269,6 @@ export const slowOversize = defineCheck({
   flag: 'URC',
   owasp: 'API4:2023',
   cwe: 'CWE-400',
-  severity: 'medium',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L',
   kind: 'active',

@@ -37,7 +37,6 @@ export const pageSizeAbuse = defineCheck({
   flag: 'URC',
   owasp: 'API4:2023',
   cwe: 'CWE-770',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L',
   kind: 'active',

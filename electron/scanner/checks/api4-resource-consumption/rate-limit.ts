@@ -42,9 +42,9 @@ export const noRateLimit = defineCheck({
   flag: 'URC',
   owasp: 'API4:2023',
   cwe: 'CWE-770',
-  severity: 'low',
   confidence: 'medium',
-  cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:L',
+  // Low: no limit was seen, but exhausting the API or guessing through it takes sustained volume (AC:H).
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:N/A:L',
   kind: 'active',
   safety: 'safe',
   scope: 'api',

@@ -15,7 +15,6 @@ export const accountDeleteOther = defineCheck({
   flag: 'BFLA',
   owasp: 'API5:2023',
   cwe: 'CWE-285',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:H/A:H',
   kind: 'active',

@@ -80,7 +80,6 @@ export const adminPathInsertion = defineCheck({
   flag: 'BFLA',
   owasp: 'API5:2023',
   cwe: 'CWE-285',
-  severity: 'high',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
   kind: 'active',

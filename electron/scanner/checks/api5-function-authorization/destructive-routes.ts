@@ -39,7 +39,6 @@ export const unauthenticatedReset = defineCheck({
   flag: 'BFLA',
   owasp: 'API5:2023',
   cwe: 'CWE-306',
-  severity: 'high',
   confidence: 'high',
   cvss: RESET_CVSS,
   kind: 'active',
@@ -72,7 +71,8 @@ export const unauthenticatedReset = defineCheck({
       if (spec.declaredSecured) return;
       yield {
         confidence: 'low',
-        severity: 'medium',
+        // Not sent, so not proven: whether it really wipes data is a condition the scan could not see (AC:H), medium.
+        cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:N/A:H',
         description:
           `${describeEndpoint(ep)} is ${documented}, and its name says it wipes or re-creates the API's data. It was not called: that would ` +
           'destroy the data of every user. If it does what its name says, anyone on the network can reset the API.',

@@ -142,7 +142,6 @@ export const privilegeHeaders = defineCheck({
   flag: 'BFLA',
   owasp: 'API5:2023',
   cwe: 'CWE-290',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
   kind: 'active',

@@ -79,7 +79,6 @@ export const flowNotThrottled = defineCheck({
   flag: 'UABF',
   owasp: 'API6:2023',
   cwe: 'CWE-799',
-  severity: 'medium',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:L',
   kind: 'active',

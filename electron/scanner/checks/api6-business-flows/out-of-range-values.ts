@@ -3,6 +3,7 @@
 // value was stored) or by a computed total that moved with it.
 
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
+import { cvssScore } from '../../cvss';
 import type { Exchange } from '../../http/exchange';
 import { targetFor, type Target } from '../api3-property-authorization/mass-assignment';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
@@ -107,11 +108,12 @@ async function tryValue(ctx: CheckContext, target: Target, c: Candidate, value: 
   return { candidate: c, sent: value, attack, read, stored, total: lowered ? { name: was!.name, before: was!.value, after: now!.value } : null };
 }
 
-function severityOf(a: Accepted): { severity: 'high' | 'medium' | 'low'; cvss: string } {
+/** The vector of what an accepted value does: it changes what is owed, stores a wrong amount, or is merely out of range. */
+function cvssOf(a: Accepted): string {
   const { kind } = a.candidate;
-  if (a.total && (kind === 'money' || kind === 'count')) return { severity: 'high', cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:H/A:N' };
-  if ((kind === 'money' || kind === 'count') && (a.sent < 0 || kind === 'money')) return { severity: 'medium', cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:N' };
-  return { severity: 'low', cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:L/A:N' };
+  if (a.total && (kind === 'money' || kind === 'count')) return 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:H/A:N';
+  if ((kind === 'money' || kind === 'count') && (a.sent < 0 || kind === 'money')) return 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:N';
+  return 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:L/A:N';
 }
 
 function describeAccepted(a: Accepted): string {
@@ -131,7 +133,6 @@ export const outOfRangeValues = defineCheck({
   flag: 'UABF',
   owasp: 'API6:2023',
   cwe: 'CWE-20',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:N',
   kind: 'active',
@@ -144,8 +145,9 @@ export const outOfRangeValues = defineCheck({
     `to ${MAX_POINTS} numeric body fields that carry a business range (quantities, counts, prices, amounts, ratings, scores, discounts, ` +
     'percentages by name, or a declared minimum) and sends key 1\'s normal request with one of them negative, then zero where the range ' +
     'excludes it (and 999 for a rating or 150 for a percentage without a declared maximum). Finding when the answer is 2xx and the follow-up ' +
-    'read shows the value stored, or shows a computed total lowered by it. Severity follows the effect: a lowered total is high, a stored ' +
-    'negative quantity or price medium, a rating or other value out of range low.',
+    'read shows the value stored, or shows a computed total lowered by it. The CVSS vector follows the effect: a lowered total changes ' +
+    'what is owed (integrity high), a stored negative quantity or price is a wrong amount (integrity low), a rating or other value out of ' +
+    'range matters only where it is used (integrity low, harder to use).',
   coverage:
     'Needs a GET that reads the object back. Values past a declared maximum are the API4 size-limit check\'s. Business ranges that only the ' +
     'API knows (a discount code limit, stock levels) and fields whose names say nothing are not tried; the caller\'s own account record is ' +
@@ -179,14 +181,11 @@ export const outOfRangeValues = defineCheck({
       }
     }
     if (!found.length) return;
-    const rank = { high: 0, medium: 1, low: 2 } as const;
-    found.sort((a, b) => rank[severityOf(a).severity] - rank[severityOf(b).severity]);
+    found.sort((a, b) => cvssScore(cvssOf(b)) - cvssScore(cvssOf(a)));
     const top = found[0]!;
-    const { severity, cvss } = severityOf(top);
     yield {
-      severity,
       confidence: top.stored ? 'high' : 'medium',
-      cvss: withPrivileges(ctx, cvss),
+      cvss: withPrivileges(ctx, cvssOf(top)),
       parameter: found.map((a) => a.candidate.point.name).join(', '),
       description:
         `${describeEndpoint(ep)} accepts values outside their business range: ${found.map(describeAccepted).join('. ')}. ` +

@@ -23,7 +23,6 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   reflectedCredentials: {
     id: 'cors-any-origin-with-credentials',
     name: 'CORS trusts any origin, with credentials',
-    severity: 'high',
     confidence: 'high',
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:H/I:L/A:N',
     description:
@@ -36,7 +35,6 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   reflected: {
     id: 'cors-any-origin',
     name: 'CORS trusts any origin',
-    severity: 'low',
     confidence: 'high',
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
     description:
@@ -47,7 +45,6 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   nullCredentials: {
     id: 'cors-null-origin-with-credentials',
     name: 'CORS trusts the "null" origin, with credentials',
-    severity: 'high',
     confidence: 'high',
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:H/I:L/A:N',
     description:
@@ -58,7 +55,6 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   null: {
     id: 'cors-null-origin',
     name: 'CORS trusts the "null" origin',
-    severity: 'low',
     confidence: 'high',
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
     description: 'The API answers `Origin: null` with Access-Control-Allow-Origin: null. Sandboxed iframes and local files send that origin.',
@@ -67,7 +63,6 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   wildcard: {
     id: 'cors-wildcard',
     name: 'CORS allows every origin (*)',
-    severity: 'info',
     confidence: 'high',
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:N',
     description:
@@ -122,7 +117,6 @@ export const corsPolicy = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-942',
-  severity: 'high',
   confidence: 'high',
   cvss: CORS_ISSUES.reflectedCredentials!.cvss!,
   kind: 'active',

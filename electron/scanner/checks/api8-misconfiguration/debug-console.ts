@@ -33,7 +33,6 @@ export const debugConsole = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-489',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
   kind: 'active',
@@ -71,7 +70,6 @@ export const debugConsole = defineCheck({
         {
           id: `debug-console ${name}`,
           name: `${name} exposed`,
-          severity: 'high',
           confidence: 'high',
           description:
             `The ${name} answers without credentials. Debug consoles evaluate code or expose the application's internals (configuration, ` +

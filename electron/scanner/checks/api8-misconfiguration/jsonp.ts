@@ -1,7 +1,6 @@
 // API8:2023 Security Misconfiguration: JSONP — a callback parameter that turns a JSON answer into a
 // script any site may load with the visitor's cookies.
 
-import type { Severity } from '../../../../shared/constants';
 import type { Exchange } from '../../http/exchange';
 import { randomHex } from '../../random';
 import { mutate } from '../../requests';
@@ -13,6 +12,10 @@ import { OWASP_API8 } from '../common/references';
 import type { CheckContext } from '../types';
 
 const PARAMS = ['callback', 'jsonp', 'cb'] as const;
+/** Another site loads only what an anonymous visitor gets: low. */
+const ANONYMOUS_DATA_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N';
+/** Browsers will not run it, or the data is public: informational (no impact). */
+const NO_IMPACT_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:N';
 
 interface Wrap {
   param: string;
@@ -54,7 +57,6 @@ export const jsonpCallback = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-346',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:H/I:N/A:N',
   kind: 'active',
@@ -99,7 +101,8 @@ export const jsonpCallback = defineCheck({
     const callerData = (!!anon && refused(anon)) || marksIn(identityMarks(ctx, 1), wrap.data).length > 0;
     const script = loadableAsScript(attack);
     const ambient = ambientCredentials(ctx);
-    const severity: Severity = !script || !callerData ? 'info' : ambient ? 'high' : 'low';
+    // What another site gains: the user's data (ambient credential), public data only, or nothing (browsers will not run it).
+    const cvss = !script || !callerData ? NO_IMPACT_CVSS : ambient ? undefined : ANONYMOUS_DATA_CVSS;
     const why = !script
       ? `Browsers will not run it from another site (${attack.contentType || 'no Content-Type'}${/nosniff/i.test(attack.header('x-content-type-options') ?? '') ? ', nosniff' : ''}), so it is a latent risk.`
       : !callerData
@@ -109,8 +112,7 @@ export const jsonpCallback = defineCheck({
           : 'The credential is a header a cross-site page cannot send, so another site gets only what an anonymous visitor gets — unless the API also accepts cookies.';
     yield {
       parameter: wrap.param,
-      severity,
-      cvss: severity === 'high' ? undefined : severity === 'low' ? 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N' : 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:N',
+      cvss,
       description:
         `${describeEndpoint(ep)} honours ${wrap.param}=: with ${wrap.param}=${wrap.name} the JSON answer comes back as the script ` +
         `${wrap.name}(...) (HTTP ${attack.status}, ${attack.contentType || 'no Content-Type'}) carrying the same data as the normal answer. ${why}`,

@@ -61,7 +61,6 @@ export const leakOnFailedCreate = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-460',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:N',
   kind: 'active',

@@ -110,7 +110,6 @@ export const nosqlInjection = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-943',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
   kind: 'active',

@@ -159,7 +159,6 @@ export const scriptContent = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-79',
-  severity: 'high',
   confidence: 'high',
   cvss: STORED_CVSS,
   kind: 'active',
@@ -228,11 +227,9 @@ export const scriptContent = defineCheck({
 function reflectedFinding(ctx: CheckContext, s: Served, attack: Exchange): FindingDraft {
   const ep = ctx.endpoint;
   const viaLink = s.point.where === 'query' && ep.method === 'GET';
-  const severity = s.blockedBy ? 'low' : viaLink ? 'medium' : 'low';
   return {
     parameter: s.point.name,
     name: 'Reflected script content served as HTML (XSS)',
-    severity,
     cvss: s.blockedBy ? MITIGATED_CVSS : adjustCvss(REFLECTED_CVSS, viaLink ? {} : { AC: 'H' }),
     description:
       `${describeEndpoint(ep)} returns ${describePoint(s.point)} unescaped in an answer browsers render as HTML (${s.how}): the payload ` +
@@ -253,7 +250,6 @@ function storedFinding(ctx: CheckContext, reader: Endpoint, s: Served, write: Ex
     path: reader.path,
     parameter: s.point.name,
     name: 'Stored script content served as HTML (XSS)',
-    severity: s.blockedBy ? 'low' : 'high',
     cvss: s.blockedBy ? withPrivileges(ctx, MITIGATED_CVSS) : withPrivileges(ctx, STORED_CVSS),
     description:
       `${describeEndpoint(ep)} stores ${describePoint(s.point)} as sent, and ${describeEndpoint(reader)} serves it back unescaped in an answer ` +

@@ -26,7 +26,6 @@ export const securityHeaders = headerCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-693',
-  severity: 'low',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
   safety: 'safe',
@@ -44,7 +43,6 @@ export const securityHeaders = headerCheck({
     {
       id: 'x-content-type-options',
       name: 'X-Content-Type-Options: nosniff missing',
-      severity: 'low',
       confidence: 'high',
       cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
       description:
@@ -61,7 +59,6 @@ export const securityHeaders = headerCheck({
     {
       id: 'cache-control-no-store',
       name: 'Authenticated responses may be cached',
-      severity: 'low',
       confidence: 'high',
       cvss: 'CVSS:3.1/AV:L/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
       description:
@@ -77,7 +74,6 @@ export const securityHeaders = headerCheck({
     {
       id: 'strict-transport-security',
       name: 'Strict-Transport-Security missing',
-      severity: 'low',
       confidence: 'high',
       cvss: 'CVSS:3.1/AV:A/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
       description: 'HTTPS responses do not carry `Strict-Transport-Security`, so a client can be downgraded to plain HTTP on a hostile network.',
@@ -88,9 +84,9 @@ export const securityHeaders = headerCheck({
     {
       id: 'version-disclosure',
       name: 'Server software version disclosed',
-      severity: 'low',
       confidence: 'high',
-      cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+      // Low: the version alone is no attack; it only helps choose one (AC:H).
+      cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
       description:
         'Response headers name the server software with its version, which tells an attacker which published vulnerabilities to try.',
       recommendation: 'Remove version numbers from `Server`, and drop `X-Powered-By`, `X-AspNet-Version` and `X-AspNetMvc-Version`.',

@@ -80,7 +80,6 @@ export const sqlInjection = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-89',
-  severity: 'high',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H',
   kind: 'active',

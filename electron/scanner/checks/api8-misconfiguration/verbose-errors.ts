@@ -136,7 +136,6 @@ export const verboseErrors = defineCheck({
   flag: 'SEC_MISC',
   owasp: 'API8:2023',
   cwe: 'CWE-209',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
   kind: 'active',
@@ -181,7 +180,6 @@ export const verboseErrors = defineCheck({
       {
         id: 'verbose-errors',
         name: 'Verbose error messages',
-        severity: 'medium',
         confidence: inputs >= 2 || hits.length >= 2 ? 'high' : 'medium',
         description:
           `Error answers reveal implementation details (${kinds.join('; ')}): file paths, code structure, library and database names that help ` +

@@ -4,6 +4,7 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
+import { cvssScore } from '../../cvss';
 import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
 import { AS_KEY1 } from '../common/input-points';
 import { ANON, originUrl, prefixes } from './paths';
@@ -22,10 +23,15 @@ export function pseudoEndpoint(path: string): Endpoint {
 interface Surface {
   family: string;
   name: string;
-  severity: 'high' | 'medium' | 'low';
+  /** What it gives away: secrets (high), internals (medium) or a little (low). */
+  cvss: string;
   path: string;
   test(ex: Exchange): string | null;
 }
+
+const SECRETS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N';
+const INTERNALS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N';
+const LITTLE = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N';
 
 function jsonObject(ex: Exchange): Record<string, unknown> | null {
   const v = ex.json();
@@ -33,19 +39,18 @@ function jsonObject(ex: Exchange): Record<string, unknown> | null {
 }
 
 const SURFACES: Surface[] = [
-  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'medium', path: '/actuator', test: (ex) => (jsonObject(ex)?._links && typeof jsonObject(ex)!._links === 'object' ? 'actuator index with links' : null) },
-  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'high', path: '/actuator/env', test: (ex) => (Array.isArray(jsonObject(ex)?.propertySources) || Array.isArray(jsonObject(ex)?.activeProfiles) ? 'environment and configuration properties' : null) },
-  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'low', path: '/actuator/health', test: (ex) => (typeof jsonObject(ex)?.status === 'string' && (jsonObject(ex)?.components || jsonObject(ex)?.details) ? 'health details of components' : null) },
-  { family: 'actuator', name: 'Spring Boot actuator exposed', severity: 'medium', path: '/actuator/mappings', test: (ex) => (jsonObject(ex)?.contexts && typeof jsonObject(ex)!.contexts === 'object' ? 'every request mapping' : null) },
-  { family: 'metrics', name: 'Metrics endpoint exposed', severity: 'low', path: '/metrics', test: (ex) => (ex.ok && (ex.body.match(/^# (HELP|TYPE) [a-zA-Z_:][\w:]* /gm) ?? []).length >= 2 ? 'Prometheus metrics' : null) },
-  { family: 'debug-vars', name: 'Debug variables exposed', severity: 'medium', path: '/debug/vars', test: (ex) => (Array.isArray(jsonObject(ex)?.cmdline) && jsonObject(ex)?.memstats ? 'expvar: command line and memory statistics' : null) },
-  { family: 'pprof', name: 'Profiler exposed', severity: 'medium', path: '/debug/pprof/', test: (ex) => (ex.ok && /Types of profiles available|\/debug\/pprof\/(goroutine|heap)\b/.test(ex.body) ? 'pprof profiles' : null) },
-  { family: 'server-status', name: 'Server status page exposed', severity: 'low', path: '/server-status', test: (ex) => (ex.ok && /Apache Server Status for|Server Version: Apache/.test(ex.body) ? 'Apache server-status' : null) },
-  { family: 'env-file', name: 'Environment file exposed', severity: 'high', path: '/.env', test: (ex) => (ex.ok && (ex.body.match(/^[A-Z][A-Z0-9_]{2,}=.+$/gm) ?? []).length >= 2 && /^[A-Z0-9_]*(SECRET|PASSWORD|PASSWD|TOKEN|KEY|DATABASE_URL)[A-Z0-9_]*=/m.test(ex.body) ? '.env file with secrets' : null) },
-  { family: 'phpinfo', name: 'phpinfo() exposed', severity: 'low', path: '/phpinfo.php', test: (ex) => (ex.ok && /<title>phpinfo\(\)<\/title>|PHP Version \d+\.\d+/.test(ex.body) ? 'phpinfo() output' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', cvss: INTERNALS, path: '/actuator', test: (ex) => (jsonObject(ex)?._links && typeof jsonObject(ex)!._links === 'object' ? 'actuator index with links' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', cvss: SECRETS, path: '/actuator/env', test: (ex) => (Array.isArray(jsonObject(ex)?.propertySources) || Array.isArray(jsonObject(ex)?.activeProfiles) ? 'environment and configuration properties' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', cvss: LITTLE, path: '/actuator/health', test: (ex) => (typeof jsonObject(ex)?.status === 'string' && (jsonObject(ex)?.components || jsonObject(ex)?.details) ? 'health details of components' : null) },
+  { family: 'actuator', name: 'Spring Boot actuator exposed', cvss: INTERNALS, path: '/actuator/mappings', test: (ex) => (jsonObject(ex)?.contexts && typeof jsonObject(ex)!.contexts === 'object' ? 'every request mapping' : null) },
+  { family: 'metrics', name: 'Metrics endpoint exposed', cvss: LITTLE, path: '/metrics', test: (ex) => (ex.ok && (ex.body.match(/^# (HELP|TYPE) [a-zA-Z_:][\w:]* /gm) ?? []).length >= 2 ? 'Prometheus metrics' : null) },
+  { family: 'debug-vars', name: 'Debug variables exposed', cvss: INTERNALS, path: '/debug/vars', test: (ex) => (Array.isArray(jsonObject(ex)?.cmdline) && jsonObject(ex)?.memstats ? 'expvar: command line and memory statistics' : null) },
+  { family: 'pprof', name: 'Profiler exposed', cvss: INTERNALS, path: '/debug/pprof/', test: (ex) => (ex.ok && /Types of profiles available|\/debug\/pprof\/(goroutine|heap)\b/.test(ex.body) ? 'pprof profiles' : null) },
+  { family: 'server-status', name: 'Server status page exposed', cvss: LITTLE, path: '/server-status', test: (ex) => (ex.ok && /Apache Server Status for|Server Version: Apache/.test(ex.body) ? 'Apache server-status' : null) },
+  { family: 'env-file', name: 'Environment file exposed', cvss: SECRETS, path: '/.env', test: (ex) => (ex.ok && (ex.body.match(/^[A-Z][A-Z0-9_]{2,}=.+$/gm) ?? []).length >= 2 && /^[A-Z0-9_]*(SECRET|PASSWORD|PASSWD|TOKEN|KEY|DATABASE_URL)[A-Z0-9_]*=/m.test(ex.body) ? '.env file with secrets' : null) },
+  { family: 'phpinfo', name: 'phpinfo() exposed', cvss: LITTLE, path: '/phpinfo.php', test: (ex) => (ex.ok && /<title>phpinfo\(\)<\/title>|PHP Version \d+\.\d+/.test(ex.body) ? 'phpinfo() output' : null) },
 ];
 
-const SEVERITY_RANK = { high: 3, medium: 2, low: 1 } as const;
 
 export const debugEndpoints = defineCheck({
   id: 'api9-debug-endpoints',
@@ -53,7 +58,6 @@ export const debugEndpoints = defineCheck({
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-215',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
   kind: 'active',
@@ -80,7 +84,7 @@ export const debugEndpoints = defineCheck({
       const what = ex.ok ? surface.test(ex) : null;
       if (!what) return;
       const entry = found.get(surface.family) ?? { surface, hits: [] };
-      if (SEVERITY_RANK[surface.severity] > SEVERITY_RANK[entry.surface.severity]) entry.surface = surface;
+      if (cvssScore(surface.cvss) > cvssScore(entry.surface.cvss)) entry.surface = surface;
       entry.hits.push({ endpoint: pseudoEndpoint(path), exchange: ex, detail: what });
       found.set(surface.family, entry);
     });
@@ -90,9 +94,8 @@ export const debugEndpoints = defineCheck({
         {
           id: `debug-${family}`,
           name: surface.name,
-          severity: surface.severity,
           confidence: 'high',
-          cvss: surface.severity === 'high' ? 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N' : undefined,
+          cvss: surface.cvss,
           description:
             `Debug or monitoring endpoints answer without credentials (${[...new Set(hits.map((h) => h.detail))].join('; ')}). They reveal ` +
             'internals — configuration, environment, routes, memory, command lines — that help an attacker, and some allow actions.',
@@ -115,9 +118,9 @@ export const graphqlIntrospection = defineCheck({
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-200',
-  severity: 'low',
   confidence: 'high',
-  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+  // Low: the schema maps the API but is no attack by itself (AC:H).
+  cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
   kind: 'active',
   safety: 'safe',
   scope: 'api',

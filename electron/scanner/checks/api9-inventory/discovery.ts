@@ -40,10 +40,11 @@ interface Found {
   proven: boolean;
 }
 
+/** A vector for each level, inside that level's CVSS band (a finding's severity is the band of its vector). */
 const CVSS = {
   high: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
   medium: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
-  low: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+  low: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
   info: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N',
 } as const;
 
@@ -149,7 +150,6 @@ export const undocumentedEndpoints = defineCheck({
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-1059',
-  severity: 'medium',
   confidence: 'medium',
   cvss: CVSS.medium,
   kind: 'active',
@@ -219,7 +219,6 @@ function findingsFrom(ctx: CheckContext, found: Found[]): FindingDraft[] {
       {
         id: `undocumented ${group}`,
         name: top.name,
-        severity: top.severity,
         confidence: list.some((f) => f.proven) ? 'high' : 'medium',
         cvss: adjustCvss(CVSS[top.severity], { PR: anonymous ? 'N' : 'L' }),
         description:

@@ -50,15 +50,19 @@ function isDocsUi(ex: Exchange): boolean {
   return ex.ok && /html/i.test(ex.contentType) && /(swagger-ui|SwaggerUIBundle|<redoc|redoc\.standalone|rapi-doc|<title>[^<]*(swagger|api docs|redoc)[^<]*<\/title>)/i.test(ex.body.slice(0, 50_000));
 }
 
+/** Documents more than the imported spec (or cannot be compared): low, a map for an attacker but no attack (AC:H). */
+const REVEALS_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N';
+/** The API's own published docs: informational (no impact). */
+const PUBLISHED_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:N/A:N';
+
 export const exposedDocs = defineCheck({
   id: 'api9-exposed-docs',
   title: 'API documentation exposed',
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-200',
-  severity: 'low',
   confidence: 'high',
-  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+  cvss: REVEALS_CVSS,
   kind: 'active',
   safety: 'safe',
   scope: 'api',
@@ -109,7 +113,7 @@ export const exposedDocs = defineCheck({
       {
         id: 'exposed-docs',
         name: 'API documentation exposed',
-        severity: reveals ? 'low' : 'info',
+        cvss: reveals ? REVEALS_CVSS : PUBLISHED_CVSS,
         confidence: 'high',
         description: extra.length
           ? `API documentation is served to anyone without credentials, and it documents more than the imported spec: ${extra.slice(0, 10).join(', ')}` +

@@ -23,7 +23,6 @@ export const oldVersions = defineCheck({
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-1059',
-  severity: 'medium',
   confidence: 'high',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:L/A:N',
   kind: 'active',
@@ -80,7 +79,6 @@ export const oldVersions = defineCheck({
         {
           id: `old-version ${label}`,
           name: newer.get(label) ? `Undocumented newer API version answering: ${label}` : `Old API version still answering: ${label}`,
-          severity: 'medium',
           confidence: 'high',
           description:
             `Requests to ${label} — a version the spec does not document — are served like the documented version, while a made-up version ` +

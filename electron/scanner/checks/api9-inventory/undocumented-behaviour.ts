@@ -35,7 +35,6 @@ export const undocumentedBehaviour = defineCheck({
   flag: 'IIM',
   owasp: 'API9:2023',
   cwe: 'CWE-1059',
-  severity: 'low',
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:L/A:N',
   kind: 'active',
@@ -85,7 +84,6 @@ export const undocumentedBehaviour = defineCheck({
           {
             id: 'undocumented-status',
             name: 'Undocumented status codes',
-            severity: 'low',
             confidence: 'medium',
             description:
               'Operations answer with success or redirect statuses their spec does not declare. Clients written from the spec mishandle them, ' +
@@ -104,7 +102,6 @@ export const undocumentedBehaviour = defineCheck({
           {
             id: 'undocumented-methods',
             name: 'Undocumented methods answer',
-            severity: 'low',
             confidence: 'medium',
             description:
               'Documented paths answer a method their spec does not document there (advertised in Allow, then called: it succeeded with ' +

@@ -3,7 +3,7 @@
 // (fixed requests with a verdict each) and mutationCheck (record a baseline, change one thing,
 // compare).
 
-import type { Confidence, Severity } from '../../../../shared/constants';
+import type { Confidence } from '../../../../shared/constants';
 import type { Endpoint } from '../../../../shared/contract';
 import { adjustCvss, cvssScore } from '../../cvss';
 import type { BaselineMode } from '../../baselines';
@@ -60,8 +60,8 @@ export interface ApiWideIssue {
   /** Becomes the finding's parameter and part of its fingerprint: keep it stable. */
   id: string;
   name: string;
-  severity: Severity;
   confidence: Confidence;
+  /** Default: the check's vector; it sets the severity (its CVSS band). */
   cvss?: string;
   description: string;
   recommendation: string;
@@ -79,7 +79,6 @@ export function apiWideFinding(issue: ApiWideIssue, hits: Hit[], examples = 2): 
     seenAt: affected[0] ? { method: affected[0].method, path: affected[0].path } : undefined,
     parameter: issue.id,
     name: issue.name,
-    severity: issue.severity,
     confidence: issue.confidence,
     cvss: issue.cvss,
     description: `${issue.description} Affected endpoints (${affected.length}): ${endpointList(affected, 20)}.`,

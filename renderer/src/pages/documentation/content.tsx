@@ -138,8 +138,9 @@ export const GUIDES: Guide[] = [
     body: () => (
       <>
         <p>
-          A report lists the findings of one completed scan, {PAGE_SIZES.reportModal} per page, grouped by severity
-          (high, medium, low, and info for everything else).
+          A report lists the findings of one completed scan, {PAGE_SIZES.reportModal} per page, grouped by severity.
+          A finding&apos;s severity is the band of its CVSS 3.1 score: high 7.0 to 10, medium 4.0 to 6.9, low 0.1 to
+          3.9, and info at 0 (no impact of its own). &quot;Critical&quot; marks a score of 9.0 or more within high.
         </p>
         <ul>
           <li>
