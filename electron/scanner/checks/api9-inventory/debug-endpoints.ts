@@ -51,7 +51,6 @@ const SURFACES: Surface[] = [
   { family: 'phpinfo', name: 'phpinfo() exposed', cvss: LITTLE, path: '/phpinfo.php', test: (ex) => (ex.ok && /<title>phpinfo\(\)<\/title>|PHP Version \d+\.\d+/.test(ex.body) ? 'phpinfo() output' : null) },
 ];
 
-
 export const debugEndpoints = defineCheck({
   id: 'api9-debug-endpoints',
   title: 'Debug and monitoring endpoints exposed',
