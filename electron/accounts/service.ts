@@ -5,6 +5,7 @@ import { PASSWORD_CHANGE_MESSAGES, RESET_MESSAGES, SERVER_MESSAGES } from '../..
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
+import { isUniqueViolation } from '../store/dialect';
 import type { Repos } from '../store/index';
 import type { SessionRow } from '../store/sessions';
 import type { UserRow } from '../store/users';
@@ -121,9 +122,8 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
         return await repos.users.create({ ...input, passwordHash }, clock.now());
       } catch (err) {
         // Two sign-ups raced for the same email or username.
-        if (/UNIQUE constraint failed: users\.email/.test(String(err))) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
-        if (/UNIQUE constraint failed: users\.username/.test(String(err)))
-          throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
+        if (isUniqueViolation(err, 'users.email')) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
+        if (isUniqueViolation(err, 'users.username')) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
         throw err;
       }
     },

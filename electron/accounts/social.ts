@@ -8,6 +8,7 @@ import { conflict } from '../api/errors';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { Db } from '../store/database';
+import { isUniqueViolation } from '../store/dialect';
 import type { Repos } from '../store/index';
 import { createUsersRepo, type UserRow } from '../store/users';
 import type { VerifiedIdentity } from './oidc';
@@ -68,7 +69,7 @@ export async function socialSignIn(deps: SocialDeps, identity: VerifiedIdentity,
       });
       user = await create.catch((err: unknown) => {
         // A sign-up or another sign-in took the email or username in between.
-        if (/UNIQUE constraint failed/.test(String(err))) throw conflict(OIDC_MESSAGES.emailLinkRefused, 'email');
+        if (isUniqueViolation(err)) throw conflict(OIDC_MESSAGES.emailLinkRefused, 'email');
         throw err;
       });
       how = 'new account';

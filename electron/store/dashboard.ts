@@ -6,6 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { ScanStatus, Severity } from '../../shared/constants';
 import type { DashboardOverview } from '../../shared/contract';
 import type { Db } from './database';
+import { dialectOf } from './dialect';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const STARTED = ['running', 'completed', 'failed', 'cancelled'];
@@ -19,6 +20,7 @@ function utcDay(d: Date): string {
 }
 
 export function createDashboardRepo(db: Db) {
+  const d = dialectOf(db);
   return {
     async overview(userId: string, now: Date): Promise<DashboardOverview> {
       // The visible APIs, then the latest completed scan of each, as CTEs every figure builds on.
@@ -36,6 +38,8 @@ export function createDashboardRepo(db: Db) {
           FROM visible v
         )`;
       const started = sql.join(STARTED.map((s) => sql`${s}`));
+      // `visible CROSS JOIN scans WHERE …` below: SQLite keeps the left table of a CROSS JOIN as the outer
+      // loop (one index seek per visible API); PostgreSQL plans it as any inner join. (CROSS JOIN … ON is SQLite only.)
 
       const totals = await sql<{ total_apis: number; total_scans: number; all_apis: number; total_vulns: number; critical: number }>`
         WITH ${visible}, ${latest},
@@ -45,7 +49,7 @@ export function createDashboardRepo(db: Db) {
         )
         SELECT
           (SELECT count(*) FROM visible) AS total_apis,
-          (SELECT count(*) FROM visible v CROSS JOIN scans sc ON sc.api_id = v.id WHERE sc.status IN (${started})) AS total_scans,
+          (SELECT count(*) FROM visible v CROSS JOIN scans sc WHERE sc.api_id = v.id AND sc.status IN (${started})) AS total_scans,
           (SELECT count(*) FROM apis) AS all_apis,
           open.total_vulns, open.critical
         FROM open
@@ -105,18 +109,18 @@ export function createDashboardRepo(db: Db) {
      */
     recentScans(visible: RawBuilder<unknown>, started: RawBuilder<unknown>, walkAll: boolean) {
       type Row = { id: string; apiName: string; date: string; status: ScanStatus; vulnerabilities: number };
-      const cols = sql`sc.id, (SELECT v.name FROM visible v WHERE v.id = sc.api_id) AS apiName,
+      const cols = sql`sc.id, (SELECT v.name FROM visible v WHERE v.id = sc.api_id) AS "apiName",
         coalesce(sc.completed_at, sc.started_at, sc.created_at) AS date, sc.status, sc.findings_count AS vulnerabilities`;
       return walkAll
         ? sql<Row>`
             WITH ${visible}
             SELECT ${cols} FROM scans sc
-            WHERE +sc.status IN (${started}) AND +sc.api_id IN (SELECT id FROM visible)
+            WHERE ${sql.raw(d.noIndexHint('sc.status'))} IN (${started}) AND ${sql.raw(d.noIndexHint('sc.api_id'))} IN (SELECT id FROM visible)
             ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db)
         : sql<Row>`
             WITH ${visible}
-            SELECT ${cols} FROM visible vv CROSS JOIN scans sc ON sc.api_id = vv.id
-            WHERE sc.status IN (${started})
+            SELECT ${cols} FROM visible vv CROSS JOIN scans sc
+            WHERE sc.api_id = vv.id AND sc.status IN (${started})
             ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db);
     },
   };

@@ -1,9 +1,12 @@
-// Opens the SQLite store (WAL, foreign keys, busy timeout) and runs the numbered migrations.
+// Opens the store, an SQLite file (WAL, foreign keys, busy timeout) or a PostgreSQL database (a pool),
+// and runs the numbered migrations.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import type pg from 'pg';
+import { dialectOf, postgresDialect, sqliteDialect, type StoreDialect } from './dialect';
 import { migrations } from './migrations/index';
 import { createPrivateFile, PRIVATE_DIR_MODE, tightenPrivateFile } from '../file-modes';
 import type { Logger } from '../log';
@@ -13,12 +16,26 @@ export type Db = Kysely<Database>;
 
 export interface OpenedStore {
   db: Db;
-  /** The raw handle, for pragmas, backups and benchmarks; repositories use `db`. */
-  sqlite: SQLite.Database;
+  dialect: StoreDialect;
+  /** The raw SQLite handle (SQLite only), for pragmas, backups and benchmarks; repositories use `db`. */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/**
+ * The numbered migrations with the database's dialect passed to each `up`. The names are the landed
+ * ones, so a database migrated before PostgreSQL existed sees nothing new.
+ */
+export function migrationProvider(dialect: StoreDialect): MigrationProvider {
+  const wrapped: Record<string, Migration> = {};
+  for (const [name, migration] of Object.entries(migrations)) wrapped[name] = { up: (db) => migration.up(db, dialect) };
+  return { getMigrations: async () => wrapped };
+}
+
+/** Whether the store target is a PostgreSQL URL rather than an SQLite file. */
+export function isPostgresUrl(target: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(target);
+}
 
 /** The files SQLite keeps next to the database: the WAL, its shared-memory index, a rollback journal. */
 export const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
@@ -68,20 +85,144 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider: migrationProvider(dialectOf(db)) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw (await newerMigrationsError(db)) ?? (error instanceof Error ? error : new Error(String(error)));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-export async function openStore(file: string, logger?: Logger): Promise<OpenedStore> {
-  const sqlite = openSqlite(file, logger);
+/**
+ * Kysely refuses a database holding a migration the code does not know ("corrupted migrations"); the
+ * likely cause is a newer version that migrated it, which this says plainly. Null for any other failure.
+ */
+async function newerMigrationsError(db: Kysely<unknown>): Promise<Error | null> {
+  let applied: string[];
+  try {
+    applied = (await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db)).rows.map((r) => r.name);
+  } catch {
+    return null;
+  }
+  const unknown = applied.filter((name) => !Object.hasOwn(migrations, name)).sort();
+  if (unknown.length === 0) return null;
+  return new Error(`The database was migrated by a newer Portcullis (${unknown.join(', ')}): upgrade this node`);
+}
+
+/** Opens the store at a file path (SQLite; ":memory:" for a private one) or a postgres:// URL. */
+export async function openStore(target: string, logger?: Logger): Promise<OpenedStore> {
+  if (isPostgresUrl(target)) {
+    const db = await connectPostgres(target, logger);
+    await migrateOrDestroy(db);
+    return { db, dialect: postgresDialect, close: () => db.destroy() };
+  }
+  const sqlite = openSqlite(target, logger);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  await migrateOrDestroy(db);
+  return { db, dialect: sqliteDialect, sqlite, close: () => db.destroy() };
+}
+
+async function migrateOrDestroy(db: Db): Promise<void> {
   try {
     await migrateToLatest(db as Kysely<unknown>);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  return { db, sqlite, close: () => db.destroy() };
+}
+
+const PG_POOL_SIZE = 10;
+const PG_CONNECT_TIMEOUT_MS = 10_000;
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/**
+ * pg returns int8 and numeric as strings, since they can pass 2^53; the store's are counts, sums of
+ * bytes and epoch milliseconds, which cannot, and SQLite gives them as numbers. Set per pool, not on the
+ * global `pg.types`, so no other pg user in the process is affected.
+ */
+function storeTypeParsers(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      (oid === PG_INT8 || oid === PG_NUMERIC) && format !== 'binary' ? Number : types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+/**
+ * Connects to a PostgreSQL database without migrating it: a pool through Kysely's PostgresDialect, after
+ * checking that the database is reachable and sorts text as SQLite does (see `checkDatabase`).
+ * Destroying the returned Kysely ends the pool. pg is loaded here, so the desktop app never loads it.
+ */
+export async function connectPostgres(url: string, logger?: Logger): Promise<Db> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, types: storeTypeParsers(pg.types) });
+  // An idle client whose connection drops (a database restart) emits on the pool; unheard, it would end the process.
+  pool.on('error', (err) => logger?.warn('PostgreSQL connection lost', { server: serverOf(url), reason: reasonOf(err, url) }));
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    await pool.end();
+    throw new Error(`Cannot reach the PostgreSQL database at ${serverOf(url)}: ${reasonOf(err, url)}`);
+  }
+  try {
+    await checkDatabase(client);
+  } catch (err) {
+    client.release();
+    await pool.end();
+    throw err;
+  }
+  client.release();
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Refuses a database that would behave unlike SQLite: text must sort by bytes (C/POSIX collation) — the
+ * throttle reads a key prefix as the range ['kind:', 'kind;') and lists are ordered by name — and be
+ * stored as UTF-8 (stored sizes are UTF-8 bytes). Checked by behaviour, so any provider or version is judged alike.
+ */
+async function checkDatabase(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ encoding: string; database: string; collation: string }>(
+    `SELECT getdatabaseencoding() AS encoding, current_database() AS database,
+            CASE WHEN to_jsonb(d) ->> 'datlocprovider' = 'i' THEN coalesce(to_jsonb(d) ->> 'daticulocale', to_jsonb(d) ->> 'datlocale') ELSE d.datcollate END AS collation
+       FROM pg_database d WHERE d.datname = current_database()`,
+  );
+  const { encoding, database, collation } = rows[0]!;
+  if (encoding !== 'UTF8') {
+    throw new Error(`The PostgreSQL database "${database}" uses the encoding ${encoding}; Portcullis needs UTF8 (${CREATE_HINT})`);
+  }
+  const { rows: order } = await client.query<{ bytewise: boolean }>(`SELECT ('login:zz' < 'login;' AND 'B' < 'a' AND 'z' < 'é') AS bytewise`);
+  if (!order[0]!.bytewise) {
+    throw new Error(`The PostgreSQL database "${database}" sorts text by the collation "${collation}"; Portcullis needs byte order, the C collation (${CREATE_HINT})`);
+  }
+}
+
+const CREATE_HINT = "create it with CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'";
+
+/** "host:port" of a PostgreSQL URL, for messages: never the user or password. */
+function serverOf(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.hostname || u.searchParams.get('host') || 'localhost';
+    return `${host}:${u.port || '5432'}`;
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+/** Why a connection failed, in words; Node's AggregateError (IPv6 then IPv4) has an empty message. */
+function reasonOf(err: unknown, url: string): string {
+  const e = err as { message?: string; code?: string; errors?: unknown[] };
+  const first = Array.isArray(e.errors) && e.errors.length > 0 ? (e.errors[0] as { message?: string }) : undefined;
+  const reason = e.message || first?.message || e.code || String(err);
+  return redactPassword(reason, url);
+}
+
+/** Belt and braces: no driver message should hold the password, and none will reach a log if one does. */
+function redactPassword(text: string, url: string): string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // an unparsable URL has no password to hide
+  }
+  return password ? text.split(password).join('***') : text;
 }

@@ -2,14 +2,14 @@
 // their progress, the one-running-scan-per-user rule (enforced in one statement), and the start-up
 // recovery of scans a crash left running.
 
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ScanStatus } from '../../shared/constants';
 import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import type { Db } from './database';
 import type { ScansTable } from './schema';
 
-export type ScanRow = ScansTable;
+export type ScanRow = Selectable<ScansTable>;
 
 /** Run notes kept as JSON in scans.notes. */
 export interface ScanNotes {
@@ -105,7 +105,7 @@ export function createScansRepo(db: Db) {
         .where('user_id', '=', userId)
         .where('status', '=', 'created')
         .orderBy('created_at', 'desc')
-        .orderBy(sql`rowid`, 'desc')
+        .orderBy('seq', 'desc')
         .executeTakeFirst();
     },
 
@@ -211,7 +211,7 @@ export function createScansRepo(db: Db) {
         .where('status', '=', 'completed')
         .where('id', '<>', excludeId)
         .orderBy('completed_at', 'desc')
-        .orderBy(sql`rowid`, 'desc')
+        .orderBy('seq', 'desc')
         .executeTakeFirst();
     },
 
@@ -237,7 +237,7 @@ export function createScansRepo(db: Db) {
         .where('user_id', '=', userId)
         .where('secret_ref', 'is not', null)
         .orderBy('created_at', 'desc')
-        .orderBy(sql`rowid`, 'desc')
+        .orderBy('seq', 'desc')
         .executeTakeFirst();
     },
 
@@ -263,7 +263,7 @@ export function createScansRepo(db: Db) {
         .select(VULN.as('vulns'))
         .where('api_id', '=', apiId)
         .orderBy('created_at', 'desc')
-        .orderBy(sql`rowid`, 'desc')
+        .orderBy('seq', 'desc')
         .execute();
       return rows.map((r) => ({
         id: r.id,

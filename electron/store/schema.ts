@@ -153,6 +153,8 @@ export interface ScansTable {
   secret_ref: string | null;
   /** JSON: errors, skipped checks and other run notes. */
   notes: string;
+  /** Insertion order (migration 010): the tie-break of scans created in the same millisecond. */
+  seq: Generated<number>;
 }
 
 export interface FindingsTable {

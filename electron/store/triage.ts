@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { TriageState } from '../../shared/constants';
 import type { FindingTriage } from '../../shared/contract';
 import type { Db } from './database';
+import { boolToIntSql } from './dialect';
 
 /** A completed scan's score from its findings that still count (electron/scanner/findings.ts securityScore). */
 export type ScoreOf = (findings: { severity: string; cvss_score: number }[]) => number;
@@ -20,10 +21,13 @@ export interface TriageMark {
   userId: string | null;
 }
 
-/** SQL: does an active mark (not open, not expired at `nowIso`) cover this API and fingerprint? */
+/**
+ * SQL: 1 when an active mark (not open, not expired at `nowIso`) covers this API and fingerprint, else 0
+ * (a value for the integer `suppressed` column on either database).
+ */
 export function activeMarkSql(apiId: string, fingerprint: string, nowIso: string) {
-  return sql<number>`EXISTS (SELECT 1 FROM finding_triage t WHERE t.api_id = ${apiId} AND t.fingerprint = ${fingerprint}
-    AND t.state <> 'open' AND (t.expires_at IS NULL OR t.expires_at > ${nowIso}))`;
+  return boolToIntSql(sql`EXISTS (SELECT 1 FROM finding_triage t WHERE t.api_id = ${apiId} AND t.fingerprint = ${fingerprint}
+    AND t.state <> 'open' AND (t.expires_at IS NULL OR t.expires_at > ${nowIso}))`);
 }
 
 export function createTriageRepo(db: Db) {

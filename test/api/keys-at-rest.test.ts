@@ -191,7 +191,11 @@ describe('moving a data dir to a given key', () => {
     const first = await open(dataDir).core;
     const refs = await storeScanKeys(first);
     // The second one altered (or encrypted with a third key).
-    first.store.sqlite.prepare('UPDATE secrets SET ciphertext = ? WHERE ref = ?').run(`v1:${crypto.randomBytes(40).toString('base64')}`, refs[1]);
+    await first.store.db
+      .updateTable('secrets')
+      .set({ ciphertext: `v1:${crypto.randomBytes(40).toString('base64')}` })
+      .where('ref', '=', refs[1]!)
+      .execute();
     const before = await first.services.repos.secrets.ciphertexts('aes-256-gcm');
     await first.close();
 

@@ -37,8 +37,8 @@ describe('data dir lock (in process)', () => {
     const first = await createTestCore({ dataDir });
     const t = await openTransport('http', first.core);
     const owner = await signUpAndLogin(t, 'owner');
-    const apiId = seedApi(first.core.store.sqlite, owner.id, 'Shop');
-    const scanId = seedScan(first.core.store.sqlite, apiId, owner.id, { status: 'running', created_at: new Date().toISOString() });
+    const apiId = await seedApi(first.core.store.db, owner.id, 'Shop');
+    const scanId = await seedScan(first.core.store.db, apiId, owner.id, { status: 'running', created_at: new Date().toISOString() });
 
     const refused = secondCore(dataDir);
     await expect(refused).rejects.toThrow(/in use by another Portcullis/);

@@ -72,7 +72,7 @@ describe.each(['http', 'ipc'] as const)('accounts contract over %s', (kind) => {
 
     it('answers 500 with a generic message and no stack trace when the store fails', async () => {
       const u = await newUser();
-      tc.core.store.sqlite.exec('ALTER TABLE user_profiles RENAME TO user_profiles_broken');
+      await tc.core.store.db.schema.alterTable('user_profiles').renameTo('user_profiles_broken').execute();
       try {
         const res = await call('GET', '/api/user/extended-profile', { token: u.token });
         expect(res.status).toBe(500);
@@ -80,7 +80,7 @@ describe.each(['http', 'ipc'] as const)('accounts contract over %s', (kind) => {
         expect(res.text).not.toMatch(/sqlite|at \w+ \(|\.ts:\d+/i);
         expect(tc.log.lines.some((l) => l.includes('Unhandled error') && l.includes('user_profiles'))).toBe(true);
       } finally {
-        tc.core.store.sqlite.exec('ALTER TABLE user_profiles_broken RENAME TO user_profiles');
+        await tc.core.store.db.schema.alterTable('user_profiles_broken').renameTo('user_profiles').execute();
       }
     });
   });
@@ -232,10 +232,10 @@ describe.each(['http', 'ipc'] as const)('accounts contract over %s', (kind) => {
 
     it('stores only a hash of the session token', async () => {
       const u = await newUser();
-      const rows = tc.core.store.sqlite.prepare('SELECT token_hash FROM sessions').all() as { token_hash: string }[];
+      const rows = await tc.core.store.db.selectFrom('sessions').select('token_hash').execute();
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.some((r) => r.token_hash === u.token)).toBe(false);
-      const dump = JSON.stringify(tc.core.store.sqlite.prepare('SELECT * FROM sessions').all());
+      const dump = JSON.stringify(await tc.core.store.db.selectFrom('sessions').selectAll().execute());
       expect(dump).not.toContain(u.token);
     });
   });

@@ -18,26 +18,26 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
     alice = await signUpAndLogin(t, 'alice');
     bob = await signUpAndLogin(t, 'bob');
     carol = await signUpAndLogin(t, 'carol');
-    const db = tc.core.store.sqlite;
-    const a1 = seedApi(db, alice.id, 'Orders API');
-    const a2 = seedApi(db, alice.id, 'Billing API');
-    const b1 = seedApi(db, bob.id, 'Bob Shared API');
-    const c1 = seedApi(db, carol.id, 'Carol Private API');
-    db.prepare("INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, 'read', '', '')").run(b1, alice.id);
-    const s1 = seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-02-20T08:00:00.000Z', completed_at: '2026-02-20T08:05:00.000Z' });
-    seedFinding(db, s1, a1, { name: 'BOLA', cvss: 9.1 });
-    seedFinding(db, s1, a1, { name: 'BOLA', cvss: 7.5, path: '/y' });
-    seedFinding(db, s1, a1, { name: 'CORS', cvss: 5.3 });
-    const s2 = seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:10:00.000Z' });
-    seedFinding(db, s2, a1, { name: 'BOLA', cvss: 9.1 });
-    seedFinding(db, s2, a1, { name: 'Headers', cvss: 3.1 });
-    const s3 = seedScan(db, a1, alice.id, { status: 'failed', created_at: '2026-03-02T08:00:00.000Z' });
-    seedScan(db, a1, alice.id, { status: 'created', created_at: '2026-03-02T09:30:00.000Z', started_at: null });
-    const s5 = seedScan(db, a2, alice.id, { status: 'running', created_at: '2026-03-02T09:00:00.000Z' });
-    const s6 = seedScan(db, b1, bob.id, { status: 'completed', created_at: '2026-02-28T12:00:00.000Z', completed_at: '2026-02-28T12:30:00.000Z' });
-    seedFinding(db, s6, b1, { name: 'CORS', cvss: 9.8 });
-    const s7 = seedScan(db, c1, carol.id, { status: 'completed', created_at: '2026-03-02T07:00:00.000Z', completed_at: '2026-03-02T07:10:00.000Z' });
-    for (let i = 0; i < 5; i += 1) seedFinding(db, s7, c1, { name: 'Secret', cvss: 10, path: `/p${i}` });
+    const db = tc.core.store.db;
+    const a1 = await seedApi(db, alice.id, 'Orders API');
+    const a2 = await seedApi(db, alice.id, 'Billing API');
+    const b1 = await seedApi(db, bob.id, 'Bob Shared API');
+    const c1 = await seedApi(db, carol.id, 'Carol Private API');
+    await db.insertInto('shares').values({ api_id: b1, user_id: alice.id, permission: 'read', created_at: '', updated_at: '' }).execute();
+    const s1 = await seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-02-20T08:00:00.000Z', completed_at: '2026-02-20T08:05:00.000Z' });
+    await seedFinding(db, s1, a1, { name: 'BOLA', cvss: 9.1 });
+    await seedFinding(db, s1, a1, { name: 'BOLA', cvss: 7.5, path: '/y' });
+    await seedFinding(db, s1, a1, { name: 'CORS', cvss: 5.3 });
+    const s2 = await seedScan(db, a1, alice.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:10:00.000Z' });
+    await seedFinding(db, s2, a1, { name: 'BOLA', cvss: 9.1 });
+    await seedFinding(db, s2, a1, { name: 'Headers', cvss: 3.1 });
+    const s3 = await seedScan(db, a1, alice.id, { status: 'failed', created_at: '2026-03-02T08:00:00.000Z' });
+    await seedScan(db, a1, alice.id, { status: 'created', created_at: '2026-03-02T09:30:00.000Z', started_at: null });
+    const s5 = await seedScan(db, a2, alice.id, { status: 'running', created_at: '2026-03-02T09:00:00.000Z' });
+    const s6 = await seedScan(db, b1, bob.id, { status: 'completed', created_at: '2026-02-28T12:00:00.000Z', completed_at: '2026-02-28T12:30:00.000Z' });
+    await seedFinding(db, s6, b1, { name: 'CORS', cvss: 9.8 });
+    const s7 = await seedScan(db, c1, carol.id, { status: 'completed', created_at: '2026-03-02T07:00:00.000Z', completed_at: '2026-03-02T07:10:00.000Z' });
+    for (let i = 0; i < 5; i += 1) await seedFinding(db, s7, c1, { name: 'Secret', cvss: 10, path: `/p${i}` });
     ids = { s1, s2, s3, s5, s6 };
   });
   afterAll(async () => {
@@ -82,13 +82,12 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
 
   it('gives the same recent scans when the user sees few of the instance\'s APIs', async () => {
     const before = await t.call<{ data: { recent_scans: unknown[] } }>('GET', '/api/dashboard/overview', { token: alice.token });
-    const db = tc.core.store.sqlite;
-    db.transaction(() => {
-      for (let i = 0; i < 40; i += 1) seedApi(db, carol.id, `Carol filler ${i}`);
-    })();
+    await tc.core.store.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i += 1) await seedApi(trx, carol.id, `Carol filler ${i}`);
+    });
     const after = await t.call<{ data: { recent_scans: unknown[] } }>('GET', '/api/dashboard/overview', { token: alice.token });
     expect(after.json.data.recent_scans).toEqual(before.json.data.recent_scans);
-    db.prepare("DELETE FROM apis WHERE name LIKE 'Carol filler %'").run();
+    await tc.core.store.db.deleteFrom('apis').where('name', 'like', 'Carol filler %').execute();
   });
 
   it('is empty for a new user, and refuses another user id and anonymous callers', async () => {
@@ -109,21 +108,21 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
   // Runs last: its findings would change the instance-wide figures above.
   it('ranks top vulnerability types by worst severity, then count; findings set aside count for neither', async () => {
     const erin = await signUpAndLogin(t, `erin-${kind}`);
-    const db = tc.core.store.sqlite;
-    const api = seedApi(db, erin.id, 'Erin API');
-    const old = seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-02-01T08:00:00.000Z', completed_at: '2026-02-01T08:05:00.000Z' });
+    const db = tc.core.store.db;
+    const api = await seedApi(db, erin.id, 'Erin API');
+    const old = await seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-02-01T08:00:00.000Z', completed_at: '2026-02-01T08:05:00.000Z' });
     // Only the latest scan counts: this older high finding must not lift "Headers".
-    seedFinding(db, old, api, { name: 'Headers', cvss: 8.2 });
-    const scan = seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-03-01T08:00:00.000Z', completed_at: '2026-03-01T08:05:00.000Z' });
-    for (let i = 0; i < 4; i += 1) seedFinding(db, scan, api, { name: 'Headers', cvss: 3.1, path: `/h${i}` });
-    seedFinding(db, scan, api, { name: 'SQL injection', cvss: 8.6 });
-    for (let i = 0; i < 2; i += 1) seedFinding(db, scan, api, { name: 'CORS', cvss: 5.3, path: `/c${i}` });
-    seedFinding(db, scan, api, { name: 'Mixed', cvss: 2.0 });
-    seedFinding(db, scan, api, { name: 'Mixed', cvss: 7.1, path: '/m' });
+    await seedFinding(db, old, api, { name: 'Headers', cvss: 8.2 });
+    const scan = await seedScan(db, api, erin.id, { status: 'completed', created_at: '2026-03-01T08:00:00.000Z', completed_at: '2026-03-01T08:05:00.000Z' });
+    for (let i = 0; i < 4; i += 1) await seedFinding(db, scan, api, { name: 'Headers', cvss: 3.1, path: `/h${i}` });
+    await seedFinding(db, scan, api, { name: 'SQL injection', cvss: 8.6 });
+    for (let i = 0; i < 2; i += 1) await seedFinding(db, scan, api, { name: 'CORS', cvss: 5.3, path: `/c${i}` });
+    await seedFinding(db, scan, api, { name: 'Mixed', cvss: 2.0 });
+    await seedFinding(db, scan, api, { name: 'Mixed', cvss: 7.1, path: '/m' });
     // Set aside in triage: neither its severity nor its count may count.
-    const hidden = seedFinding(db, scan, api, { name: 'CORS', cvss: 9.8, path: '/hidden' });
-    seedFinding(db, scan, api, { name: 'Info only', cvss: 0 });
-    db.prepare('UPDATE findings SET suppressed = 1 WHERE id = ?').run(hidden);
+    const hidden = await seedFinding(db, scan, api, { name: 'CORS', cvss: 9.8, path: '/hidden' });
+    await seedFinding(db, scan, api, { name: 'Info only', cvss: 0 });
+    await db.updateTable('findings').set({ suppressed: 1 }).where('id', '=', hidden).execute();
     const res = await t.call<{ data: { top_vuln_types: unknown[] } }>('GET', '/api/dashboard/overview', { token: erin.token });
     expect(res.json.data.top_vuln_types).toEqual([
       { type: 'Mixed', count: 2, severity: 'high' },

@@ -37,21 +37,27 @@ describe('permission matrix', () => {
   let invitee: TestUser;
   const token = (role: Role) => (role === 'anonymous' ? undefined : users[role].token);
 
+  const runningScans = () => tc.core.store.db.selectFrom('scans').select('id').where('status', '=', 'running').execute();
+
   async function fixture(): Promise<Fixture> {
     const { repos } = tc.core.services;
     const apiId = await repos.apis.createWithEndpoints(miniApiInput(users.owner.id, mini.url), tc.clock.now());
-    const db = tc.core.store.sqlite;
-    const share = db.prepare('INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-    share.run(apiId, users.read.id, 'read', '', '');
-    share.run(apiId, users.manage.id, 'manage', '', '');
+    const { db } = tc.core.store;
+    await db
+      .insertInto('shares')
+      .values([
+        { api_id: apiId, user_id: users.read.id, permission: 'read', created_at: '', updated_at: '' },
+        { api_id: apiId, user_id: users.manage.id, permission: 'manage', created_at: '', updated_at: '' },
+      ])
+      .execute();
     const endpointId = (await repos.endpoints.listForApi(apiId))[1]!.id;
-    const completedScanId = seedScan(db, apiId, users.owner.id, {
+    const completedScanId = await seedScan(db, apiId, users.owner.id, {
       status: 'completed',
       created_at: '2026-03-01T09:00:00.000Z',
       completed_at: '2026-03-01T09:01:00.000Z',
       score: 85,
     });
-    seedFinding(db, completedScanId, apiId, { name: 'Missing security headers', cvss: 5.3 });
+    await seedFinding(db, completedScanId, apiId, { name: 'Missing security headers', cvss: 5.3 });
     const created = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/create', {
       token: users.owner.token,
       body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token },
@@ -156,7 +162,7 @@ describe('permission matrix', () => {
     invitee = await signUpAndLogin(http, 'invitee');
   });
   afterAll(async () => {
-    for (const s of tc.core.store.sqlite.prepare("SELECT id FROM scans WHERE status = 'running'").all() as { id: string }[]) {
+    for (const s of await runningScans()) {
       await tc.core.services.scans.cancel(s.id).catch(() => undefined);
     }
     await http.close();
@@ -176,7 +182,7 @@ describe('permission matrix', () => {
           if (expected === 'ok') expect(res.status, res.text).toBeLessThan(300);
           else expect(res.status, res.text).toBe(expected);
           // A running scan started by this cell must not block the next one of the same user.
-          for (const s of tc.core.store.sqlite.prepare("SELECT id FROM scans WHERE status = 'running'").all() as { id: string }[]) {
+          for (const s of await runningScans()) {
             await tc.core.services.scans.cancel(s.id);
           }
         });

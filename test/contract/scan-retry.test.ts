@@ -64,9 +64,13 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
     deadApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, `http://127.0.0.1:${await closedPort()}`), tc.clock.now());
     // Two endpoints: a short scan, paced below so its events catch it mid-task.
     liveApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url, miniApiEndpoints().slice(0, 2)), tc.clock.now());
-    const share = tc.core.store.sqlite.prepare('INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-    share.run(deadApiId, reader.id, 'read', '', '');
-    share.run(deadApiId, manager.id, 'manage', '', '');
+    await tc.core.store.db
+      .insertInto('shares')
+      .values([
+        { api_id: deadApiId, user_id: reader.id, permission: 'read', created_at: '', updated_at: '' },
+        { api_id: deadApiId, user_id: manager.id, permission: 'manage', created_at: '', updated_at: '' },
+      ])
+      .execute();
   });
 
   afterAll(async () => {
@@ -144,7 +148,7 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
   });
 
   it('409 for a completed scan, while a scan of the caller runs, and for a caller with nothing of their own to repeat', async () => {
-    const completed = seedScan(tc.core.store.sqlite, deadApiId, owner.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:01:00.000Z', score: 90 });
+    const completed = await seedScan(tc.core.store.db, deadApiId, owner.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:01:00.000Z', score: 90 });
     const done = await retry(owner, { scan_id: completed });
     expect(done.status).toBe(409);
     expect(done.json.message).toBe(SCAN_TEXT.notRetryable);
@@ -154,11 +158,11 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
     expect(none.status).toBe(409);
     expect(none.json.message).toBe(SCAN_TEXT.nothingToRepeat);
 
-    const running = seedScan(tc.core.store.sqlite, liveApiId, owner.id, { status: 'running', created_at: '2026-03-02T09:59:00.000Z' });
+    const running = await seedScan(tc.core.store.db, liveApiId, owner.id, { status: 'running', created_at: '2026-03-02T09:59:00.000Z' });
     const busy = await retry(owner, { scan_id: failedScanId });
     expect(busy.status).toBe(409);
     expect(busy.json.message).toBe(SCAN_MESSAGES.anotherInProgress);
-    tc.core.store.sqlite.prepare("UPDATE scans SET status = 'cancelled', failure_reason = 'Cancelled by the user.' WHERE id = ?").run(running);
+    await tc.core.store.db.updateTable('scans').set({ status: 'cancelled', failure_reason: 'Cancelled by the user.' }).where('id', '=', running).execute();
 
     // A cancelled scan may be retried too.
     const again = await retry(owner, { scan_id: running });

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpiry } from '../../electron/api/routes/findings';
 import type { NewFinding } from '../../electron/store/findings';
@@ -71,14 +72,17 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
   const details = async (scanId: string) => (await t.call<Json<ScanDetails>>('POST', '/api/scan/details', { token: owner.token, body: { scan_id: scanId } })).json.data;
   const byFp = (d: ScanDetails, fp: string): Finding => d.results.results.find((f) => f.fingerprint === fp)!;
   /** The counts the triggers keep (not in the Kysely schema: only SQL reads them) and the stored score. */
-  const counts = (scanId: string) =>
-    tc.core.store.sqlite.prepare('SELECT findings_count, critical_count, score FROM scans WHERE id = ?').get(scanId) as { findings_count: number; critical_count: number; score: number };
+  const counts = async (scanId: string) => {
+    const { rows } = await sql<{ findings_count: number; critical_count: number; score: number }>`
+      SELECT findings_count, critical_count, score FROM scans WHERE id = ${scanId}`.execute(tc.core.store.db);
+    return rows[0];
+  };
   const dashboard = async () => (await t.call<Json<DashboardOverview>>('GET', '/api/dashboard/overview', { token: owner.token })).json.data;
 
   /** A completed scan of the API with these findings, scored as the service scores it. */
   async function completedScan(findings: (typeof SQLI | typeof HEADERS | typeof NOTE)[], minutes: number): Promise<string> {
     const at = new Date(tc.clock.now().getTime() - (10 - minutes) * 60_000).toISOString();
-    const scanId = seedScan(tc.core.store.sqlite, apiId, owner.id, { status: 'completed', created_at: at, completed_at: at, score: null });
+    const scanId = await seedScan(tc.core.store.db, apiId, owner.id, { status: 'completed', created_at: at, completed_at: at, score: null });
     for (const f of findings) await tc.core.services.repos.findings.insert(draft(scanId, apiId, f), tc.clock.now());
     const { securityScore } = await import('../../electron/scanner/findings');
     const score = securityScore(await tc.core.services.repos.findings.severities(scanId));
@@ -94,7 +98,7 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
     manager = await signUpAndLogin(t, 'manager');
     reader = await signUpAndLogin(t, 'reader');
     stranger = await signUpAndLogin(t, 'stranger');
-    apiId = seedApi(tc.core.store.sqlite, owner.id, 'Shop API');
+    apiId = await seedApi(tc.core.store.db, owner.id, 'Shop API');
     const now = tc.clock.now().toISOString();
     for (const [u, permission] of [
       [manager, 'manage'],

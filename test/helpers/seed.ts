@@ -1,14 +1,28 @@
 // Writes APIs, scans and findings straight into a store, for tests and benchmarks that need
-// history without running scans.
+// history without running scans. Goes through Kysely, so it works on any database behind the store;
+// the columns the schema gives defaults are written out with those same defaults.
 
 import { randomUUID } from 'node:crypto';
-import type SQLite from 'better-sqlite3';
+import type { Db } from '../../electron/store/database';
 
-export function seedApi(sqlite: SQLite.Database, ownerId: string, name: string, createdAt = '2026-01-01T00:00:00.000Z'): string {
+export async function seedApi(db: Db, ownerId: string, name: string, createdAt = '2026-01-01T00:00:00.000Z'): Promise<string> {
   const id = randomUUID();
-  sqlite
-    .prepare('INSERT INTO apis (id, owner_id, name, base_url, source_format, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, ownerId, name, 'https://api.example.com', 'manual', createdAt, createdAt);
+  await db
+    .insertInto('apis')
+    .values({
+      id,
+      owner_id: ownerId,
+      name,
+      base_url: 'https://api.example.com',
+      status: 'Active',
+      source_format: 'manual',
+      source_filename: null,
+      spec_version: null,
+      security_schemes: '{}',
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
+    .execute();
   return id;
 }
 
@@ -20,13 +34,29 @@ export interface SeedScan {
   score?: number | null;
 }
 
-export function seedScan(sqlite: SQLite.Database, apiId: string, userId: string, scan: SeedScan): string {
+export async function seedScan(db: Db, apiId: string, userId: string, scan: SeedScan): Promise<string> {
   const id = randomUUID();
-  sqlite
-    .prepare(
-      'INSERT INTO scans (id, api_id, user_id, profile, status, created_at, started_at, completed_at, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(id, apiId, userId, 'OWASP_API_10', scan.status, scan.created_at, scan.started_at ?? scan.created_at, scan.completed_at ?? null, scan.score ?? null);
+  await db
+    .insertInto('scans')
+    .values({
+      id,
+      api_id: apiId,
+      user_id: userId,
+      profile: 'OWASP_API_10',
+      status: scan.status,
+      created_at: scan.created_at,
+      started_at: scan.started_at ?? scan.created_at,
+      completed_at: scan.completed_at ?? null,
+      failure_reason: null,
+      progress_done: 0,
+      progress_total: 0,
+      requests_sent: 0,
+      score: scan.score ?? null,
+      config: '{}',
+      secret_ref: null,
+      notes: '{}',
+    })
+    .execute();
   return id;
 }
 
@@ -38,15 +68,37 @@ export interface SeedFinding {
   path?: string;
 }
 
-export function seedFinding(sqlite: SQLite.Database, scanId: string, apiId: string, f: SeedFinding, createdAt = '2026-01-01T00:00:00.000Z'): string {
+export async function seedFinding(db: Db, scanId: string, apiId: string, f: SeedFinding, createdAt = '2026-01-01T00:00:00.000Z'): Promise<string> {
   const id = randomUUID();
   const severity = f.severity ?? (f.cvss >= 7 ? 'high' : f.cvss >= 4 ? 'medium' : f.cvss > 0 ? 'low' : 'info');
-  sqlite
-    .prepare(
-      `INSERT INTO findings (id, scan_id, api_id, check_id, fingerprint, vulnerability_name, severity, confidence, owasp, description,
-         recommendation, cvss_vector, cvss_score, method, path, evidence, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'high', 'API1:2023', 'd', 'r', 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N', ?, ?, ?, ?, ?)`,
-    )
-    .run(id, scanId, apiId, `check-${f.name}`, id, f.name, severity, f.cvss, f.method ?? 'GET', f.path ?? '/x', `Method: ${f.method ?? 'GET'}\nPath: ${f.path ?? '/x'}`, createdAt);
+  const method = f.method ?? 'GET';
+  const path = f.path ?? '/x';
+  await db
+    .insertInto('findings')
+    .values({
+      id,
+      scan_id: scanId,
+      api_id: apiId,
+      check_id: `check-${f.name}`,
+      fingerprint: id,
+      vulnerability_name: f.name,
+      severity,
+      confidence: 'high',
+      owasp: 'API1:2023',
+      cwe: null,
+      description: 'd',
+      recommendation: 'r',
+      cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+      cvss_score: f.cvss,
+      method,
+      path,
+      parameter: null,
+      evidence: `Method: ${method}\nPath: ${path}`,
+      curl: '',
+      references: '[]',
+      trend: 'new',
+      created_at: createdAt,
+    })
+    .execute();
   return id;
 }

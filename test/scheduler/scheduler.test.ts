@@ -70,9 +70,7 @@ describe('recurring scans', () => {
     // A fixed zone keeps the expected times independent of the machine running the test.
     await t.call('PUT', '/api/user/extended-profile', { token: owner.token, body: { timezone: 'UTC+02:00' } });
     apiId = await tc.core.services.repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url), clock.now());
-    tc.core.store.sqlite
-      .prepare("INSERT INTO shares (api_id, user_id, permission, created_at, updated_at) VALUES (?, ?, 'read', '', '')")
-      .run(apiId, reader.id);
+    await tc.core.store.db.insertInto('shares').values({ api_id: apiId, user_id: reader.id, permission: 'read', created_at: '', updated_at: '' }).execute();
     const first = await manualScan();
     await tc.core.services.scans.wait(first);
   });
@@ -194,10 +192,15 @@ describe('recurring scans', () => {
     });
 
     it('fails a run with a clear reason when the keys are gone, and keeps the schedule going', async () => {
-      const holder = tc.core.store.sqlite
-        .prepare('SELECT secret_ref FROM scans WHERE api_id = ? AND secret_ref IS NOT NULL ORDER BY created_at DESC LIMIT 1')
-        .get(apiId) as { secret_ref: string };
-      await tc.core.services.secrets.delete(holder.secret_ref);
+      const holder = await tc.core.store.db
+        .selectFrom('scans')
+        .select('secret_ref')
+        .where('api_id', '=', apiId)
+        .where('secret_ref', 'is not', null)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      await tc.core.services.secrets.delete(holder.secret_ref!);
       const before = (await scansOf()).length;
       clock.set(new Date('2026-03-08T10:00:05.000Z'));
       await tc.core.services.scheduler.runDue();

@@ -14,6 +14,7 @@ import {
   validateSettingsProfile,
   type ValidationError,
 } from '../../../shared/validation';
+import { isUniqueViolation } from '../../store/dialect';
 import { toUser } from '../../store/users';
 import type { Services } from '../../services';
 import { clientInfo } from '../client-info';
@@ -114,7 +115,7 @@ export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
     try {
       await s.repos.users.updateNames(me.id, { firstName, lastName, ...(changesUsername ? { username } : {}) }, s.clock.now());
     } catch (err) {
-      if (/UNIQUE constraint failed: users\.username/.test(String(err))) throw conflict(SETTINGS_MESSAGES.usernameTaken, 'username');
+      if (isUniqueViolation(err, 'users.username')) throw conflict(SETTINGS_MESSAGES.usernameTaken, 'username');
       throw err;
     }
     const user = await s.repos.users.findById(me.id);

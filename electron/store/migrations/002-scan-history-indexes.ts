@@ -4,8 +4,9 @@
 // dashboard ask for on every load.
 
 import { sql, type Kysely } from 'kysely';
+import type { StoreDialect } from '../dialect';
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, d: StoreDialect): Promise<void> {
   await db.schema.alterTable('scans').addColumn('findings_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('scans').addColumn('critical_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await sql`
@@ -13,23 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       findings_count = (SELECT count(*) FROM findings f WHERE f.scan_id = scans.id),
       critical_count = (SELECT count(*) FROM findings f WHERE f.scan_id = scans.id AND f.cvss_score >= 9.0)
   `.execute(db);
-  await sql`
-    CREATE TRIGGER findings_counts_insert AFTER INSERT ON findings BEGIN
-      UPDATE scans SET findings_count = findings_count + 1, critical_count = critical_count + (NEW.cvss_score >= 9.0)
-      WHERE id = NEW.scan_id;
-    END`.execute(db);
-  await sql`
-    CREATE TRIGGER findings_counts_delete AFTER DELETE ON findings BEGIN
-      UPDATE scans SET findings_count = findings_count - 1, critical_count = critical_count - (OLD.cvss_score >= 9.0)
-      WHERE id = OLD.scan_id;
-    END`.execute(db);
-  await sql`
-    CREATE TRIGGER findings_counts_update AFTER UPDATE OF cvss_score, scan_id ON findings BEGIN
-      UPDATE scans SET findings_count = findings_count - 1, critical_count = critical_count - (OLD.cvss_score >= 9.0)
-      WHERE id = OLD.scan_id;
-      UPDATE scans SET findings_count = findings_count + 1, critical_count = critical_count + (NEW.cvss_score >= 9.0)
-      WHERE id = NEW.scan_id;
-    END`.execute(db);
+  for (const statement of d.countingTriggers({ counts: null, updateOf: ['cvss_score', 'scan_id'] })) await statement.execute(db);
   await db.schema
     .createIndex('scans_api_status_completed')
     .on('scans')

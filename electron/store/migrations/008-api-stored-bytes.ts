@@ -3,10 +3,10 @@
 // endpoint. Existing APIs are measured once here with the same rule as the store (store/quotas.ts).
 
 import { sql, type Kysely } from 'kysely';
+import type { StoreDialect } from '../dialect';
 
-const bytes = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
-
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, d: StoreDialect): Promise<void> {
+  const bytes = (column: string) => `coalesce(${d.byteLength(column)}, 0)`;
   await db.schema
     .alterTable('apis')
     .addColumn('stored_bytes', 'integer', (c) => c.notNull().defaultTo(0))

@@ -4,8 +4,9 @@
 // findings out, as they leave out informational ones.
 
 import { sql, type Kysely } from 'kysely';
+import type { CountingRule, StoreDialect } from '../dialect';
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, d: StoreDialect): Promise<void> {
   await db.schema
     .createTable('finding_triage')
     .addColumn('api_id', 'text', (c) => c.notNull().references('apis.id').onDelete('cascade'))
@@ -21,25 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('findings').addColumn('suppressed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 
   for (const name of ['findings_counts_insert', 'findings_counts_delete', 'findings_counts_update']) {
-    await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
+    await d.dropTrigger(name, 'findings').execute(db);
   }
-  await sql`
-    CREATE TRIGGER findings_counts_insert AFTER INSERT ON findings WHEN NEW.severity <> 'info' AND NEW.suppressed = 0 BEGIN
-      UPDATE scans SET findings_count = findings_count + 1, critical_count = critical_count + (NEW.cvss_score >= 9.0)
-      WHERE id = NEW.scan_id;
-    END`.execute(db);
-  await sql`
-    CREATE TRIGGER findings_counts_delete AFTER DELETE ON findings WHEN OLD.severity <> 'info' AND OLD.suppressed = 0 BEGIN
-      UPDATE scans SET findings_count = findings_count - 1, critical_count = critical_count - (OLD.cvss_score >= 9.0)
-      WHERE id = OLD.scan_id;
-    END`.execute(db);
-  await sql`
-    CREATE TRIGGER findings_counts_update AFTER UPDATE OF cvss_score, scan_id, severity, suppressed ON findings BEGIN
-      UPDATE scans SET findings_count = findings_count - (OLD.severity <> 'info' AND OLD.suppressed = 0),
-                       critical_count = critical_count - (OLD.severity <> 'info' AND OLD.suppressed = 0 AND OLD.cvss_score >= 9.0)
-      WHERE id = OLD.scan_id;
-      UPDATE scans SET findings_count = findings_count + (NEW.severity <> 'info' AND NEW.suppressed = 0),
-                       critical_count = critical_count + (NEW.severity <> 'info' AND NEW.suppressed = 0 AND NEW.cvss_score >= 9.0)
-      WHERE id = NEW.scan_id;
-    END`.execute(db);
+  const rule: CountingRule = { counts: (row) => `${row}.severity <> 'info' AND ${row}.suppressed = 0`, updateOf: ['cvss_score', 'scan_id', 'severity', 'suppressed'] };
+  for (const statement of d.countingTriggers(rule)) await statement.execute(db);
 }

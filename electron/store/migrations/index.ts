@@ -1,6 +1,8 @@
-// The numbered migrations, in order. Add new ones at the end; never edit or reorder landed ones.
+// The numbered migrations, in order. Add new ones at the end; never reorder landed ones or change the SQL
+// they run on SQLite (migrations.test.ts holds 001-009 to a snapshot; only dialect routing was added).
 
-import type { Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { StoreDialect } from '../dialect';
 import * as m001 from './001-initial';
 import * as m002 from './002-scan-history-indexes';
 import * as m003 from './003-scan-engine';
@@ -10,8 +12,14 @@ import * as m006 from './006-two-factor';
 import * as m007 from './007-login-throttle';
 import * as m008 from './008-api-stored-bytes';
 import * as m009 from './009-finding-triage';
+import * as m010 from './010-scan-sequence';
 
-export const migrations: Record<string, Migration> = {
+/** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
+export interface StoreMigration {
+  up(db: Kysely<unknown>, dialect: StoreDialect): Promise<void>;
+}
+
+export const migrations: Record<string, StoreMigration> = {
   '001-initial': m001,
   '002-scan-history-indexes': m002,
   '003-scan-engine': m003,
@@ -21,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '007-login-throttle': m007,
   '008-api-stored-bytes': m008,
   '009-finding-triage': m009,
+  '010-scan-sequence': m010,
 };

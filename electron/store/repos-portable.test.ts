@@ -1,0 +1,254 @@
+// The repositories' runtime SQL on both databases (issue 19): the same test body over an SQLite store
+// and a PostgreSQL one (the throwaway cluster of test/helpers/postgres.ts), through createRepos as the
+// services use it — scan order among equal timestamps, dashboard figures, triage, unique violations.
+
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Severity } from '../../shared/constants';
+import { SERVER_MESSAGES } from '../../shared/messages';
+import { postgresSkipReason, startPostgres, type TestPostgres } from '../../test/helpers/postgres';
+import { HashGate } from '../accounts/passwords';
+import { createAccounts } from '../accounts/service';
+import { createTwoFactor } from '../accounts/two-factor';
+import { ApiError, serviceUnavailable } from '../api/errors';
+import { systemClock } from '../clock';
+import { resolveConfig } from '../config';
+import { createLogger } from '../log';
+import { createEncryptedStore } from '../secrets/encrypted';
+import { openStore, type OpenedStore } from './database';
+import { isUniqueViolation } from './dialect';
+import type { NewFinding } from './findings';
+import { createRepos, type Repos } from './index';
+import type { ScoreOf } from './triage';
+
+let cluster: Promise<TestPostgres> | null = null;
+let databases = 0;
+afterAll(async () => {
+  if (cluster) await (await cluster).stop();
+});
+
+const TARGETS: { name: string; skip: string | null; open(): Promise<OpenedStore> }[] = [
+  { name: 'SQLite', skip: null, open: () => openStore(':memory:') },
+  {
+    name: 'PostgreSQL',
+    skip: postgresSkipReason(),
+    open: async () => {
+      cluster ??= startPostgres();
+      return openStore(await (await cluster).createDatabase(`repos_${++databases}`));
+    },
+  },
+];
+
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const EARLIER = new Date('2026-03-10T11:00:00.000Z');
+const score: ScoreOf = (findings) => 100 - 10 * findings.length;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function addApi(repos: Repos, ownerId: string, name: string): Promise<string> {
+  return repos.apis.createWithEndpoints(
+    { ownerId, name, baseUrl: 'https://api.example.com', sourceFormat: 'manual', sourceFilename: null, specVersion: null, security: { schemes: {}, default: [] }, endpoints: [] },
+    EARLIER,
+  );
+}
+
+function finding(scanId: string, apiId: string, name: string, severity: Severity, cvss: number): NewFinding {
+  return {
+    scan_id: scanId,
+    api_id: apiId,
+    check_id: 'check',
+    vulnerability_name: name,
+    severity,
+    confidence: 'high',
+    owasp: 'API1:2023',
+    cwe: null,
+    description: 'd',
+    recommendation: 'r',
+    cvss_score: cvss,
+    cvss_vector: 'v',
+    method: 'GET',
+    path: `/${name}`,
+    parameter: null,
+    evidence: 'Method: GET',
+    curl: '',
+    references: [],
+    fingerprint: `fp-${name}`,
+    trend: 'new',
+  };
+}
+
+/** Creates the scan and, unless it stays a draft, runs it to completion at `completedAt`. */
+async function addScan(repos: Repos, id: string, apiId: string, userId: string, completedAt: Date | null): Promise<void> {
+  await repos.scans.create({ id, apiId, userId, profile: 'OWASP_API_10', config: {}, secretRef: `ref-${id}` }, EARLIER);
+  if (!completedAt) return;
+  expect(await repos.scans.markRunning(id, userId, EARLIER, 1)).toBe('ok');
+  const finished = await repos.scans.finish(
+    id,
+    { status: 'completed', failureReason: null, score: 90, notes: { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} }, done: 1, total: 1, requestsSent: 1 },
+    completedAt,
+  );
+  expect(finished).toBe(true);
+}
+
+describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
+  describe.skipIf(skip !== null)(skip ?? 'through createRepos', () => {
+    it('order scans created in the same millisecond by insertion, not by id', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'a@x.io', username: 'a', firstName: 'A', lastName: 'A', passwordHash: null }, EARLIER);
+        const api = await addApi(repos, user.id, 'Shop');
+        // Ids sort against insertion order, so an id tie-break would give the reverse.
+        await addScan(repos, 'scan-c', api, user.id, NOW);
+        await addScan(repos, 'scan-b', api, user.id, NOW);
+        await addScan(repos, 'scan-a', api, user.id, null);
+        expect((await repos.scans.listForApi(api)).map((s) => s.id)).toEqual(['scan-a', 'scan-b', 'scan-c']);
+        expect((await repos.scans.latestCreated(api, user.id))?.id).toBe('scan-a');
+        expect((await repos.scans.latestHoldingSecret(api, user.id))?.id).toBe('scan-a');
+        expect((await repos.scans.previousCompleted(api, 'none'))?.id).toBe('scan-b');
+        expect((await repos.scans.previousCompleted(api, 'scan-b'))?.id).toBe('scan-c');
+
+        // A scan written by plain SQL (an older writer, a seed) is numbered after the others too.
+        await sql`INSERT INTO scans (id, api_id, user_id, profile, status, created_at) VALUES ('scan-0', ${api}, ${user.id}, 'p', 'created', ${EARLIER.toISOString()})`.execute(store.db);
+        expect((await repos.scans.latestCreated(api, user.id))?.id).toBe('scan-0');
+        // A superseded draft goes; the next scan still comes after every remaining one.
+        await repos.scans.deleteDrafts(api, user.id, 'scan-0');
+        await addScan(repos, 'scan-00', api, user.id, null);
+        expect((await repos.scans.listForApi(api)).map((s) => s.id)).toEqual(['scan-00', 'scan-0', 'scan-b', 'scan-c']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('compute the dashboard, triage marks and suppressed findings alike', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const alice = await repos.users.create({ email: 'alice@x.io', username: 'alice', firstName: 'A', lastName: 'A', passwordHash: null }, EARLIER);
+        const bob = await repos.users.create({ email: 'bob@x.io', username: 'bob', firstName: 'B', lastName: 'B', passwordHash: null }, EARLIER);
+        const shop = await addApi(repos, alice.id, 'Shop');
+        // Bob owns most of the instance; Alice sees her API and one of his (shared): two of 26, so her
+        // recent scans come from her own APIs' scans, and Bob's from walking every scan.
+        const bobs: string[] = [];
+        for (let i = 0; i < 25; i++) bobs.push(await addApi(repos, bob.id, `Bob ${i}`));
+        await repos.shares.upsert(bobs[0]!, alice.id, 'read', EARLIER);
+
+        await addScan(repos, 'old', shop, alice.id, EARLIER);
+        await addScan(repos, 'new', shop, alice.id, NOW);
+        await addScan(repos, 'bob-0', bobs[0]!, bob.id, NOW);
+        await addScan(repos, 'bob-1', bobs[1]!, bob.id, NOW);
+        await addScan(repos, 'draft', shop, alice.id, null);
+        const add = (scanId: string, apiId: string, name: string, severity: Severity, cvss: number) => repos.findings.insert(finding(scanId, apiId, name, severity, cvss), NOW);
+        expect(await add('old', shop, 'sqli', 'high', 9.8)).toBe(true);
+        expect(await add('new', shop, 'sqli', 'high', 9.8)).toBe(true);
+        expect(await add('new', shop, 'sqli', 'high', 9.8)).toBe(false); // one per fingerprint and scan
+        expect(await add('new', shop, 'headers', 'low', 3.1)).toBe(true);
+        expect(await add('new', shop, 'banner', 'info', 0)).toBe(true);
+        expect(await add('bob-0', bobs[0]!, 'cors', 'medium', 5.3)).toBe(true);
+        expect(await add('bob-1', bobs[1]!, 'bola', 'high', 9.1)).toBe(true);
+
+        const aliceView = await repos.dashboard.overview(alice.id, NOW);
+        expect(aliceView).toMatchObject({ total_apis: 2, total_scans: 3, total_vulnerabilities: 3, critical_vulnerabilities: 1 });
+        expect(aliceView.top_vuln_types).toEqual([
+          { type: 'sqli', count: 1, severity: 'high' },
+          { type: 'cors', count: 1, severity: 'medium' },
+          { type: 'headers', count: 1, severity: 'low' },
+        ]);
+        expect(aliceView.scan_activity_weekly.at(-1)).toEqual({ day: '2026-03-10', scans: 3, vulnerabilities: 4 });
+        expect(aliceView.scan_activity_weekly).toHaveLength(7);
+        expect(aliceView.recent_scans.map((r) => [r.id, r.apiName, r.status, r.vulnerabilities]).sort()).toEqual([
+          ['bob-0', 'Bob 0', 'completed', 1],
+          ['new', 'Shop', 'completed', 2],
+          ['old', 'Shop', 'completed', 1],
+        ]);
+        // The API list's card of each visible API (its last scan joined through a correlated subquery).
+        const cards = (await repos.apis.listVisible(alice.id)).map((c) => [c.name, c.permission, c.scanStatus, c.vulnerabilitiesFound]).sort();
+        expect(cards).toEqual([
+          ['Bob 0', 'read', 'Completed', 1],
+          ['Shop', 'owner', 'Completed', 2],
+        ]);
+        const bobView = await repos.dashboard.overview(bob.id, NOW);
+        expect(bobView).toMatchObject({ total_apis: 25, total_scans: 2, total_vulnerabilities: 2, critical_vulnerabilities: 1 });
+        expect(bobView.recent_scans.map((r) => r.apiName).sort()).toEqual(['Bob 0', 'Bob 1']);
+
+        // Setting SQL injection aside re-scores both of Alice's completed scans and drops it from the counts.
+        const marked = await repos.triage.set({ apiId: shop, fingerprint: 'fp-sqli', state: 'false_positive', reason: 'test data', expiresAt: null, userId: alice.id }, NOW, score);
+        expect(marked.affectedScans).toBe(2);
+        expect(marked.triage).toMatchObject({ state: 'false_positive', set_by: 'alice' });
+        expect(await repos.dashboard.overview(alice.id, NOW)).toMatchObject({ total_vulnerabilities: 2, critical_vulnerabilities: 0 });
+        const scores = await store.db.selectFrom('scans').select(['id', 'score']).where('id', 'in', ['old', 'new']).orderBy('id').execute();
+        expect(scores).toEqual([
+          { id: 'new', score: 80 },
+          { id: 'old', score: 100 },
+        ]);
+        expect(Object.fromEntries((await repos.scans.listForApi(shop)).map((scan) => [scan.id, scan.vulnerabilities]))).toEqual({ draft: 0, new: 1, old: 0 });
+        // A later scan's finding with that fingerprint is set aside from the start (0/1 in `suppressed`).
+        await addScan(repos, 'later', shop, alice.id, NOW);
+        expect(await add('later', shop, 'sqli', 'high', 9.8)).toBe(true);
+        expect(await add('later', shop, 'headers', 'low', 3.1)).toBe(true);
+        const suppressed = await store.db.selectFrom('findings').select(['path', 'suppressed']).where('scan_id', '=', 'later').orderBy('path').execute();
+        expect(suppressed).toEqual([
+          { path: '/headers', suppressed: 0 },
+          { path: '/sqli', suppressed: 1 },
+        ]);
+        expect((await repos.scans.listForApi(shop)).find((s) => s.id === 'later')?.vulnerabilities).toBe(1);
+        expect((await repos.triage.listForApi(shop)).map((t) => t.fingerprint)).toEqual(['fp-sqli']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('report a taken email or username as a unique violation of that column', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const first = await repos.users.create({ email: 'same@x.io', username: 'first', firstName: 'F', lastName: 'F', passwordHash: null }, NOW);
+        const second = await repos.users.create({ email: 'other@x.io', username: 'second', firstName: 'S', lastName: 'S', passwordHash: null }, NOW);
+        const email = await rejection(repos.users.create({ email: 'SAME@x.io', username: 'third', firstName: 'T', lastName: 'T', passwordHash: null }, NOW));
+        expect([isUniqueViolation(email), isUniqueViolation(email, 'users.email'), isUniqueViolation(email, 'users.username')]).toEqual([true, true, false]);
+        const username = await rejection(repos.users.updateNames(second.id, { firstName: 'S', lastName: 'S', username: 'First' }, NOW));
+        expect([isUniqueViolation(username), isUniqueViolation(username, 'users.username'), isUniqueViolation(username, 'users.email')]).toEqual([true, true, false]);
+        expect((await repos.users.findById(second.id))?.username).toBe('second');
+        expect((await repos.users.findByUsername('first'))?.id).toBe(first.id);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('answer two sign-ups racing for one email or username with a conflict on that field', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const config = resolveConfig({ shell: 'server', dataDir: '/nonexistent', scryptCost: { N: 1024, r: 8, p: 1 } }, {});
+        const logger = createLogger({ level: 'error' });
+        const secrets = createEncryptedStore({ secrets: repos.secrets, clock: systemClock, key: randomBytes(32), description: 'test key' });
+        const hashGate = new HashGate(config.passwordHashing, () => serviceUnavailable(1));
+        const twoFactor = createTwoFactor({ repos, secrets, config, clock: systemClock, logger, hashGate });
+        const accounts = createAccounts({ repos, config, clock: systemClock, logger, mailer: null, twoFactor, hashGate });
+        const signup = (n: number, email: string, username: string) =>
+          accounts.signup({ firstName: 'R', lastName: 'R', email, username, password: 'correct horse 1' }, { client: 'test', ip: `10.0.0.${n}` });
+        // Both pass the "already taken?" reads before either hash is done, so the database decides.
+        for (const [field, message, a, b] of [
+          ['email', SERVER_MESSAGES.emailTaken, ['race@x.io', 'racer1'], ['race@x.io', 'racer2']],
+          ['username', SERVER_MESSAGES.usernameTaken, ['one@x.io', 'racer'], ['two@x.io', 'racer']],
+        ] as const) {
+          const results = await Promise.allSettled([signup(1, a[0], a[1]), signup(2, b[0], b[1])]);
+          expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+          const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as ApiError;
+          expect(error).toBeInstanceOf(ApiError);
+          expect([error.status, error.message, error.errors?.map((e) => e.field)]).toEqual([409, message, [field]]);
+        }
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
