@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCore } from '../../electron/core';
 import { createLogger } from '../../electron/log';
+import { apiRow } from '../../test/helpers/seed';
 import { writeResult } from '../lib/results';
 
 const APIS = 1000;
@@ -46,19 +47,7 @@ await db.transaction().execute(async (trx) => {
   for (let i = 0; i < APIS; i += 1) {
     const id = randomUUID();
     apiIds.push(id);
-    apis.push({
-      id,
-      owner_id: userId,
-      name: `API ${i}`,
-      base_url: 'https://api.example.com',
-      status: 'Active',
-      source_format: 'manual',
-      source_filename: null,
-      spec_version: null,
-      security_schemes: '{}',
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    });
+    apis.push(apiRow(id, userId, `API ${i}`, now.toISOString()));
   }
   await insertInBatches(apis, (batch) => trx.insertInto('apis').values(batch).execute());
   const scans = [];

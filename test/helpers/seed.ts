@@ -5,24 +5,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../electron/store/database';
 
+/** An `apis` row with the store's defaults: seedApi writes one, the dashboard bench writes thousands. */
+export function apiRow(id: string, ownerId: string, name: string, createdAt: string) {
+  return {
+    id,
+    owner_id: ownerId,
+    name,
+    base_url: 'https://api.example.com',
+    status: 'Active',
+    source_format: 'manual',
+    source_filename: null,
+    spec_version: null,
+    security_schemes: '{}',
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
 export async function seedApi(db: Db, ownerId: string, name: string, createdAt = '2026-01-01T00:00:00.000Z'): Promise<string> {
   const id = randomUUID();
-  await db
-    .insertInto('apis')
-    .values({
-      id,
-      owner_id: ownerId,
-      name,
-      base_url: 'https://api.example.com',
-      status: 'Active',
-      source_format: 'manual',
-      source_filename: null,
-      spec_version: null,
-      security_schemes: '{}',
-      created_at: createdAt,
-      updated_at: createdAt,
-    })
-    .execute();
+  await db.insertInto('apis').values(apiRow(id, ownerId, name, createdAt)).execute();
   return id;
 }
 
