@@ -6,6 +6,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type pg from 'pg';
+import { Redactor } from '../scanner/redact';
 import { dialectOf, postgresDialect, sqliteDialect, type StoreDialect } from './dialect';
 import { migrations } from './migrations/index';
 import { createPrivateFile, PRIVATE_DIR_MODE, tightenPrivateFile } from '../file-modes';
@@ -216,7 +217,10 @@ function reasonOf(err: unknown, url: string): string {
   return redactPassword(reason, url);
 }
 
-/** Belt and braces: no driver message should hold the password, and none will reach a log if one does. */
+/**
+ * Belt and braces: no driver message should hold the password (in any encoding), and none will reach a
+ * log if one does. The scan engine's Redactor knows the encodings.
+ */
 function redactPassword(text: string, url: string): string {
   let password = '';
   try {
@@ -224,5 +228,5 @@ function redactPassword(text: string, url: string): string {
   } catch {
     // an unparsable URL has no password to hide
   }
-  return password ? text.split(password).join('***') : text;
+  return new Redactor([{ label: '***', envVar: 'PGPASSWORD', value: password }]).redact(text);
 }
