@@ -1,6 +1,7 @@
 // Configuration of the core: where data lives, which shell runs it, and the security knobs,
 // from explicit options first, then PORTCULLIS_* environment variables, then defaults.
 
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { OWASP_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
@@ -33,6 +34,13 @@ export interface CoreConfig {
   dataDir: string;
   /** The SQLite file, or ":memory:". */
   dbFile: string;
+  /**
+   * PORTCULLIS_DATABASE_URL (or `serve --database-url`): a PostgreSQL database shared by every node of a
+   * team server. When set the store lives there and `dbFile` is not used.
+   */
+  databaseUrl: string | undefined;
+  /** This process's name among the nodes of one database (scan leases); new at every start. */
+  nodeId: string;
   /** Base of links sent to users (the reset link's `<app>/recover?token=...`). */
   publicUrl: string;
   /** May scans target loopback and private addresses (DESIGN.md section 7). */
@@ -235,6 +243,9 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     shell: input.shell,
     dataDir,
     dbFile: input.dbFile ?? path.join(dataDir, 'portcullis.db'),
+    // Only the team server shares a database; the desktop app and the CLI keep their own file.
+    databaseUrl: input.databaseUrl ?? (input.shell === 'server' ? env.PORTCULLIS_DATABASE_URL?.trim() || undefined : undefined),
+    nodeId: input.nodeId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     publicUrl: (input.publicUrl ?? env.PORTCULLIS_PUBLIC_URL ?? 'http://127.0.0.1:4780').replace(/\/+$/, ''),
     // The desktop app and the CLI scan the engineer's own machine; a team server must opt in.
     allowLocalScans: input.allowLocalScans ?? (input.shell !== 'server' || truthy(env.PORTCULLIS_ALLOW_LOCAL_SCANS)),

@@ -13,7 +13,7 @@ import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir } from './file-modes';
 import { createLogger, type Logger } from './log';
-import { openStore, type OpenedStore } from './store/database';
+import { isPostgresUrl, openStore, type OpenedStore } from './store/database';
 import { ScanEvents } from './scanner/events';
 import { createScanService } from './scanner/service';
 import { createScheduler, type Timer } from './scheduler/scheduler';
@@ -48,6 +48,10 @@ export interface Core {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const config = resolveConfig(options);
   const logger = options.logger ?? createLogger();
+  // Anything else would be taken for an SQLite file name.
+  if (config.databaseUrl !== undefined && !isPostgresUrl(config.databaseUrl)) {
+    throw new Error('The database URL (PORTCULLIS_DATABASE_URL or --database-url) must start with postgres:// or postgresql://.');
+  }
   const givenKey = planSecretKey({
     shell: config.shell,
     choice: config.secretStore,
@@ -55,6 +59,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     envKey: config.secretKey,
     keyFile: config.secretKeyFile,
     listenHost: options.listenHost,
+    sharedDatabase: config.databaseUrl !== undefined,
   });
   ensurePrivateDir(config.dataDir, logger);
   // One core per data dir: a second one would fail the first one's running scans as "interrupted".
@@ -70,7 +75,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 async function openCore(options: CoreOptions & { logger: Logger }, config: CoreConfig, givenKey: GivenKey | null, releaseLock: () => void): Promise<Core> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.dbFile, logger);
+  const store = await openStore(config.databaseUrl ?? config.dbFile, logger);
   const repos = createRepos(store.db);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
   const secrets = await createSecretStore({

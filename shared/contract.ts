@@ -319,6 +319,13 @@ export interface Environment {
   socialSignIn: boolean;
 }
 
+/** `GET /api/health`: can this node reach its database? 200 when it can, 503 when it cannot. */
+export interface Health {
+  database: 'reachable' | 'unreachable';
+  /** The store's engine: SQLite (one node) or PostgreSQL (shared by several nodes). */
+  store: 'sqlite' | 'postgres';
+}
+
 // ---------------------------------------------------------------- requests and responses
 
 export type LoginRequest = ({ email: string } | { username: string }) & { password: string };
@@ -584,6 +591,7 @@ export interface ApiContract {
   'GET /api/stats/platform': { query: Record<string, never>; data: PlatformStats };
   'GET /api/dashboard/overview': { query: { user_id?: string }; data: DashboardOverview };
   'GET /api/environment': { query: Record<string, never>; data: Environment };
+  'GET /api/health': { query: Record<string, never>; data: Health };
   'GET /api/apis': { query: { user_id?: string }; data: { apis: ApiSummary[] } };
   'POST /api/import': { body: FormData; data: ImportData };
   'POST /api/apis/manual': { body: ManualApiRequest; data: ImportData };

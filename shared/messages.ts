@@ -247,6 +247,8 @@ export const SERVER_MESSAGES = {
   preferencesUpdated: 'Preferences updated successfully',
   extendedUpdated: 'Extended profile updated successfully',
   ok: 'OK',
+  databaseReachable: 'The database is reachable.',
+  databaseUnreachable: 'This node cannot reach its database.',
 } as const;
 
 export const LOADING_TEXT = 'Loading...';

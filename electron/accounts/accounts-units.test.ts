@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../clock';
+import { manualClock, type Clock } from '../clock';
 import { createMemoryLogger } from '../log';
+import { openStore } from '../store/database';
+import { createThrottleRepo } from '../store/throttle';
 import { hashPassword, verifyPassword } from './passwords';
 import { FailureThrottle } from './throttle';
 import { hashToken, newToken } from './tokens';
@@ -35,33 +37,40 @@ describe('tokens', () => {
 });
 
 describe('FailureThrottle', () => {
-  it('blocks a key at the limit until its oldest failure leaves the window', () => {
+  // The counts live in the database (throttle-shared.test.ts runs the throttle on both databases).
+  async function throttleOn(clock: Clock, maxFailures: number) {
+    const store = await openStore(':memory:');
+    return { store, throttle: new FailureThrottle(clock, { account: { maxFailures, windowMs: 60_000 } }, createThrottleRepo(store.db)) };
+  }
+  it('blocks a key at the limit until its oldest failure leaves the window', async () => {
     const clock = manualClock(new Date('2026-01-01T00:00:00Z'));
-    const t = new FailureThrottle(clock, { account: { maxFailures: 3, windowMs: 60_000 } });
+    const { store, throttle: t } = await throttleOn(clock, 3);
     const key = [{ kind: 'account', value: 'ada' }];
-    t.fail(key);
+    await t.fail(key);
     clock.advance(10_000);
-    t.fail(key);
-    t.fail(key);
-    expect(t.check(key)).toEqual({ blocked: true, retryAfterSeconds: 50 });
-    expect(t.check([{ kind: 'account', value: 'bob' }]).blocked).toBe(false);
+    await t.fail(key);
+    await t.fail(key);
+    expect(await t.check(key)).toEqual({ blocked: true, retryAfterSeconds: 50 });
+    expect((await t.check([{ kind: 'account', value: 'bob' }])).blocked).toBe(false);
     clock.advance(50_000);
-    expect(t.check(key).blocked).toBe(false);
-    t.fail(key);
-    expect(t.check(key).blocked).toBe(true);
-    t.reset('account', 'ada');
-    expect(t.check(key).blocked).toBe(false);
+    expect((await t.check(key)).blocked).toBe(false);
+    await t.fail(key);
+    expect((await t.check(key)).blocked).toBe(true);
+    await t.reset('account', 'ada');
+    expect((await t.check(key)).blocked).toBe(false);
+    await store.close();
   });
-  it('reserves a slot per attempt in one step, and takes it back on release', () => {
-    const t = new FailureThrottle(manualClock(new Date('2026-01-01T00:00:00Z')), { account: { maxFailures: 2, windowMs: 60_000 } });
+  it('reserves a slot per attempt in one step, and takes it back on release', async () => {
+    const { store, throttle: t } = await throttleOn(manualClock(new Date('2026-01-01T00:00:00Z')), 2);
     const key = [{ kind: 'account', value: 'ada' }];
-    const a = t.reserve(key);
-    const b = t.reserve(key);
-    expect([a.blocked, b.blocked, t.reserve(key).blocked]).toEqual([false, false, true]);
-    a.release();
-    a.release();
-    expect(t.reserve(key).blocked).toBe(false);
-    expect(t.reserve(key).blocked).toBe(true);
+    const attempts = await Promise.all([t.reserve(key), t.reserve(key), t.reserve(key)]);
+    expect(attempts.map((x) => x.blocked).sort()).toEqual([false, false, true]);
+    const a = attempts.find((x) => !x.blocked)!;
+    await a.release();
+    await a.release();
+    expect((await t.reserve(key)).blocked).toBe(false);
+    expect((await t.reserve(key)).blocked).toBe(true);
+    await store.close();
   });
 });
 

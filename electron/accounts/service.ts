@@ -45,7 +45,7 @@ function accountKey(user: UserRow | undefined | null, typed: string): string {
 export type SignInResult = { token: string; user: UserRow } | { challenge: string; user: UserRow };
 
 export function createAccounts({ repos, config, clock, logger, mailer, twoFactor, hashGate }: AccountsDeps) {
-  // Counted attempts live in the database too, so a restart does not clear a lockout.
+  // Counted attempts live in the database: every node sharing it holds one limit, a restart keeps lockouts.
   const rules = { ...config.throttle, signup: config.signupThrottle };
   const throttle = new FailureThrottle(clock, rules, repos.throttle, (err) =>
     logger.error('Could not store a sign-in throttle count', { error: String(err) }),
@@ -102,20 +102,18 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
       input: { firstName: string; lastName: string; email: string; username: string; password: string },
       info: ClientInfo,
     ) {
-      await throttle.ready();
-      const attempt = throttle.reserve([{ kind: 'signup', value: info.ip }]);
+      const attempt = await throttle.reserve([{ kind: 'signup', value: info.ip }]);
       if (attempt.blocked) {
         logger.warn('Sign-ups throttled', { ip: info.ip });
         throw tooManyRequests(attempt.retryAfterSeconds, SERVER_MESSAGES.tooManySignups);
       }
-      await attempt.saved;
       if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
       if (await repos.users.findByUsername(input.username)) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
       let passwordHash: string;
       try {
         passwordHash = await hashGate.run(() => hashPassword(input.password, config.scryptCost));
       } catch (err) {
-        attempt.release();
+        await attempt.release();
         throw err;
       }
       try {
@@ -135,17 +133,15 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
      */
     async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo): Promise<SignInResult> {
       const id = (identifier.email ?? identifier.username ?? '').trim().toLowerCase();
-      await throttle.ready();
-      const early = throttle.check([{ kind: 'client', value: info.ip }]);
+      const early = await throttle.check([{ kind: 'client', value: info.ip }]);
       if (early.blocked) throw tooManyRequests(early.retryAfterSeconds);
       const user = identifier.email !== undefined ? await repos.users.findByEmail(id) : await repos.users.findByUsername(id);
       const account = accountKey(user, id);
-      const attempt = throttle.reserve([
+      const attempt = await throttle.reserve([
         { kind: 'account', value: account },
         { kind: 'client', value: info.ip },
       ]);
       if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
-      await attempt.saved;
       const stored = user?.password_hash;
       let valid: boolean;
       try {
@@ -153,15 +149,15 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
           stored ? verifyPassword(password, stored) : (await burnVerification(password, config.scryptCost), false),
         );
       } catch (err) {
-        attempt.release(); // refused as busy (503), not evaluated: not a failure
+        await attempt.release(); // refused as busy (503), not evaluated: not a failure
         throw err;
       }
       if (!user || !valid) {
         logger.warn('Failed sign-in', { ip: info.ip });
         throw unauthorized(SERVER_MESSAGES.invalidCredentials);
       }
-      attempt.release();
-      throttle.reset('account', account);
+      await attempt.release();
+      await throttle.reset('account', account);
       logger.info('Password accepted', { user: user.id, ip: info.ip, second_factor: user.totp_enabled === 1 });
       return signIn(user, info, 'password');
     },
@@ -200,8 +196,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
     /** Always ends quietly: whether the account exists is never revealed. */
     async forgotPassword(email: string, info: ClientInfo): Promise<void> {
       const key = [{ kind: 'resetRequests', value: email }];
-      await throttle.ready();
-      if (throttle.reserve(key).blocked) {
+      if ((await throttle.reserve(key)).blocked) {
         logger.warn('Password reset requests throttled', { ip: info.ip });
         return;
       }
@@ -237,16 +232,14 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
 
     /** Keeps the current session, signs out every other one. */
     async changePassword(user: UserRow, session: SessionRow, current: string, next: string, info: ClientInfo) {
-      await throttle.ready();
-      const attempt = throttle.reserve([{ kind: 'account', value: accountKey(user, '') }]);
+      const attempt = await throttle.reserve([{ kind: 'account', value: accountKey(user, '') }]);
       if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
-      await attempt.saved;
       const stored = user.password_hash;
       let valid: boolean;
       try {
         valid = !!stored && (await hashGate.run(() => verifyPassword(current, stored)));
       } catch (err) {
-        attempt.release();
+        await attempt.release();
         throw err;
       }
       if (!valid) {
@@ -255,7 +248,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
           { field: 'currentPassword', message: PASSWORD_CHANGE_MESSAGES.currentIncorrect },
         ]);
       }
-      attempt.release();
+      await attempt.release();
       const now = clock.now();
       await repos.users.setPasswordHash(user.id, await hashGate.run(() => hashPassword(next, config.scryptCost)), now);
       await repos.sessions.deleteForUser(user.id, session.id);

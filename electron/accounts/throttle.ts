@@ -1,9 +1,13 @@
 // Counts failures per key (an account identifier, a client address) in a sliding window and blocks
-// the key once it reaches the limit, until its oldest failure leaves the window.
-// An attempt whose check is slow (a password hash) reserves its slot first, synchronously, so
-// parallel attempts cannot all pass the check before the first failure is recorded.
+// the key once it reaches the limit, until its oldest failure leaves the window. The counted attempts
+// live in the database (store/throttle.ts) and every decision reads them there: the server nodes that
+// share the database hold one limit between them, and a restart keeps lockouts.
+// An attempt whose check is slow (a password hash) reserves its slot first — counted and recorded in
+// one transaction no other attempt on the key interleaves with — so parallel attempts cannot all pass
+// the check before the first failure is recorded.
 
 import type { Clock } from '../clock';
+import type { KeyCount, KeyWindow } from '../store/throttle';
 
 export interface ThrottleRule {
   /** Failures allowed within the window before the key is blocked. */
@@ -16,120 +20,102 @@ export interface ThrottleVerdict {
   retryAfterSeconds: number;
 }
 
-const MAX_KEYS = 50_000;
+export type ThrottleKey = { kind: string; value: string };
 
-/** The durable copy of the counted attempts (the database), so a restart keeps lockouts. */
+/** A reserved attempt: blocked, or counted as a failure until `release()` takes it back. */
+export type ThrottleAttempt = ThrottleVerdict & { release(): Promise<void> };
+
+/** How often a throttle deletes the attempts of its kinds that have left their window. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/** The counted attempts (the database: store/throttle.ts). */
 export interface ThrottleStore {
+  counts(keys: readonly Pick<KeyWindow, 'key' | 'after'>[]): Promise<KeyCount[]>;
+  take(keys: readonly KeyWindow[], at: number): Promise<{ ids: number[] } | { refused: KeyCount[] }>;
   add(key: string, at: number): Promise<void>;
-  removeOne(key: string, at: number): Promise<void>;
+  remove(ids: readonly number[]): Promise<void>;
   clear(key: string): Promise<void>;
-  /** The attempts of one kind since `since` (epoch ms). */
-  recent(kind: string, since: number): Promise<{ key: string; at: number }[]>;
+  sweep(kind: string, upTo: number): Promise<void>;
 }
 
 export class FailureThrottle {
-  private readonly failures = new Map<string, number[]>();
-  private loading: Promise<void> | null = null;
+  private lastSweep = -Infinity;
 
   constructor(
     private readonly clock: Clock,
     private readonly rules: Record<string, ThrottleRule>,
-    private readonly store: ThrottleStore | null = null,
+    private readonly store: ThrottleStore,
+    /** Hears failed clean-up writes (taking an attempt back, a reset, the sweep); decisions throw. */
     private readonly onStoreError: (err: unknown) => void = () => undefined,
   ) {}
 
-  /** Loads the attempts still in their window from the store, once; await it before the first check. */
-  ready(): Promise<void> {
-    this.loading ??= (async () => {
-      if (!this.store) return;
-      const now = this.clock.now().getTime();
-      for (const [kind, rule] of Object.entries(this.rules)) {
-        for (const { key, at } of await this.store.recent(kind, now - rule.windowMs)) {
-          const list = this.failures.get(key) ?? [];
-          list.push(at);
-          list.sort((a, b) => a - b);
-          this.failures.set(key, list);
-        }
-      }
-    })().catch((err: unknown) => this.onStoreError(err));
-    return this.loading;
-  }
-
-  /** Runs a store write; a failed write is reported, never thrown at the caller. */
-  private persist(write: (store: ThrottleStore) => Promise<void>): Promise<void> {
-    if (!this.store) return Promise.resolve();
-    return write(this.store).catch((err: unknown) => this.onStoreError(err));
-  }
-
-  private recent(key: string, rule: ThrottleRule, now: number): number[] {
-    const list = (this.failures.get(key) ?? []).filter((t) => now - t < rule.windowMs);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
-    return list;
-  }
-
-  /** Is any of the keys (kind:value) blocked now? */
-  check(keys: { kind: string; value: string }[]): ThrottleVerdict {
-    const now = this.clock.now().getTime();
-    let retry = 0;
-    for (const { kind, value } of keys) {
+  /** The keys that have a rule, with their window as the store counts it at `now`. */
+  private windows(keys: readonly ThrottleKey[], now: number): (KeyWindow & { rule: ThrottleRule })[] {
+    return keys.flatMap(({ kind, value }) => {
       const rule = this.rules[kind];
-      if (!rule) continue;
-      const list = this.recent(`${kind}:${value}`, rule, now);
-      if (list.length >= rule.maxFailures) retry = Math.max(retry, list[0]! + rule.windowMs - now);
-    }
+      return rule ? [{ key: `${kind}:${value}`, after: now - rule.windowMs, max: rule.maxFailures, rule }] : [];
+    });
+  }
+
+  /** Blocked while a key holds its limit, until its oldest failure leaves the window. */
+  private verdict(windows: readonly { rule: ThrottleRule }[], counts: readonly KeyCount[], now: number): ThrottleVerdict {
+    let retry = 0;
+    counts.forEach(({ count, oldest }, i) => {
+      const { rule } = windows[i]!;
+      if (count >= rule.maxFailures && oldest !== null) retry = Math.max(retry, oldest + rule.windowMs - now);
+    });
     return { blocked: retry > 0, retryAfterSeconds: Math.ceil(retry / 1000) };
   }
 
-  /** Counts a failure now; the returned promise settles once the store has it. */
-  fail(keys: { kind: string; value: string }[]): Promise<void> {
-    const now = this.clock.now().getTime();
-    const writes: Promise<void>[] = [];
-    for (const { kind, value } of keys) {
-      if (!this.rules[kind]) continue;
-      const key = `${kind}:${value}`;
-      const list = this.failures.get(key) ?? [];
-      list.push(now);
-      this.failures.delete(key);
-      this.failures.set(key, list);
-      writes.push(this.persist((store) => store.add(key, now)));
+  /** At most once a minute: the attempts that left their window go (the table holds the live ones only). */
+  private async sweep(now: number): Promise<void> {
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    for (const [kind, rule] of Object.entries(this.rules)) {
+      await this.store.sweep(kind, now - rule.windowMs).catch((err: unknown) => this.onStoreError(err));
     }
-    // Bound memory: forget the least recently failed keys first.
-    while (this.failures.size > MAX_KEYS) this.failures.delete(this.failures.keys().next().value!);
-    return Promise.all(writes).then(() => undefined);
+  }
+
+  /** Is any of the keys (kind:value) blocked now? */
+  async check(keys: readonly ThrottleKey[]): Promise<ThrottleVerdict> {
+    const now = this.clock.now().getTime();
+    await this.sweep(now);
+    const windows = this.windows(keys, now);
+    return this.verdict(windows, await this.store.counts(windows), now);
+  }
+
+  /** Counts a failure now. */
+  async fail(keys: readonly ThrottleKey[]): Promise<void> {
+    const now = this.clock.now().getTime();
+    for (const { key } of this.windows(keys, now)) await this.store.add(key, now);
   }
 
   /**
-   * Checks and counts one attempt in one synchronous step: blocked, or counted as a failure until
-   * `release()` (call it when the attempt succeeds) takes the count back.
+   * Checks and counts one attempt in one step: blocked, or counted as a failure until `release()`
+   * (call it when the attempt succeeds) takes the count back.
    */
-  reserve(keys: { kind: string; value: string }[]): ThrottleVerdict & { saved: Promise<void>; release(): void } {
-    const verdict = this.check(keys);
-    if (verdict.blocked) return { ...verdict, saved: Promise.resolve(), release: () => undefined };
+  async reserve(keys: readonly ThrottleKey[]): Promise<ThrottleAttempt> {
     const now = this.clock.now().getTime();
-    const saved = this.fail(keys);
+    await this.sweep(now);
+    const windows = this.windows(keys, now);
+    if (!windows.length) return { blocked: false, retryAfterSeconds: 0, release: async () => undefined };
+    const taken = await this.store.take(windows, now);
+    if ('refused' in taken) return { ...this.verdict(windows, taken.refused, now), release: async () => undefined };
     let released = false;
     return {
-      ...verdict,
-      saved,
-      release: () => {
+      blocked: false,
+      retryAfterSeconds: 0,
+      release: async () => {
         if (released) return;
         released = true;
-        for (const { kind, value } of keys) {
-          if (!this.rules[kind]) continue;
-          const key = `${kind}:${value}`;
-          const list = this.failures.get(key);
-          const at = list?.lastIndexOf(now) ?? -1;
-          if (list && at >= 0) list.splice(at, 1);
-          void saved.then(() => this.persist((store) => store.removeOne(key, now)));
-        }
+        await this.store.remove(taken.ids).catch((err: unknown) => this.onStoreError(err));
       },
     };
   }
 
-  reset(kind: string, value: string): void {
-    const key = `${kind}:${value}`;
-    this.failures.delete(key);
-    if (this.rules[kind]) void this.persist((store) => store.clear(key));
+  /** Forgets the key's failures (a success); a failed write is reported, never thrown. */
+  async reset(kind: string, value: string): Promise<void> {
+    if (!this.rules[kind]) return;
+    await this.store.clear(`${kind}:${value}`).catch((err: unknown) => this.onStoreError(err));
   }
 }

@@ -89,10 +89,8 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
   /** Reserves one guess of the user's second factor (before any slow check); 429 while throttled. */
   async function reserveGuess(user: UserRow) {
     // Counted before the (asynchronous) check, so parallel guesses cannot outrun the count.
-    await throttle.ready();
-    const attempt = throttle.reserve([{ kind: 'code', value: user.id }]);
+    const attempt = await throttle.reserve([{ kind: 'code', value: user.id }]);
     if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
-    await attempt.saved;
     return attempt;
   }
 
@@ -101,8 +99,8 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
     const attempt = await reserveGuess(user);
     const ok = await codeMatches(user, code);
     if (ok) {
-      attempt.release();
-      throttle.reset('code', user.id);
+      await attempt.release();
+      await throttle.reset('code', user.id);
     }
     return ok;
   }
@@ -140,18 +138,16 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
     /** Turns two-factor on with the pending secret; returns the recovery codes (shown once). */
     async enable(user: UserRow, code: string): Promise<string[]> {
       if (user.totp_enabled) throw conflict(TWO_FACTOR_TEXT.alreadyOn);
-      await throttle.ready();
-      const attempt = throttle.reserve([{ kind: 'code', value: user.id }]);
+      const attempt = await throttle.reserve([{ kind: 'code', value: user.id }]);
       if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
-      await attempt.saved;
       const pending = await secrets.get(pendingRef(user.id));
       if (!pending) {
-        attempt.release();
+        await attempt.release();
         throw badRequest(TWO_FACTOR_TEXT.noPending);
       }
       const step = stepOf(user, pending, code.trim());
       if (step === null) throw badRequest(TWO_FACTOR_TEXT.invalidCode, 'code');
-      attempt.release();
+      await attempt.release();
       await secrets.set(secretRef(user.id), pending);
       await secrets.delete(pendingRef(user.id));
       await repos.twoFactor.setEnabled(user.id, true);
@@ -171,7 +167,7 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
       try {
         passwordOk = stored ? await hashGate.run(() => verifyPassword(password, stored)) : true;
       } catch (err) {
-        attempt.release();
+        await attempt.release();
         throw err;
       }
       // A wrong password does not spend the code's time step.
@@ -180,8 +176,8 @@ export function createTwoFactor({ repos, secrets, config, clock, logger, hashGat
         logger.warn('Two-factor sign-in not turned off: wrong password or code', { user: user.id });
         throw badRequest(TWO_FACTOR_TEXT.invalidPasswordOrCode);
       }
-      attempt.release();
-      throttle.reset('code', user.id);
+      await attempt.release();
+      await throttle.reset('code', user.id);
       await repos.twoFactor.setEnabled(user.id, false);
       await repos.twoFactor.replaceRecoveryCodes(user.id, [], clock.now());
       await secrets.delete(secretRef(user.id));

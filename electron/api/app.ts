@@ -37,6 +37,7 @@ export const PUBLIC_ROUTES = new Set([
   'POST /api/auth/reset-password',
   'GET /api/stats/platform',
   'GET /api/environment',
+  'GET /api/health',
 ]);
 
 /** Routes that take file uploads, with their own, larger body limit. */

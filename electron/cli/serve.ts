@@ -6,15 +6,20 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../config';
 import { createCore } from '../core';
 import { createLogger } from '../log';
+import { isPostgresUrl, serverOf } from '../store/database';
 import { startServer } from '../server';
 import { UsageError, type CliCommand } from './types';
 
-const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--secret-key-file <file>] [--web <dir>]
+const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--database-url <url>] [--secret-key-file <file>] [--web <dir>]
 
 Runs the team server: the Portcullis API over HTTP and the web app for browsers.
   --port       port to listen on (default 4780; 0 picks a free one)
   --host       address to bind (default 127.0.0.1; use 0.0.0.0 to serve your network)
   --data-dir   where the database and keys live (default ${defaultDataDir()})
+  --database-url
+               keep the data in PostgreSQL instead (postgres://user:password@host:5432/portcullis; or set
+               PORTCULLIS_DATABASE_URL, which keeps the password out of the process list). Several nodes on
+               one database act as one server; each needs the same secret key (docs/deployment.md)
   --secret-key-file
                the key that encrypts stored scan keys, in a file outside the data dir (mode 0600);
                required beyond loopback unless PORTCULLIS_SECRET_KEY is set
@@ -44,6 +49,7 @@ export const serveCommand: CliCommand = {
         port: { type: 'string', default: '4780' },
         host: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
         'secret-key-file': { type: 'string' },
         web: { type: 'string' },
         verbose: { type: 'boolean', default: false },
@@ -60,8 +66,17 @@ export const serveCommand: CliCommand = {
     const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
     const logger = createLogger({ level: values.verbose ? 'debug' : 'info' });
     const secretKeyFile = values['secret-key-file'] !== undefined ? path.resolve(values['secret-key-file']) : undefined;
+    const databaseUrl = values['database-url'];
+    if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) throw new UsageError('--database-url must be a postgres:// or postgresql:// URL.');
     // The host goes to the core first: beyond loopback it refuses a key kept in the data dir before it creates a file.
-    const core = await createCore({ shell: 'server', dataDir, logger, listenHost: values.host, ...(secretKeyFile ? { secretKeyFile } : {}) });
+    const core = await createCore({
+      shell: 'server',
+      dataDir,
+      logger,
+      listenHost: values.host,
+      ...(secretKeyFile ? { secretKeyFile } : {}),
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
     const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir() });
     if (!process.env.PORTCULLIS_PUBLIC_URL) core.config.publicUrl = server.url;
     return new Promise<number>((resolve) => {
@@ -80,6 +95,7 @@ export const serveCommand: CliCommand = {
       process.on('SIGTERM', stop);
       process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
       process.stdout.write(`Data: ${dataDir}\n`);
+      if (core.config.databaseUrl) process.stdout.write(`Database: PostgreSQL at ${serverOf(core.config.databaseUrl)} (node ${core.config.nodeId})\n`);
     });
   },
 };

@@ -37,6 +37,18 @@ export class SecretKeyRequiredError extends SecretStoreError {
   }
 }
 
+/** Thrown when a team server on a shared database (PostgreSQL) has no key given from outside. */
+export class SharedKeyRequiredError extends SecretStoreError {
+  constructor() {
+    super(
+      'A team server on PostgreSQL needs its secret key given from outside: every node of the database must decrypt the same ' +
+        'stored scan keys, so a key file generated in one node\'s data directory will not do. Set PORTCULLIS_SECRET_KEY to the key ' +
+        `on every node, or pass --secret-key-file <file> (or set PORTCULLIS_SECRET_KEY_FILE). ${KEY_HELP}`,
+    );
+    this.name = 'SharedKeyRequiredError';
+  }
+}
+
 /** 127.0.0.0/8, ::1 (also IPv4-mapped loopback) and localhost; anything else, 0.0.0.0 and :: included, is not. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
@@ -103,6 +115,8 @@ export interface KeyPlanInput {
   keyFile: string | undefined;
   /** The address the team server will bind; undefined for the desktop and the CLI. */
   listenHost: string | undefined;
+  /** The store is a database shared by several nodes (PostgreSQL): each must hold the same key. */
+  sharedDatabase?: boolean;
 }
 
 /** Does this core have to keep its key outside the data dir? A team server, beyond loopback, with the encrypted store. */
@@ -134,5 +148,6 @@ export function planSecretKey(input: KeyPlanInput): GivenKey | null {
     return readGivenKeyFile(input.keyFile);
   }
   if (mustLeave) throw new SecretKeyRequiredError(input.listenHost!);
+  if (input.sharedDatabase) throw new SharedKeyRequiredError();
   return null;
 }

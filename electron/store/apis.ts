@@ -5,6 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import type { ApiPermission } from '../../shared/constants';
 import type { ApiSecurity, ApiSummary, Endpoint } from '../../shared/contract';
 import type { Db } from './database';
+import { lockName } from './dialect';
 import type { ApisTable } from './schema';
 import { NO_QUOTAS, quotaRefusal, textBytes, usageOf, type QuotaLimits } from './quotas';
 import { newRowId } from './row-ids';
@@ -50,8 +51,10 @@ export function createApisRepo(db: Db) {
     /**
      * Creates the API, its endpoints and their flags in one transaction; returns the API id. With
      * `limits`, the owner's usage is read and checked inside that transaction, before anything is
-     * written: Kysely runs one transaction at a time on the single connection, so two parallel imports
-     * cannot both pass the same remaining quota. A refusal (QuotaExceededError) writes nothing.
+     * written, under a lock on the owner (`lockName`: on PostgreSQL other imports of the owner, from
+     * any node, wait for this transaction; SQLite's one connection runs one transaction at a time), so
+     * two parallel imports cannot both pass the same remaining quota. A refusal (QuotaExceededError)
+     * writes nothing.
      */
     async createWithEndpoints(input: NewApi, now: Date, limits: QuotaLimits = NO_QUOTAS): Promise<string> {
       const id = newRowId();
@@ -93,6 +96,7 @@ export function createApisRepo(db: Db) {
       const checked = limits.apis > 0 || limits.endpoints > 0 || limits.bytes > 0;
       await db.transaction().execute(async (trx) => {
         if (checked) {
+          await lockName(trx, `quota:${input.ownerId}`);
           const refusal = quotaRefusal(limits, await usageOf(trx, input.ownerId), { apis: 1, endpoints: rows.length, bytes: storedBytes });
           if (refusal) throw refusal;
         }

@@ -199,7 +199,7 @@ async function checkDatabase(client: pg.PoolClient): Promise<void> {
 const CREATE_HINT = "create it with CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'";
 
 /** "host:port" of a PostgreSQL URL, for messages: never the user or password. */
-function serverOf(url: string): string {
+export function serverOf(url: string): string {
   try {
     const u = new URL(url);
     const host = u.hostname || u.searchParams.get('host') || 'localhost';
@@ -221,7 +221,7 @@ function reasonOf(err: unknown, url: string): string {
  * Belt and braces: no driver message should hold the password (in any encoding), and none will reach a
  * log if one does. The scan engine's Redactor knows the encodings.
  */
-function redactPassword(text: string, url: string): string {
+export function redactPassword(text: string, url: string): string {
   let password = '';
   try {
     password = decodeURIComponent(new URL(url).password);

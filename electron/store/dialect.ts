@@ -78,6 +78,20 @@ export function isUniqueViolation(error: unknown, column?: string): boolean {
   return message === `UNIQUE constraint failed: ${column}`;
 }
 
+/** Namespace of the store's advisory locks (the first of PostgreSQL's two 32-bit keys): "PCLS". */
+const PG_LOCK_SPACE = 0x50434c53;
+
+/**
+ * Holds a lock on `name` until the transaction `trx` ends, so that transactions taking the same name
+ * (a quota owner, a throttle key) run their read-then-write one after another, on every node. On
+ * PostgreSQL a transaction-level advisory lock on the name's hash (two names sharing a hash only wait
+ * for each other); on SQLite nothing, as its one connection already runs one transaction at a time.
+ */
+export async function lockName(trx: Pick<Kysely<unknown>, 'getExecutor'>, name: string): Promise<void> {
+  if (dialectOf(trx).kind !== 'postgres') return;
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(PG_LOCK_SPACE)}, hashtext(${name}))`.execute(trx);
+}
+
 const CRITICAL = (row: string): string => `${row}.cvss_score >= 9.0`;
 const TRIGGERS = { insert: 'findings_counts_insert', delete: 'findings_counts_delete', update: 'findings_counts_update' } as const;
 const PG_COUNTING_FUNCTION = 'findings_counts';

@@ -1,5 +1,5 @@
 // Scans repository: the lifecycle rows of scans (created -> running -> completed/failed/cancelled),
-// their progress, the one-running-scan-per-user rule (enforced in one statement), and the start-up
+// their progress, the one-running-scan-per-user rule (a unique index, migration 011), and the start-up
 // recovery of scans a crash left running.
 
 import { sql, type Selectable } from 'kysely';
@@ -7,6 +7,7 @@ import type { ScanStatus } from '../../shared/constants';
 import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import type { Db } from './database';
+import { isUniqueViolation } from './dialect';
 import type { ScansTable } from './schema';
 
 export type ScanRow = Selectable<ScansTable>;
@@ -114,20 +115,28 @@ export function createScansRepo(db: Db) {
     },
 
     /**
-     * created -> running, only if the user has no other scan running; one statement, so two
-     * concurrent starts cannot both win.
+     * created -> running, only if the user has no other scan running. The condition alone does not
+     * hold it on a PostgreSQL pool (two starts of two scans can both see none running); the unique
+     * index of migration 011 does, on both databases: the start that loses is told busy.
      */
     async markRunning(id: string, userId: string, now: Date, total: number): Promise<'ok' | 'busy' | 'not-created'> {
-      const res = await db
-        .updateTable('scans')
-        .set({ status: 'running', started_at: now.toISOString(), progress_done: 0, progress_total: total, requests_sent: 0 })
-        .where('id', '=', id)
-        .where('status', '=', 'created')
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('scans as other').select('other.id').where('other.user_id', '=', userId).where('other.status', '=', 'running'))),
-        )
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) return 'ok';
+      let updated: number;
+      try {
+        const res = await db
+          .updateTable('scans')
+          .set({ status: 'running', started_at: now.toISOString(), progress_done: 0, progress_total: total, requests_sent: 0 })
+          .where('id', '=', id)
+          .where('status', '=', 'created')
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('scans as other').select('other.id').where('other.user_id', '=', userId).where('other.status', '=', 'running'))),
+          )
+          .executeTakeFirst();
+        updated = Number(res.numUpdatedRows);
+      } catch (err) {
+        if (isUniqueViolation(err, 'scans.user_id')) return 'busy';
+        throw err;
+      }
+      if (updated === 1) return 'ok';
       const row = await this.findById(id);
       return row?.status === 'created' ? 'busy' : 'not-created';
     },

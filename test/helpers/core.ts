@@ -1,7 +1,11 @@
 // Test harness: a real core on a real SQLite file in a temp dir, reachable over real HTTP or through
 // the IPC bridge, with a controllable clock and an in-memory log to assert on.
+// PORTCULLIS_TEST_STORE switches a team server's store: `postgres` (a fresh database of a throwaway
+// cluster per core) or `two-nodes` (two cores on one such database; transports alternate requests
+// between them). The contract suite runs under all three (scripts/test-all.mjs).
 
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import { manualClock } from '../../electron/clock';
@@ -9,6 +13,7 @@ import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createBridgeHandler, type IpcInvokeEventLike } from '../../electron/ipc-bridge';
 import { createMemoryLogger } from '../../electron/log';
 import { startServer, type RunningServer } from '../../electron/server';
+import { startPostgres, type TestPostgres } from './postgres';
 
 /** Real scrypt with a test-sized cost; the OWASP cost is the default everywhere else. */
 export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
@@ -19,8 +24,40 @@ export function tempDir(prefix = 'portcullis-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+export type TestStore = 'sqlite' | 'postgres' | 'two-nodes';
+
+const TEST_STORES: readonly TestStore[] = ['sqlite', 'postgres', 'two-nodes'];
+
+/** The store team-server cores of this run use (PORTCULLIS_TEST_STORE, default sqlite). */
+export function testStore(): TestStore {
+  const chosen = process.env.PORTCULLIS_TEST_STORE ?? 'sqlite';
+  if (!(TEST_STORES as readonly string[]).includes(chosen)) throw new Error(`PORTCULLIS_TEST_STORE must be one of ${TEST_STORES.join(', ')}; got "${chosen}".`);
+  return chosen as TestStore;
+}
+
+/** Every node of a shared database holds the same key (32 bytes, base64); tests only. */
+export const TEST_SHARED_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+let cluster: Promise<TestPostgres> | null = null;
+let databases = 0;
+
+/** A new, empty database on this process's throwaway cluster (started on first use, stopped at exit). */
+export async function newTestDatabase(): Promise<string> {
+  cluster ??= startPostgres();
+  databases += 1;
+  return (await cluster).createDatabase(`portcullis_${process.pid}_${databases}`);
+}
+
+/** The database of a data dir, so a core started again on the same dir (a restart) finds its data. */
+const databaseOfDir = new Map<string, string>();
+
+/** A core's twin on the same database, when the run has two nodes. */
+const twins = new WeakMap<Core, Core>();
+
 export interface TestCore {
   core: Core;
+  /** Every node of this server: [core] on one store, [core, twin] with two nodes. */
+  nodes: Core[];
   clock: ReturnType<typeof manualClock>;
   log: ReturnType<typeof createMemoryLogger>;
   dataDir: string;
@@ -33,28 +70,63 @@ export async function createTestCore(
   const dataDir = overrides.dataDir ?? tempDir();
   const clock = overrides.clock ?? manualClock(new Date('2026-03-02T10:00:00.000Z'));
   const log = createMemoryLogger('debug');
-  const core = await createCore({
+  const store = testStore();
+  const shared = store !== 'sqlite' && (overrides.shell ?? 'server') === 'server' && overrides.databaseUrl === undefined;
+  const options: CoreOptions = {
     shell: 'server',
     scryptCost: TEST_SCRYPT,
     // Every test user signs up from 127.0.0.1; the sign-up throttle's own test sets the real limit.
     signupThrottle: { maxFailures: 10_000, windowMs: 10 * 60 * 1000 },
     allowLocalScans: true,
     publicUrl: 'http://portcullis.test',
+    ...(shared ? { databaseUrl: databaseOfDir.get(dataDir) ?? (await newTestDatabase()) } : {}),
+    ...(shared && overrides.secretKey === undefined && overrides.secretKeyFile === undefined ? { secretKey: TEST_SHARED_SECRET_KEY } : {}),
     ...overrides,
     dataDir,
     logger: log,
     clock,
-  });
+  };
+  if (options.databaseUrl && shared) databaseOfDir.set(dataDir, options.databaseUrl);
+  const core = await createCore(options);
+  const nodes = [core];
+  const dirs = [dataDir];
+  if (shared && store === 'two-nodes') {
+    const twinDir = tempDir();
+    const twin = await createCore({ ...options, dataDir: twinDir });
+    twins.set(core, twin);
+    nodes.push(twin);
+    dirs.push(twinDir);
+  }
   return {
     core,
+    nodes,
     clock,
     log,
     dataDir,
     async close() {
-      await core.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const node of nodes) await node.close();
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Everything the store holds, as text: the SQLite file with its WAL checkpointed into it, or every
+ * row of every table of the PostgreSQL database. For "no secret is stored in clear" checks.
+ */
+export async function storedText(core: Core): Promise<string> {
+  const { sqlite } = core.store;
+  if (sqlite) {
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    return fs.readFileSync(core.config.dbFile).toString('latin1');
+  }
+  const { rows: tables } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`.execute(core.store.db);
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await sql<{ text: string | null }>`SELECT string_agg(t::text, E'\n') AS text FROM ${sql.table(name)} t`.execute(core.store.db);
+    parts.push(rows[0]?.text ?? '');
+  }
+  return parts.join('\n');
 }
 
 export interface CallOptions {
@@ -104,7 +176,30 @@ async function result<T>(status: number, headers: Headers, body: Uint8Array): Pr
   return { status, headers, json: json as T, text, body };
 }
 
+/** One transport over a core and its twin: requests alternate between the two nodes, first the twin's. */
+function alternating<T extends Transport>(first: T, second: T): T {
+  let turn = 0;
+  return {
+    ...first,
+    call(method, p, options) {
+      turn += 1;
+      return (turn % 2 ? second : first).call(method, p, options);
+    },
+    async close() {
+      await first.close();
+      await second.close();
+    },
+  };
+}
+
 export async function httpTransport(core: Core): Promise<Transport & { server: RunningServer }> {
+  const twin = twins.get(core);
+  // With two nodes, streams and raw sockets opened on `server` reach the core's node, while calls alternate.
+  if (twin) return alternating(await httpTransportOf(core), await httpTransportOf(twin));
+  return httpTransportOf(core);
+}
+
+async function httpTransportOf(core: Core): Promise<Transport & { server: RunningServer }> {
   const server = await startServer({ core, host: '127.0.0.1', port: 0, staticDir: null });
   return {
     name: 'http',
@@ -121,6 +216,11 @@ export async function httpTransport(core: Core): Promise<Transport & { server: R
 export const TRUSTED_FRAME: IpcInvokeEventLike = { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } };
 
 export function ipcTransport(core: Core): Transport {
+  const twin = twins.get(core);
+  return twin ? alternating(ipcTransportOf(core), ipcTransportOf(twin)) : ipcTransportOf(core);
+}
+
+function ipcTransportOf(core: Core): Transport {
   const handler = createBridgeHandler({ fetch: (req, info) => core.fetch(req, info), appOrigin: APP_ORIGIN });
   return {
     name: 'ipc',

@@ -13,6 +13,7 @@ import * as m007 from './007-login-throttle';
 import * as m008 from './008-api-stored-bytes';
 import * as m009 from './009-finding-triage';
 import * as m010 from './010-scan-sequence';
+import * as m011 from './011-one-running-scan';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -30,4 +31,5 @@ export const migrations: Record<string, StoreMigration> = {
   '008-api-stored-bytes': m008,
   '009-finding-triage': m009,
   '010-scan-sequence': m010,
+  '011-one-running-scan': m011,
 };
