@@ -1,5 +1,6 @@
 // `portcullis`: the command-line shell of the core. Each subcommand lives in cli/<name>.ts.
 
+import { migrateStoreCommand } from './cli/migrate-store';
 import { reportCommand } from './cli/report';
 import { scanCommand } from './cli/scan';
 import { serveCommand } from './cli/serve';
@@ -9,10 +10,12 @@ const COMMANDS: Record<string, CliCommand> = {
   serve: serveCommand,
   scan: scanCommand,
   report: reportCommand,
+  'migrate-store': migrateStoreCommand,
 };
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, cmd]) => `  ${name.padEnd(8)} ${cmd.summary}`);
+  const width = Math.max(8, ...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, cmd]) => `  ${name.padEnd(width)} ${cmd.summary}`);
   return `Usage: portcullis <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "portcullis <command> --help" for the options of a command.`;
 }
 

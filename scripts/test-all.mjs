@@ -1,7 +1,9 @@
 // `npm test`: the one command that checks everything — lint, type check, build, unit and
 // integration tests (vitest, including the electronegativity check of the desktop shell), the
 // packaging configuration (electron-builder against a stub Electron), then the browser tests
-// (Playwright on Debian's Chromium).
+// (Playwright on Debian's Chromium). The API contract suite runs three times: on SQLite (with the rest),
+// on PostgreSQL, and on two nodes sharing one PostgreSQL database (PORTCULLIS_TEST_STORE; the tests start
+// a throwaway cluster on 127.0.0.1, test/helpers/postgres.ts).
 // Every step runs; the command fails if any did. Browser tests need the build.
 // The failures are repeated at the very end, so a log cut to its last lines still says what failed.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +13,7 @@ import { addonAbi, buildFor } from './native-modules.mjs';
 
 const RESULTS = 'test-results';
 const VITEST_JSON = path.join(RESULTS, 'vitest.json');
+const CONTRACT_JSON = (store) => path.join(RESULTS, `vitest-contract-${store}.json`);
 const PLAYWRIGHT_JSON = path.join(RESULTS, 'playwright.json');
 
 // After `npm start` or `npm run dist` better-sqlite3 may be built for Electron: switch it back first.
@@ -23,8 +26,14 @@ const steps = [
   {
     name: 'unit + integration (vitest)',
     cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
-    failures: vitestFailures,
+    failures: () => vitestFailures(VITEST_JSON),
   },
+  ...['postgres', 'two-nodes'].map((store) => ({
+    name: `API contract suite on ${store === 'postgres' ? 'PostgreSQL' : 'two nodes, one PostgreSQL'} (vitest)`,
+    cmd: ['npx', 'vitest', 'run', 'test/contract', '--reporter=dot', '--reporter=json', `--outputFile.json=${CONTRACT_JSON(store)}`],
+    env: { PORTCULLIS_TEST_STORE: store },
+    failures: () => vitestFailures(CONTRACT_JSON(store)),
+  })),
   { name: 'packaging (electron-builder --dir, stub Electron)', cmd: ['node', 'scripts/check-packaging.mjs'], needs: 'build' },
   {
     name: 'browser (playwright)',
@@ -37,7 +46,7 @@ const steps = [
 ];
 
 fs.mkdirSync(RESULTS, { recursive: true });
-for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) fs.rmSync(f, { force: true });
+for (const f of [VITEST_JSON, CONTRACT_JSON('postgres'), CONTRACT_JSON('two-nodes'), PLAYWRIGHT_JSON]) fs.rmSync(f, { force: true });
 
 const results = [];
 for (const step of steps) {
@@ -81,9 +90,9 @@ function indent(text, pad) {
   return plain.split('\n').slice(0, 12).map((l) => pad + l.slice(0, 300)).join('\n');
 }
 
-function vitestFailures() {
-  if (!fs.existsSync(VITEST_JSON)) return [{ title: 'vitest wrote no report', message: 'see the output above' }];
-  const report = JSON.parse(fs.readFileSync(VITEST_JSON, 'utf8'));
+function vitestFailures(file) {
+  if (!fs.existsSync(file)) return [{ title: 'vitest wrote no report', message: 'see the output above' }];
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   const out = [];
   for (const file of report.testResults ?? []) {
     const rel = path.relative(process.cwd(), file.name);
