@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { Redactor } from '../scanner/redact';
 import { dialectOf, postgresDialect, sqliteDialect, type StoreDialect } from './dialect';
 import { migrations } from './migrations/index';
+import { NulFreeTextPlugin } from './nul-free-text';
 import { createPrivateFile, PRIVATE_DIR_MODE, tightenPrivateFile } from '../file-modes';
 import type { Logger } from '../log';
 import type { Database } from './schema';
@@ -172,7 +173,7 @@ export async function connectPostgres(url: string, logger?: Logger): Promise<Db>
     throw err;
   }
   client.release();
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new NulFreeTextPlugin()] });
 }
 
 /**

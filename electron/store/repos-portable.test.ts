@@ -19,6 +19,7 @@ import { createEncryptedStore } from '../secrets/encrypted';
 import { openStore, type OpenedStore } from './database';
 import { isUniqueViolation } from './dialect';
 import type { NewFinding } from './findings';
+import { NUL_STAND_IN } from './nul-free-text';
 import { createRepos, type Repos } from './index';
 import type { ScoreOf } from './triage';
 
@@ -123,6 +124,27 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         await repos.scans.deleteDrafts(api, user.id, 'scan-0');
         await addScan(repos, 'scan-00', api, user.id, null);
         expect((await repos.scans.listForApi(api)).map((s) => s.id)).toEqual(['scan-00', 'scan-0', 'scan-b', 'scan-c']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('store text holding a NUL character (PostgreSQL gets the visible stand-in, SQLite the character)', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'n@x.io', username: 'n', firstName: 'N', lastName: 'N', passwordHash: null }, EARLIER);
+        const api = await addApi(repos, user.id, 'Binary');
+        await addScan(repos, 'scan-nul', api, user.id, null);
+        const body = 'HTTP/1.1 200 OK\n\nGIF89a\u0000\u0001\u0000';
+        expect(await repos.findings.insert({ ...finding('scan-nul', api, 'binary', 'low', 3.1), evidence: body, parameter: 'a\u0000b' }, NOW)).toBe(true);
+        const [stored] = await repos.findings.listForScan('scan-nul');
+        const nul = store.dialect.kind === 'postgres' ? NUL_STAND_IN : '\u0000';
+        expect(stored!.evidence).toBe(body.replaceAll('\u0000', nul));
+        expect(stored!.parameter).toBe(`a${nul}b`);
+        // Raw SQL parameters too.
+        const { rows } = await sql<{ t: string }>`SELECT ${'x\u0000y'} AS t`.execute(store.db);
+        expect(rows[0]!.t).toBe(`x${nul}y`);
       } finally {
         await store.close();
       }
