@@ -4,17 +4,13 @@
 // process (a data dir is one node's), so there the two instances share it.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../test/helpers/postgres';
+import { freshDatabase, postgresSkipReason, stopSharedCluster } from '../../test/helpers/postgres';
 import { manualClock, type Clock } from '../clock';
 import { openStore, type Db, type OpenedStore } from '../store/database';
 import { createThrottleRepo } from '../store/throttle';
 import { FailureThrottle, type ThrottleRule } from './throttle';
 
-let cluster: Promise<TestPostgres> | null = null;
-let databases = 0;
-afterAll(async () => {
-  if (cluster) await (await cluster).stop();
-});
+afterAll(stopSharedCluster);
 
 /** Opens the stores of `count` nodes on one fresh database; the first one's `db` is for looking at rows. */
 type Nodes = (count: number) => Promise<OpenedStore[]>;
@@ -32,8 +28,7 @@ const TARGETS: { name: string; skip: string | null; nodes: Nodes }[] = [
     name: 'PostgreSQL',
     skip: postgresSkipReason(),
     nodes: async (count) => {
-      cluster ??= startPostgres();
-      const url = await (await cluster).createDatabase(`throttle_${++databases}`);
+      const url = await freshDatabase('throttle');
       const stores: OpenedStore[] = [];
       for (let i = 0; i < count; i++) stores.push(await openStore(url));
       return stores;

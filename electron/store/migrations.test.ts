@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../test/helpers/postgres';
+import { freshDatabase, postgresSkipReason, stopSharedCluster } from '../../test/helpers/postgres';
 import { createApisRepo } from './apis';
 import { connectPostgres, migrateToLatest, migrationProvider, openSqlite } from './database';
 import { dialectOf, sqliteDialect } from './dialect';
@@ -38,11 +38,7 @@ interface Target {
   fresh(): Promise<Kysely<Database>>;
 }
 
-let cluster: Promise<TestPostgres> | null = null;
-let databases = 0;
-afterAll(async () => {
-  if (cluster) await (await cluster).stop();
-});
+afterAll(stopSharedCluster);
 
 const TARGETS: Target[] = [
   {
@@ -54,9 +50,7 @@ const TARGETS: Target[] = [
     name: 'PostgreSQL',
     skip: postgresSkipReason(),
     fresh: async () => {
-      cluster ??= startPostgres();
-      const url = await (await cluster).createDatabase(`migrations_${++databases}`);
-      return connectPostgres(url);
+      return connectPostgres(await freshDatabase('migrations'));
     },
   },
 ];

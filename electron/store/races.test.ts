@@ -6,23 +6,16 @@
 
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../test/helpers/postgres';
+import { freshDatabase, postgresSkipReason, stopSharedCluster } from '../../test/helpers/postgres';
 import { connectPostgres, migrateToLatest, migrationProvider, openSqlite, openStore, type Db, type OpenedStore } from './database';
 import { dialectOf, isUniqueViolation } from './dialect';
 import { createRepos, type Repos } from './index';
 import { QuotaExceededError } from './quotas';
 import type { Database } from './schema';
 
-let cluster: Promise<TestPostgres> | null = null;
-let databases = 0;
-afterAll(async () => {
-  if (cluster) await (await cluster).stop();
-});
+afterAll(stopSharedCluster);
 
-async function postgresUrl(): Promise<string> {
-  cluster ??= startPostgres();
-  return (await cluster).createDatabase(`races_${++databases}`);
-}
+const postgresUrl = () => freshDatabase('races');
 
 const TARGETS: { name: string; skip: string | null; open(): Promise<OpenedStore>; bare(): Promise<Kysely<Database>> }[] = [
   {

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Severity } from '../../shared/constants';
 import { SERVER_MESSAGES } from '../../shared/messages';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../test/helpers/postgres';
+import { freshDatabase, postgresSkipReason, stopSharedCluster } from '../../test/helpers/postgres';
 import { HashGate } from '../accounts/passwords';
 import { createAccounts } from '../accounts/service';
 import { createTwoFactor } from '../accounts/two-factor';
@@ -23,21 +23,14 @@ import { NUL_STAND_IN } from './nul-free-text';
 import { createRepos, type Repos } from './index';
 import type { ScoreOf } from './triage';
 
-let cluster: Promise<TestPostgres> | null = null;
-let databases = 0;
-afterAll(async () => {
-  if (cluster) await (await cluster).stop();
-});
+afterAll(stopSharedCluster);
 
 const TARGETS: { name: string; skip: string | null; open(): Promise<OpenedStore> }[] = [
   { name: 'SQLite', skip: null, open: () => openStore(':memory:') },
   {
     name: 'PostgreSQL',
     skip: postgresSkipReason(),
-    open: async () => {
-      cluster ??= startPostgres();
-      return openStore(await (await cluster).createDatabase(`repos_${++databases}`));
-    },
+    open: async () => openStore(await freshDatabase('repos')),
   },
 ];
 

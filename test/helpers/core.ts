@@ -13,7 +13,7 @@ import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createBridgeHandler, type IpcInvokeEventLike } from '../../electron/ipc-bridge';
 import { createMemoryLogger } from '../../electron/log';
 import { startServer, type RunningServer } from '../../electron/server';
-import { startPostgres, type TestPostgres } from './postgres';
+import { freshDatabase } from './postgres';
 
 /** Real scrypt with a test-sized cost; the OWASP cost is the default everywhere else. */
 export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
@@ -38,15 +38,8 @@ export function testStore(): TestStore {
 /** Every node of a shared database holds the same key (32 bytes, base64); tests only. */
 export const TEST_SHARED_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
-let cluster: Promise<TestPostgres> | null = null;
-let databases = 0;
-
 /** A new, empty database on this process's throwaway cluster (started on first use, stopped at exit). */
-export async function newTestDatabase(): Promise<string> {
-  cluster ??= startPostgres();
-  databases += 1;
-  return (await cluster).createDatabase(`portcullis_${process.pid}_${databases}`);
-}
+export const newTestDatabase = (): Promise<string> => freshDatabase('portcullis');
 
 /** The database of a data dir, so a core started again on the same dir (a restart) finds its data. */
 const databaseOfDir = new Map<string, string>();

@@ -265,3 +265,23 @@ function stopServer(child: ChildProcess): Promise<void> {
     child.kill('SIGQUIT');
   });
 }
+
+let shared: Promise<TestPostgres> | null = null;
+let sharedDatabases = 0;
+
+/**
+ * A new, empty database on this test process's cluster, which starts on first use and stops when the
+ * process exits (or at `stopSharedCluster`). Tests that need a PostgreSQL database take one from here.
+ */
+export async function freshDatabase(prefix = 'test'): Promise<string> {
+  shared ??= startPostgres();
+  sharedDatabases += 1;
+  return (await shared).createDatabase(`${prefix}_${process.pid}_${sharedDatabases}`);
+}
+
+/** Stops the shared cluster, if one started (an afterAll of a file that used `freshDatabase`). */
+export async function stopSharedCluster(): Promise<void> {
+  const cluster = shared;
+  shared = null;
+  if (cluster) await (await cluster).stop();
+}
