@@ -41,6 +41,11 @@ export interface CoreConfig {
   databaseUrl: string | undefined;
   /** This process's name among the nodes of one database (scan leases); new at every start. */
   nodeId: string;
+  /**
+   * A running scan's lease on its node (issue 19): renewed every `heartbeatMs`; once `leaseMs` passes
+   * without a renewal the node is taken for dead and any node fails the scan. PORTCULLIS_SCAN_LEASE_MS.
+   */
+  scanLease: { leaseMs: number; heartbeatMs: number };
   /** Base of links sent to users (the reset link's `<app>/recover?token=...`). */
   publicUrl: string;
   /** May scans target loopback and private addresses (DESIGN.md section 7). */
@@ -149,7 +154,8 @@ function corsOriginsFromEnv(env: NodeJS.ProcessEnv): string[] {
   return [...new Set([DESKTOP_ORIGIN, ...listed])];
 }
 
-export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan' | 'quotas'>> & {
+export type CoreConfigInput = Partial<Omit<CoreConfig, 'scan' | 'quotas' | 'scanLease'>> & {
+  scanLease?: Partial<CoreConfig['scanLease']>;
   shell: Shell;
   dataDir: string;
   scan?: Partial<ScanDefaults>;
@@ -214,6 +220,12 @@ function envNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
+/** 30 s leases renewed every 5 s; a shorter lease (tests, quick failover) keeps the ratio. */
+function scanLease(input: Partial<CoreConfig['scanLease']> | undefined, env: NodeJS.ProcessEnv): CoreConfig['scanLease'] {
+  const leaseMs = Math.max(100, input?.leaseMs ?? envNumber(env.PORTCULLIS_SCAN_LEASE_MS) ?? 30_000);
+  return { leaseMs, heartbeatMs: Math.max(20, Math.min(input?.heartbeatMs ?? Math.round(leaseMs / 6), leaseMs / 2)) };
+}
+
 /**
  * One hash per core at once and one waiting behind each: a sign-in that is let in waits at most one
  * hash time before its own, so it answers within about two (issue 18's one second); the rest get 503.
@@ -246,6 +258,7 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     // Only the team server shares a database; the desktop app and the CLI keep their own file.
     databaseUrl: input.databaseUrl ?? (input.shell === 'server' ? env.PORTCULLIS_DATABASE_URL?.trim() || undefined : undefined),
     nodeId: input.nodeId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    scanLease: scanLease(input.scanLease, env),
     publicUrl: (input.publicUrl ?? env.PORTCULLIS_PUBLIC_URL ?? 'http://127.0.0.1:4780').replace(/\/+$/, ''),
     // The desktop app and the CLI scan the engineer's own machine; a team server must opt in.
     allowLocalScans: input.allowLocalScans ?? (input.shell !== 'server' || truthy(env.PORTCULLIS_ALLOW_LOCAL_SCANS)),

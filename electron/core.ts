@@ -14,6 +14,7 @@ import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir } from './file-modes';
 import { createLogger, type Logger } from './log';
 import { isPostgresUrl, openStore, type OpenedStore } from './store/database';
+import { createNotifier } from './store/notify';
 import { ScanEvents } from './scanner/events';
 import { createScanService } from './scanner/service';
 import { createScheduler, type Timer } from './scheduler/scheduler';
@@ -76,7 +77,12 @@ async function openCore(options: CoreOptions & { logger: Logger }, config: CoreC
   const { logger } = options;
   const clock = options.clock ?? systemClock;
   const store = await openStore(config.databaseUrl ?? config.dbFile, logger);
-  const repos = createRepos(store.db);
+  // Other nodes hear of scan events, ended sessions and schedule changes through it (PostgreSQL only).
+  const notifier = await createNotifier({ store, databaseUrl: config.databaseUrl, nodeId: config.nodeId, logger }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const repos = createRepos(store.db, notifier);
   const mailer = await createMailer(config.smtpUrl, config.mailFrom, logger);
   const secrets = await createSecretStore({
     shell: config.shell,
@@ -88,6 +94,7 @@ async function openCore(options: CoreOptions & { logger: Logger }, config: CoreC
     logger,
   }).catch(async (err: unknown) => {
     // A key refused at start (wrong, missing, damaged): the database is closed before the lock goes.
+    await notifier.close();
     await store.close();
     throw err;
   });
@@ -95,9 +102,9 @@ async function openCore(options: CoreOptions & { logger: Logger }, config: CoreC
   const hashGate = new HashGate(config.passwordHashing, () => serviceUnavailable(1));
   const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger, hashGate });
   const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor, hashGate });
-  const scanEvents = new ScanEvents();
+  const scanEvents = new ScanEvents({ notifier, failureReasonOf: async (id) => (await repos.scans.findById(id))?.failure_reason ?? null });
   const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
-  const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer });
+  const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer, notifier });
   const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, twoFactor, secrets, scans, scanEvents, scheduler };
   await repos.sessions.deleteExpired(clock.now());
   // A crash leaves no scan "running": it is failed with a reason at the next start.
@@ -117,6 +124,8 @@ async function openCore(options: CoreOptions & { logger: Logger }, config: CoreC
       closed = true;
       await scheduler.stop();
       await scans.shutdown();
+      // After the scans: their last events still reach the other nodes.
+      await notifier.close();
       await store.close();
       releaseLock();
     },

@@ -2,6 +2,9 @@
 // -> start (one running scan per user) -> running in the background with progress and findings
 // written as they come -> completed / failed (with a reason) / cancelled. Also the start-up
 // recovery of scans a crash left running, and a clean stop when the core closes.
+// On a database shared by several nodes (issue 19) the node that starts a scan runs it under a lease it
+// renews every heartbeat; a node whose lease expires is taken for dead and its scans are failed by any
+// other node's sweep; a cancel on another node reaches the owner through the row.
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
@@ -93,6 +96,7 @@ export const SCAN_TEXT = {
   nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
   notRetryable: 'Only a failed or cancelled scan can be retried.',
   interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
+  nodeLost: 'The scan was interrupted: the server node running it stopped (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
   userCancelled: 'Cancelled by the user.',
 } as const;
@@ -118,6 +122,11 @@ interface ActiveScan {
 }
 
 const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
+
+/** How often `wait` looks at a scan running on another node. */
+const WAIT_POLL_MS = 100;
+
+const API_DELETED: StopReason = { status: 'failed', message: 'The API was deleted.' };
 
 /** What the SecretStore keeps for a scan: the identities with their secrets (v2), or the two keys of older scans. */
 interface StoredIdentities {
@@ -156,10 +165,91 @@ function failedOutcome(reason: string): ScanOutcome {
   };
 }
 
+/** On a shared database, a scan key younger than this is never swept as an orphan (its scan may be on its way). */
+const ORPHAN_KEY_GRACE_MS = 60 * 60 * 1000;
+
 export function createScanService(deps: ScanServiceDeps) {
   const { repos, secrets, config, logger, clock } = deps;
   const events = deps.events ?? new ScanEvents();
   const active = new Map<string, ActiveScan>();
+  const { leaseMs, heartbeatMs } = config.scanLease;
+  /** Several nodes share the database: leases decide which running scans are alive. */
+  const shared = config.databaseUrl !== undefined;
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  /** The heartbeat or sweep in flight (one at a time; shutdown waits for it). */
+  let tick: Promise<void> = Promise.resolve();
+  let closing = false;
+
+  /** Timer tasks queued or running: a slow database skips a beat rather than queueing them up. */
+  const pending = new Set<string>();
+
+  /** Runs one timer task after the one before, logging its failure (a database hiccup must not stop the timers). */
+  function serially(name: string, task: () => Promise<unknown>): void {
+    if (pending.has(name)) return;
+    pending.add(name);
+    tick = tick.then(async () => {
+      try {
+        if (!closing) await task();
+      } catch (err) {
+        logger.warn(`Scan ${name} failed`, { error: (err as Error)?.message });
+      } finally {
+        pending.delete(name);
+      }
+    });
+  }
+
+  /**
+   * A scan of ours whose row is no longer running was ended elsewhere (a cancel on another node, a
+   * sweep that took this node for dead) or deleted with its API: stop sending its requests.
+   */
+  async function stopIfEnded(scanId: string): Promise<void> {
+    const entry = active.get(scanId);
+    if (!entry || entry.controller.signal.aborted) return;
+    const row = await repos.scans.findById(scanId);
+    if (row?.status === 'running' || entry.controller.signal.aborted) return;
+    const reason: StopReason = !row
+      ? API_DELETED
+      : row.status === 'cancelled'
+        ? { status: 'cancelled', message: row.failure_reason ?? SCAN_TEXT.userCancelled }
+        : { status: 'failed', message: row.failure_reason ?? SCAN_TEXT.nodeLost };
+    logger.info('Scan ended elsewhere: stopping it here', { scan_id: scanId, status: row?.status ?? 'deleted' });
+    entry.controller.abort(reason);
+  }
+
+  /** Renews the leases of the scans running here; stops those whose row says they ended. */
+  async function heartbeat(): Promise<void> {
+    const ids = [...active.keys()];
+    if (!ids.length) return;
+    const renewed = await repos.scans.renewLeases(ids, config.nodeId, leaseMs);
+    for (const id of ids) if (!renewed.has(id)) await stopIfEnded(id);
+  }
+
+  /**
+   * Fails the running scans whose node stopped renewing their lease (`unleased`: and those never
+   * leased), never one running here, and announces each as a finished scan.
+   */
+  async function sweepExpired(unleased: boolean): Promise<string[]> {
+    const failed = await repos.scans.failExpiredLeases(clock.now(), SCAN_TEXT.nodeLost, { unleased, except: [...active.keys()] });
+    for (const scan of failed) {
+      logger.warn('Scan marked failed: the node running it stopped', { scan_id: scan.id });
+      events.emit({ type: 'scan:finished', scanId: scan.id, apiId: scan.api_id, userId: scan.user_id, status: 'failed', failureReason: SCAN_TEXT.nodeLost, findings: scan.findings, score: null });
+    }
+    return failed.map((s) => s.id);
+  }
+
+  function armHeartbeat(): void {
+    if (heartbeatTimer || closing) return;
+    heartbeatTimer = setInterval(() => {
+      if (!active.size && heartbeatTimer) {
+        clearInterval(heartbeatTimer);
+        heartbeatTimer = null;
+        return;
+      }
+      serially('heartbeat', heartbeat);
+    }, heartbeatMs);
+    heartbeatTimer.unref();
+  }
 
   async function target(baseUrl: string) {
     const v = await checkScanTarget(baseUrl, config.allowLocalScans, deps.resolver);
@@ -251,11 +341,10 @@ export function createScanService(deps: ScanServiceDeps) {
               const entry = active.get(scanId);
               if (entry) entry.current = current ?? null;
               repos.scans
-                .updateProgress(scanId, p)
+                .updateProgress(scanId, p, current ?? null)
                 .then(async (saved) => {
-                  if (!saved && !controller.signal.aborted && !(await repos.scans.findById(scanId))) {
-                    controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
-                  }
+                  // Cancelled on another node, failed by a sweep, or deleted with its API.
+                  if (!saved && !controller.signal.aborted) await stopIfEnded(scanId);
                 })
                 .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
               events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
@@ -265,7 +354,7 @@ export function createScanService(deps: ScanServiceDeps) {
                 return await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
               } catch (err) {
                 // The API (and with it this scan) was deleted while it ran: stop sending requests for it.
-                if (!(await repos.scans.findById(scanId))) controller.abort({ status: 'failed', message: 'The API was deleted.' } satisfies StopReason);
+                if (!(await repos.scans.findById(scanId))) controller.abort(API_DELETED);
                 throw err;
               }
             },
@@ -302,7 +391,7 @@ export function createScanService(deps: ScanServiceDeps) {
       ...(outcome.status === 'completed' && notes.previous_scan_id ? { fixed: await repos.findings.fixedSince(notes.previous_scan_id, scanId) } : {}),
     };
     const reason = outcome.status === 'completed' ? null : outcome.failureReason ?? (outcome.status === 'cancelled' ? SCAN_TEXT.userCancelled : null);
-    await repos.scans.finish(
+    const saved = await repos.scans.finish(
       scanId,
       {
         status: outcome.status,
@@ -323,15 +412,19 @@ export function createScanService(deps: ScanServiceDeps) {
       requests: outcome.progress.requestsSent,
       reason: reason ?? undefined,
     });
+    // The row was ended elsewhere: a cancel on another node is announced here, with the row's reason;
+    // a sweep that failed it has announced it already.
+    const ended = saved ? null : await repos.scans.findById(scanId);
+    if (ended?.status === 'failed') return;
     events.emit({
       type: 'scan:finished',
       scanId,
       apiId: row.api_id,
       userId: row.user_id,
-      status: outcome.status,
-      failureReason: reason,
+      status: ended?.status === 'cancelled' ? 'cancelled' : outcome.status,
+      failureReason: ended?.status === 'cancelled' ? ended.failure_reason : reason,
       findings: outcome.progress.findings,
-      score,
+      score: ended ? null : score,
     });
   }
 
@@ -426,7 +519,8 @@ export function createScanService(deps: ScanServiceDeps) {
       const row = await repos.scans.findById(scanId);
       if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
       if (row.status !== 'failed' && row.status !== 'cancelled') throw new ScanError(409, SCAN_TEXT.notRetryable);
-      if (this.isUserBusy(userId) || (await repos.scans.runningForUser(userId))) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
+      // The database, not this node's memory: the user's scan may run on another node, or have been cancelled there.
+      if (await repos.scans.runningForUser(userId)) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
       const own = row.user_id === userId && row.secret_ref ? row : await repos.scans.latestHoldingSecret(row.api_id, userId);
       const id = await this.createLike(userId, row.api_id, own);
       return this.start(userId, { apiId: row.api_id, scanId: id });
@@ -448,6 +542,8 @@ export function createScanService(deps: ScanServiceDeps) {
       const api = await repos.apis.findById(row.api_id);
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
+      // Leased before it runs: a node dying right after the start leaves a lease that expires.
+      await repos.scans.takeLease(row.id, config.nodeId, leaseMs);
       const marked = await repos.scans.markRunning(row.id, userId, clock.now(), 0);
       if (marked === 'busy') throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
       if (marked === 'not-created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
@@ -455,7 +551,8 @@ export function createScanService(deps: ScanServiceDeps) {
       const controller = new AbortController();
       const entry: ActiveScan = { controller, userId, done: Promise.resolve(), current: null };
       active.set(row.id, entry);
-      logger.info('Scan started', { scan_id: row.id, api_id: row.api_id, user_id: userId });
+      armHeartbeat();
+      logger.info('Scan started', { scan_id: row.id, api_id: row.api_id, user_id: userId, node: config.nodeId });
       entry.done = execute(running, controller)
         .catch((err) => logger.error('Scan crashed', { scan_id: row!.id, error: err }))
         .finally(() => active.delete(row!.id));
@@ -477,7 +574,8 @@ export function createScanService(deps: ScanServiceDeps) {
         return 'cancelled';
       }
       if (row.status === 'running') {
-        // Running in no process of ours (another process owns the database): mark it stopped.
+        // Running on another node: marked stopped here; its node sees the row at its next heartbeat (or
+        // progress) and stops sending, and a node that died leaves nothing to stop.
         await repos.scans.finish(
           scanId,
           { status: 'cancelled', failureReason: SCAN_TEXT.userCancelled, score: null, notes: parseNotes(row.notes), done: row.progress_done, total: row.progress_total, requestsSent: row.requests_sent },
@@ -520,7 +618,8 @@ export function createScanService(deps: ScanServiceDeps) {
             identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
             created_users: notes.created_users ?? [],
             refreshes: notes.refreshes ?? 0,
-            current: row.status === 'running' ? (active.get(scanId)?.current ?? null) : null,
+            // Running here: the runner's own; on another node: what that node last saved with its progress.
+            current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
           },
           results: await repos.findings.listForScan(scanId),
         },
@@ -565,28 +664,53 @@ export function createScanService(deps: ScanServiceDeps) {
       return active.has(scanId);
     },
 
-    /** Is one of this user's scans running here (one scan per user at a time)? */
+    /**
+     * Is one of this user's scans running here and not being stopped? A quick local answer (the
+     * scheduler's); whether the user may start a scan is the database's (`runningForUser`, markRunning).
+     */
     isUserBusy(userId: string): boolean {
-      for (const entry of active.values()) if (entry.userId === userId) return true;
+      for (const entry of active.values()) if (entry.userId === userId && !entry.controller.signal.aborted) return true;
       return false;
     },
 
-    /** Resolves when the scan (if running here) has finished. */
+    /** Resolves when the scan has finished: here, or on another node (its row no longer running). */
     async wait(scanId: string): Promise<void> {
-      await active.get(scanId)?.done;
+      const entry = active.get(scanId);
+      if (entry) return entry.done;
+      while ((await repos.scans.findById(scanId))?.status === 'running') await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
     },
 
-    /** At start-up: scans a crash left running are failed with a reason; keys no scan refers to are removed. */
+    /**
+     * At start-up: scans a crash left running are failed with a reason; keys no scan refers to are
+     * removed. Alone on its SQLite file every running scan was interrupted; on a shared database only
+     * those whose node stopped renewing its lease, and every node goes on sweeping for them.
+     */
     async recover(): Promise<string[]> {
-      const ids = await repos.scans.failInterrupted(clock.now(), SCAN_TEXT.interrupted);
-      for (const id of ids) logger.warn('Scan marked failed: it was running when Portcullis stopped', { scan_id: id });
-      const swept = await sweepOrphanSecrets(secrets, repos.secrets, await repos.scans.liveSecretRefs());
+      let ids: string[];
+      if (shared) {
+        ids = await sweepExpired(true);
+        sweepTimer ??= setInterval(() => serially('sweep', () => sweepExpired(false)), Math.max(heartbeatMs, Math.round(leaseMs / 2)));
+        sweepTimer.unref();
+      } else {
+        ids = await repos.scans.failInterrupted(clock.now(), SCAN_TEXT.interrupted);
+        for (const id of ids) logger.warn('Scan marked failed: it was running when Portcullis stopped', { scan_id: id });
+      }
+      // Read the live references before the keys: a scan created meanwhile on another node has a key
+      // newer than the grace, which is kept.
+      const live = await repos.scans.liveSecretRefs();
+      const storedBefore = shared ? new Date(clock.now().getTime() - ORPHAN_KEY_GRACE_MS) : undefined;
+      const swept = await sweepOrphanSecrets(secrets, repos.secrets, live, storedBefore);
       if (swept) logger.info('Removed stored scan keys no scan refers to', { count: swept });
       return ids;
     },
 
-    /** Stops every running scan (failed, with the reason) and waits for them to settle. */
+    /** Stops every running scan (failed, with the reason) and waits for them to settle; stops the lease timers. */
     async shutdown(): Promise<void> {
+      closing = true;
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
+      if (sweepTimer) clearInterval(sweepTimer);
+      heartbeatTimer = sweepTimer = null;
+      await tick;
       const entries = [...active.values()];
       for (const e of entries) e.controller.abort({ status: 'failed', message: SCAN_TEXT.shutdown } satisfies StopReason);
       await Promise.all(entries.map((e) => e.done));

@@ -2,12 +2,16 @@
 // a run missed while the app was closed runs once at the next start, then the schedule continues
 // from now; a run due while the owner's scan is active waits for it to finish. One timer (a
 // node-schedule job) wakes the scheduler at the soonest next run, and is re-armed after every change.
+// With several nodes on one database every node runs the timer; each due run is claimed in the
+// database (a compare-and-set of its next run) and only the node that wins starts it. A change on one
+// node re-arms every node's timer; the queue behind an active scan is the claiming node's own.
 
 import schedule from 'node-schedule';
 import { SCAN_MESSAGES } from '../../shared/messages';
 import type { ScheduleFrequency } from '../../shared/constants';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
+import type { Notifier } from '../store/notify';
 import type { ScanEvents } from '../scanner/events';
 import { ScanError, type ScanService } from '../scanner/service';
 import type { Repos } from '../store/index';
@@ -33,15 +37,17 @@ export interface SchedulerDeps {
   clock: Clock;
   logger: Logger;
   timer?: Timer;
+  /** Tells the other nodes of schedule changes and hears of theirs; without one, this process only. */
+  notifier?: Notifier;
 }
 
-export function createScheduler({ repos, scans, scanEvents, clock, logger, timer = nodeScheduleTimer }: SchedulerDeps) {
+export function createScheduler({ repos, scans, scanEvents, clock, logger, timer = nodeScheduleTimer, notifier }: SchedulerDeps) {
   /** Due runs waiting for their owner's active scan to finish: user id -> API ids, in order. */
   const waiting = new Map<string, string[]>();
   let wake: { cancel(): void } | null = null;
   let wakeAt: Date | null = null;
   let stopped = true;
-  let unsubscribe: (() => void) | null = null;
+  let unsubscribe: (() => void)[] = [];
   /** Runs are processed one at a time, so two wake-ups never start the same schedule twice. */
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -56,9 +62,27 @@ export function createScheduler({ repos, scans, scanEvents, clock, logger, timer
     waiting.set(userId, list);
   }
 
+  const nextAfter = (row: ScheduleRow, now: Date): Date => nextRunAt(row.frequency as ScheduleFrequency, new Date(row.anchor_at ?? row.created_at), now, row.zone);
+
   async function advance(row: ScheduleRow, now: Date, scanId: string | null, error: string | null): Promise<void> {
-    const next = nextRunAt(row.frequency as ScheduleFrequency, new Date(row.anchor_at ?? row.created_at), now, row.zone);
-    await repos.schedules.recordRun(row.api_id, { at: now, next, scanId, error });
+    await repos.schedules.recordRun(row.api_id, { at: now, next: nextAfter(row, now), scanId, error });
+  }
+
+  /** The user's scan finished (on any node): the first run waiting behind it starts. */
+  function finished(userId: string): void {
+    const queue = waiting.get(userId);
+    const apiId = queue?.shift();
+    if (!queue?.length) waiting.delete(userId);
+    if (!apiId) return;
+    void serial(async () => {
+      const row = await repos.schedules.get(apiId);
+      if (row?.is_enabled) await runOne(row);
+    }).catch((err) => logger.error('Queued scheduled scan failed', { error: err }));
+  }
+
+  /** Drops a changed or deleted schedule's waiting run. */
+  function unqueue(apiId: string): void {
+    for (const list of waiting.values()) list.splice(0, list.length, ...list.filter((id) => id !== apiId));
   }
 
   /** Starts the schedule's scan now, or queues it behind the owner's active scan. */
@@ -103,32 +127,54 @@ export function createScheduler({ repos, scans, scanEvents, clock, logger, timer
     /** Catch-up for runs missed while closed, then the timer. */
     async start(): Promise<void> {
       stopped = false;
-      unsubscribe ??= scanEvents.subscribe((event) => {
-        if (event.type !== 'scan:finished') return;
-        const queue = waiting.get(event.userId);
-        const apiId = queue?.shift();
-        if (!queue?.length) waiting.delete(event.userId);
-        if (!apiId) return;
-        void serial(async () => {
-          const row = await repos.schedules.get(apiId);
-          if (row?.is_enabled) await runOne(row);
-        }).catch((err) => logger.error('Queued scheduled scan failed', { error: err }));
-      });
+      if (!unsubscribe.length) {
+        unsubscribe = [
+          scanEvents.subscribe((event) => {
+            if (event.type === 'scan:finished') finished(event.userId);
+          }),
+        ];
+        if (notifier) {
+          unsubscribe.push(
+            notifier.subscribe('schedules_changed', (payload, origin) => {
+              if (origin === 'local') return;
+              const apiId = (payload as { apiId?: unknown } | null)?.apiId;
+              void serial(async () => {
+                if (typeof apiId === 'string') unqueue(apiId);
+                await arm();
+              }).catch((err) => logger.error('Scheduler re-arm failed', { error: err }));
+            }),
+            // A scan finished on another node while the notifications connection was down went unheard.
+            notifier.onReconnect(() => {
+              void (async () => {
+                for (const userId of [...waiting.keys()]) if (!(await repos.scans.runningForUser(userId))) finished(userId);
+                await serial(arm);
+              })().catch((err) => logger.error('Scheduler catch-up after reconnect failed', { error: err }));
+            }),
+          );
+        }
+      }
       await api.runDue();
     },
 
-    /** Runs every schedule due at the clock's now (each once), then re-arms the timer. */
+    /**
+     * Runs every schedule due at the clock's now (each once, on whichever node claims it first), then
+     * re-arms the timer.
+     */
     runDue(): Promise<void> {
       return serial(async () => {
-        for (const row of await repos.schedules.due(clock.now())) await runOne(row);
+        for (const row of await repos.schedules.due(clock.now())) {
+          if (!(await repos.schedules.claim(row.api_id, row.next_run_at!, nextAfter(row, clock.now())))) continue;
+          await runOne(row);
+        }
         await arm();
       });
     },
 
     /** After a schedule was saved or deleted. */
     changed(apiId?: string): Promise<void> {
+      notifier?.publish('schedules_changed', { apiId: apiId ?? null });
       return serial(async () => {
-        if (apiId) for (const list of waiting.values()) list.splice(0, list.length, ...list.filter((id) => id !== apiId));
+        if (apiId) unqueue(apiId);
         await arm();
       });
     },
@@ -145,8 +191,8 @@ export function createScheduler({ repos, scans, scanEvents, clock, logger, timer
 
     async stop(): Promise<void> {
       stopped = true;
-      unsubscribe?.();
-      unsubscribe = null;
+      for (const off of unsubscribe) off();
+      unsubscribe = [];
       wake?.cancel();
       wake = null;
       await chain;

@@ -65,12 +65,16 @@ export const SCAN_SECRET_PREFIX = 'scan:';
 
 /**
  * Removes scan keys that no scan refers to any more (their API was deleted, or a newer scan replaced
- * them). Only scan keys: a user's two-factor secret is not in `live` and must never be swept.
+ * them). Only scan keys: a user's two-factor secret is not in `live` and must never be swept. With
+ * `storedBefore`, keys stored since are kept: on a shared database another node may have stored a new
+ * scan's key and not yet written the scan that refers to it.
  */
-export async function sweepOrphanSecrets(store: SecretStore, secrets: SecretsRepo, live: Set<string>): Promise<number> {
+export async function sweepOrphanSecrets(store: SecretStore, secrets: SecretsRepo, live: Set<string>, storedBefore?: Date): Promise<number> {
   let n = 0;
+  const before = storedBefore?.toISOString();
   for (const row of await secrets.list()) {
     if (!row.ref.startsWith(SCAN_SECRET_PREFIX) || live.has(row.ref)) continue;
+    if (before !== undefined && row.created_at >= before) continue;
     if ((row.backend === 'keychain') === (store.backend === 'keychain')) await store.delete(row.ref);
     else await secrets.delete(row.ref);
     n += 1;

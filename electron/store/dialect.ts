@@ -175,3 +175,16 @@ export const postgresDialect: StoreDialect = {
 export function dialectOf(db: Pick<Kysely<unknown>, 'getExecutor'>): StoreDialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? postgresDialect : sqliteDialect;
 }
+
+/**
+ * SQL for the database's own time plus `offsetMs`, as ISO text in UTC with milliseconds (what
+ * `Date.toISOString()` writes, so it compares with the stored times as text). Leases between nodes use
+ * it: one clock for every node, whatever their own clocks say.
+ */
+export function isoNowSql(db: Pick<Kysely<unknown>, 'getExecutor'>, offsetMs = 0): RawBuilder<string> {
+  const ms = Math.round(offsetMs);
+  if (dialectOf(db).kind === 'postgres') {
+    return sql<string>`to_char((clock_timestamp() + ${sql.lit(ms)} * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+  return sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${sql.lit(`${ms / 1000} seconds`)})`;
+}

@@ -6,6 +6,7 @@ import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
 import { createFindingsRepo } from './findings';
 import { createLoginEventsRepo } from './login-events';
+import type { Notifier } from './notify';
 import { createPasswordResetsRepo } from './password-resets';
 import { createQuotasRepo } from './quotas';
 import { createScansRepo } from './scans';
@@ -20,10 +21,11 @@ import { createTwoFactorRepo } from './two-factor';
 import { createUserSettingsRepo } from './user-settings';
 import { createUsersRepo } from './users';
 
-export function createRepos(db: Db) {
+/** `notifier` carries what other nodes must hear of (sessions ended); by default this process only. */
+export function createRepos(db: Db, notifier?: Notifier) {
   return {
     users: createUsersRepo(db),
-    sessions: createSessionsRepo(db),
+    sessions: createSessionsRepo(db, notifier),
     passwordResets: createPasswordResetsRepo(db),
     userSettings: createUserSettingsRepo(db),
     stats: createStatsRepo(db),

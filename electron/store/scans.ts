@@ -7,7 +7,7 @@ import type { ScanStatus } from '../../shared/constants';
 import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import type { Db } from './database';
-import { isUniqueViolation } from './dialect';
+import { isoNowSql, isUniqueViolation } from './dialect';
 import type { ScansTable } from './schema';
 
 export type ScanRow = Selectable<ScansTable>;
@@ -141,11 +141,16 @@ export function createScansRepo(db: Db) {
       return row?.status === 'created' ? 'busy' : 'not-created';
     },
 
-    /** False when the scan is no longer running (or no longer exists). */
-    async updateProgress(id: string, p: { done: number; total: number; requestsSent: number }): Promise<boolean> {
+    /** False when the scan is no longer running (or no longer exists). `current`: what it checks now (kept for every node's details). */
+    async updateProgress(id: string, p: { done: number; total: number; requestsSent: number }, current?: { check: string; endpoint: string | null } | null): Promise<boolean> {
       const res = await db
         .updateTable('scans')
-        .set({ progress_done: p.done, progress_total: p.total, requests_sent: p.requestsSent })
+        .set({
+          progress_done: p.done,
+          progress_total: p.total,
+          requests_sent: p.requestsSent,
+          ...(current !== undefined ? { current_check: current?.check ?? null, current_endpoint: current?.endpoint ?? null } : {}),
+        })
         .where('id', '=', id)
         .where('status', '=', 'running')
         .executeTakeFirst();
@@ -181,11 +186,64 @@ export function createScansRepo(db: Db) {
           progress_done: result.done,
           progress_total: result.total,
           requests_sent: result.requestsSent,
+          current_check: null,
+          current_endpoint: null,
         })
         .where('id', '=', id)
         .where('status', '=', 'running')
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Before a node starts a created scan: it names itself the owner, with a lease of `leaseMs` from the
+     * database's now, so the scan is never running without a lease (a node dying right after the start
+     * leaves a lease that expires). Only a created scan is touched.
+     */
+    async takeLease(id: string, nodeId: string, leaseMs: number): Promise<void> {
+      await db.updateTable('scans').set({ owner_node: nodeId, lease_until: isoNowSql(db, leaseMs) }).where('id', '=', id).where('status', '=', 'created').execute();
+    },
+
+    /**
+     * The heartbeat of the node running `ids`: each still running gets the node as owner and a lease of
+     * `leaseMs` from the database's now. Returns the ids renewed; the others were cancelled, failed or
+     * deleted elsewhere.
+     */
+    async renewLeases(ids: string[], nodeId: string, leaseMs: number): Promise<Set<string>> {
+      if (!ids.length) return new Set();
+      const rows = await db
+        .updateTable('scans')
+        .set({ owner_node: nodeId, lease_until: isoNowSql(db, leaseMs) })
+        .where('id', 'in', ids)
+        .where('status', '=', 'running')
+        .returning('id')
+        .execute();
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /**
+     * Running scans whose lease has expired (their node stopped) become failed with the reason, in one
+     * statement, so nodes sweeping at once fail each scan once. `unleased`: also running scans no node
+     * ever leased (from before migration 012, or copied); `except`: the scans running in the caller.
+     * Returns what the scan:finished events need.
+     */
+    async failExpiredLeases(
+      now: Date,
+      reason: string,
+      options: { unleased: boolean; except: string[] },
+    ): Promise<{ id: string; api_id: string; user_id: string; findings: number }[]> {
+      const rows = await db
+        .updateTable('scans')
+        .set({ status: 'failed', completed_at: now.toISOString(), failure_reason: reason, current_check: null, current_endpoint: null })
+        .where('status', '=', 'running')
+        .where((eb) => {
+          const expired = eb('lease_until', '<', isoNowSql(db));
+          return options.unleased ? eb.or([expired, eb('lease_until', 'is', null)]) : expired;
+        })
+        .$if(options.except.length > 0, (q) => q.where('id', 'not in', options.except))
+        .returning(['id', 'api_id', 'user_id', VULN.as('vulns')])
+        .execute();
+      return rows.map((r) => ({ id: r.id, api_id: r.api_id, user_id: r.user_id, findings: Number(r.vulns) }));
     },
 
     /** created -> cancelled (a scan that never started). */
@@ -205,7 +263,7 @@ export function createScansRepo(db: Db) {
       if (!rows.length) return [];
       await db
         .updateTable('scans')
-        .set({ status: 'failed', completed_at: now.toISOString(), failure_reason: reason })
+        .set({ status: 'failed', completed_at: now.toISOString(), failure_reason: reason, current_check: null, current_endpoint: null })
         .where('status', '=', 'running')
         .execute();
       return rows.map((r) => r.id);

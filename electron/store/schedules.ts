@@ -101,6 +101,23 @@ export function createSchedulesRepo(db: Db) {
       return row?.at ? new Date(row.at) : null;
     },
 
+    /**
+     * Takes a due run for this node: moves the schedule's next run from `seen` (as read by `due`) to
+     * `next`, unless another node (or a change of the schedule) moved it first. True for the one caller
+     * that moved it, which alone starts the run. A compare-and-set: on PostgreSQL the second of two
+     * concurrent updates waits for the first and re-checks the condition against its result.
+     */
+    async claim(apiId: string, seen: string, next: Date): Promise<boolean> {
+      const res = await db
+        .updateTable('schedules')
+        .set({ next_run_at: next.toISOString() })
+        .where('api_id', '=', apiId)
+        .where('is_enabled', '=', 1)
+        .where('next_run_at', '=', seen)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
     async recordRun(apiId: string, run: { at: Date; next: Date; scanId: string | null; error: string | null }): Promise<void> {
       await db
         .updateTable('schedules')

@@ -155,6 +155,12 @@ export interface ScansTable {
   notes: string;
   /** Insertion order (migration 010): the tie-break of scans created in the same millisecond. */
   seq: Generated<number>;
+  /** The node running the scan (config.nodeId) and until when its lease holds (migration 012; the database's clock). */
+  owner_node: WithDefault<string | null>;
+  lease_until: WithDefault<string | null>;
+  /** What a running scan checks now (the check's title, "METHOD /path"), for the details on every node. */
+  current_check: WithDefault<string | null>;
+  current_endpoint: WithDefault<string | null>;
 }
 
 export interface FindingsTable {

@@ -18,8 +18,8 @@ export function createSecretsRepo(db: Db) {
     async delete(ref: string): Promise<void> {
       await db.deleteFrom('secrets').where('ref', '=', ref).execute();
     },
-    async list(): Promise<{ ref: string; backend: string }[]> {
-      return db.selectFrom('secrets').select(['ref', 'backend']).execute();
+    async list(): Promise<{ ref: string; backend: string; created_at: string }[]> {
+      return db.selectFrom('secrets').select(['ref', 'backend', 'created_at']).execute();
     },
     /** The ciphertexts of one backend (the encrypted store's start-up check). */
     async ciphertexts(backend: string): Promise<{ ref: string; ciphertext: string }[]> {

@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Db } from './database';
+import { inProcessNotifier, type Notifier } from './notify';
 import type { SessionsTable } from './schema';
 
 export type SessionRow = SessionsTable;
@@ -15,15 +16,21 @@ export interface NewSession {
   ip: string | null;
 }
 
-export function createSessionsRepo(db: Db) {
-  // Told whenever sessions are deleted, so open event streams can re-check theirs at once.
-  const endedListeners = new Set<() => void>();
-  const ended = (): void => endedListeners.forEach((listener) => listener());
+export function createSessionsRepo(db: Db, notifier: Notifier = inProcessNotifier()) {
+  // Told whenever sessions are deleted, on any node, so open event streams can re-check theirs at once.
+  const ended = (): void => notifier.publish('session_ended', {});
   return {
-    /** Calls `listener` after any session is deleted; returns the unsubscribe function. */
+    /**
+     * Calls `listener` after any session is deleted, on this node or another (and when the notifications
+     * connection is back after a drop, since a deletion may have been missed); returns the unsubscribe function.
+     */
     onEnded(listener: () => void): () => void {
-      endedListeners.add(listener);
-      return () => endedListeners.delete(listener);
+      const offEnded = notifier.subscribe('session_ended', () => listener());
+      const offReconnect = notifier.onReconnect(listener);
+      return () => {
+        offEnded();
+        offReconnect();
+      };
     },
     async create(input: NewSession, now: Date): Promise<SessionRow> {
       const row: SessionRow = {

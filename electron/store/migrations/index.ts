@@ -14,6 +14,7 @@ import * as m008 from './008-api-stored-bytes';
 import * as m009 from './009-finding-triage';
 import * as m010 from './010-scan-sequence';
 import * as m011 from './011-one-running-scan';
+import * as m012 from './012-scan-leases';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -32,4 +33,5 @@ export const migrations: Record<string, StoreMigration> = {
   '009-finding-triage': m009,
   '010-scan-sequence': m010,
   '011-one-running-scan': m011,
+  '012-scan-leases': m012,
 };
