@@ -116,12 +116,12 @@ export function createDashboardRepo(db: Db) {
             WITH ${visible}
             SELECT ${cols} FROM scans sc
             WHERE ${sql.raw(d.noIndexHint('sc.status'))} IN (${started}) AND ${sql.raw(d.noIndexHint('sc.api_id'))} IN (SELECT id FROM visible)
-            ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db)
+            ORDER BY sc.created_at DESC, sc.seq DESC LIMIT ${RECENT}`.execute(db)
         : sql<Row>`
             WITH ${visible}
             SELECT ${cols} FROM visible vv CROSS JOIN scans sc
             WHERE sc.api_id = vv.id AND sc.status IN (${started})
-            ORDER BY sc.created_at DESC LIMIT ${RECENT}`.execute(db);
+            ORDER BY sc.created_at DESC, sc.seq DESC LIMIT ${RECENT}`.execute(db);
     },
   };
 }

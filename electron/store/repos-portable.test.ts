@@ -122,6 +122,26 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
       }
     });
 
+    it('list the recent scans of one millisecond newest inserted first', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'r@x.io', username: 'r', firstName: 'R', lastName: 'R', passwordHash: null }, EARLIER);
+        const api = await addApi(repos, user.id, 'Recent');
+        // Ids sort against insertion order, so neither an id tie-break nor none at all gives this.
+        for (const id of ['scan-z', 'scan-m', 'scan-a']) await addScan(repos, id, api, user.id, NOW);
+        const order = async () => (await repos.dashboard.overview(user.id, NOW)).recent_scans.map((s) => s.id);
+        // Walking every scan newest first (the user sees most APIs), then sorting only the user's own
+        // (once they see under a tenth of the instance's APIs): the same order.
+        expect(await order()).toEqual(['scan-a', 'scan-m', 'scan-z']);
+        const other = await repos.users.create({ email: 'o@x.io', username: 'o', firstName: 'O', lastName: 'O', passwordHash: null }, EARLIER);
+        for (let i = 0; i < 10; i++) await addApi(repos, other.id, `Other ${i}`);
+        expect(await order()).toEqual(['scan-a', 'scan-m', 'scan-z']);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('store text holding a NUL character (PostgreSQL gets the visible stand-in, SQLite the character)', async () => {
       const store = await open();
       const repos = createRepos(store.db);

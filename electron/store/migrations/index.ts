@@ -15,6 +15,7 @@ import * as m009 from './009-finding-triage';
 import * as m010 from './010-scan-sequence';
 import * as m011 from './011-one-running-scan';
 import * as m012 from './012-scan-leases';
+import * as m013 from './013-recent-scans-order';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -34,4 +35,5 @@ export const migrations: Record<string, StoreMigration> = {
   '010-scan-sequence': m010,
   '011-one-running-scan': m011,
   '012-scan-leases': m012,
+  '013-recent-scans-order': m013,
 };
