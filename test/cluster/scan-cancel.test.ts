@@ -12,7 +12,7 @@ import { newTestDatabase, TEST_SCRYPT, TEST_SHARED_SECRET_KEY, tempDir } from '.
 import { miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
 import { postgresSkipReason } from '../helpers/postgres';
 
-const LEASE_MS = 1_200;
+const LEASE_MS = 2_500;
 
 const skip = postgresSkipReason();
 
