@@ -55,8 +55,7 @@ describe.each(['http', 'ipc'] as const)('API routes over %s', (kind) => {
   }
 
   async function share(apiId: string, u: TestUser, permission: 'read' | 'manage') {
-    const at = new Date().toISOString();
-    await db().insertInto('shares').values({ api_id: apiId, user_id: u.id, permission, created_at: at, updated_at: at }).execute();
+    await tc.core.services.repos.shares.upsert(apiId, u.id, permission, new Date());
   }
 
   const endpointsOf = (u: TestUser, apiId: string) =>

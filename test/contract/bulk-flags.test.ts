@@ -34,8 +34,7 @@ describe.each(['http', 'ipc'] as const)('bulk flags over %s', (kind) => {
     reader = await signUpAndLogin(t, 'reader');
     apiId = await manual('Bulk API', 30);
     otherApiId = await manual('Other API', 2);
-    const now = tc.clock.now().toISOString();
-    await tc.core.services.db.insertInto('shares').values({ api_id: apiId, user_id: reader.id, permission: 'read', created_at: now, updated_at: now }).execute();
+    await tc.core.services.repos.shares.upsert(apiId, reader.id, 'read', tc.clock.now());
   });
   afterAll(async () => {
     await t.close();

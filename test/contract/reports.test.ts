@@ -36,8 +36,7 @@ describe.each(['http', 'ipc'] as const)('report downloads over %s', (kind) => {
     viewer = await signUpAndLogin(t, 'viewer');
     stranger = await signUpAndLogin(t, 'stranger');
     fx = await seedReportFixture(tc.core.services.db, { ownerId: owner.id, findings: 30 });
-    const now = tc.clock.now().toISOString();
-    await tc.core.services.db.insertInto('shares').values({ api_id: fx.apiId, user_id: viewer.id, permission: 'read', created_at: now, updated_at: now }).execute();
+    await tc.core.services.repos.shares.upsert(fx.apiId, viewer.id, 'read', tc.clock.now());
     // The owner reads dates in UTC+02:00 (Settings); the viewer has no zone set.
     await tc.core.services.repos.userSettings.setProfile(owner.id, { ...EMPTY_EXTENDED_PROFILE, timezone: 'UTC+02:00' }, tc.clock.now());
     scratch = tempDir('portcullis-dl-');

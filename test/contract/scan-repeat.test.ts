@@ -31,12 +31,11 @@ describe.each(['http', 'ipc'] as const)('repeat the last scan configuration over
       body: { name: 'Repeat API', base_url: 'https://api.example.com', endpoints: [{ method: 'GET', path: '/items' }] },
     });
     apiId = res.json.data.api.id;
-    const now = tc.clock.now().toISOString();
     for (const [u, permission] of [
       [manager, 'manage'],
       [reader, 'read'],
     ] as const) {
-      await tc.core.services.db.insertInto('shares').values({ api_id: apiId, user_id: u.id, permission, created_at: now, updated_at: now }).execute();
+      await tc.core.services.repos.shares.upsert(apiId, u.id, permission, tc.clock.now());
     }
   });
   afterAll(async () => {

@@ -52,8 +52,7 @@ describe.each(['http', 'ipc'] as const)('schedule times over %s', (kind) => {
       (await t.call<Json<{ apis: { id: string; schedule?: unknown }[] }>>('GET', '/api/apis', { token: u.token })).json.data.apis.find((a) => a.id === apiId);
     expect((await apis(owner))?.schedule).toEqual({ frequency: 'weekly', time_of_day: '18:00', time_zone: 'Europe/Berlin', weekday: 2, day_of_month: null, next_run_at: '2026-03-03T17:00:00.000Z' });
     const reader = await signUpAndLogin(t, 'reader');
-    const now = tc.clock.now().toISOString();
-    await tc.core.services.db.insertInto('shares').values({ api_id: apiId, user_id: reader.id, permission: 'read', created_at: now, updated_at: now }).execute();
+    await tc.core.services.repos.shares.upsert(apiId, reader.id, 'read', tc.clock.now());
     expect((await apis(reader))?.schedule).toBeNull();
     await save({ frequency: 'weekly', is_enabled: false });
     expect((await apis(owner))?.schedule).toBeNull();

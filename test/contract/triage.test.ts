@@ -99,12 +99,11 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
     reader = await signUpAndLogin(t, 'reader');
     stranger = await signUpAndLogin(t, 'stranger');
     apiId = await seedApi(tc.core.store.db, owner.id, 'Shop API');
-    const now = tc.clock.now().toISOString();
     for (const [u, permission] of [
       [manager, 'manage'],
       [reader, 'read'],
     ] as const) {
-      await tc.core.services.db.insertInto('shares').values({ api_id: apiId, user_id: u.id, permission, created_at: now, updated_at: now }).execute();
+      await tc.core.services.repos.shares.upsert(apiId, u.id, permission, tc.clock.now());
     }
     await completedScan([SQLI, HEADERS, NOTE], 1);
     await completedScan([SQLI, HEADERS, NOTE], 2);
