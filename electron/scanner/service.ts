@@ -4,7 +4,7 @@
 // recovery of scans a crash left running, and a clean stop when the core closes.
 // On a database shared by several nodes (issue 19) the node that starts a scan runs it under a lease it
 // renews every heartbeat; a node whose lease expires is taken for dead and its scans are failed by any
-// other node's sweep; a cancel on another node reaches the owner through the row.
+// other node's sweep (leases.ts keeps both); a cancel on another node reaches the owner through the row.
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
@@ -37,6 +37,7 @@ import type { Check } from './checks/types';
 import { ScanEvents } from './events';
 import { identityDefaults, testIdentity } from './identities/probe';
 import { securityScore } from './findings';
+import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { checkScanTarget } from './target';
@@ -172,84 +173,17 @@ export function createScanService(deps: ScanServiceDeps) {
   const { repos, secrets, config, logger, clock } = deps;
   const events = deps.events ?? new ScanEvents();
   const active = new Map<string, ActiveScan>();
-  const { leaseMs, heartbeatMs } = config.scanLease;
   /** Several nodes share the database: leases decide which running scans are alive. */
   const shared = config.databaseUrl !== undefined;
-  let heartbeatTimer: NodeJS.Timeout | null = null;
-  let sweepTimer: NodeJS.Timeout | null = null;
-  /** The heartbeat or sweep in flight (one at a time; shutdown waits for it). */
-  let tick: Promise<void> = Promise.resolve();
-  let closing = false;
-
-  /** Timer tasks queued or running: a slow database skips a beat rather than queueing them up. */
-  const pending = new Set<string>();
-
-  /** Runs one timer task after the one before, logging its failure (a database hiccup must not stop the timers). */
-  function serially(name: string, task: () => Promise<unknown>): void {
-    if (pending.has(name)) return;
-    pending.add(name);
-    tick = tick.then(async () => {
-      try {
-        if (!closing) await task();
-      } catch (err) {
-        logger.warn(`Scan ${name} failed`, { error: (err as Error)?.message });
-      } finally {
-        pending.delete(name);
-      }
-    });
-  }
-
-  /**
-   * A scan of ours whose row is no longer running was ended elsewhere (a cancel on another node, a
-   * sweep that took this node for dead) or deleted with its API: stop sending its requests.
-   */
-  async function stopIfEnded(scanId: string): Promise<void> {
-    const entry = active.get(scanId);
-    if (!entry || entry.controller.signal.aborted) return;
-    const row = await repos.scans.findById(scanId);
-    if (row?.status === 'running' || entry.controller.signal.aborted) return;
-    const reason: StopReason = !row
-      ? API_DELETED
-      : row.status === 'cancelled'
-        ? { status: 'cancelled', message: row.failure_reason ?? SCAN_TEXT.userCancelled }
-        : { status: 'failed', message: row.failure_reason ?? SCAN_TEXT.nodeLost };
-    logger.info('Scan ended elsewhere: stopping it here', { scan_id: scanId, status: row?.status ?? 'deleted' });
-    entry.controller.abort(reason);
-  }
-
-  /** Renews the leases of the scans running here; stops those whose row says they ended. */
-  async function heartbeat(): Promise<void> {
-    const ids = [...active.keys()];
-    if (!ids.length) return;
-    const renewed = await repos.scans.renewLeases(ids, config.nodeId, leaseMs);
-    for (const id of ids) if (!renewed.has(id)) await stopIfEnded(id);
-  }
-
-  /**
-   * Fails the running scans whose node stopped renewing their lease (`unleased`: and those never
-   * leased), never one running here, and announces each as a finished scan.
-   */
-  async function sweepExpired(unleased: boolean): Promise<string[]> {
-    const failed = await repos.scans.failExpiredLeases(clock.now(), SCAN_TEXT.nodeLost, { unleased, except: [...active.keys()] });
-    for (const scan of failed) {
-      logger.warn('Scan marked failed: the node running it stopped', { scan_id: scan.id });
-      events.emit({ type: 'scan:finished', scanId: scan.id, apiId: scan.api_id, userId: scan.user_id, status: 'failed', failureReason: SCAN_TEXT.nodeLost, findings: scan.findings, score: null });
-    }
-    return failed.map((s) => s.id);
-  }
-
-  function armHeartbeat(): void {
-    if (heartbeatTimer || closing) return;
-    heartbeatTimer = setInterval(() => {
-      if (!active.size && heartbeatTimer) {
-        clearInterval(heartbeatTimer);
-        heartbeatTimer = null;
-        return;
-      }
-      serially('heartbeat', heartbeat);
-    }, heartbeatMs);
-    heartbeatTimer.unref();
-  }
+  const leases = createLeaseKeeper({
+    repos,
+    config,
+    logger,
+    clock,
+    events,
+    active,
+    reasons: { nodeLost: SCAN_TEXT.nodeLost, userCancelled: SCAN_TEXT.userCancelled, apiDeleted: API_DELETED },
+  });
 
   async function target(baseUrl: string) {
     const v = await checkScanTarget(baseUrl, config.allowLocalScans, deps.resolver);
@@ -344,7 +278,7 @@ export function createScanService(deps: ScanServiceDeps) {
                 .updateProgress(scanId, p, current ?? null)
                 .then(async (saved) => {
                   // Cancelled on another node, failed by a sweep, or deleted with its API.
-                  if (!saved && !controller.signal.aborted) await stopIfEnded(scanId);
+                  if (!saved && !controller.signal.aborted) await leases.stopIfEnded(scanId);
                 })
                 .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
               events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
@@ -543,7 +477,7 @@ export function createScanService(deps: ScanServiceDeps) {
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
       // Leased before it runs: a node dying right after the start leaves a lease that expires.
-      await repos.scans.takeLease(row.id, config.nodeId, leaseMs);
+      await leases.take(row.id);
       const marked = await repos.scans.markRunning(row.id, userId, clock.now(), 0);
       if (marked === 'busy') throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
       if (marked === 'not-created') throw new ScanError(409, SCAN_TEXT.alreadyStarted);
@@ -551,7 +485,7 @@ export function createScanService(deps: ScanServiceDeps) {
       const controller = new AbortController();
       const entry: ActiveScan = { controller, userId, done: Promise.resolve(), current: null };
       active.set(row.id, entry);
-      armHeartbeat();
+      leases.arm();
       logger.info('Scan started', { scan_id: row.id, api_id: row.api_id, user_id: userId, node: config.nodeId });
       entry.done = execute(running, controller)
         .catch((err) => logger.error('Scan crashed', { scan_id: row!.id, error: err }))
@@ -688,9 +622,8 @@ export function createScanService(deps: ScanServiceDeps) {
     async recover(): Promise<string[]> {
       let ids: string[];
       if (shared) {
-        ids = await sweepExpired(true);
-        sweepTimer ??= setInterval(() => serially('sweep', () => sweepExpired(false)), Math.max(heartbeatMs, Math.round(leaseMs / 2)));
-        sweepTimer.unref();
+        ids = await leases.sweepExpired(true);
+        leases.startSweeping();
       } else {
         ids = await repos.scans.failInterrupted(clock.now(), SCAN_TEXT.interrupted);
         for (const id of ids) logger.warn('Scan marked failed: it was running when Portcullis stopped', { scan_id: id });
@@ -706,11 +639,7 @@ export function createScanService(deps: ScanServiceDeps) {
 
     /** Stops every running scan (failed, with the reason) and waits for them to settle; stops the lease timers. */
     async shutdown(): Promise<void> {
-      closing = true;
-      if (heartbeatTimer) clearInterval(heartbeatTimer);
-      if (sweepTimer) clearInterval(sweepTimer);
-      heartbeatTimer = sweepTimer = null;
-      await tick;
+      await leases.stop();
       const entries = [...active.values()];
       for (const e of entries) e.controller.abort({ status: 'failed', message: SCAN_TEXT.shutdown } satisfies StopReason);
       await Promise.all(entries.map((e) => e.done));
