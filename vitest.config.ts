@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/setup/postgres-clusters.ts'],
+    setupFiles: ['test/setup/stop-shared-cluster.ts'],
   },
 });

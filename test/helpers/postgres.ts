@@ -89,6 +89,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const cleanUp = (): void => {
     if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGQUIT');
     fs.rmSync(dir, { recursive: true, force: true });
+    unregister(server);
   };
   // A test process that exits without stop() (a failed hook, a crash) still leaves nothing behind.
   process.once('exit', cleanUp);
@@ -111,6 +112,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       port = await freePort();
       try {
         server = await startServer(bins.postgres, dataDir, port, dir, runAs);
+        register(server, dir);
         break;
       } catch (error) {
         if (attempt < 3 && /could not bind|address already in use/i.test(String(error))) continue;
@@ -146,6 +148,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         await stopServer(running);
         process.removeListener('exit', cleanUp);
         fs.rmSync(dir, { recursive: true, force: true });
+        unregister(running);
       },
     };
   } catch (error) {
@@ -285,3 +288,54 @@ export async function stopSharedCluster(): Promise<void> {
   shared = null;
   if (cluster) await (await cluster).stop();
 }
+
+/**
+ * A test worker may be ended without its exit handlers (the runner terminates it), which would leave
+ * its cluster running. With PORTCULLIS_PG_REGISTRY set (vitest's global setup does), every started
+ * cluster is listed there until stopped, and `stopRegisteredClusters` ends what is left after the run.
+ */
+const REGISTRY_ENV = 'PORTCULLIS_PG_REGISTRY';
+
+function entryOf(server: ChildProcess | null): string | null {
+  const registry = process.env[REGISTRY_ENV];
+  return registry && server?.pid ? path.join(registry, `${server.pid}.json`) : null;
+}
+
+function register(server: ChildProcess, dir: string): void {
+  const entry = entryOf(server);
+  if (entry) fs.writeFileSync(entry, JSON.stringify({ pid: server.pid, dir }));
+}
+
+function unregister(server: ChildProcess | null): void {
+  const entry = entryOf(server);
+  if (entry) fs.rmSync(entry, { force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops every cluster still listed in `registry` (immediate shutdown) and deletes its files; returns how many. */
+export async function stopRegisteredClusters(registry: string): Promise<number> {
+  let stopped = 0;
+  for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
+    const file = path.join(registry, name);
+    const { pid, dir } = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number; dir: string };
+    if (alive(pid)) {
+      process.kill(pid, 'SIGQUIT');
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      stopped += 1;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(file, { force: true });
+  }
+  return stopped;
+}
+
+export const PG_REGISTRY_ENV = REGISTRY_ENV;
