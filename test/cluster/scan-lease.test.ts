@@ -12,21 +12,12 @@ import { createRepos } from '../../electron/store/index';
 import { newTestDatabase, TEST_SHARED_SECRET_KEY, tempDir } from '../helpers/core';
 import { miniApiEndpoints, miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
 import { postgresSkipReason } from '../helpers/postgres';
-import { startServe, type ServeProcess } from '../helpers/serve-process';
+import { callServe, startServe, type ServeProcess } from '../helpers/serve-process';
 
 /** Short enough for a test, long enough that a busy machine's heartbeats (every LEASE_MS / 6) keep it. */
 const LEASE_MS = 3_000;
 
-type Json<T> = { success: boolean; message: string; data: T };
-
-async function call<T>(node: ServeProcess, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: Json<T> }> {
-  const res = await fetch(`${node.url}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: (await res.json()) as Json<T> };
-}
+const call = callServe;
 
 const skip = postgresSkipReason();
 

@@ -9,20 +9,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/store/database';
 import { newTestDatabase, TEST_SHARED_SECRET_KEY, tempDir } from '../helpers/core';
+import { openEventStream } from '../helpers/event-stream';
 import { startMiniApi, type MiniApi } from '../helpers/mini-api';
 import { postgresSkipReason } from '../helpers/postgres';
-import { startServe, type ServeProcess } from '../helpers/serve-process';
+import { callServe, startServe, type ServeProcess } from '../helpers/serve-process';
 
-type Json<T> = { success: boolean; message: string; data: T };
-
-async function call<T>(node: ServeProcess, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: Json<T> }> {
-  const res = await fetch(`${node.url}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: (await res.json()) as Json<T> };
-}
+const call = callServe;
 
 /** What a serve that refuses to start printed (startServe rejects with its output). */
 async function refusal(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -41,34 +33,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Server-sent events of one stream, as a browser's EventSource would get them. */
-async function openStream(node: ServeProcess, token: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${node.url}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  const events: { event: string; data: Record<string, unknown> }[] = [];
-  void (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf += value;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          events.push({ event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message', data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as Record<string, unknown> });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { events, close: () => controller.abort() };
 }
 
 const skip = postgresSkipReason();
@@ -142,15 +106,15 @@ describe.skipIf(skip !== null)(skip ?? 'serve on PostgreSQL', () => {
     expect((await call<{ apis: unknown[] }>(b, 'GET', '/api/apis', token)).json.data.apis).toHaveLength(1);
 
     // The browser's stream is on B; the scan is created and started on A, its key stored by A.
-    const stream = await openStream(b, token);
+    const stream = await openEventStream(b.url, token);
     await expect.poll(() => stream.events.some((e) => e.event === 'ready'), { timeout: 10_000 }).toBe(true);
     const created = await call<{ scan_id: string }>(a, 'POST', '/api/scan/create', token, { api_id: made.json.data.api.id, scan_profile: 'owasp', api_key_1: target.users.alice.token });
     expect(created.status, created.json.message).toBe(201);
     const started = await call<{ scan_id: string }>(a, 'POST', '/api/scan/start', token, { api_id: made.json.data.api.id, scan_id: created.json.data.scan_id });
     expect(started.status, started.json.message).toBe(200);
     const scanId = started.json.data.scan_id;
-    await expect.poll(() => stream.events.some((e) => e.event === 'scan:finished' && e.data.scanId === scanId), { timeout: 60_000, interval: 100 }).toBe(true);
-    expect(stream.events.some((e) => e.event === 'scan:progress' && e.data.scanId === scanId)).toBe(true);
+    await expect.poll(() => stream.events.some((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === scanId), { timeout: 60_000, interval: 100 }).toBe(true);
+    expect(stream.events.some((e) => e.event === 'scan:progress' && (e.data as { scanId: string }).scanId === scanId)).toBe(true);
     expect(stream.events.find((e) => e.event === 'scan:finished')!.data).toMatchObject({ scanId, status: 'completed' });
     expect(JSON.stringify(stream.events)).not.toContain(target.users.alice.token);
     // B reads what A wrote.

@@ -3,63 +3,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCore, httpTransport, signUpAndLogin, type TestCore, type TestUser } from '../helpers/core';
+import { openEventStream, type EventStream } from '../helpers/event-stream';
 import { miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
 import { subscribeScanEvents, type ScanEvent } from '../../renderer/src/api/events';
 import { setServerUrl } from '../../renderer/src/api/request';
-
-interface Sse {
-  events: { event: string; data: unknown }[];
-  until(pred: (e: { event: string; data: unknown }) => boolean, timeoutMs?: number): Promise<void>;
-  close(): void;
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-}
-
-async function openStream(url: string, token: string): Promise<Sse> {
-  const controller = new AbortController();
-  const res = await fetch(`${url}/api/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const events: { event: string; data: unknown }[] = [];
-  const waiters: (() => void)[] = [];
-  const ended = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf += value;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-          const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown;
-          events.push({ event, data });
-          waiters.splice(0).forEach((w) => w());
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    events,
-    async until(pred, timeoutMs = 20_000) {
-      const end = Date.now() + timeoutMs;
-      while (!events.some(pred)) {
-        if (Date.now() > end) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 200);
-        });
-      }
-    },
-    close: () => controller.abort(),
-    ended,
-  };
-}
 
 describe('scan events stream', () => {
   let tc: TestCore;
@@ -87,8 +34,8 @@ describe('scan events stream', () => {
   });
 
   it('streams the owner\'s scan to the owner only', async () => {
-    const mine = await openStream(http.server.url, owner.token);
-    const theirs = await openStream(http.server.url, stranger.token);
+    const mine = await openEventStream(http.server.url, owner.token);
+    const theirs = await openEventStream(http.server.url, stranger.token);
     await mine.until((e) => e.event === 'ready');
     await theirs.until((e) => e.event === 'ready');
     await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
@@ -161,22 +108,22 @@ describe('scan events stream and the session', () => {
   }
 
   /** Runs a scan of the shared API; `control` (a live session's stream) must see it finish. */
-  async function scanSeenBy(control: Sse): Promise<void> {
+  async function scanSeenBy(control: EventStream): Promise<void> {
     await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
     const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
     expect(started.status).toBe(200);
     await control.until((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === started.json.data.scan_id);
   }
 
-  async function endsSoon(sse: Sse): Promise<boolean> {
+  async function endsSoon(sse: EventStream): Promise<boolean> {
     return Promise.race([sse.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 3_000))]);
   }
 
   it('closes on logout and sends nothing after it', async () => {
     const viewer = await sharedWith();
     const other = await viewer.login();
-    const gone = await openStream(http.server.url, viewer.user.token);
-    const control = await openStream(http.server.url, other);
+    const gone = await openEventStream(http.server.url, viewer.user.token);
+    const control = await openEventStream(http.server.url, other);
     await gone.until((e) => e.event === 'ready');
     await control.until((e) => e.event === 'ready');
     expect((await http.call('POST', '/api/auth/logout', { token: viewer.user.token })).status).toBe(200);
@@ -191,8 +138,8 @@ describe('scan events stream and the session', () => {
   it('closes when another session signs out the others, and sends nothing after it', async () => {
     const viewer = await sharedWith();
     const other = await viewer.login();
-    const gone = await openStream(http.server.url, viewer.user.token);
-    const control = await openStream(http.server.url, other);
+    const gone = await openEventStream(http.server.url, viewer.user.token);
+    const control = await openEventStream(http.server.url, other);
     await gone.until((e) => e.event === 'ready');
     await control.until((e) => e.event === 'ready');
     expect((await http.call('POST', '/api/user/sessions/revoke-others', { token: other })).status).toBe(200);

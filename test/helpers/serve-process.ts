@@ -71,3 +71,15 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     });
   });
 }
+
+export type Envelope<T> = { success: boolean; message: string; data: T };
+
+/** One JSON call to a running serve process, with an optional session token. */
+export async function callServe<T>(node: ServeProcess, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; json: Envelope<T> }> {
+  const res = await fetch(`${node.url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: (await res.json()) as Envelope<T> };
+}
