@@ -126,8 +126,8 @@ export type EmailFrequency = (typeof EMAIL_FREQUENCIES)[number];
 export const THEMES = ['auto', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** Import file extensions accepted by the client: the spec's .json, .yaml, .yml, and .har (HAR recordings). */
-export const IMPORT_EXTENSIONS = ['.json', '.yaml', '.yml', '.har'] as const;
+/** Import file extensions accepted by the client: the spec's .json, .yaml, .yml, .har (HAR recordings), and GraphQL SDL (.graphql, .graphqls). */
+export const IMPORT_EXTENSIONS = ['.json', '.yaml', '.yml', '.har', '.graphql', '.graphqls'] as const;
 /** Largest accepted import file. */
 export const IMPORT_MAX_BYTES = 25 * 1024 * 1024;
 

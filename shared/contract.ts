@@ -79,7 +79,7 @@ export interface ApiSummary {
   vulnerabilitiesFound: number;
   /** "Active" counts as active. */
   status: string;
-  /** Where the API came from: openapi-3.0, openapi-3.1, swagger-2.0, postman-2.0, postman-2.1, har-1.2, manual. */
+  /** Where the API came from: openapi-3.0, openapi-3.1, swagger-2.0, postman-2.0, postman-2.1, har-1.2, graphql-sdl, graphql-introspection, manual. */
   source_format: string;
   endpoint_count: number;
   /** The last finished scan's reason when it failed or was cancelled; null (or absent) otherwise. */
@@ -96,7 +96,8 @@ export type JsonSchema = Record<string, unknown>;
 
 export interface EndpointParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  /** `argument`: an argument of a GraphQL operation, sent as the variable of the same name. */
+  in: 'path' | 'query' | 'header' | 'cookie' | 'argument';
   required: boolean;
   schema: JsonSchema | null;
   example?: unknown;
@@ -148,6 +149,30 @@ export interface ApiSecurity {
   default: SecurityRequirement[];
 }
 
+/**
+ * A GraphQL operation: one root field of the schema, imported as an endpoint of its own (method POST,
+ * the GraphQL endpoint's path). Its arguments are the endpoint's `argument` parameters; its request body
+ * is `{ query: document, variables }`.
+ */
+export interface GraphqlOperation {
+  kind: 'query' | 'mutation' | 'subscription';
+  /** The schema's name of the root type ("Query", or a custom name like "RootQuery"). */
+  root_type: string;
+  /** The root field ("pastes"): the summary names the operation "Query.pastes". */
+  field: string;
+  /** A valid operation selecting the field, each argument passed as the variable of its name, scalar sub-fields to a bounded depth. */
+  document: string;
+  /** The GraphQL type of each argument's variable ("ID!", "[String!]"), in the field's order. */
+  variable_types: Record<string, string>;
+  /** The field's type as the schema writes it ("Paste", "[User!]!"). */
+  returns: string;
+  /**
+   * Fields without required arguments that lead from the returned object type back to itself
+   * (["owner", "pastes"]): nesting them makes queries as deep as wanted. null when the type has no cycle.
+   */
+  cycle: string[] | null;
+}
+
 export interface Endpoint {
   id: string;
   method: string;
@@ -162,6 +187,8 @@ export interface Endpoint {
   responses: Record<string, ResponseSpec>;
   /** null: the API's default applies. */
   security: SecurityRequirement[] | null;
+  /** Set on the operations of a GraphQL API; absent or null for REST endpoints. */
+  graphql?: GraphqlOperation | null;
 }
 
 export interface ImportWarning {
@@ -207,6 +234,20 @@ export interface Finding {
   trend: 'new' | 'recurring';
   /** The triage mark that follows this finding's fingerprint on its API; null when nobody set one. */
   triage: FindingTriage | null;
+  /** A finding about a GraphQL API: the operation and the query and variables that reproduce it; absent or null otherwise. */
+  graphql?: FindingGraphql | null;
+}
+
+/** The GraphQL request behind a finding, keys redacted. */
+export interface FindingGraphql {
+  /** "Query.loan", "Mutation.login"; null for an API-wide finding (introspection, batching). */
+  operation: string | null;
+  /** The query document sent (for a batch, the first operation's, with `batch` saying how many). */
+  query: string;
+  /** The variables as indented JSON; null when none were sent. */
+  variables: string | null;
+  /** How many operations the request carried when it was an array batch; null otherwise. */
+  batch: number | null;
 }
 
 /** Who set a finding aside (or opened it again), why, and until when. */
@@ -439,6 +480,16 @@ export interface ManualApiRequest {
   base_url: string;
   endpoints: { method: string; path: string; summary?: string }[];
 }
+/** POST /api/import/graphql: a live GraphQL endpoint imported by introspection. */
+export interface GraphqlImportRequest {
+  /** The endpoint's URL ("https://api.example.com/graphql"). */
+  url: string;
+  /** The API's name (default: the endpoint's host). */
+  name?: string;
+  /** Who asks (a key or a login, as in Configure Scan) when introspection needs credentials; never stored. */
+  identity?: IdentityInput | null;
+}
+
 export interface ImportData {
   api: ApiSummary;
   endpoint_count: number;
@@ -595,6 +646,7 @@ export interface ApiContract {
   'GET /api/apis': { query: { user_id?: string }; data: { apis: ApiSummary[] } };
   'POST /api/import': { body: FormData; data: ImportData };
   'POST /api/apis/manual': { body: ManualApiRequest; data: ImportData };
+  'POST /api/import/graphql': { body: GraphqlImportRequest; data: ImportData };
   'DELETE /api/apis/delete': { body: DeleteApiRequest; data: undefined };
   'PUT /api/apis/update': { body: UpdateApiRequest; data: { api: ApiSummary } };
   'POST /api/endpoints': { body: EndpointsRequest; data: { endpoints: Endpoint[] } };

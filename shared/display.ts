@@ -3,6 +3,7 @@
 
 import { CRITICAL_CVSS, DEFAULT_TIMEZONE, DURATION_DECIMALS, GREETING_HOURS, type PdfReportType, type ReportType, type Severity } from './constants';
 import { CARD_STATUS } from './messages';
+import type { GraphqlOperation } from './contract';
 
 export interface NamedUser {
   firstName?: string | null;
@@ -179,4 +180,11 @@ export function cardStatus(api: { scanStatus?: string | null; vulnerabilitiesFou
   if (running) return CARD_STATUS.scanning;
   if ((api.vulnerabilitiesFound ?? 0) > 0) return CARD_STATUS.completed;
   return api.scanStatus || CARD_STATUS.ready;
+}
+
+const GRAPHQL_KIND_WORD = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
+
+/** A GraphQL operation's name as screens, reports and findings show it: "Query.pastes", "Mutation.createUser". */
+export function graphqlOperationName(op: Pick<GraphqlOperation, 'kind' | 'field'>): string {
+  return `${GRAPHQL_KIND_WORD[op.kind] ?? 'Query'}.${op.field}`;
 }

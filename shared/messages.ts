@@ -172,7 +172,7 @@ export const API_MESSAGES = {
   notShared: 'Not shared with anyone yet.',
   noApisMatch: 'No APIs Match Your Criteria',
   selectFile: 'Please select a file.',
-  unsupportedFile: 'Please choose a .json, .yaml, .yml or .har file.',
+  unsupportedFile: 'Please choose a .json, .yaml, .yml, .har, .graphql or .graphqls file.',
   enterEmail: 'Please enter an email address.',
   primaryKeyRequired: 'A primary API key is required.',
   sharedBy: (owner: string) => `Shared by ${owner}`,

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { APIS_MESSAGES } from './api-messages';
+import { LIMITS } from './constants';
 import {
   loginPayload,
   matchesEndpointSearch,
   signupPayload,
   validateExtendedProfile,
+  validateGraphqlUrl,
   validateImportFile,
   validateLogin,
   validatePasswordChange,
@@ -126,7 +129,9 @@ describe('share, import, scan config', () => {
     expect(messages(validateShare({ email: 'nope' }))).toEqual(['Invalid email']);
     expect(validateShare({ email: 'b@example.com' })).toEqual([]);
     expect(messages(validateImportFile(null))).toEqual(['Please select a file.']);
-    expect(messages(validateImportFile({ name: 'api.txt' }))).toEqual(['Please choose a .json, .yaml, .yml or .har file.']);
+    expect(messages(validateImportFile({ name: 'api.txt' }))).toEqual(['Please choose a .json, .yaml, .yml, .har, .graphql or .graphqls file.']);
+    expect(validateImportFile({ name: 'schema.GraphQL' })).toEqual([]);
+    expect(validateImportFile({ name: 'schema.graphqls' })).toEqual([]);
     for (const name of ['a.json', 'a.yaml', 'A.YML', 'rec.har']) expect(validateImportFile({ name })).toEqual([]);
     expect(messages(validateScanConfig({ api_key_1: '   ' }))).toEqual(['A primary API key is required.']);
     expect(validateScanConfig({ api_key_1: 'k' })).toEqual([]);
@@ -173,5 +178,23 @@ describe('flags search', () => {
     expect(matchesEndpointSearch(e, 'pets')).toBe(true);
     expect(matchesEndpointSearch(e, 'users')).toBe(false);
     expect(matchesEndpointSearch(e, '')).toBe(true);
+  });
+
+  it('finds a GraphQL operation by its name', () => {
+    const op = { method: 'POST', path: '/graphql', graphql: { kind: 'query' as const, field: 'loan' } };
+    expect(matchesEndpointSearch(op, 'query.loan')).toBe(true);
+    expect(matchesEndpointSearch(op, 'LOAN')).toBe(true);
+    expect(matchesEndpointSearch(op, 'mutation')).toBe(false);
+    expect(matchesEndpointSearch({ ...op, graphql: null }, 'loan')).toBe(false);
+  });
+});
+
+describe('GraphQL endpoint URL', () => {
+  it('gives the server\'s messages: required, then an http(s) address, then the length', () => {
+    expect(validateGraphqlUrl('  ')).toBe(APIS_MESSAGES.graphqlUrlRequired);
+    expect(validateGraphqlUrl('ftp://example.com/graphql')).toBe(APIS_MESSAGES.graphqlUrlInvalid);
+    expect(validateGraphqlUrl('example.com/graphql')).toBe(APIS_MESSAGES.graphqlUrlInvalid);
+    expect(validateGraphqlUrl(`https://example.com/${'a'.repeat(LIMITS.urlMax)}`)).toBe(APIS_MESSAGES.graphqlUrlTooLong);
+    expect(validateGraphqlUrl(' https://api.example.com/graphql ')).toBeNull();
   });
 });

@@ -1,7 +1,10 @@
 // Validation rules of spec section 5. Each validator returns every failing rule, in the spec's order,
 // as {field, message}; the client shows the first (or one per field), the server answers them all with 400.
 
+import { APIS_MESSAGES } from './api-messages';
 import { IMPORT_EXTENSIONS, LIMITS } from './constants';
+import type { GraphqlOperation } from './contract';
+import { graphqlOperationName } from './display';
 import {
   API_MESSAGES,
   LOGIN_MESSAGES,
@@ -246,11 +249,24 @@ export function validateExtendedProfile(input: ExtendedProfileForm): ValidationE
   return errors;
 }
 
-/** Flags modal search: by method or path, case-insensitive. */
-export function matchesEndpointSearch(endpoint: { method: string; path: string }, query: string): boolean {
+/** Flags modal search: by method or path, or a GraphQL operation's name ("Query.loan"), case-insensitive. */
+export function matchesEndpointSearch(
+  endpoint: { method: string; path: string; graphql?: Pick<GraphqlOperation, 'kind' | 'field'> | null },
+  query: string,
+): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
+  if (endpoint.graphql && graphqlOperationName(endpoint.graphql).toLowerCase().includes(q)) return true;
   return endpoint.method.toLowerCase().includes(q) || endpoint.path.toLowerCase().includes(q);
+}
+
+/** The URL of a live GraphQL endpoint to introspect: the server's rules (POST /api/import/graphql), first failing one. */
+export function validateGraphqlUrl(url: string): string | null {
+  const value = url.trim();
+  if (!value) return APIS_MESSAGES.graphqlUrlRequired;
+  if (value.length > LIMITS.urlMax) return APIS_MESSAGES.graphqlUrlTooLong;
+  if (!isHttpUrl(value)) return APIS_MESSAGES.graphqlUrlInvalid;
+  return null;
 }
 
 /** True for an absolute http(s) URL. */

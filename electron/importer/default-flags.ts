@@ -4,6 +4,7 @@
 
 import type { Flag } from '../../shared/constants';
 import type { ApiSecurity, JsonSchema } from '../../shared/contract';
+import { graphqlDefaultFlags } from './graphql-default-flags';
 import type { ExtractedEndpoint } from './result';
 import { arr, isObject, obj } from './values';
 
@@ -37,14 +38,14 @@ function splitWords(parts: (string | null | undefined)[]): string {
 
 const has = (words: string, pattern: RegExp): boolean => pattern.test(words);
 
-const AUTH_ROUTE = / (log ?in|log ?out|sign ?in|sign ?on|sign ?out|auth|authenticate|authentication|authorize|oauth2?|token|tokens|password|passwords|passwd|reset|session|sessions|otp|mfa|2fa|sso|credentials?|jwt|refresh) /;
-const ADMIN = / (admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|management|privileged|impersonate|impersonation|roles?|permissions?) /;
-const BUSINESS = / (purchases?|buy|checkout|orders?|payments?|pay|charges?|refunds?|transfers?|withdraw|withdrawals?|deposits?|votes?|likes?|comments?|reviews?|ratings?|sign ?up|register|registration|invite|invitations?|reset|coupons?|redeem|vouchers?|promo|gift|bookings?|book|reserve|reservations?|subscribe|subscriptions?|donate|donations?|cart|tickets?|follow|claim|rewards?|bids?|payouts?|invoices?|trade|otp|passcode|2fa|mfa) /;
+export const AUTH_ROUTE = / (log ?in|log ?out|sign ?in|sign ?on|sign ?out|auth|authenticate|authentication|authorize|oauth2?|token|tokens|password|passwords|passwd|reset|session|sessions|otp|mfa|2fa|sso|credentials?|jwt|refresh) /;
+export const ADMIN = / (admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|management|privileged|impersonate|impersonation|roles?|permissions?) /;
+export const BUSINESS = / (purchases?|buy|checkout|orders?|payments?|pay|charges?|refunds?|transfers?|withdraw|withdrawals?|deposits?|votes?|likes?|comments?|reviews?|ratings?|sign ?up|register|registration|invite|invitations?|reset|coupons?|redeem|vouchers?|promo|gift|bookings?|book|reserve|reservations?|subscribe|subscriptions?|donate|donations?|cart|tickets?|follow|claim|rewards?|bids?|payouts?|invoices?|trade|otp|passcode|2fa|mfa) /;
 /** Reads that happen to be POSTs (an invoice lookup, a price estimate): not a business flow of their own. */
-const READ_ACTION = / (lookup|look up|search|find|get|list|query|view|read|preview|calculate|estimate|export|download) /;
+export const READ_ACTION = / (lookup|look up|search|find|get|list|query|view|read|preview|calculate|estimate|export|download) /;
 const SEARCH = / (search|searches|find|query|lookup|filter) /;
 const UPLOAD = / (upload|uploads|import|attachments?|files?|media) /;
-const INTEGRATION = / (webhooks?|hooks?|callbacks?|integrations?|connectors?|sync|import|imports|feeds?|fetch|proxy|external|third party|partners?|federation|federated) /;
+export const INTEGRATION = / (webhooks?|hooks?|callbacks?|integrations?|connectors?|sync|import|imports|feeds?|fetch|proxy|external|third party|partners?|federation|federated) /;
 /** Matched against the last word of a parameter or property name: callback_url, redirectUri, image, host... */
 const URL_WORD = / (url|urls|uri|uris|href|link|links|callback|webhook|hook|redirect|image|img|avatar|icon|logo|host|hostname|domain|endpoint|feed|rss|proxy|dest|destination|target|src|website|remote) $/;
 const PAGING = / (limit|offset|page|pages|per page|page size|size|cursor|after|before|starting after|ending before|top|skip|max results|page token|pagination token|next token|continuation token) /;
@@ -70,7 +71,7 @@ function schemaType(schema: JsonSchema | null): string | undefined {
 
 const URL_FORMATS = new Set(['uri', 'url', 'iri', 'uri-reference', 'iri-reference', 'uri-template', 'hostname', 'idn-hostname']);
 
-function isUrlish(schema: JsonSchema | null, example: unknown): boolean {
+export function isUrlish(schema: JsonSchema | null, example: unknown): boolean {
   const format = typeof schema?.format === 'string' ? schema.format.toLowerCase() : '';
   if (URL_FORMATS.has(format)) return true;
   const sample = example ?? schema?.example ?? schema?.default;
@@ -153,7 +154,7 @@ const NAME_WORDS = { url: URL_WORD, paging: PAGING, search: SEARCH_PARAM } as co
 const nameCaches = { url: new Map<string, boolean>(), paging: new Map<string, boolean>(), search: new Map<string, boolean>() };
 
 /** Whether a parameter or property name is URL-like, a paging or a search parameter (names repeat: decided once each). */
-function nameIs(name: string, kind: keyof typeof NAME_WORDS): boolean {
+export function nameIs(name: string, kind: keyof typeof NAME_WORDS): boolean {
   const cache = nameCaches[kind];
   let yes = cache.get(name);
   if (yes === undefined) {
@@ -174,6 +175,8 @@ export function requiresAuth(security: ApiSecurity['default'] | null, api: ApiSe
 }
 
 export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
+  // A GraphQL operation's method and path are the same for all of them: its root field and arguments say what it does.
+  if (e.graphql) return graphqlDefaultFlags(e, e.graphql, api);
   const method = e.method.toUpperCase();
   // A summary read from a long description is noisy; with an operation id, the id says enough.
   const route = wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id, e.operation_id ? '' : e.summary);

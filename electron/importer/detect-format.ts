@@ -10,7 +10,7 @@ export type DetectedFormat =
   | { kind: 'har'; format: 'har-1.2'; version: string };
 
 const UNRECOGNISED =
-  'The file is not an API description this app can read: expected OpenAPI 3.x, Swagger 2.0, a Postman Collection v2.0/v2.1 or a HAR 1.2 file.';
+  'The file is not an API description this app can read: expected OpenAPI 3.x, Swagger 2.0, a Postman Collection v2.0/v2.1, a HAR 1.2 file, a GraphQL schema (SDL) or a GraphQL introspection result.';
 
 const POSTMAN_SCHEMA = /schema\.(?:getpostman|postman)\.com\/json\/collection\/v(\d+)\.(\d+)(?:\.\d+)?\//i;
 

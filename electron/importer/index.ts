@@ -14,6 +14,7 @@ import { parseDocument } from './parse-document';
 import { readHar } from './read-har';
 import { readOpenApi3 } from './read-openapi3';
 import { readPostman } from './read-postman';
+import { DEFAULT_GRAPHQL_NAME, DEFAULT_GRAPHQL_PATH, importGraphqlSchemaWith, introspectionIn, looksLikeGraphqlSdl, readGraphqlIntrospection, readGraphqlSdl, type GraphqlFormat } from './read-graphql';
 import { buildEndpoints, type SpecReading, type UnexpectedErrorHook } from './read-spec';
 import { readSwagger2 } from './read-swagger2';
 import type { ImportResult, SourceFormat } from './result';
@@ -36,14 +37,27 @@ export class ImportTooLargeError extends ImportError {}
 function nameFromFile(filename: string | undefined): string {
   if (!filename) return '';
   const base = filename.split(/[\\/]/).pop() ?? '';
-  return clampText(base.replace(/\.(json|ya?ml|har)$/i, ''), IMPORT_LIMITS.maxNameLength);
+  return clampText(base.replace(/\.(json|ya?ml|har|graphqls?|gql)$/i, ''), IMPORT_LIMITS.maxNameLength);
+}
+
+/** A GraphQL schema file: no server and no title of its own, so the file names the API and the path is /graphql. */
+function graphqlOptions(format: GraphqlFormat, options: ImportOptions) {
+  const name = singleLine(nameFromFile(options.filename)).trim() || DEFAULT_GRAPHQL_NAME;
+  return { name, baseUrl: '', path: DEFAULT_GRAPHQL_PATH, format, onUnexpectedError: options.onUnexpectedError };
 }
 
 export function importApiDocument(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
   if (bytes.length > IMPORT_MAX_BYTES) throw new ImportTooLargeError(SERVER_MESSAGES.importTooLarge);
   const text = decodeText(bytes);
+  // SDL first: the YAML parser would read some of it ("type Query" alone is a YAML string) and refuse it confusingly.
+  if (looksLikeGraphqlSdl(text)) {
+    const warnings = new Warnings();
+    return importGraphqlSchemaWith(readGraphqlSdl(text, warnings), graphqlOptions('graphql-sdl', options), warnings);
+  }
   const parsed = parseDocument(text);
   if (parsed.syntax === 'json' || mayHaveAliases(text)) guardDocument(parsed.value, parsed.syntax);
+  const introspection = introspectionIn(parsed.value);
+  if (introspection) return importGraphqlSchemaWith(readGraphqlIntrospection(introspection), graphqlOptions('graphql-introspection', options), new Warnings());
   const detected = detectFormat(parsed.value);
   const doc = parsed.value as Obj;
   const warnings = new Warnings();

@@ -3,10 +3,12 @@
 
 import type { EndpointParameter } from '../../shared/contract';
 import { defaultFlags } from './default-flags';
+import { wholeGraphqlEndpoint } from './graphql-endpoint';
 import { pathTemplateNames } from './openapi-common';
 import type { ImportResult } from './result';
 
-export const MANUAL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'] as const;
+/** GRAPHQL: a GraphQL endpoint (POST), its operations learnt by introspection when it is scanned. */
+export const MANUAL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'GRAPHQL'] as const;
 
 export interface ManualInput {
   name: string;
@@ -28,6 +30,10 @@ export function buildManualApi(input: ManualInput): ImportResult {
   const security = { schemes: {}, default: [] };
   const endpoints = input.endpoints.map((e) => {
     const path = normalizeManualPath(e.path);
+    if (e.method.toUpperCase() === 'GRAPHQL') {
+      const graphql = wholeGraphqlEndpoint(path, e.summary);
+      return { ...graphql, flags: defaultFlags(graphql, security) };
+    }
     const parameters: EndpointParameter[] = pathTemplateNames(path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     const extracted = {
       method: e.method.toUpperCase(),

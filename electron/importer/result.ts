@@ -11,6 +11,8 @@ export type SourceFormat =
   | 'postman-2.0'
   | 'postman-2.1'
   | 'har-1.2'
+  | 'graphql-sdl'
+  | 'graphql-introspection'
   | 'manual';
 
 export interface ImportResult {

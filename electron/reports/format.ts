@@ -128,6 +128,12 @@ export function endpointLabel(method: string, path: string): string {
   return `${method.toUpperCase()} ${path}`;
 }
 
+/** Where a finding is: "Query.loan (POST /graphql)" for a GraphQL operation, else "METHOD path". */
+export function findingLocation(f: { method: string; path: string; graphql?: { operation: string | null } | null }): string {
+  const where = endpointLabel(f.method, f.path);
+  return f.graphql?.operation ? `${f.graphql.operation} (${where})` : where;
+}
+
 /** Only http(s) URLs become links; anything else (javascript:, data:, file:) stays plain text. */
 export function safeUrl(value: string): string | null {
   try {

@@ -5,7 +5,7 @@ import { CONFIDENCES, type Confidence } from '../../shared/constants';
 import { severityBucket } from '../../shared/display';
 import type { Selectable } from 'kysely';
 import type { Db } from '../store/database';
-import { triageOf, withTriage, type TriageColumns } from '../store/findings';
+import { parseGraphql, triageOf, withTriage, type TriageColumns } from '../store/findings';
 import type { FindingsTable } from '../store/schema';
 import {
   HISTORY_LIMIT,
@@ -57,6 +57,7 @@ export function toReportFinding(r: Selectable<FindingsTable> & TriageColumns): R
     fingerprint: r.fingerprint,
     trend: r.trend === 'recurring' ? 'recurring' : 'new',
     triage: triageOf(r),
+    graphql: r.graphql ? parseGraphql(r.graphql) : null,
   };
 }
 

@@ -4,10 +4,11 @@
 
 import { createHash } from 'node:crypto';
 import { CRITICAL_CVSS } from '../../shared/constants';
-import { severityOfCvss } from '../../shared/display';
+import { graphqlOperationName, severityOfCvss } from '../../shared/display';
 import type { Finding } from '../../shared/contract';
 import type { Check, FindingDraft } from './checks/types';
 import { adjustCvss, cvssScore } from './cvss';
+import { findingGraphql } from './graphql-finding';
 import { curlFor, curlSequence, renderEvidence, setupExchanges, statefulSteps } from './evidence';
 import type { Exchange } from './http/exchange';
 import type { Redactor } from './redact';
@@ -70,8 +71,10 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
     evidence: relabel(renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor)),
     curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : curlFor(last, redactor),
     references: check.references,
+    graphql: findingGraphql(endpoint ?? null, last, redactor),
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
-    fingerprint: fingerprintOf(check.id, keyMethod, keyPath, parameter),
+    // GraphQL operations share one method and path: the operation's name tells them apart.
+    fingerprint: fingerprintOf(check.id, keyMethod, endpoint?.graphql && draft.path === undefined ? `${keyPath} ${graphqlOperationName(endpoint.graphql)}` : keyPath, parameter),
   };
 }
 

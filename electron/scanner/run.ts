@@ -15,6 +15,7 @@ import { OobListener } from './oob';
 import { scanConfigOf, startAccounts, startIdentities, verifyPhase } from './run-identities';
 import { ScanRun } from './run-state';
 import { planTasks, runTasks } from './run-tasks';
+import { learnGraphqlOperations } from './run-graphql';
 
 export interface EngineSettings {
   concurrency: number;
@@ -134,7 +135,11 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
     run.note(`The out-of-band listener could not start (${(err as Error).message}); the checks that need it are skipped.`);
   }
 
-  // 3. Tasks.
+  // 3. The operations of GraphQL endpoints typed by hand, learnt by introspection.
+  await learnGraphqlOperations(run);
+  if (run.stopped()) return stoppedOutcome();
+
+  // 4. Tasks.
   const tasks = planTasks(run);
   run.progress.total = tasks.length + 1;
   run.emit(true);

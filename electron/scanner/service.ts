@@ -36,6 +36,8 @@ import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
 import { ScanEvents } from './events';
 import { identityDefaults, testIdentity } from './identities/probe';
+import { introspectGraphql } from './graphql-introspect';
+import type { ImportResult } from '../importer/result';
 import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
@@ -572,6 +574,18 @@ export function createScanService(deps: ScanServiceDeps) {
         security: parseSecurity(api.security_schemes),
         endpoints,
         identity: checked.identities[0]!,
+        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server' },
+      });
+    },
+
+    /** Imports a live GraphQL endpoint by introspection, under the scan rules, as the identity when one is given. */
+    async introspectGraphql(input: { url: string; name?: string; identity?: IdentityInput | null }): Promise<ImportResult> {
+      await target(input.url);
+      const identity = input.identity ? (await identitiesOf({ apiId: '', profile: SCAN_PROFILE_OWASP, identities: [input.identity] })).identities[0]! : null;
+      return introspectGraphql({
+        url: input.url,
+        name: input.name,
+        identity,
         settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server' },
       });
     },

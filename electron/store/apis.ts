@@ -85,12 +85,13 @@ export function createApisRepo(db: Db) {
         request_body: JSON.stringify(e.request_body),
         responses: JSON.stringify(e.responses),
         security: JSON.stringify(e.security),
+        graphql: e.graphql ? JSON.stringify(e.graphql) : null,
         created_at: at,
       }));
       const storedBytes =
         [api.name, api.base_url, api.source_filename, api.spec_version, api.security_schemes].reduce((n, v) => n + textBytes(v), 0) +
         rows.reduce(
-          (n, r) => n + [r.method, r.path, r.summary, r.operation_id, r.tags, r.parameters, r.request_body, r.responses, r.security].reduce((m, v) => m + textBytes(v), 0),
+          (n, r) => n + [r.method, r.path, r.summary, r.operation_id, r.tags, r.parameters, r.request_body, r.responses, r.security, r.graphql].reduce((m, v) => m + textBytes(v), 0),
           0,
         );
       const checked = limits.apis > 0 || limits.endpoints > 0 || limits.bytes > 0;

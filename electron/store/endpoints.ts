@@ -26,6 +26,7 @@ export function toEndpoint(row: EndpointsTable, flags: Flag[]): Endpoint {
     request_body: parse(row.request_body, null),
     responses: parse(row.responses, {}),
     security: parse(row.security, null),
+    graphql: row.graphql ? parse(row.graphql, null) : null,
   };
 }
 

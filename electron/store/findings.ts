@@ -4,7 +4,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
 import type { TriageState } from '../../shared/constants';
-import type { Finding, FindingTriage, ScanInfo } from '../../shared/contract';
+import type { Finding, FindingGraphql, FindingTriage, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
 import { newRowId } from './row-ids';
@@ -57,7 +57,17 @@ export function toFinding(r: Selectable<FindingsTable> & TriageColumns): Finding
     fingerprint: r.fingerprint,
     trend: r.trend === 'recurring' ? 'recurring' : 'new',
     triage: triageOf(r),
+    graphql: r.graphql ? parseGraphql(r.graphql) : null,
   };
+}
+
+/** A finding's stored GraphQL part (JSON text); null when unreadable. */
+export function parseGraphql(json: string): FindingGraphql | null {
+  try {
+    return JSON.parse(json) as FindingGraphql;
+  } catch {
+    return null;
+  }
 }
 
 /** Findings with their API's triage mark and the user name of whoever set it. */
@@ -109,6 +119,7 @@ export function createFindingsRepo(db: Db) {
           curl: f.curl,
           references: JSON.stringify(f.references),
           trend: f.trend,
+          graphql: f.graphql ? JSON.stringify(f.graphql) : null,
           created_at: now.toISOString(),
           suppressed: activeMarkSql(f.api_id, f.fingerprint, now.toISOString()),
         })

@@ -163,6 +163,50 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
       }
     });
 
+    it('keep a GraphQL operation on its endpoint and the GraphQL part of a finding (migration 014)', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'g@x.io', username: 'g', firstName: 'G', lastName: 'G', passwordHash: null }, EARLIER);
+        const graphql = { kind: 'query' as const, root_type: 'RootQuery', field: 'loan', document: 'query Loan($id: ID!) { loan(id: $id) { id } }', variable_types: { id: 'ID!' }, returns: 'Loan', cycle: ['member', 'loans'] };
+        const operation = (field: string) => ({
+          method: 'POST',
+          path: '/graphql',
+          summary: `Query.${field}`,
+          flags: ['BOLA' as const],
+          operation_id: `Query.${field}`,
+          tags: ['Query'],
+          parameters: [{ name: 'id', in: 'argument' as const, required: true, schema: { type: 'string', 'x-graphql-type': 'ID!' } }],
+          request_body: null,
+          responses: {},
+          security: null,
+          graphql: { ...graphql, field },
+        });
+        const rest = { ...operation('x'), method: 'GET', path: '/books', graphql: undefined };
+        const apiId = await repos.apis.createWithEndpoints(
+          { ownerId: user.id, name: 'Library', baseUrl: 'https://api.example.com', sourceFormat: 'graphql-sdl', sourceFilename: 'library.graphql', specVersion: null, security: { schemes: {}, default: [] }, endpoints: [operation('loan'), operation('member'), rest] },
+          EARLIER,
+        );
+        const endpoints = await repos.endpoints.listForApi(apiId);
+        expect(endpoints.map((e) => [e.method, e.path, e.graphql?.field ?? null])).toEqual([
+          ['POST', '/graphql', 'loan'],
+          ['POST', '/graphql', 'member'],
+          ['GET', '/books', null],
+        ]);
+        expect(endpoints[0]!.graphql).toEqual({ ...graphql, field: 'loan' });
+        expect(endpoints[0]!.parameters[0]!.in).toBe('argument');
+        await addScan(repos, 'scan-gql', apiId, user.id, null);
+        const part = { operation: 'Query.loan', query: 'query Loan($id: ID!) { loan(id: $id) { id } }', variables: '{\n  "id": "7"\n}', batch: null };
+        expect(await repos.findings.insert({ ...finding('scan-gql', apiId, 'bola', 'high', 8.1), graphql: part }, NOW)).toBe(true);
+        expect(await repos.findings.insert({ ...finding('scan-gql', apiId, 'rest', 'low', 3.1) }, NOW)).toBe(true);
+        const stored = await repos.findings.listForScan('scan-gql');
+        expect(stored.find((f) => f.vulnerability_name === 'bola')!.graphql).toEqual(part);
+        expect(stored.find((f) => f.vulnerability_name === 'rest')!.graphql).toBeNull();
+      } finally {
+        await store.close();
+      }
+    });
+
     it('compute the dashboard, triage marks and suppressed findings alike', async () => {
       const store = await open();
       const repos = createRepos(store.db);

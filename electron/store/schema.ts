@@ -125,6 +125,8 @@ export interface EndpointsTable {
   request_body: string;
   responses: string;
   security: string;
+  /** JSON GraphqlOperation of a GraphQL operation; null for REST endpoints (migration 014). */
+  graphql: string | null;
   created_at: string;
 }
 
@@ -185,6 +187,8 @@ export interface FindingsTable {
   curl: string;
   references: string;
   trend: string;
+  /** JSON FindingGraphql of a finding about a GraphQL API; null otherwise (migration 014). */
+  graphql: string | null;
   created_at: string;
   /** 1 while a triage mark (not open, not expired) covers the finding: it leaves counts and scores. */
   suppressed: WithDefault<number>;

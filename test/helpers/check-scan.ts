@@ -12,16 +12,8 @@ import type { BuiltFinding } from '../../electron/scanner/findings';
 import { runScan, type ScanOutcome } from '../../electron/scanner/run';
 import type { Target } from '../targets';
 
-export interface CheckScan {
+export interface CheckScan extends CheckScanRun {
   t: Target;
-  findings: BuiltFinding[];
-  outcome: ScanOutcome;
-  /** The endpoints that were scanned (not SKIP). */
-  endpoints: Endpoint[];
-  /** Requests the check sent (requests_by_check). */
-  sent(check: Check): number;
-  /** Findings of one check. */
-  of(check: Check | string): BuiltFinding[];
 }
 
 export interface CheckScanOptions {
@@ -34,6 +26,8 @@ export interface CheckScanOptions {
   /** Use the X-API-Key credentials instead of bearer tokens. */
   apiKeys?: boolean;
   lowerPrivilegeKey?: 1 | 2;
+  /** The scan setting that allows writes to objects the scan did not create (default off). */
+  allowExistingObjects?: boolean;
   /** Named identities instead of the two keys. */
   identities?: IdentityInput[];
   /** Let the scan register its own users (default off, so a check test only creates what it asks for). */
@@ -61,20 +55,46 @@ function scanConfigFor(opts: CheckScanOptions, key1: string, key2: string | null
 
 export async function scanChecks(t: Target, checks: readonly Check[], opts: CheckScanOptions = {}): Promise<CheckScan> {
   const spec = targetSpec(t);
+  const [k1, k2] = opts.apiKeys ? [t.users.alice.apiKey, t.users.bob.apiKey] : [t.users.alice.key, t.users.bob.key];
+  const run = await runCheckScan({ api: { id: 'acme', name: spec.name, baseUrl: t.baseUrl, security: spec.security }, endpoints: spec.endpoints, checks, keys: [k1, k2], opts });
+  return { t, ...run };
+}
+
+export interface CheckScanRun {
+  findings: BuiltFinding[];
+  outcome: ScanOutcome;
+  /** The endpoints that were scanned (not SKIP). */
+  endpoints: Endpoint[];
+  /** Requests the check sent (requests_by_check). */
+  sent(check: Check): number;
+  /** Findings of one check. */
+  of(check: Check | string): BuiltFinding[];
+}
+
+/** Scans imported endpoints (those `opts.only` keeps; the rest SKIP) with the real runner, as keys[0] and keys[1] unless opts say otherwise. */
+export async function runCheckScan(input: {
+  api: { id: string; name: string; baseUrl: string; security: ApiSecurity };
+  endpoints: readonly Omit<Endpoint, 'id'>[];
+  checks: readonly Check[];
+  keys: [string, string];
+  opts?: CheckScanOptions;
+}): Promise<CheckScanRun> {
+  const { checks } = input;
+  const opts = input.opts ?? {};
   const only = opts.only;
   const keep = typeof only === 'function' ? only : only ? (e: Endpoint) => only.includes(`${e.method} ${e.path}`) : () => true;
-  const endpoints: Endpoint[] = spec.endpoints.map((e, i) => {
+  const endpoints: Endpoint[] = input.endpoints.map((e, i) => {
     const full: Endpoint = { ...e, id: `e${i}`, flags: [...e.flags] };
     return keep(full) ? full : { ...full, flags: [...full.flags, 'SKIP'] };
   });
   const findings: BuiltFinding[] = [];
   const seen = new Set<string>();
-  const [k1, k2] = opts.apiKeys ? [t.users.alice.apiKey, t.users.bob.apiKey] : [t.users.alice.key, t.users.bob.key];
+  const [k1, k2] = input.keys;
   const key2 = typeof opts.key2 === 'string' ? opts.key2 : opts.key2 === false || opts.key2 === null ? null : k2;
   const outcome = await runScan(
     {
       scanId: randomUUID(),
-      api: { id: 'acme', name: spec.name, baseUrl: t.baseUrl, security: spec.security },
+      api: input.api,
       endpoints,
       identities: scanConfigFor(opts, opts.key1 ?? k1, key2),
       engine: {
@@ -88,7 +108,7 @@ export async function scanChecks(t: Target, checks: readonly Check[], opts: Chec
         tlsVerify: opts.tlsVerify ?? true,
         allowLocal: true,
       },
-      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: false },
+      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: opts.allowExistingObjects ?? false },
       checks,
       signal: new AbortController().signal,
     },
@@ -105,7 +125,6 @@ export async function scanChecks(t: Target, checks: readonly Check[], opts: Chec
   );
   const idOf = (c: Check | string) => (typeof c === 'string' ? c : c.id);
   return {
-    t,
     findings,
     outcome,
     endpoints: endpoints.filter((e) => !e.flags.includes('SKIP')),

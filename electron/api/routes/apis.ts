@@ -7,6 +7,7 @@ import { APIS_MESSAGES } from '../../../shared/api-messages';
 import { IMPORT_MAX_BYTES, LIMITS } from '../../../shared/constants';
 import type { ImportData } from '../../../shared/contract';
 import { API_MESSAGES, SERVER_MESSAGES } from '../../../shared/messages';
+import { identitySchema } from '../../../shared/identities';
 import { isHttpUrl, singleLine } from '../../../shared/validation';
 import { ImportError, ImportTooLargeError, importApiDocument, type ImportResult } from '../../importer/index';
 import { IMPORT_LIMITS } from '../../importer/limits';
@@ -20,6 +21,7 @@ import type { AppEnv } from '../env';
 import { ApiError, badRequest, validationError } from '../errors';
 import { idField, parseBody } from '../input';
 import { ok } from '../respond';
+import { asApiError } from '../scan-errors';
 
 const MAX_MANUAL_ENDPOINTS = 1_000;
 
@@ -29,6 +31,17 @@ const baseUrlField = z
   .min(1, { error: APIS_MESSAGES.baseUrlRequired })
   .max(LIMITS.urlMax, { error: APIS_MESSAGES.baseUrlTooLong })
   .refine(isHttpUrl, { error: APIS_MESSAGES.baseUrlInvalid });
+
+const graphqlImportSchema = z.object({
+  url: z
+    .string({ error: APIS_MESSAGES.graphqlUrlRequired })
+    .trim()
+    .min(1, { error: APIS_MESSAGES.graphqlUrlRequired })
+    .max(LIMITS.urlMax, { error: APIS_MESSAGES.graphqlUrlTooLong })
+    .refine(isHttpUrl, { error: APIS_MESSAGES.graphqlUrlInvalid }),
+  name: z.string().overwrite(singleLine).trim().max(IMPORT_LIMITS.maxNameLength, { error: APIS_MESSAGES.nameTooLong }).optional(),
+  identity: identitySchema.nullish(),
+});
 
 const manualSchema = z.object({
   name: z
@@ -158,6 +171,22 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
       throw err;
     }
     return created(c, result, filename, API_MESSAGES.imported(filename));
+  });
+
+  // A live GraphQL endpoint, imported by introspection through the scan engine (scope and local-target
+  // rules of a scan), as the caller's identity when given; nothing of the identity is stored.
+  app.post('/api/import/graphql', async (c) => {
+    const input = await parseBody(c, graphqlImportSchema);
+    const full = quotaRefusal(s.config.quotas, await s.repos.quotas.usage(c.get('user').id));
+    if (full) throw quotaError(full);
+    let result: ImportResult;
+    try {
+      result = await s.scans.introspectGraphql({ url: input.url, name: input.name, identity: input.identity ?? null }).catch(asApiError);
+    } catch (err) {
+      if (err instanceof ImportError) throw badRequest(err.message, 'url');
+      throw err;
+    }
+    return created(c, result, null, APIS_MESSAGES.graphqlImported(result.name, result.endpoints.length));
   });
 
   app.post('/api/apis/manual', async (c) => {

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
 import { identitySchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
 import { API_MESSAGES } from '../../../shared/messages';
-import { ScanError, SCAN_TEXT } from '../../scanner/service';
-import { SecretStoreError } from '../../secrets/types';
+import { SCAN_TEXT } from '../../scanner/service';
+import { asApiError } from '../scan-errors';
 import type { Services } from '../../services';
 import { requireApiAccess, type Capability } from '../access';
 import type { AppEnv } from '../env';
@@ -58,13 +58,6 @@ const startSchema = z.object({
 
 const scanIdSchema = z.object({ scan_id: idField('scan_id') });
 const listSchema = z.object({ api_id: idField('api_id') });
-
-function asApiError(err: unknown): never {
-  if (err instanceof ScanError) throw new ApiError(err.status, err.message);
-  // A locked or missing keychain: say so (the message names the keychain error, never a key).
-  if (err instanceof SecretStoreError) throw new ApiError(503, err.message);
-  throw err;
-}
 
 /** The scan and the caller's access to its API; 404 "Scan not found." when the caller cannot see it. */
 async function scanWithAccess(s: Services, userId: string, scanId: string, capability: Capability) {

@@ -4,7 +4,7 @@
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
 import { severityText } from '../../../shared/display';
-import { createdUserLabel, day, endpointLabel, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
+import { createdUserLabel, day, endpointLabel, findingLocation, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
 import { markdownLines, type Span } from '../markdown';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
@@ -159,12 +159,22 @@ ${users.map((u) => `<tr><td><code>${esc(createdUserLabel(u))}</code></td><td>${u
   return out.join('\n');
 }
 
+/** A GraphQL finding's request: the query and variables (the operation is in the facts above), and the batch size. */
+function graphqlHtml(f: ReportFinding): string {
+  const g = f.graphql;
+  if (!g) return '';
+  const batch = g.batch ? `<p>Batch of ${g.batch} operation${g.batch === 1 ? '' : 's'}.</p>` : '';
+  return `<h4>GraphQL query</h4>${batch}<pre>${esc(g.query)}</pre>${g.variables ? `<h4>GraphQL variables</h4><pre>${esc(g.variables)}</pre>` : ''}
+`;
+}
+
 function findingHtml(f: ReportFinding, number: string): string {
   const refs = f.references.length ? `<h4>References</h4><ul>${f.references.map((r) => `<li>${link(r)}</li>`).join('')}</ul>` : '';
   const meta: [string, string][] = [
     ['Severity', esc(severityText(f))],
     ['CVSS', `${f.cvss_score.toFixed(1)} <code>${esc(f.cvss_vector)}</code>`],
     ['Endpoint', `<code>${esc(endpointLabel(f.method, f.path))}</code>`],
+    ...(f.graphql?.operation ? [['Operation', `<code>${esc(f.graphql.operation)}</code>`] as [string, string]] : []),
     ['Confidence', esc(f.confidence)],
     ['OWASP', esc(f.owasp)],
     ['CWE', esc(f.cwe ?? '—')],
@@ -173,10 +183,10 @@ function findingHtml(f: ReportFinding, number: string): string {
     ['Trend', f.trend === 'recurring' ? 'Recurring' : 'New'],
     ['Fingerprint', `<code>${esc(f.fingerprint)}</code>`],
   ];
-  return `<details class="finding" id="${esc(number.toLowerCase())}" open><summary>${sevBadge(f)}${esc(number)} ${esc(f.vulnerability_name)} <span class="muted">· ${esc(endpointLabel(f.method, f.path))}</span></summary>
+  return `<details class="finding" id="${esc(number.toLowerCase())}" open><summary>${sevBadge(f)}${esc(number)} ${esc(f.vulnerability_name)} <span class="muted">· ${esc(findingLocation(f))}</span></summary>
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 <h4>Description</h4>${mdHtml(f.description)}
-<h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded.')}</pre>
+${graphqlHtml(f)}<h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded.')}</pre>
 <h4>Reproduce</h4>${f.curl.trim() ? `<pre>${esc(f.curl)}</pre>` : '<p class="muted">No reproduction command was recorded for this finding.</p>'}
 <h4>Recommendation</h4>${mdHtml(f.recommendation)}${refs}</details>`;
 }

@@ -91,6 +91,8 @@ function findingEntry(f: ReportFinding, numbers: Map<string, string>) {
     references: f.references,
     trend: f.trend,
     triage: f.triage,
+    /** A GraphQL finding's operation, query, variables and batch size; null for REST findings. */
+    graphql: f.graphql ?? null,
   };
 }
 

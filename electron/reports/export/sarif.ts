@@ -4,7 +4,7 @@
 // the artifact), with the finding's fingerprint as a partial fingerprint so alerts track across scans.
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
-import { endpointLabel, safeUrl } from '../format';
+import { findingLocation, safeUrl } from '../format';
 import { findingNumbers, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
 import { checkCategory, owaspCategory } from '../owasp';
 import { TOOL_VERSION } from '../version';
@@ -138,7 +138,7 @@ export function sarifDocument(input: ReportInput) {
         ...(base ? { originalUriBaseIds: { APIROOT: { uri: base, description: { text: `Base URL of ${input.api.name}` } } } } : {}),
         columnKind: 'utf16CodeUnits' as const,
         results: all.map((f) => {
-          const where = endpointLabel(f.method, f.path);
+          const where = findingLocation(f);
           return {
             ruleId: f.check_id,
             ruleIndex: ruleIndex.get(f.check_id)!,
@@ -168,6 +168,9 @@ export function sarifDocument(input: ReportInput) {
               ...(f.parameter ? { parameter: f.parameter } : {}),
               method: f.method,
               path: f.path,
+              ...(f.graphql
+                ? { graphql_operation: f.graphql.operation, graphql_query: f.graphql.query, graphql_variables: f.graphql.variables, graphql_batch: f.graphql.batch }
+                : {}),
             },
           };
         }),

@@ -4,7 +4,7 @@
 // findings, the endpoints, and an appendix of the findings set aside in triage.
 
 import { severityText } from '../../../shared/display';
-import { createdUserLabel, endpointLabel, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
+import { createdUserLabel, endpointLabel, findingLocation, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
 import { NOTES_HEADING } from '../scan-notes';
@@ -119,6 +119,7 @@ function finding(flow: Flow, f: ReportFinding, number: string): void {
       { label: 'Severity', value: severityText(f), color, font: 'bold' },
       { label: 'CVSS', value: f.cvss_score.toFixed(1), color, font: 'bold' },
       { label: 'Endpoint', value: endpointLabel(f.method, f.path), font: 'mono', wide: true },
+      ...(f.graphql?.operation ? [{ label: 'Operation', value: f.graphql.operation, font: 'mono' as const, wide: true }] : []),
       { label: 'Vector', value: f.cvss_vector || '—', font: 'mono', wide: true },
       { label: 'Confidence', value: SEVERITY_LABELS[f.confidence as 'high'] ?? f.confidence },
       { label: 'OWASP', value: f.owasp },
@@ -133,6 +134,7 @@ function finding(flow: Flow, f: ReportFinding, number: string): void {
   flow.space(4);
   flow.heading('Description', STYLES.h3, { keepWith: 24 });
   flow.rich(f.description || '—');
+  graphqlRequest(flow, f);
   flow.heading('Evidence', STYLES.h3, { keepWith: 40 });
   flow.code(f.evidence || 'No evidence recorded.');
   flow.heading('Reproduce', STYLES.h3, { keepWith: 30 });
@@ -142,6 +144,25 @@ function finding(flow: Flow, f: ReportFinding, number: string): void {
   flow.rich(f.recommendation || '—');
   references(flow, f.references);
   endRule(flow);
+}
+
+/** A GraphQL finding's request: the operation, the query and the variables (and the batch size). */
+function graphqlRequest(flow: Flow, f: ReportFinding, heading = true): void {
+  const g = f.graphql;
+  if (!g) return;
+  // In a group of locations, each location's heading already names its operation.
+  if (heading) flow.heading('GraphQL', STYLES.h3, { keepWith: 40 });
+  const facts = [
+    ...(heading ? [{ label: 'Operation', value: g.operation ?? 'The API as a whole', font: g.operation ? ('mono' as const) : ('sans' as const), wide: true }] : []),
+    ...(g.batch ? [{ label: 'Request', value: `Batch of ${plural(g.batch, 'operation')}`, wide: true }] : []),
+  ];
+  if (facts.length) flow.grid(facts, { labelWidth: 62, size: 8.5 });
+  flow.paragraph('Query', STYLES.label, { gapAfter: 2, keepLines: 3 });
+  flow.code(g.query);
+  if (g.variables) {
+    flow.paragraph('Variables', STYLES.label, { gapAfter: 2, keepLines: 3 });
+    flow.code(g.variables);
+  }
 }
 
 function references(flow: Flow, refs: string[]): void {
@@ -219,7 +240,7 @@ function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, st
     ],
     list.map((f) => [
       numbers.get(f.id)!,
-      endpointLabel(f.method, f.path),
+      f.graphql?.operation ?? endpointLabel(f.method, f.path),
       f.parameter ?? '—',
       { text: severityText(f), dot: isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity] },
       f.cvss_score.toFixed(1),
@@ -228,7 +249,7 @@ function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, st
     { size: 7.5 },
   );
   for (const f of list) {
-    flow.heading(`${numbers.get(f.id)!} ${endpointLabel(f.method, f.path)}${f.parameter ? ` · ${f.parameter}` : ''}`, { ...STYLES.h3, font: 'monoBold', size: 9 }, { keepWith: 60 });
+    flow.heading(`${numbers.get(f.id)!} ${findingLocation(f)}${f.parameter ? ` · ${f.parameter}` : ''}`, { ...STYLES.h3, font: 'monoBold', size: 9 }, { keepWith: 60 });
     flow.grid(
       [
         { label: 'Confidence', value: SEVERITY_LABELS[f.confidence as 'high'] ?? f.confidence },
@@ -239,6 +260,7 @@ function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, st
       { labelWidth: 62, size: 8 },
     );
     if (sharedDescription === null) flow.rich(f.description || '—');
+    graphqlRequest(flow, f, false);
     flow.code(f.evidence || 'No evidence recorded.');
     if (f.curl.trim()) flow.code(f.curl);
     else flow.paragraph('No reproduction command was recorded for this finding.', STYLES.small);

@@ -6,6 +6,7 @@ import { accountEmailOther, accountPasswordOther } from './api1-object-authoriza
 import { bolaCreateSteal, useAfterDelete } from './api1-object-authorization/created-objects';
 import { bolaIdSwap, bolaTokenSwap } from './api1-object-authorization/id-swaps';
 import { bolaEncodedIdSwap } from './api1-object-authorization/encoded-id-swap';
+import { graphqlBola } from './api1-object-authorization/graphql-bola';
 import { authBruteForce } from './api2-authentication/brute-force';
 import { changeWithoutCurrentPassword } from './api2-authentication/reauthentication';
 import { shortCodeBruteForce } from './api2-authentication/short-codes';
@@ -26,10 +27,13 @@ import { adminPathInsertion } from './api5-function-authorization/admin-paths';
 import { unauthenticatedReset } from './api5-function-authorization/destructive-routes';
 import { privilegeHeaders } from './api5-function-authorization/privilege-headers';
 import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './api5-function-authorization/privileged-operations';
+import { graphqlBfla } from './api5-function-authorization/graphql-bfla';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
 import { outOfRangeValues } from './api6-business-flows/out-of-range-values';
 import { ssrfCallback, ssrfInternal } from './api7-ssrf/ssrf';
+import { graphqlSsrf } from './api7-ssrf/graphql-ssrf';
 import { commandInjection } from './api8-misconfiguration/command-injection';
+import { graphqlCommandInjection, graphqlNosqlInjection, graphqlSqlInjection } from './api8-misconfiguration/graphql-injection';
 import { corsPolicy } from './api8-misconfiguration/cors';
 import { jsonpCallback } from './api8-misconfiguration/jsonp';
 import { leakOnFailedCreate } from './api8-misconfiguration/leak-on-failed-create';
@@ -43,6 +47,9 @@ import { verboseErrors } from './api8-misconfiguration/verbose-errors';
 import { debugConsole } from './api8-misconfiguration/debug-console';
 import { followsRedirects, openRedirect, unsignedWebhook } from './api10-unsafe-consumption/redirects-and-webhooks';
 import { debugEndpoints, graphqlIntrospection } from './api9-inventory/debug-endpoints';
+import { graphqlDebugErrors } from './api8-misconfiguration/graphql-debug-errors';
+import { graphqlFieldSuggestions } from './api8-misconfiguration/graphql-field-suggestions';
+import { graphqlGetMutation } from './api8-misconfiguration/graphql-get-mutation';
 import { undocumentedEndpoints } from './api9-inventory/discovery';
 import { exposedDocs } from './api9-inventory/exposed-docs';
 import { oldVersions } from './api9-inventory/old-versions';
@@ -58,6 +65,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   bolaEncodedIdSwap,
   bolaCreateSteal,
   useAfterDelete,
+  graphqlBola,
   noOrInvalidCredentials,
   jwtTampering,
   tokenInResponse,
@@ -77,17 +85,22 @@ export const CHECKS: readonly Check[] = Object.freeze([
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
+  graphqlBfla,
   adminPathInsertion,
   privilegeHeaders,
   flowNotThrottled,
   ssrfCallback,
   ssrfInternal,
+  graphqlSsrf,
   corsPolicy,
   securityHeaders,
   verboseErrors,
   sqlInjection,
   nosqlInjection,
   commandInjection,
+  graphqlSqlInjection,
+  graphqlNosqlInjection,
+  graphqlCommandInjection,
   pathTraversal,
   scriptContent,
   jsonpCallback,
@@ -97,6 +110,9 @@ export const CHECKS: readonly Check[] = Object.freeze([
   exposedDocs,
   debugEndpoints,
   graphqlIntrospection,
+  graphqlFieldSuggestions,
+  graphqlDebugErrors,
+  graphqlGetMutation,
   undocumentedEndpoints,
   debugConsole,
   undocumentedBehaviour,

@@ -60,7 +60,15 @@ export interface CheckMeta {
   techniques?: string[];
   /** Honest limits of the check (what it cannot see, when it stays silent), for docs/checks.md. */
   coverage?: string;
+  /**
+   * The kinds of endpoint the check understands (default: REST only). A GraphQL operation
+   * (`endpoint.graphql`) answers 200 with `errors` where REST answers 4xx, and its inputs are variables:
+   * REST checks would misread it, so only the checks listing 'graphql' run on its operations.
+   */
+  protocols?: readonly EndpointProtocol[];
 }
+
+export type EndpointProtocol = 'rest' | 'graphql';
 
 export interface Check extends CheckMeta {
   appliesTo(endpoint: Endpoint): boolean;

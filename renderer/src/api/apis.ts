@@ -1,7 +1,7 @@
 // APIs, imports, endpoints and flags (spec section 7), plus the team server's environment facts.
 
 import type { Flag } from '../../../shared/constants';
-import type { ManualApiRequest } from '../../../shared/contract';
+import type { GraphqlImportRequest, ManualApiRequest } from '../../../shared/contract';
 import { call } from './client';
 import type { Auth } from './session';
 
@@ -19,6 +19,10 @@ export function importApi(auth: Auth, file: File) {
 
 export const createManualApi = (auth: Auth, input: Omit<ManualApiRequest, 'user_id'>) =>
   call('POST /api/apis/manual', { token: auth.token, body: { ...input, user_id: auth.userId } });
+
+/** A live GraphQL endpoint, imported by introspection (the server asks it, inside the scan rules). */
+export const importGraphqlEndpoint = (auth: Auth, input: GraphqlImportRequest) =>
+  call('POST /api/import/graphql', { token: auth.token, body: input });
 
 export const updateApi = (auth: Auth, apiId: string, updates: { title?: string; base_url?: string }) =>
   call('PUT /api/apis/update', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, updates } });

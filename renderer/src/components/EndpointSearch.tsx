@@ -1,4 +1,4 @@
-// The endpoint search box of the endpoint lists (by method or path).
+// The endpoint search box of the endpoint lists (by method or path, or a GraphQL operation's name).
 
 import type { ReactElement } from 'react';
 import { Icon } from './Icon';
@@ -7,8 +7,8 @@ export function EndpointSearch({ value, onChange, testId }: { value: string; onC
   return (
     <label className="search-input">
       <Icon name="search" size={18} />
-      <span className="sr-only">Search endpoints by method or path</span>
-      <input type="search" placeholder="Search by method or path" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />
+      <span className="sr-only">Search endpoints by method, path or operation</span>
+      <input type="search" placeholder="Search by method, path or operation" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />
     </label>
   );
 }

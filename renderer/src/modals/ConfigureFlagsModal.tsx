@@ -6,6 +6,7 @@
 import { useState, type ReactElement } from 'react';
 import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary, Endpoint } from '../../../shared/contract';
+import { graphqlOperationName } from '../../../shared/display';
 import { API_MESSAGES, SCAN_MESSAGES } from '../../../shared/messages';
 import { setFlag, setFlagForMany } from '../api/apis';
 import { Alert } from '../components/Alert';
@@ -18,7 +19,8 @@ import { useTransient } from '../hooks/useTransient';
 import { currentAuth } from '../stores/useAuthStore';
 import { scanStore } from '../stores/useScanStore';
 import { flagTitle } from './EndpointsModal';
-import { MessageLine, MethodBadge, Pager, reasonOf } from './shared';
+import { EndpointTitle, endpointSummary, GraphqlArguments } from './graphql-parts';
+import { MessageLine, Pager, reasonOf } from './shared';
 import { useEndpoints } from './useEndpoints';
 
 /** "BOLA · API1 Broken Object Level Authorization", "SKIP · no requests". */
@@ -209,14 +211,12 @@ export function ConfigureFlagsModal({
             ) : (
               <ul className="endpoint-list" data-testid="flags-list">
                 {view.rows.map((e) => {
-                  const label = `${e.method.toUpperCase()} ${e.path}`;
+                  const label = e.graphql ? graphqlOperationName(e.graphql) : `${e.method.toUpperCase()} ${e.path}`;
                   return (
                     <li key={e.id} data-testid="flags-row" data-endpoint={label} className={e.flags.includes('SKIP') ? 'is-skipped' : undefined}>
-                      <div className="endpoint-line">
-                        <MethodBadge method={e.method} />
-                        <span className="mono">{e.path}</span>
-                      </div>
-                      {e.summary && <p className="endpoint-summary">{e.summary}</p>}
+                      <EndpointTitle endpoint={e} />
+                      {endpointSummary(e) && <p className="endpoint-summary">{endpointSummary(e)}</p>}
+                      {e.graphql && <GraphqlArguments parameters={e.parameters} />}
                       <div className="flag-chips" role="group" aria-label={`Checks for ${label}`}>
                         {FLAGS.map((f) => {
                           const on = e.flags.includes(f);

@@ -1,5 +1,6 @@
-// Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml (or .har) file, follow its progress
-// (reading the file, then the upload and analysis), and read the importer's warnings before closing.
+// Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml (or .har, .graphql, .graphqls) file,
+// follow its progress (reading the file, then the upload and analysis), and read the importer's warnings
+// before closing; or type endpoints by hand, or import a live GraphQL endpoint by introspection.
 
 import { useId, useRef, useState, type DragEvent, type ReactElement } from 'react';
 import { IMPORT_EXTENSIONS, IMPORT_MAX_BYTES } from '../../../shared/constants';
@@ -13,6 +14,8 @@ import { Modal } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
 import { currentAuth } from '../stores/useAuthStore';
 import { noticeStore } from '../stores/useNoticeStore';
+import { GraphqlEndpointForm } from './GraphqlEndpointForm';
+import { formatLabel } from './import-formats';
 import { ManualApiForm } from './ManualApiForm';
 import { reasonOf } from './shared';
 
@@ -21,16 +24,6 @@ type Phase =
   | { kind: 'reading'; done: number; total: number }
   | { kind: 'uploading' }
   | { kind: 'done'; message: string; data: ImportData };
-
-const FORMAT_LABELS: Record<string, string> = {
-  'openapi-3.0': 'OpenAPI 3.0',
-  'openapi-3.1': 'OpenAPI 3.1',
-  'swagger-2.0': 'Swagger 2.0',
-  'postman-2.0': 'Postman v2.0',
-  'postman-2.1': 'Postman v2.1',
-  'har-1.2': 'HAR 1.2',
-  manual: 'Manual',
-};
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -57,7 +50,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   const [error, setError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [over, setOver] = useState(false);
-  const [mode, setMode] = useState<'file' | 'manual'>('file');
+  const [mode, setMode] = useState<'file' | 'manual' | 'graphql'>('file');
   const [manualBusy, setManualBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -87,6 +80,18 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     choose(e.dataTransfer.files[0] ?? null);
   };
 
+  /** An import that succeeded: a notice and close, or the importer's warnings to read first. */
+  const finish = (message: string, data: ImportData) => {
+    onImported();
+    if (data.warnings.length === 0) {
+      noticeStore.getState().show('success', message);
+      onClose();
+      return;
+    }
+    setMode('file');
+    setPhase({ kind: 'done', message, data });
+  };
+
   const submit = async () => {
     const problems = validateImportFile(file);
     if (!file || problems.length) {
@@ -106,14 +111,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
         setError(res.message || FALLBACK_MESSAGES.import);
         return;
       }
-      const message = res.message || API_MESSAGES.imported(file.name);
-      onImported();
-      if (res.data.warnings.length === 0) {
-        noticeStore.getState().show('success', message);
-        onClose();
-        return;
-      }
-      setPhase({ kind: 'done', message, data: res.data });
+      finish(res.message || API_MESSAGES.imported(file.name), res.data);
     } catch (err) {
       setPhase({ kind: 'idle' });
       setError(reasonOf(err, FALLBACK_MESSAGES.import));
@@ -121,7 +119,17 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   };
 
   const footer =
-    mode === 'manual' ? (
+    mode === 'graphql' && phase.kind !== 'done' ? (
+      <>
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="graphql-submit">
+          <Icon name="upload" size={16} />
+          {manualBusy ? 'Introspecting…' : 'Import'}
+        </button>
+      </>
+    ) : mode === 'manual' ? (
       <>
         <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
           Cancel
@@ -148,7 +156,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     );
 
   return (
-    <Modal title="Import API Spec" subtitle="A specification file, or endpoints typed by hand" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
+    <Modal title="Import API Spec" subtitle="A specification file, endpoints typed by hand, or a live GraphQL endpoint" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
       {phase.kind !== 'done' && (
         <div className="segmented" role="group" aria-label="How to add the API">
           <button type="button" aria-pressed={mode === 'file'} onClick={() => setMode('file')} disabled={busy} data-testid="import-mode-file">
@@ -159,9 +167,15 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
             <Icon name="edit" size={16} />
             Type endpoints
           </button>
+          <button type="button" aria-pressed={mode === 'graphql'} onClick={() => setMode('graphql')} disabled={busy} data-testid="import-mode-graphql">
+            <Icon name="server" size={16} />
+            GraphQL endpoint
+          </button>
         </div>
       )}
-      {mode === 'manual' ? (
+      {mode === 'graphql' && phase.kind !== 'done' ? (
+        <GraphqlEndpointForm formId={formId} onBusy={setManualBusy} onImported={finish} />
+      ) : mode === 'manual' ? (
         <ManualApiForm
           formId={formId}
           onBusy={setManualBusy}
@@ -177,7 +191,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
           </Alert>
           <p>
             <strong>{phase.data.api.name}</strong>: {phase.data.endpoint_count} endpoint{phase.data.endpoint_count === 1 ? '' : 's'} from{' '}
-            {FORMAT_LABELS[phase.data.format] ?? phase.data.format}.
+            <span data-testid="import-format">{formatLabel(phase.data.format)}</span>.
           </p>
           <h3 style={{ fontSize: '1rem', marginBottom: 4 }}>
             <Icon name="alert" size={16} style={{ verticalAlign: '-3px' }} /> {phase.data.warnings.length} warning

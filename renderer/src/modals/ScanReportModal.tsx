@@ -19,6 +19,7 @@ import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
+import { FindingGraphqlSection, kindOfOperation, OperationBadge } from './graphql-parts';
 import { CodeBlock, MessageLine, MethodBadge, Pager, reasonOf, ReferenceList } from './shared';
 
 type Load = Loadable<{ details: ScanDetails }>;
@@ -40,8 +41,19 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
           {finding.vulnerability_name}
         </span>
         <span className="endpoint-line">
-          <MethodBadge method={finding.method || '*'} />
-          <span className="mono">{finding.path}</span>
+          {finding.graphql?.operation ? (
+            <>
+              <OperationBadge kind={kindOfOperation(finding.graphql.operation)} />
+              <span className="mono" data-testid="finding-operation">
+                {finding.graphql.operation}
+              </span>
+            </>
+          ) : (
+            <>
+              <MethodBadge method={finding.method || '*'} />
+              <span className="mono">{finding.path}</span>
+            </>
+          )}
         </span>
         <span className="muted small">CVSS {Number(finding.cvss_score ?? 0).toFixed(1)}</span>
       </summary>
@@ -61,6 +73,7 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
           <h4>Recommendation</h4>
           <p data-testid="finding-recommendation">{finding.recommendation}</p>
         </div>
+        {finding.graphql && <FindingGraphqlSection graphql={finding.graphql} testId="finding-graphql" heading="h4" onCopied={onCopied} />}
         {finding.evidence && <CodeBlock title="Evidence" text={finding.evidence} testId="finding-evidence" onCopied={onCopied} />}
         {finding.curl && <CodeBlock title="Reproduce with curl" text={finding.curl} testId="finding-curl" onCopied={onCopied} />}
         {finding.references?.length > 0 && (

@@ -25,8 +25,8 @@ import { decodedTexts } from '../common/encoded-ids';
 import type { CheckContext } from '../types';
 import { OWASP_API7 } from '../common/references';
 
-const SSRF_REFS = [OWASP_API7, 'https://cwe.mitre.org/data/definitions/918.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Server_Side_Request_Forgery_Prevention_Cheat_Sheet.html'];
-const SSRF_REMEDIATION =
+export const SSRF_REFS = [OWASP_API7, 'https://cwe.mitre.org/data/definitions/918.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Server_Side_Request_Forgery_Prevention_Cheat_Sheet.html'];
+export const SSRF_REMEDIATION =
   'Do not fetch URLs taken from requests; where the feature needs it, allow only an explicit list of hosts and schemes, resolve the host and ' +
   'refuse loopback, private, link-local and metadata addresses (re-checking every redirect hop, or not following redirects), fetch from an ' +
   'isolated egress proxy, and never return raw fetched content.';
@@ -54,12 +54,12 @@ async function pointFor(ctx: CheckContext, first: UrlPoint, used: boolean): Prom
 }
 
 /** An answer's text to seek markers in: the body, its JSON strings, and what it carries base64- or hex-encoded (a fetched page returned encoded). */
-function answerText(ex: Exchange): { text: string; decoded: string } {
+export function answerText(ex: Exchange): { text: string; decoded: string } {
   const text = `${bodyText(ex)}\n${ex.body}`;
   return { text, decoded: decodedTexts(text).join('\n') };
 }
 
-function describeHit(hit: OobHit, sentAt: number): string {
+export function describeHit(hit: OobHit, sentAt: number): string {
   const ua = hit.headers['user-agent'] ? `, User-Agent "${hit.headers['user-agent']}"` : '';
   return `${hit.method} ${hit.url} from ${hit.remoteAddress}${ua}, ${Math.max(0, Math.round(hit.time - sentAt))} ms after the request was sent`;
 }

@@ -1,6 +1,7 @@
 // API8:2023 Security Misconfiguration (injection): operating-system commands run from input.
 
 
+import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { byPlace } from '../common/injection';
@@ -10,9 +11,11 @@ import {
     otherAnswer,
     pointSource,
     urlKind,
+    type InjectionPoint,
 } from '../common/input-points';
 import { delayExchanges, delayNotes, timeBased } from '../common/time-proof';
 import { OWASP_API8 } from '../common/references';
+import type { FindingDraft } from '../types';
 
 // ---------------------------------------------------------------- NoSQL operators
 
@@ -30,7 +33,7 @@ export function describeGain(ex: Exchange, baseline: Exchange): string {
 // ---------------------------------------------------------------- OS command injection
 
 /** Separators with a sleep: unquoted and double-quoted contexts ($() and backticks expand there), single quotes, a line break, Windows. */
-const CMD_TEMPLATES = [
+export const CMD_TEMPLATES = [
   (v: string, d: number) => `${v};sleep ${d};`,
   (v: string, d: number) => `${v}|sleep ${d}`,
   (v: string, d: number) => `${v}$(sleep ${d})`,
@@ -39,7 +42,7 @@ const CMD_TEMPLATES = [
   (v: string, d: number) => `${v}\nsleep ${d}\n`,
   (v: string, d: number) => `${v}&ping -n ${d + 1} 127.0.0.1&`,
 ];
-const CMD_POINTS = 3;
+export const CMD_POINTS = 3;
 const CMD_NAME = /(file|path|dir|folder|cmd|command|exec|run|host|ip|addr|domain|url|name|target|arg|param|option|filter|query|image|src|dest)/i;
 
 export const commandInjection = defineCheck({
@@ -65,29 +68,41 @@ export const commandInjection = defineCheck({
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/78.html', 'https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html'],
   appliesTo: (e) => e.flags.includes('SEC_MISC') && e.method !== 'DELETE',
   async *run(ctx) {
-    const ep = ctx.endpoint;
     const src = await pointSource(ctx);
     const baseline = await ctx.baseline('key1');
     if (!src || !baseline?.response) return;
-    const points = src.points
-      .filter((p) => p.type === 'string' && typeof p.value === 'string' && !p.schema?.enum && !['uuid', 'date', 'date-time', 'email'].includes(String(p.schema?.format ?? '')))
-      .sort((a, b) => (CMD_NAME.test(b.key) ? 1 : 0) - (CMD_NAME.test(a.key) ? 1 : 0) || byPlace(a, b))
-      .slice(0, CMD_POINTS);
+    const points = commandPoints(src.points);
     if (!points.length) return;
-    // A line break in a URL value ends up in headers (a redirect's Location): not worth breaking a server for.
-    const proven = await timeBased(ctx, src, baseline, points, (p) => (urlKind(p) ? CMD_TEMPLATES.filter((x) => !x('', 1).includes('\n')) : CMD_TEMPLATES));
-    if (!proven) return;
-    const { point: p, proof, baseMs } = proven;
-    yield {
-      parameter: p.name,
-      description:
-        `${describeEndpoint(ep)} runs shell commands injected through ${describePoint(p)}: appending ${JSON.stringify(proven.template('', proof.delays[0]))} ` +
-        `delayed the answer by ${ms(proof.first.durationMs - baseMs)}, the same with ${proof.delays[1]} s by ${ms(proof.second.durationMs - baseMs)}, ` +
-        `and with 0 s it answered at baseline speed (${ms(proof.control.durationMs)}). An attacker can run any command with the ` +
-        "server's privileges.",
-      notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(proven.payload(proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
-      exchanges: delayExchanges(proven.ref, proof),
-      reproduce: proof.second,
-    };
+    const proven = await timeBased(ctx, src, baseline, points, commandTemplates);
+    if (proven) yield commandFinding(ctx.endpoint, proven);
   },
 });
+
+/** The string values most likely to reach a shell (names like file, path, host, cmd first), at most CMD_POINTS. */
+export function commandPoints(points: readonly InjectionPoint[]): InjectionPoint[] {
+  return points
+    .filter((p) => p.type === 'string' && typeof p.value === 'string' && !p.schema?.enum && !['uuid', 'date', 'date-time', 'email'].includes(String(p.schema?.format ?? '')))
+    .sort((a, b) => (CMD_NAME.test(b.key) ? 1 : 0) - (CMD_NAME.test(a.key) ? 1 : 0) || byPlace(a, b))
+    .slice(0, CMD_POINTS);
+}
+
+/** The sleep templates for a point: a line break in a URL value ends up in headers (a redirect's Location), not worth breaking a server for. */
+export function commandTemplates(p: InjectionPoint): typeof CMD_TEMPLATES {
+  return urlKind(p) ? CMD_TEMPLATES.filter((x) => !x('', 1).includes('\n')) : CMD_TEMPLATES;
+}
+
+/** The finding of a proven command delay. */
+export function commandFinding(ep: Endpoint, proven: NonNullable<Awaited<ReturnType<typeof timeBased>>>): FindingDraft {
+  const { point: p, proof, baseMs } = proven;
+  return {
+    parameter: p.name,
+    description:
+      `${describeEndpoint(ep)} runs shell commands injected through ${describePoint(p)}: appending ${JSON.stringify(proven.template('', proof.delays[0]))} ` +
+      `delayed the answer by ${ms(proof.first.durationMs - baseMs)}, the same with ${proof.delays[1]} s by ${ms(proof.second.durationMs - baseMs)}, ` +
+      `and with 0 s it answered at baseline speed (${ms(proof.control.durationMs)}). An attacker can run any command with the ` +
+      "server's privileges.",
+    notes: [`Payload: ${describePoint(p)} = ${JSON.stringify(proven.payload(proof.delays[0]))}.`, ...delayNotes(proof, baseMs)],
+    exchanges: delayExchanges(proven.ref, proof),
+    reproduce: proof.second,
+  };
+}

@@ -122,6 +122,7 @@ export const corsPolicy = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 2000,
   description:
     'Sends each endpoint\'s request (a CORS preflight for methods other than GET/HEAD) with a random made-up Origin, and a few with `Origin: null`. ' +

@@ -38,6 +38,7 @@ export const debugConsole = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 28,
   description:
     'GETs, without credentials, the addresses of common frameworks\' interactive debug consoles and profilers (Werkzeug /console, H2 ' +

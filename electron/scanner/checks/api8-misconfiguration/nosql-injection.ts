@@ -30,19 +30,19 @@ const JS_POINTS = 2;
 const PAGING_NAME = /^(page|pages|page_?size|per_?page|limit|offset|skip|size|count|top|sort|order|order_?by|sort_?by|fields|include|expand|format|lang|locale)$/i;
 
 /** An always-true and an always-false input, as the value sent and as words for the evidence. */
-interface Pair {
+export interface Pair {
   yes: unknown;
   no: unknown;
   label: [string, string];
 }
 
 /** Pairs tried in turn: the first must hold, and one more of the rest. */
-type Family = Pair[];
+export type Family = Pair[];
 
 const token = () => `portcullis-${randomAlnum(12)}`;
 
 /** Operator objects for JSON bodies. */
-function bodyOperators(): Family {
+export function bodyOperators(): Family {
   const r = token();
   return [
     { yes: { $ne: null }, no: { $in: [r] }, label: ['{"$ne": null}', '{"$in": [random]}'] },
@@ -66,7 +66,7 @@ function queryOperators(): Family {
  * context ("this.name == '<value>'") and a function-body context ("var x = '<value>'; return ...").
  * === is JavaScript only, so SQL never answers these pairs.
  */
-function jsExpressions(v: string): Family[] {
+export function jsExpressions(v: string): Family[] {
   const pair = (yes: string, no: string): Pair => ({ yes, no, label: [yes, no] });
   return [
     [pair(`${v}' || 'a'==='a`, `${v}' && 'a'==='b`), pair(`${v}' || 1===1 || '`, `${v}' && 1===2 && '`)],
@@ -74,7 +74,7 @@ function jsExpressions(v: string): Family[] {
   ];
 }
 
-interface Hit {
+export interface Hit {
   pair: Pair;
   yes: Exchange;
   no: Exchange;
@@ -85,17 +85,17 @@ function truthier(yes: Exchange, no: Exchange): boolean {
   return !!yes.response && !!no.response && yes.status < 500 && no.status < 500 && gained(yes, no);
 }
 
-type Outcome = { hits: Hit[] } | 'none' | 'unconfirmed' | 'budget';
+export type Outcome = { hits: Hit[] } | 'none' | 'unconfirmed' | 'budget';
 
-/** A family's first pair and then its others until a second one holds. */
-async function proveFamily(send: (value: unknown) => Promise<Exchange | null>, family: Family): Promise<Outcome> {
+/** A family's first pair and then its others until a second one holds (`truthy`: the true input got more than the false one). */
+export async function proveFamily(send: (value: unknown) => Promise<Exchange | null>, family: Family, truthy: (yes: Exchange, no: Exchange) => boolean = truthier): Promise<Outcome> {
   const hits: Hit[] = [];
   for (const [i, pair] of family.entries()) {
     const yes = await send(pair.yes);
     if (!yes) return 'budget';
     const no = await send(pair.no);
     if (!no) return 'budget';
-    if (truthier(yes, no)) hits.push({ pair, yes, no });
+    if (truthy(yes, no)) hits.push({ pair, yes, no });
     else if (i === 0) return 'none';
     if (hits.length >= 2) return { hits };
   }

@@ -22,6 +22,7 @@ const VERSION = /\d+\.\d+/;
 
 export const securityHeaders = headerCheck({
   id: 'api8-security-headers',
+  protocols: ['rest', 'graphql'],
   title: 'Security headers missing or revealing',
   flag: 'SEC_MISC',
   owasp: 'API8:2023',

@@ -16,9 +16,10 @@ import {
     sameAnswer,
     valueText,
     type InjectionPoint,
+    type PointSource,
 } from '../common/input-points';
 import { delayExchanges, delayNotes, timeBased } from '../common/time-proof';
-import type { FindingDraft } from '../types';
+import type { CheckContext, FindingDraft } from '../types';
 import { describeDifference } from './nosql-injection';
 import { sqlSignature } from './verbose-errors';
 import { OWASP_API8 } from '../common/references';
@@ -42,7 +43,7 @@ const SQL_TIME_NUMBER = [
   (v: string, d: number) => `${v}+(SELECT 0 FROM PG_SLEEP(${d}))`,
   (v: string, d: number) => `${v};WAITFOR DELAY '0:0:${d}'--`,
 ];
-const SQL_POINTS = 4;
+export const SQL_POINTS = 4;
 
 /**
  * Words of a parse error near the driver's error text. Errors that any request can meet (a missing
@@ -108,63 +109,70 @@ export const sqlInjection = defineCheck({
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/89.html', 'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html'],
   appliesTo: (e) => e.flags.includes('SEC_MISC') && e.method !== 'DELETE',
   async *run(ctx) {
-    const ep = ctx.endpoint;
     // Reads may address objects the scan created; writes keep them as they are.
-    const src = await pointSource(ctx, { headers: true, arrayItems: true, createdPaths: ep.method === 'GET' });
+    const src = await pointSource(ctx, { headers: true, arrayItems: true, createdPaths: ctx.endpoint.method === 'GET' });
     const baseline = await ctx.baseline('key1');
     if (!src || !baseline?.response) return;
-    const points = src.points.filter(scalar).sort(byPlace).slice(0, SQL_POINTS);
-    if (!points.length) return;
-    const send = async (name: string, value: string): Promise<{ point: InjectionPoint; ex: Exchange } | null> => {
-      if (ctx.budgetLeft() <= 0) return null;
-      const p = await src.get(name);
-      return p ? { point: p, ex: await ctx.sendPrepared(p.with(value), AS_KEY1) } : null;
-    };
-    const read = async (p: InjectionPoint, syntaxes: SqlSyntax[], pair = true): Promise<ReadProof> => {
-      const ref = pair ? await reference(ctx, src) : null;
-      return readProof(async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline);
-    };
-
-    // 1. Error-based.
-    if (!sqlSignature(baseline)) {
-      for (const p of points) {
-        for (const q of ["'", '"']) {
-          const v = valueText(p);
-          const attack = await send(p.name, `${v}${q}`);
-          if (!attack) return;
-          const sig = sqlParseError(attack.ex);
-          if (!sig) continue;
-          const control = await send(p.name, `${v}${q}${q}`);
-          if (!control || sqlSignature(control.ex)) break;
-          // A parse error that does not come back was something else (a database being reset, say).
-          const again = await send(p.name, `${v}${q}`);
-          if (!again || !sqlParseError(again.ex)) break;
-          yield withRead(errorFinding(ep, p, q, sig, baseline, attack.ex, control.ex), await read(p, [quoteSyntax(q)]));
-          return;
-        }
-      }
-    }
-
-    // 2. Time-based: screened alongside the scan's other requests, confirmed alone.
-    const proven = await timeBased(ctx, src, baseline, points, (p) => (numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING));
-    if (proven) {
-      const syntax: SqlSyntax[] = SQL_TIME_NUMBER.includes(proven.template) ? [{ quote: null }] : [{ quote: "'" }];
-      yield withRead(timeFinding(ep, proven), await read(proven.point, syntax));
-      return;
-    }
-
-    // 3. Boolean-based: true conditions answer like the baseline, false ones do not (twice).
-    if (!baseline.ok) return;
-    const fresh = await reference(ctx, src);
-    if (!fresh?.ok || !sameAnswer(fresh, baseline)) return;
-    for (const p of points) {
-      const found = await booleanBased(send, p, fresh);
-      if (!found) continue;
-      yield withRead(booleanFinding(ep, p, found, fresh), await read(p, likelySyntaxes(p), false));
-      return;
-    }
+    yield* sqlInjectionFindings(ctx, src, baseline, src.points.filter(scalar).sort(byPlace).slice(0, SQL_POINTS));
   },
 });
+
+/**
+ * The SQL injection techniques over chosen points of a source (REST values or GraphQL arguments), in
+ * order: error-based, time-based, boolean-based; the first proven one is reported with what it reads.
+ */
+export async function* sqlInjectionFindings(ctx: CheckContext, src: PointSource, baseline: Exchange, points: InjectionPoint[]): AsyncGenerator<FindingDraft> {
+  const ep = ctx.endpoint;
+  if (!points.length) return;
+  const send = async (name: string, value: string): Promise<{ point: InjectionPoint; ex: Exchange } | null> => {
+    if (ctx.budgetLeft() <= 0) return null;
+    const p = await src.get(name);
+    return p ? { point: p, ex: await ctx.sendPrepared(p.with(value), AS_KEY1) } : null;
+  };
+  const read = async (p: InjectionPoint, syntaxes: SqlSyntax[], pair = true): Promise<ReadProof> => {
+    const ref = pair ? await reference(ctx, src) : null;
+    return readProof(async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline);
+  };
+
+  // 1. Error-based.
+  if (!sqlSignature(baseline)) {
+    for (const p of points) {
+      for (const q of ["'", '"']) {
+        const v = valueText(p);
+        const attack = await send(p.name, `${v}${q}`);
+        if (!attack) return;
+        const sig = sqlParseError(attack.ex);
+        if (!sig) continue;
+        const control = await send(p.name, `${v}${q}${q}`);
+        if (!control || sqlSignature(control.ex)) break;
+        // A parse error that does not come back was something else (a database being reset, say).
+        const again = await send(p.name, `${v}${q}`);
+        if (!again || !sqlParseError(again.ex)) break;
+        yield withRead(errorFinding(ep, p, q, sig, baseline, attack.ex, control.ex), await read(p, [quoteSyntax(q)]));
+        return;
+      }
+    }
+  }
+
+  // 2. Time-based: screened alongside the scan's other requests, confirmed alone.
+  const proven = await timeBased(ctx, src, baseline, points, (p) => (numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING));
+  if (proven) {
+    const syntax: SqlSyntax[] = SQL_TIME_NUMBER.includes(proven.template) ? [{ quote: null }] : [{ quote: "'" }];
+    yield withRead(timeFinding(ep, proven), await read(proven.point, syntax));
+    return;
+  }
+
+  // 3. Boolean-based: true conditions answer like the baseline, false ones do not (twice).
+  if (!baseline.ok) return;
+  const fresh = await reference(ctx, src);
+  if (!fresh?.ok || !sameAnswer(fresh, baseline)) return;
+  for (const p of points) {
+    const found = await booleanBased(send, p, fresh);
+    if (!found) continue;
+    yield withRead(booleanFinding(ep, p, found, fresh), await read(p, likelySyntaxes(p), false));
+    return;
+  }
+}
 
 type Sent = (name: string, value: string) => Promise<{ point: InjectionPoint; ex: Exchange } | null>;
 

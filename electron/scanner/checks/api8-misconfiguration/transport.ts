@@ -22,6 +22,7 @@ export const traceEnabled = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 2,
   description:
     'Sends TRACE (without credentials) to the API\'s base path and to one endpoint, with a header carrying a random token. Finding when the ' +
@@ -81,6 +82,7 @@ export const plainHttp = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 1,
   description:
     'For an API served over HTTPS, sends one endpoint\'s request (without credentials; a public endpoint when there is one) over plain HTTP, ' +

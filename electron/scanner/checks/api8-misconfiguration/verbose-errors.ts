@@ -67,10 +67,8 @@ export const SQL_SIGNATURES: Signature[] = [
   pattern('SQL error', /SQLSTATE\[\w+\]|SequelizeDatabaseError|QueryFailedError: |PrismaClientKnownRequestError|sqlalchemy\.exc\.\w+Error|java\.sql\.SQLSyntaxErrorException|org\.hibernate\.exception\.SQLGrammarException|DB2 SQL error|Syntax error in string in query expression/i),
 ];
 
-/** The first signature found in the answer (text and raw body both looked at). */
-export function findSignature(ex: Exchange, sigs: readonly Signature[]): { what: string; excerpt: string } | null {
-  if (!ex.response) return null;
-  const texts = [bodyText(ex), ex.body];
+/** The first signature found in any of the texts (GraphQL checks read errors[] and extensions with it). */
+export function signatureIn(texts: readonly string[], sigs: readonly Signature[] = [...STACK_SIGNATURES, ...SQL_SIGNATURES]): { what: string; excerpt: string } | null {
   for (const sig of sigs) {
     for (const t of texts) {
       const hit = sig.find(t);
@@ -78,6 +76,12 @@ export function findSignature(ex: Exchange, sigs: readonly Signature[]): { what:
     }
   }
   return null;
+}
+
+/** The first signature found in the answer (text and raw body both looked at). */
+export function findSignature(ex: Exchange, sigs: readonly Signature[]): { what: string; excerpt: string } | null {
+  if (!ex.response) return null;
+  return signatureIn([bodyText(ex), ex.body], sigs);
 }
 
 export const errorSignature = (ex: Exchange) => findSignature(ex, [...STACK_SIGNATURES, ...SQL_SIGNATURES]);

@@ -6,9 +6,11 @@ import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { cvssScore } from '../../cvss';
 import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
+import { graphqlAnswer, graphqlPaths } from '../common/graphql';
 import { AS_KEY1 } from '../common/input-points';
 import { ANON, originUrl, prefixes } from './paths';
 import { OWASP_API9 } from '../common/references';
+import type { FindingDraft } from '../types';
 
 
 // ---------------------------------------------------------------- old versions
@@ -62,6 +64,7 @@ export const debugEndpoints = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 3 * SURFACES.length,
   description:
     'Asks, without credentials, for well-known debug and monitoring paths at the origin root and under each level of the base path: Spring ' +
@@ -110,6 +113,10 @@ export const debugEndpoints = defineCheck({
 // ---------------------------------------------------------------- GraphQL introspection
 
 const INTROSPECTION = 'query PortcullisIntrospection { __schema { queryType { name } types { name kind } } }';
+/** GraphQL paths of the scan probed first (a few: every operation of one endpoint shares its path). */
+const KNOWN_PATHS = 3;
+
+type ProbeAuth = typeof ANON | typeof AS_KEY1;
 
 export const graphqlIntrospection = defineCheck({
   id: 'api9-graphql-introspection',
@@ -123,21 +130,45 @@ export const graphqlIntrospection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
-  budget: 18,
+  protocols: ['rest', 'graphql'],
+  // Applies to every GraphQL operation (their endpoint is where introspection answers) and to REST endpoints flagged IIM.
+  appliesTo: (e) => e.flags.includes('IIM') || !!e.graphql,
+  budget: 18 + 2 * KNOWN_PATHS,
   description:
-    'Sends an introspection query (__schema) to the usual GraphQL paths (/graphql, /api/graphql, under the base path, /v1/graphql, /query) ' +
-    'without credentials (key 1 where refused), by GET, and by POST only where a GraphQL server answered the GET without taking it. ' +
-    'Finding when the answer lists the schema\'s types.',
+    'Sends an introspection query (__schema) first to the paths of the scan\'s GraphQL operations (a JSON POST without credentials, then ' +
+    'as key 1 where refused), then to the usual GraphQL paths (/graphql, /api/graphql, under the base path, /v1/graphql, /query) without ' +
+    'credentials (key 1 where refused), by GET, and by POST only where a GraphQL server answered the GET without taking it. Finding when ' +
+    'the answer lists the schema\'s types.',
+  coverage:
+    'Only the introspection meta-fields (__schema) are asked; a server that refuses them but leaks names through "Did you mean" ' +
+    'suggestions is api8-graphql-field-suggestions\'s finding. GraphQL endpoints at paths neither imported nor among the usual ones are not found.',
+  techniques: ['API9.graphql-introspection'],
   remediation: 'Disable introspection in production (and field suggestions), or restrict it to authenticated developers; document the schema deliberately.',
   references: [OWASP_API9, 'https://graphql.org/learn/introspection/', 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html'],
   async *run(ctx) {
-    const paths = [...new Set(['/graphql', '/api/graphql', ...prefixes(ctx).map((p) => `${p}/graphql`), '/v1/graphql', '/query'])];
-    for (const path of paths) {
+    // The scan's own GraphQL endpoints first: their path is known, and POST with JSON is what every GraphQL server takes.
+    const known = graphqlPaths(ctx.allEndpoints).slice(0, KNOWN_PATHS).map((path) => ({ path, url: ctx.url(path).href }));
+    const sent = new Set<string>();
+    for (const { path, url } of known) {
       if (ctx.budgetLeft() <= 0) return;
+      sent.add(url);
+      const post = (auth: ProbeAuth) => ctx.send({ method: 'POST', url, auth, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: INTROSPECTION }) });
+      let ex = await post(ANON);
+      // A refusal may be the server's answer to anonymous callers only (401, 403, or a GraphQL error).
+      if (!introspected(ex) && refused(ex) && ctx.budgetLeft() > 0) ex = await post(AS_KEY1);
+      if (introspected(ex)) {
+        yield introspectionFinding(path, ex);
+        return;
+      }
+    }
+    const guesses = [...new Set(['/graphql', '/api/graphql', ...prefixes(ctx).map((p) => `${p}/graphql`), '/v1/graphql', '/query'])];
+    for (const path of guesses) {
+      if (ctx.budgetLeft() <= 0) return;
+      if (sent.has(originUrl(ctx, path))) continue;
       // GET first (a read); POST only where a GraphQL server answered but wants POST.
-      const get = (auth: typeof ANON | typeof AS_KEY1) =>
+      const get = (auth: ProbeAuth) =>
         ctx.send({ method: 'GET', url: `${originUrl(ctx, path)}?query=${encodeURIComponent(INTROSPECTION)}`, auth, headers: { 'apollo-require-preflight': 'true' } });
-      const post = (auth: typeof ANON | typeof AS_KEY1) =>
+      const post = (auth: ProbeAuth) =>
         ctx.send({ method: 'POST', url: originUrl(ctx, path), auth, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: INTROSPECTION }) });
       let ex = await get(ANON);
       if ((ex.status === 401 || ex.status === 403) && ctx.budgetLeft() > 0) ex = await get(AS_KEY1);
@@ -145,29 +176,48 @@ export const graphqlIntrospection = defineCheck({
         const auth = ex.request.auth.kind === 'none' ? ANON : AS_KEY1;
         ex = await post(auth);
       }
-      const types = ((jsonObject(ex)?.data as { __schema?: { types?: { name?: string }[] } } | undefined)?.__schema?.types ?? []).filter((t) => typeof t?.name === 'string');
-      if (!ex.ok || !types.length) continue;
-      const custom = types.map((t) => t.name!).filter((n) => !n.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(n));
-      yield {
-        endpoint: null,
-        method: 'POST',
-        path,
-        parameter: 'introspection',
-        description:
-          `The GraphQL endpoint ${path} answers introspection queries${ex.request.auth.kind === 'none' ? ' without credentials' : ''}: it listed ` +
-          `${types.length} types (${custom.slice(0, 8).join(', ')}${custom.length > 8 ? ', ...' : ''}). The whole schema — every query, mutation and ` +
-          'field, including ones the clients never use — is available to map attacks.',
-        exchanges: [{ label: 'Attack: introspection query', exchange: ex }],
-        reproduce: ex,
-      };
+      if (!introspected(ex)) continue;
+      yield introspectionFinding(path, ex);
       return;
     }
   },
 });
 
+function introspectionFinding(path: string, ex: Exchange): FindingDraft {
+  const types = schemaTypeNames(ex);
+  const custom = types.filter((n) => !n.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(n));
+  const anonymous = ex.request.auth.kind === 'none';
+  return {
+    endpoint: null,
+    method: 'POST',
+    path,
+    parameter: 'introspection',
+    // Key 1 was needed: any signed-in user maps the API (PR:L).
+    ...(anonymous ? {} : { cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:L/I:N/A:N' }),
+    description:
+      `The GraphQL endpoint ${path} answers introspection queries${anonymous ? ' without credentials' : ' (as key 1)'}: it listed ` +
+      `${types.length} types (${custom.slice(0, 8).join(', ')}${custom.length > 8 ? ', ...' : ''}). The whole schema — every query, mutation and ` +
+      'field, including ones the clients never use — is available to map attacks.',
+    exchanges: [{ label: 'Attack: introspection query', exchange: ex }],
+    reproduce: ex,
+  };
+}
+
+/** The type names an introspection answer listed. */
+function schemaTypeNames(ex: Exchange): string[] {
+  const types = (jsonObject(ex)?.data as { __schema?: { types?: unknown } } | null | undefined)?.__schema?.types;
+  return Array.isArray(types) ? types.map((t) => (t as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string') : [];
+}
+
+/** Introspection was refused in a way another identity might not be: 401/403, or a GraphQL answer with errors and no schema. */
+function refused(ex: Exchange): boolean {
+  if (ex.status === 401 || ex.status === 403) return true;
+  const a = graphqlAnswer(ex);
+  return !!a && a.errors.length > 0;
+}
+
 function introspected(ex: Exchange): boolean {
-  const types = (jsonObject(ex)?.data as { __schema?: { types?: unknown } } | undefined)?.__schema?.types;
-  return ex.ok && Array.isArray(types) && types.length > 0;
+  return ex.ok && schemaTypeNames(ex).length > 0;
 }
 
 /** A GraphQL server that did not take the GET: a GraphQL-shaped error, or 405 with POST allowed. */

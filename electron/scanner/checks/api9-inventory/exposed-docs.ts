@@ -66,6 +66,7 @@ export const exposedDocs = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
+  protocols: ['rest', 'graphql'],
   budget: 3 * (SPEC_PATHS.length + UI_PATHS.length),
   description:
     'Asks, without credentials, for the usual documentation paths (openapi.json, swagger.json, v3/api-docs, swagger-ui.html, docs, redoc...) at ' +

@@ -5,23 +5,34 @@
 
 import type { Confidence } from '../../../../shared/constants';
 import type { Endpoint } from '../../../../shared/contract';
+import { graphqlOperationName } from '../../../../shared/display';
 import { adjustCvss, cvssScore } from '../../cvss';
 import type { BaselineMode } from '../../baselines';
 import type { ProbeRequest } from '../../http/engine';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import type { PreparedRequest } from '../../requests';
-import type { Check, CheckContext, CheckMeta, FindingDraft } from '../types';
+import type { Check, CheckContext, CheckMeta, EndpointProtocol, FindingDraft } from '../types';
 
 export type CheckDefinition = CheckMeta & {
   appliesTo?: (endpoint: Endpoint) => boolean;
   run(ctx: CheckContext): AsyncIterable<FindingDraft>;
 };
 
-/** A check from its metadata and behaviour; by default it applies to endpoints carrying its flag. */
+/** The kind of an endpoint: a GraphQL operation or a REST endpoint. */
+export function protocolOf(e: Pick<Endpoint, 'graphql'>): EndpointProtocol {
+  return e.graphql ? 'graphql' : 'rest';
+}
+
+/**
+ * A check from its metadata and behaviour; by default it applies to endpoints carrying its flag. Either
+ * way it applies only to endpoints of its protocols (REST unless it says otherwise).
+ */
 export function defineCheck(def: CheckDefinition): Check {
   cvssScore(def.cvss); // a malformed vector fails at load, not mid-scan
-  const appliesTo = def.appliesTo ?? ((e: Endpoint) => e.flags.includes(def.flag));
-  return Object.freeze({ ...def, appliesTo });
+  const protocols = def.protocols ?? ['rest'];
+  const fits = def.appliesTo ?? ((e: Endpoint) => e.flags.includes(def.flag));
+  const appliesTo = (e: Endpoint) => protocols.includes(protocolOf(e)) && fits(e);
+  return Object.freeze({ ...def, protocols, appliesTo });
 }
 
 /** Runs fn over items with at most `limit` at a time (requests are bounded by the engine anyway). */
@@ -36,8 +47,9 @@ export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (i
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-export function describeEndpoint(e: Pick<Endpoint, 'method' | 'path'>): string {
-  return `${e.method} ${e.path}`;
+/** "GET /pets/{id}"; a GraphQL operation adds its name: "POST /graphql Query.pastes". */
+export function describeEndpoint(e: Pick<Endpoint, 'method' | 'path'> & Partial<Pick<Endpoint, 'graphql'>>): string {
+  return e.graphql ? `${e.method} ${e.path} ${graphqlOperationName(e.graphql)}` : `${e.method} ${e.path}`;
 }
 
 /** "GET /a, POST /b and 3 more". */

@@ -30,6 +30,6 @@ export function byPlace(a: InjectionPoint, b: InjectionPoint): number {
 /** The unchanged request once more, as the reference for timing and comparison (timing: the faster of it and the baseline). */
 export async function reference(ctx: CheckContext, src: PointSource): Promise<Exchange | null> {
   if (ctx.budgetLeft() <= 0) return null;
-  const request = isCreate(ctx.endpoint) ? ((await pointSource(ctx))?.request ?? null) : src.request;
+  const request = src.unchanged ? await src.unchanged() : isCreate(ctx.endpoint) ? ((await pointSource(ctx))?.request ?? null) : src.request;
   return request ? ctx.sendPrepared(request, AS_KEY1) : null;
 }

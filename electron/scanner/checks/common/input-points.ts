@@ -15,7 +15,8 @@ export { bodyText, challengeSignal, itemCount, otherAnswer, passwdMarker, sameAn
 export type ValueType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null' | 'unknown';
 
 export interface InjectionPoint {
-  where: 'query' | 'path' | 'body' | 'header';
+  /** Where the value goes; 'argument': a GraphQL operation's argument, sent as its variable. */
+  where: 'query' | 'path' | 'body' | 'header' | 'argument';
   /** "status", "items[0].quantity". */
   name: string;
   /** The last name segment ("quantity"). */
@@ -264,6 +265,8 @@ export interface PointSource {
   points: InjectionPoint[];
   /** The named point in a request to send now: a fresh request for creates (after the first use), the same one otherwise. */
   get(name: string): Promise<InjectionPoint | null>;
+  /** The unchanged request to send now, when the source decides it (GraphQL operations); otherwise fresh for creates. */
+  unchanged?(): Promise<PreparedRequest | null>;
 }
 
 /** Injection points of key 1's request, with fresh requests for creates so repeats do not collide. */
@@ -327,7 +330,7 @@ export function delayed(ex: Exchange, baseMs: number, seconds: number): boolean 
 }
 
 export function describePoint(p: InjectionPoint): string {
-  return `${p.where === 'body' ? 'body field' : p.where === 'path' ? 'path parameter' : p.where === 'header' ? 'header' : 'query parameter'} ${p.name}`;
+  return `${p.where === 'body' ? 'body field' : p.where === 'path' ? 'path parameter' : p.where === 'header' ? 'header' : p.where === 'argument' ? 'argument' : 'query parameter'} ${p.name}`;
 }
 
 export function ms(n: number): string {

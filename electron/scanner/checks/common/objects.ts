@@ -73,7 +73,7 @@ const PRIVILEGED_ROLE = /admin|administrator|superuser|super_user|staff|root|own
 const ADMIN_PATH = /(^|\/)(admin|administrator|internal|manage|management|staff|backoffice)(\/|$)/i;
 
 /** Does a /me-like body say its user has a privileged role (role: "admin", isAdmin: true...)? */
-function rolePrivileged(body: unknown): boolean {
+export function rolePrivileged(body: unknown): boolean {
   const o = resourceObject(body);
   if (!o) return false;
   for (const [k, v] of Object.entries(o)) {

@@ -99,7 +99,11 @@ export const GUIDES: Guide[] = [
       <>
         <p>
           The format is recognised from the content, not the file extension: OpenAPI 3.0 and 3.1, Swagger 2.0, Postman
-          collections v2.0 and v2.1, and HAR 1.2 recordings. Files up to {importLimitMb} MB are accepted.
+          collections v2.0 and v2.1, HAR 1.2 recordings, and GraphQL schemas (SDL, or an introspection result in JSON).
+          Files up to {importLimitMb} MB are accepted. A live GraphQL endpoint can also be imported by its URL (the
+          GraphQL endpoint tab): the server introspects it, with a token when it needs one, which is never stored. Each
+          query, mutation and subscription becomes an operation, listed by its name (<code>Query.product</code>) with its
+          arguments&apos; GraphQL types.
         </p>
         <ul>
           <li>

@@ -43,7 +43,7 @@ const WHAT_IS: { icon: IconName; title: string; text: string }[] = [
 ];
 
 const STEPS: { title: string; text: string }[] = [
-  { title: 'Import your API', text: `Upload an OpenAPI 3, Swagger 2.0 or Postman collection or a HAR recording (${IMPORT_EXTENSIONS.join(', ')}), or type its endpoints.` },
+  { title: 'Import your API', text: `Upload an OpenAPI 3, Swagger 2.0 or Postman collection, a HAR recording or a GraphQL schema (${IMPORT_EXTENSIONS.join(', ')}), type its endpoints, or introspect a GraphQL endpoint.` },
   { title: 'Choose a profile', text: 'Pick the OWASP API Top 10 profile and give one or two API keys; tune the checks per endpoint.' },
   { title: 'Run the tests', text: 'Start the scan and follow its progress; one scan runs at a time.' },
   { title: 'Get your results', text: 'Read findings by severity with evidence and fixes, then download the reports.' },

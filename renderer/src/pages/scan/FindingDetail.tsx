@@ -1,10 +1,12 @@
 // The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
-// exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage.
+// exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage;
+// for a GraphQL finding, its operation, query and variables.
 
 import { forwardRef, type ReactElement } from 'react';
 import type { Finding } from '../../../../shared/contract';
 import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
+import { FindingGraphqlSection, kindOfOperation, OperationBadge } from '../../modals/graphql-parts';
 import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
@@ -32,9 +34,21 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
           {f.vulnerability_name}
         </h2>
         <p className="endpoint-line" data-testid="detail-endpoint">
-          <MethodBadge method={f.method || '*'} />
-          <span className="mono">{f.path}</span>
-          {f.parameter && <span className="muted small">parameter {f.parameter}</span>}
+          {f.graphql?.operation ? (
+            <>
+              <OperationBadge kind={kindOfOperation(f.graphql.operation)} />
+              <span className="mono operation-name">{f.graphql.operation}</span>
+              <span className="muted small">
+                {f.method} {f.path}
+              </span>
+            </>
+          ) : (
+            <>
+              <MethodBadge method={f.method || '*'} />
+              <span className="mono">{f.path}</span>
+            </>
+          )}
+          {f.parameter && <span className="muted small">{f.graphql ? 'argument' : 'parameter'} {f.parameter}</span>}
         </p>
       </header>
 
@@ -82,6 +96,7 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
         <h3>Description</h3>
         <p data-testid="detail-description">{f.description}</p>
       </section>
+      {f.graphql && <FindingGraphqlSection graphql={f.graphql} testId="detail-graphql" onCopied={onCopied} />}
       {f.evidence && <CodeBlock title="Evidence" text={f.evidence} testId="detail-evidence" onCopied={onCopied} />}
       {f.curl && <CodeBlock title="Reproduce with curl" text={f.curl} testId="detail-curl" onCopied={onCopied} />}
       <section>

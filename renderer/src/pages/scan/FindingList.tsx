@@ -76,6 +76,8 @@ export const FindingList = forwardRef<FindingListHandle, { rows: ListRow[]; sele
                 </div>
               );
             const f = row.finding;
+            const operation = f.graphql?.operation ?? null;
+            const where = operation ?? f.path;
             const state = triageStateOf(f);
             const selected = f.id === selectedId;
             return (
@@ -94,9 +96,16 @@ export const FindingList = forwardRef<FindingListHandle, { rows: ListRow[]; sele
                 data-triage={state}
               >
                 <span className={`sev sev-${row.severity}`}>{severityText(f)}</span>
-                <MethodBadge method={f.method || '*'} />
-                <span className="finding-row-path mono" title={f.parameter ? `${f.path} (${f.parameter})` : f.path}>
-                  {f.path}
+                {/* The operation's name says its kind: a short badge leaves the name room in the narrow list. */}
+                {operation ? (
+                  <span className="method method-gql" title="GraphQL operation">
+                    GQL
+                  </span>
+                ) : (
+                  <MethodBadge method={f.method || '*'} />
+                )}
+                <span className="finding-row-path mono" title={f.parameter ? `${where} (${f.parameter})` : where} data-operation={operation ?? undefined}>
+                  {where}
                   {f.parameter && <span className="muted"> · {f.parameter}</span>}
                 </span>
                 {f.trend === 'new' && <span className="badge badge-primary">New</span>}

@@ -338,10 +338,10 @@ export default function ScanPage(): ReactElement {
               <div className="scan-toolbar" role="search" aria-label="Filter findings">
                 <label className="search-input">
                   <Icon name="search" size={18} />
-                  <span className="sr-only">Search findings by name, method or path</span>
+                  <span className="sr-only">Search findings by name, method, path or operation</span>
                   <input
                     type="search"
-                    placeholder="Search name, method or path"
+                    placeholder="Search name, method, path or operation"
                     value={filters.query}
                     onChange={(e) => setFilter('query', e.target.value)}
                     data-testid="finding-search"

@@ -114,6 +114,19 @@ describe('filterFindings', () => {
     expect(run({ query: 'test data' })).toEqual([]);
   });
 
+  it('finds a GraphQL finding by its operation name', () => {
+    const gql = finding({
+      id: 'g',
+      method: 'POST',
+      path: '/graphql',
+      graphql: { operation: 'Query.loan', query: 'query ($id: ID!) { loan(id: $id) { id } }', variables: '{"id": "2"}', batch: null },
+    });
+    const find = (query: string) => filterFindings(prepareFindings([...all, gql]), { ...NO_FILTERS, query }).map((p) => p.finding.id);
+    expect(find('query.loan')).toEqual(['g']);
+    expect(find('loan')).toEqual(['g']);
+    expect(find('Mutation.loan')).toEqual([]);
+  });
+
   it('counts each option over the whole scan', () => {
     const c = facetCounts(prepared);
     expect(c.severity).toEqual({ high: 1, medium: 1, low: 1, info: 0 });

@@ -37,7 +37,7 @@ export interface PreparedFinding {
   finding: Finding;
   severity: Severity;
   category: string;
-  /** Lower-case name, method and path, one per line: what the search looks in. */
+  /** Lower-case name, method and path (and a GraphQL operation's name), one per line: what the search looks in. */
   text: string;
 }
 
@@ -47,7 +47,7 @@ export function prepareFindings(findings: Finding[]): PreparedFinding[] {
     finding,
     severity: severityBucket(finding.severity),
     category: (finding.owasp ?? '').trim(),
-    text: `${finding.vulnerability_name}\n${finding.method} ${finding.path}`.toLowerCase(),
+    text: `${finding.vulnerability_name}\n${finding.method} ${finding.path}${finding.graphql?.operation ? `\n${finding.graphql.operation}` : ''}`.toLowerCase(),
   }));
   // The most severe finding of a check places the check within its category.
   const checkRank = new Map<string, number>();

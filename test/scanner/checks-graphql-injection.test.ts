@@ -1,0 +1,68 @@
+// Injection through GraphQL arguments (issue 20): SQL, NoSQL and OS command injection found on the
+// GraphQL target's vulnerable operations (the payload in one argument's variable, the answer read from
+// errors[], the field's data, or the time it took), and silence on the hardened twin.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  graphqlCommandInjection,
+  graphqlNosqlInjection,
+  graphqlSqlInjection,
+} from '../../electron/scanner/checks/api8-misconfiguration/graphql-injection';
+import type { Check } from '../../electron/scanner/checks/types';
+import type { BuiltFinding } from '../../electron/scanner/findings';
+import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
+// test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
+import { startGraphqlTarget } from '../targets/graphql/index';
+
+const CHECKS: Check[] = [graphqlSqlInjection, graphqlNosqlInjection, graphqlCommandInjection];
+/**
+ * The target's operations each flaw lives in (see docs/test-targets.md, "GraphQL target"). DRAFT: the target
+ * had not landed when this was written; fill in the operations and arguments, then drop the .skip below.
+ */
+const OPS = { sql: 'Query.TODO', nosql: 'Query.TODO', command: 'Query.TODO' };
+
+const started: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+async function target(mode: 'vulnerable' | 'hardened') {
+  const t = await startGraphqlTarget({ mode });
+  started.push(t);
+  return t;
+}
+
+function expectGraphqlFinding(f: BuiltFinding | undefined, operation: string, parameter: string): void {
+  expect(f).toBeDefined();
+  expect(f!.parameter).toBe(parameter);
+  expect(f!.description).toContain(operation);
+  expect(f!.graphql?.operation).toBe(operation);
+  expect(f!.curl).toMatch(/^curl -i -X POST /);
+  expect(f!.curl).toContain('graphql');
+  expect(f!.evidence).toMatch(/< HTTP 200/);
+}
+
+describe.skip('GraphQL injection checks', () => {
+  it('find SQL, NoSQL and OS command injection through arguments on the vulnerable target', async () => {
+    const t = await target('vulnerable');
+    const s = await scanGraphqlChecks(t, CHECKS, { only: Object.values(OPS) });
+    expect(s.outcome.status).toBe('completed');
+    const sql = s.of(graphqlSqlInjection);
+    expect(sql).toHaveLength(1);
+    expectGraphqlFinding(sql[0], OPS.sql, 'TODO');
+    const nosql = s.of(graphqlNosqlInjection);
+    expect(nosql).toHaveLength(1);
+    expectGraphqlFinding(nosql[0], OPS.nosql, 'TODO');
+    const cmd = s.of(graphqlCommandInjection);
+    expect(cmd).toHaveLength(1);
+    expectGraphqlFinding(cmd[0], OPS.command, 'TODO');
+    for (const c of CHECKS) expect(s.sent(c)).toBeLessThanOrEqual(c.budget * Object.keys(OPS).length);
+  }, 40_000);
+
+  it('stay silent on the hardened twin', async () => {
+    const t = await target('hardened');
+    const s = await scanGraphqlChecks(t, CHECKS, { only: Object.values(OPS) });
+    expect(s.outcome.status).toBe('completed');
+    expect(s.findings).toEqual([]);
+  }, 40_000);
+});
