@@ -19,6 +19,10 @@ import { massAssignment } from './api3-property-authorization/mass-assignment';
 import { signupMassAssignment } from './api3-property-authorization/signup-privileges';
 import { tokenClaims } from './api3-property-authorization/token-claims';
 import { algorithmicComplexity } from './api4-resource-consumption/algorithmic-complexity';
+import { graphqlBatching } from './api4-resource-consumption/graphql-batching';
+import { graphqlDepth } from './api4-resource-consumption/graphql-depth';
+import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brute-force';
+import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
@@ -67,6 +71,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   useAfterDelete,
   graphqlBola,
   noOrInvalidCredentials,
+  graphqlUnauthenticated,
   jwtTampering,
   tokenInResponse,
   credentialsInUrl,
@@ -74,6 +79,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   userEnumeration,
   authBruteForce,
   shortCodeBruteForce,
+  graphqlBatchBruteForce,
   massAssignment,
   excessiveDataExposure,
   tokenClaims,
@@ -82,6 +88,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   sizeLimits,
   slowOversize,
   algorithmicComplexity,
+  graphqlDepth,
+  graphqlBatching,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
