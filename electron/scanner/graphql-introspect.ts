@@ -106,7 +106,8 @@ export async function introspectGraphql(input: IntrospectInput): Promise<ImportR
     const schema = schemaIn(value);
     if (!schema) {
       const errors = errorsIn(value);
-      if (errors.length) fail(`${endpoint.pathname} refused the introspection query: ${errors[0]!.slice(0, 300)} Import the schema as an SDL file instead.`);
+      // A GraphQL answer refusing the query (a 404 with an errors list is a missing route, not a refusal).
+      if (errors.length && ex.status !== 404) fail(`${endpoint.pathname} refused the introspection query: ${errors[0]!.slice(0, 300)} Import the schema as an SDL file instead.`);
       if (ex.status === 401 || ex.status === 403)
         fail(`${endpoint.pathname} answered ${ex.status}: introspection needs credentials${identity ? ` ${identity.name} does not have` : ''}. ${identity ? '' : 'Add an identity.'}`.trim());
       if (ex.response?.truncated) fail(`The introspection answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB.`);

@@ -4,6 +4,7 @@
 // the scan created are the only ones it writes to or deletes, unless the user opted in.
 
 import type { Endpoint } from '../../shared/contract';
+import { graphqlSendBlocked } from './graphql-safety';
 import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
@@ -334,6 +335,8 @@ export class ResourcePool {
   /** A request for the endpoint as `key` uses it; null when the safety rule forbids it. */
   async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<{ request: PreparedRequest } | { blocked: string }> {
     if (destructiveRead(endpoint)) return { blocked: 'its name says it wipes or re-creates the API\'s data (sent only by the destructive-route check, once, at the end)' };
+    const graphqlBlocked = graphqlSendBlocked(endpoint, this.deps.allowExistingObjects);
+    if (graphqlBlocked) return { blocked: graphqlBlocked };
     const path = await this.resolvePath(endpoint, key, purpose);
     if (!path.ok) return { blocked: path.reason };
     const spec = authSpecFor(endpoint, this.deps.security);

@@ -3,7 +3,7 @@
 // baselines and objects, the identities), findings built and handed to the sink as they come.
 
 import type { Endpoint } from '../../shared/contract';
-import { describeEndpoint } from './checks/common/helpers';
+import { describeEndpoint, protocolOf } from './checks/common/helpers';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
 import { buildFinding, Deferrals, slotRelabeler } from './findings';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
@@ -29,7 +29,11 @@ export function planTasks(run: ScanRun): Task[] {
   const identities = run.identities!;
   const tasks: Task[] = [];
   const apiTasks: Task[] = [];
+  const protocols = new Set(run.active.map(protocolOf));
+  if (!protocols.size) protocols.add('rest');
   for (const check of run.job.checks) {
+    // A check for another kind of API (GraphQL checks on a REST API and the reverse) does not apply: not a skip worth listing.
+    if (!(check.protocols ?? ['rest']).some((p) => protocols.has(p))) continue;
     if (check.needsKey2 && !run.hasKey2) {
       run.skip(check, 'Needs a second user (key 2): this cross-user test compares what two users can reach. Add a second identity, or let the scan create users.');
       continue;

@@ -5,12 +5,12 @@
 // desktop minimum, with screenshots of the form and of the operation list.
 
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { APIS_MESSAGES } from '../../shared/api-messages';
 import { API_MESSAGES } from '../../shared/messages';
 // test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
 import { startGraphqlTarget } from '../targets/graphql/index';
-import { createAccount, expect, signInByStorage, test } from './fixtures';
+import { apiLogin, createAccount, expect, serverUrl, signInByStorage, test } from './fixtures';
 
 const SDL = path.resolve(import.meta.dirname, '..', 'fixtures', 'graphql', 'e2e-shop.graphql');
 const SHOTS = 'test-results/screenshots';
@@ -50,7 +50,13 @@ for (const scheme of ['light', 'dark'] as const) {
       await dialog.getByTestId('import-file').setInputFiles(SDL);
       await expect(dialog.getByTestId('import-file-name')).toContainText('e2e-shop.graphql');
       await dialog.getByTestId('import-submit').click();
-      await expect(page.getByTestId('notice')).toContainText(API_MESSAGES.imported('e2e-shop.graphql'));
+      // An SDL file names no server: the importer says so, and the dialog keeps the warning to read.
+      await expect(dialog.getByTestId('import-success')).toContainText(API_MESSAGES.imported('e2e-shop.graphql'));
+      await expect(dialog.getByTestId('import-format')).toHaveText('GraphQL SDL');
+      await expect(dialog).toContainText(`${Object.keys(OPERATIONS).length} operations from`);
+      await expect(dialog.getByTestId('import-warning')).toContainText(['The schema names no server']);
+      await page.screenshot({ path: `${SHOTS}/graphql-sdl-imported-${scheme}.png` });
+      await dialog.getByTestId('import-done').click();
       await expect(dialog).toHaveCount(0);
 
       const endpoints = await openEndpoints(page, /./);
@@ -124,3 +130,55 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+async function postAs<T>(request: APIRequestContext, token: string, path: string, data: unknown): Promise<T> {
+  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);
+  return ((await res.json()) as { data: T }).data;
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
+}
+
+test("a GraphQL scan's findings show the operation, the query, its variables and a curl that reproduces them", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const target = await startGraphqlTarget({ mode: 'vulnerable' });
+  try {
+    const account = await createAccount(request);
+    const { token } = await apiLogin(request, account);
+    const { api } = await postAs<{ api: { id: string } }>(request, token, '/api/import/graphql', { url: new URL('/graphql', target.url).toString(), name: 'Library GraphQL' });
+    const { scan_id: created } = await postAs<{ scan_id: string }>(request, token, '/api/scan/create', {
+      api_id: api.id,
+      scan_profile: 'OWASP_API_10',
+      api_key_1: target.users.alice.key,
+      api_key_2: target.users.bob.key,
+    });
+    await postAs(request, token, '/api/scan/start', { api_id: api.id, scan_id: created });
+    await expect
+      .poll(async () => (await postAs<{ status: string }>(request, token, '/api/scan/details', { scan_id: created })).status, { timeout: 90_000, intervals: [1000] })
+      .toBe('completed');
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInByStorage(page, request, account);
+    await page.goto(`/scans/${created}`);
+    await page.getByTestId('finding-search').fill('searchBooks');
+    const row = page.getByTestId('finding-row').filter({ hasText: 'SQL injection' }).first();
+    await expect(row).toContainText('Query.searchBooks');
+    await row.click();
+    const detail = page.getByTestId('finding-detail');
+    await expect(detail.getByTestId('detail-endpoint')).toContainText('Query.searchBooks');
+    await expect(detail.getByTestId('detail-graphql-operation')).toHaveText('Query.searchBooks');
+    await expect(detail.getByTestId('detail-graphql-query')).toContainText('searchBooks(title: $title)');
+    await expect(detail.getByTestId('detail-graphql-variables')).toContainText('"title"');
+    await expect(detail).toContainText(`curl -i -X POST '${target.url}/graphql'`);
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await page.screenshot({ path: `${SHOTS}/graphql-finding-${theme}.png`, fullPage: true });
+    }
+  } finally {
+    await target.close();
+  }
+});

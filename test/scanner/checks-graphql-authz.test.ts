@@ -95,11 +95,15 @@ describe('GraphQL authorization and SSRF checks', () => {
     expect(f!.graphql?.variables).toMatch(/127\.0\.0\.1/);
   }, 30_000);
 
-  it('leave Mutation.importBookCover alone by default: it addresses an existing book', async () => {
+  it('by default find SSRF through Mutation.suggestPurchase(link), which addresses nothing, and leave Mutation.importBookCover alone', async () => {
     const t = await target('hardened', { ssrf: true });
-    const s = await scanGraphqlChecks(t, [graphqlSsrf], { only: ['Mutation.importBookCover'] });
-    expect(s.findings).toEqual([]);
-    expect(s.sent(graphqlSsrf)).toBe(0);
+    const s = await scanGraphqlChecks(t, [graphqlSsrf], { only: ['Mutation.importBookCover', 'Mutation.suggestPurchase'] });
+    expect(s.outcome.status).toBe('completed');
+    const found = s.of(graphqlSsrf);
+    expect(found).toHaveLength(1);
+    expectGraphqlFinding(found[0], 'Mutation.suggestPurchase', 'link');
+    // importBookCover(bookId) was never sent: no request body named it.
+    expect(t.requests.all().some((r) => (r.body ?? '').includes('importBookCover'))).toBe(false);
   }, 30_000);
 
   it('stay silent on the hardened twin', async () => {

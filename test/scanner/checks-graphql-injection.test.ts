@@ -15,11 +15,9 @@ import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
 import { startGraphqlTarget } from '../targets/graphql/index';
 
 const CHECKS: Check[] = [graphqlSqlInjection, graphqlNosqlInjection, graphqlCommandInjection];
-/**
- * The target's operations each flaw lives in (see docs/test-targets.md, "GraphQL target"). DRAFT: the target
- * had not landed when this was written; fill in the operations and arguments, then drop the .skip below.
- */
-const OPS = { sql: 'Query.TODO', nosql: 'Query.TODO', command: 'Query.TODO' };
+/** The target's operations each flaw lives in, and their arguments (docs/test-targets.md, "GraphQL target"). */
+const OPS = { sql: 'Query.searchBooks', nosql: 'Query.findMembers', command: 'Mutation.checkMirror' };
+const ARGS = { sql: 'title', nosql: 'filter', command: 'host' };
 
 const started: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -42,20 +40,20 @@ function expectGraphqlFinding(f: BuiltFinding | undefined, operation: string, pa
   expect(f!.evidence).toMatch(/< HTTP 200/);
 }
 
-describe.skip('GraphQL injection checks', () => {
+describe('GraphQL injection checks', () => {
   it('find SQL, NoSQL and OS command injection through arguments on the vulnerable target', async () => {
     const t = await target('vulnerable');
     const s = await scanGraphqlChecks(t, CHECKS, { only: Object.values(OPS) });
     expect(s.outcome.status).toBe('completed');
     const sql = s.of(graphqlSqlInjection);
     expect(sql).toHaveLength(1);
-    expectGraphqlFinding(sql[0], OPS.sql, 'TODO');
+    expectGraphqlFinding(sql[0], OPS.sql, ARGS.sql);
     const nosql = s.of(graphqlNosqlInjection);
     expect(nosql).toHaveLength(1);
-    expectGraphqlFinding(nosql[0], OPS.nosql, 'TODO');
+    expectGraphqlFinding(nosql[0], OPS.nosql, ARGS.nosql);
     const cmd = s.of(graphqlCommandInjection);
     expect(cmd).toHaveLength(1);
-    expectGraphqlFinding(cmd[0], OPS.command, 'TODO');
+    expectGraphqlFinding(cmd[0], OPS.command, ARGS.command);
     for (const c of CHECKS) expect(s.sent(c)).toBeLessThanOrEqual(c.budget * Object.keys(OPS).length);
   }, 40_000);
 

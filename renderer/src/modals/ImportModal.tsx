@@ -190,7 +190,8 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
             {phase.message}
           </Alert>
           <p>
-            <strong>{phase.data.api.name}</strong>: {phase.data.endpoint_count} endpoint{phase.data.endpoint_count === 1 ? '' : 's'} from{' '}
+            <strong>{phase.data.api.name}</strong>: {phase.data.endpoint_count} {phase.data.format.startsWith('graphql') ? 'operation' : 'endpoint'}
+            {phase.data.endpoint_count === 1 ? '' : 's'} from{' '}
             <span data-testid="import-format">{formatLabel(phase.data.format)}</span>.
           </p>
           <h3 style={{ fontSize: '1rem', marginBottom: 4 }}>

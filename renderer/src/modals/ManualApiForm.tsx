@@ -85,13 +85,13 @@ export function ManualApiForm({
           )}
         </Field>
       </div>
-      <Field label="Endpoints" hint="One per line: the method, the path, then an optional summary." error={errors.endpoints} testId="manual-endpoints">
+      <Field label="Endpoints" hint="One per line: the method, the path, then an optional summary. GRAPHQL /graphql adds a GraphQL endpoint, whose operations a scan learns by introspection." error={errors.endpoints} testId="manual-endpoints">
         {(p) => (
           <textarea
             {...p}
             rows={6}
             className="mono"
-            placeholder={'GET /users/{id} A user\nDELETE /users/{id}\nPOST /orders Place an order'}
+            placeholder={'GET /users/{id} A user\nDELETE /users/{id}\nPOST /orders Place an order\nGRAPHQL /graphql'}
             value={lines}
             onChange={(e) => setLines(e.target.value)}
             disabled={saving}

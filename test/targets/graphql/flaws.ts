@@ -65,7 +65,7 @@ export const GRAPHQL_FLAWS = {
   },
   ssrf: {
     owasp: 'API7',
-    description: 'Mutation.importBookCover(url) fetches any http(s) URL server-side (loopback and private addresses included) and returns its status, content type and size.',
+    description: 'Mutation.importBookCover(bookId, url) and Mutation.suggestPurchase(title, link) fetch any http(s) URL server-side (loopback and private addresses included) and return its status and content type (and size for covers).',
     hardened: 'Only origins of the fetchAllowlist option are fetched (redirects held to it too); anything else fails with "URL not allowed".',
   },
   'debug-errors': {
@@ -98,3 +98,21 @@ export function resolveGraphqlFlaws(mode: GraphqlTargetMode, overrides: Partial<
   }
   return on;
 }
+
+/** The scanner checks that find each flaw (for whole-scan tests and the scan benchmark). */
+export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
+  introspection: ['api9-graphql-introspection'],
+  'field-suggestions': ['api8-graphql-field-suggestions'],
+  'depth-limit': ['api4-graphql-depth'],
+  'batching-limit': ['api4-graphql-batching'],
+  'batch-rate-limit': ['api2-graphql-batch-brute-force'],
+  bola: ['api1-graphql-bola'],
+  bfla: ['api5-graphql-bfla'],
+  'sql-injection': ['api8-graphql-sql-injection'],
+  'nosql-injection': ['api8-graphql-nosql-injection'],
+  'command-injection': ['api8-graphql-command-injection'],
+  ssrf: ['api7-graphql-ssrf'],
+  'debug-errors': ['api8-graphql-debug-errors'],
+  'get-mutation': ['api8-graphql-get-mutation'],
+  'unauthenticated-fields': ['api2-graphql-unauthenticated'],
+};

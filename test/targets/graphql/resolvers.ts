@@ -134,7 +134,8 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
     return { host, resolves: r.code === 0, output: r.output };
   }
 
-  async function importCover(raw: string): Promise<{ url: string; status: number; contentType: string; size: number }> {
+  /** Fetches a URL a member gave (a cover image, a publisher's page): any URL when the ssrf flaw is on, else allowlisted origins. */
+  async function fetchMemberUrl(raw: string, feature: string, what: string): Promise<{ url: string; status: number; contentType: string; size: number }> {
     let internal = true;
     if (!has('ssrf')) {
       let url: URL;
@@ -147,11 +148,11 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
       internal = false;
     }
     try {
-      const r = await s.fetcher.fetch(raw, 'book-cover', { internal });
+      const r = await s.fetcher.fetch(raw, feature, { internal });
       return { url: r.finalUrl, status: r.status, contentType: r.contentType, size: r.body.length };
     } catch (e) {
       if (e instanceof FetchRefused) throw badInput('URL not allowed');
-      if (e instanceof FetchFailed) throw userError(`Could not fetch the cover: ${e.message}`, 'FETCH_FAILED');
+      if (e instanceof FetchFailed) throw userError(`Could not fetch the ${what}: ${e.message}`, 'FETCH_FAILED');
       throw e;
     }
   }
@@ -264,9 +265,16 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
         viewerOf(ctx);
         const book = store.book(numericId(a.bookId));
         if (!book) throw badInput('No such book.');
-        const result = await importCover(String(a.url));
+        const result = await fetchMemberUrl(String(a.url), 'book-cover', 'cover');
         store.setCover(book.id, String(a.url));
         return result;
+      },
+      suggestPurchase: async (_, a, ctx) => {
+        viewerOf(ctx);
+        const title = String(a.title);
+        if (title.length < 1 || title.length > 200) throw badInput('title must be 1 to 200 characters.');
+        const checked = await fetchMemberUrl(String(a.link), 'purchase-link', 'link');
+        return { title, link: checked.url, linkStatus: checked.status, linkContentType: checked.contentType };
       },
       deleteMember: (_, a, ctx) => {
         requireAdmin(ctx);

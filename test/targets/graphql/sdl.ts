@@ -44,6 +44,8 @@ type Mutation {
   checkMirror(host: String!): MirrorStatus!
   """Fetches a cover image from a URL and records it for the book."""
   importBookCover(bookId: ID!, url: String!): CoverImport!
+  """Suggests a book for the library to buy, with a link to its publisher's page (checked at once)."""
+  suggestPurchase(title: String!, link: String!): PurchaseSuggestion!
   deleteMember(id: ID!): Boolean!
   setMemberRole(id: ID!, role: Role!): Member!
   updateLibrarySettings(name: String, openingHours: String, loanDays: Int, maxLoans: Int): LibraryInfo!
@@ -125,6 +127,13 @@ type MirrorStatus {
   host: String!
   resolves: Boolean!
   output: String!
+}
+
+type PurchaseSuggestion {
+  title: String!
+  link: String!
+  linkStatus: Int!
+  linkContentType: String!
 }
 
 type CoverImport {

@@ -305,6 +305,8 @@ describe('command injection', () => {
 
 describe('SSRF', () => {
   const cover = (t: GraphqlTarget, url: string) => gql(t, 'mutation($u: String!) { importBookCover(bookId: "1", url: $u) { status contentType size } }', { variables: { u: url }, key: t.users.alice.key });
+  const suggest = (t: GraphqlTarget, link: string) =>
+    gql(t, 'mutation($l: String!) { suggestPurchase(title: "Dune", link: $l) { title linkStatus linkContentType } }', { variables: { l: link }, key: t.users.alice.key });
   it('the vulnerable target fetches loopback URLs, itself included', async () => {
     const l = await listen();
     try {
@@ -312,6 +314,9 @@ describe('SSRF', () => {
       expect(r.json.data.importBookCover).toMatchObject({ status: 200, contentType: 'text/html' });
       expect(l.hits.map((x) => x.url)).toEqual(['/cover.png']);
       expect((await cover(v, `${v.url}/nothing-here`)).json.data.importBookCover.status).toBe(404);
+      const suggested = await suggest(v, `${l.url}/publisher`);
+      expect(suggested.json.data.suggestPurchase).toMatchObject({ title: 'Dune', linkStatus: 200, linkContentType: 'text/html' });
+      expect(l.hits.map((x) => x.url)).toEqual(['/cover.png', '/publisher']);
     } finally {
       await l.close();
     }
@@ -322,6 +327,7 @@ describe('SSRF', () => {
       const r = await cover(h, `${l.url}/cover.png`);
       expect(r.json.errors[0].message).toBe('URL not allowed');
       expect((await cover(h, 'file:///etc/passwd')).json.errors[0].message).toBe('URL not allowed');
+      expect((await suggest(h, `${l.url}/publisher`)).json.errors[0].message).toBe('URL not allowed');
       expect(l.hits).toHaveLength(0);
       const allowed = await start({ mode: 'hardened', fetchAllowlist: [l.url] });
       expect((await cover(allowed, `${l.url}/cover.png`)).json.data.importBookCover.status).toBe(200);

@@ -254,7 +254,14 @@ export const graphqlBatchBruteForce = defineCheck({
       bursts.push({ label: `an array batch of ${ATTEMPTS} operations`, exchange: ex, outcomes });
     }
     const open = bursts.filter(allEvaluated);
-    if (!open.length) return;
+    if (!open.length) {
+      // Throttled before a single attempt of ours was judged: the limit was spent already (often by this scan's own sign-ins and probes).
+      if (bursts.length && bursts.every((b) => throttleSign(b.exchange)))
+        ctx.note(
+          `${ctx.check.id}: ${operationName(endpoint)} was already throttling this client when the batched attempts were sent, so batching past its limit could not be tested. Scan it alone (the other operations SKIP), or once its limit window has passed.`,
+        );
+      return;
+    }
 
     // Separate requests, one attempt each: does the API limit those at a lower count?
     const singles: Exchange[] = [];

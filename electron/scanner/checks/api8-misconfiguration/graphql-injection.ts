@@ -5,9 +5,10 @@
 // durations (through the scan's timing gate) for delays. Mutations only when they address no existing
 // object (common/graphql-inputs.ts mayInject).
 
+import type { GraphqlOperation } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { graphqlAnswer, operationOf } from '../common/graphql';
+import { graphqlAnswer, operationOf, selectedLeafFields } from '../common/graphql';
 import { argumentSource, moreOfField, pointGraphqlType } from '../common/graphql-inputs';
 import { scalar } from '../common/injection';
 import { AS_KEY1, describePoint, valueText, type InjectionPoint } from '../common/input-points';
@@ -82,6 +83,31 @@ export const graphqlSqlInjection = defineCheck({
 
 const OBJECT_POINTS = 3;
 const STRING_POINTS = 2;
+/** Field names a filter object is tried with, at most. */
+const FILTER_KEYS = 2;
+
+/** The body operators under one field of a filter object: {"username": {"$ne": null}} vs {"username": {"$in": [random]}}. */
+function keyedOperators(key: string): Family {
+  return bodyOperators().map((p) => ({ yes: { [key]: p.yes }, no: { [key]: p.no }, label: [`{"${key}": ${p.label[0]}}`, `{"${key}": ${p.label[1]}}`] }));
+}
+
+/**
+ * The fields a filter-like object argument is tried with: the keys the scan's value already has, else the
+ * leaf fields the operation selects (a filter usually matches the type it returns), id-like names last
+ * (their values are often numbers, which the string operators do not match).
+ */
+function filterKeys(point: InjectionPoint, op: GraphqlOperation): string[] {
+  const own = point.value && typeof point.value === 'object' && !Array.isArray(point.value) ? Object.keys(point.value) : [];
+  const names = own.length ? own : selectedLeafFields(op);
+  const idLike = (n: string) => /(^|_)id$|Id$/.test(n);
+  return [...names.filter((n) => !idLike(n)), ...names.filter(idLike)].slice(0, FILTER_KEYS);
+}
+
+/** Families for a custom-scalar argument: whole operator objects, then (when it takes objects) operators under filter keys. */
+function objectFamilies(point: InjectionPoint, op: GraphqlOperation): Family[] {
+  const takesObjects = point.type === 'object' || point.schema?.type === 'object';
+  return [bodyOperators(), ...(takesObjects ? filterKeys(point, op).map(keyedOperators) : [])];
+}
 
 /** The body operators as strings: for servers that JSON.parse a String argument into a filter. */
 function encodedOperators(): Family {
@@ -102,11 +128,13 @@ export const graphqlNosqlInjection = defineCheck({
   safety: 'safe',
   scope: 'endpoint',
   protocols: ['graphql'],
-  budget: 32,
+  budget: 48,
   description:
     'Boolean pairs, each an always-true and an always-false input, one argument at a time (the other variables keep key 1\'s values): (1) ' +
     `MongoDB-style operator objects in up to ${OBJECT_POINTS} custom-scalar arguments or input-object fields (a JSON or Object scalar takes ` +
-    'them): {"$ne": null} vs {"$in": [random]}, {"$gt": ""} vs {"$lt": ""}, {"$regex": ".*"} vs {"$regex": "^random$"}; (2) the same ' +
+    'them): {"$ne": null} vs {"$in": [random]}, {"$gt": ""} vs {"$lt": ""}, {"$regex": ".*"} vs {"$regex": "^random$"}, as the whole value ' +
+    `and, for a scalar that takes objects (a filter), under up to ${FILTER_KEYS} field names (the value's own keys, else the fields the ` +
+    'operation selects): {"name": {"$ne": null}}; (2) the same ' +
     `operators as JSON text in up to ${STRING_POINTS} String or ID arguments, for servers that parse them; (3) server-side JavaScript ($where) ` +
     'in those arguments: x\' || \'a\'===\'a vs x\' && \'a\'===\'b, and \'; return true; var x=\' vs return false. Finding when the true input ' +
     'makes the operation\'s field resolve where the false one gives null or an error, or a longer list or value, for two different pairs. ' +
@@ -136,7 +164,7 @@ export const graphqlNosqlInjection = defineCheck({
     const text = points.filter((p) => ['String', 'ID'].includes(pointGraphqlType(p) ?? '') && typeof p.value === 'string').slice(0, STRING_POINTS);
     const custom = points.filter((p) => !['String', 'ID'].includes(pointGraphqlType(p) ?? '')).slice(0, OBJECT_POINTS);
     const stages: { point: InjectionPoint; families: Family[] }[][] = [
-      custom.map((point) => ({ point, families: [bodyOperators()] })),
+      custom.map((point) => ({ point, families: objectFamilies(point, operationOf(ep)) })),
       text.map((point) => ({ point, families: [encodedOperators()] })),
       text.map((point) => ({ point, families: jsExpressions(valueText(point)) })),
     ];

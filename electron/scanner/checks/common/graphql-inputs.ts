@@ -7,6 +7,7 @@
 
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import { mutate, type PreparedRequest } from '../../requests';
+import { graphqlSendBlocked } from '../../graphql-safety';
 import type { CheckContext } from '../types';
 import { argumentsOf, fieldValue, graphqlAnswer, namedType, operationOf, resolved } from './graphql';
 import type { InjectionPoint, PointSource, ValueType } from './input-points';
@@ -122,28 +123,6 @@ export function argumentPoints(endpoint: Endpoint, request: PreparedRequest): In
 
 // ---------------------------------------------------------------- safety
 
-/** Mutations that destroy or reset what they address. */
-const DESTRUCTIVE_MUTATION = /^(delete|remove|drop|reset|wipe|purge|destroy|truncate|clear|erase|revoke|deactivate|disable|ban|unlink|detach)/i;
-/**
- * An argument that addresses an existing object: of GraphQL type ID, or named like an id ("id",
- * "pasteId", "user_ids"). Natural keys such as a username are what creates and logins send, not an
- * address, so they do not count (unlike default-flags' wider id-like list).
- */
-const ID_NAME = /(^|[_\-.])(id|ids|uuid|guid|pk)$|[a-z0-9](Id|ID|Ids|IDs|Uuid|UUID|Guid|GUID)$/;
-
-function addressesObject(endpoint: Endpoint): boolean {
-  const op = operationOf(endpoint);
-  for (const param of argumentsOf(endpoint)) {
-    const typeRef = op.variable_types[param.name] ?? graphqlTypeOf(param.schema) ?? '';
-    if (namedType(typeRef) === 'ID' || ID_NAME.test(param.name)) return true;
-    const props = isRecord(param.schema?.properties) ? (param.schema!.properties as Record<string, JsonSchema>) : {};
-    for (const [field, sub] of Object.entries(props)) {
-      if (namedType(graphqlTypeOf(sub) ?? '') === 'ID' || ID_NAME.test(field)) return true;
-    }
-  }
-  return false;
-}
-
 /**
  * Whether payloads may be sent to the operation (the design's safety rule): queries always; a mutation
  * only when no argument addresses an existing object (a create, a login, a code check) or the scan allows
@@ -151,10 +130,7 @@ function addressesObject(endpoint: Endpoint): boolean {
  * (they do not answer over a plain POST).
  */
 export function mayInject(ctx: Pick<CheckContext, 'options'>, endpoint: Endpoint): boolean {
-  const op = operationOf(endpoint);
-  if (op.kind === 'query') return true;
-  if (op.kind !== 'mutation' || DESTRUCTIVE_MUTATION.test(op.field)) return false;
-  return ctx.options.allowExistingObjects || !addressesObject(endpoint);
+  return !!endpoint.graphql && graphqlSendBlocked(endpoint, ctx.options.allowExistingObjects) === null;
 }
 
 /**

@@ -126,6 +126,14 @@ function parsedOperation(op: GraphqlOperation): { op: OperationDefinitionNode; f
   return hit;
 }
 
+/** The leaf fields the operation's document selects directly under its field ("pastes { id title owner { id } }" -> id, title). */
+export function selectedLeafFields(op: GraphqlOperation): string[] {
+  const { field } = parsedOperation(op);
+  return (field.selectionSet?.selections ?? [])
+    .filter((s): s is FieldNode => s.kind === Kind.FIELD && !s.selectionSet && !s.name.value.startsWith('__'))
+    .map((s) => s.name.value);
+}
+
 /** A selection set from GraphQL text ("{ id name }"). */
 export function selectionSet(text: string): SelectionSetNode {
   const doc = parse(`query ${text}`, { noLocation: true });
