@@ -165,18 +165,26 @@ test("a GraphQL scan's findings show the operation, the query, its variables and
     await signInByStorage(page, request, account);
     await page.goto(`/scans/${created}`);
     await page.getByTestId('finding-search').fill('searchBooks');
-    const row = page.getByTestId('finding-row').filter({ hasText: 'SQL injection' }).first();
-    await expect(row).toContainText('Query.searchBooks');
+    const group = page.getByTestId('finding-list');
+    await expect(group).toContainText('SQL injection');
+    const row = page.getByTestId('finding-row').filter({ hasText: 'Query.searchBooks' });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('title');
     await row.click();
     const detail = page.getByTestId('finding-detail');
     await expect(detail.getByTestId('detail-endpoint')).toContainText('Query.searchBooks');
     await expect(detail.getByTestId('detail-graphql-operation')).toHaveText('Query.searchBooks');
     await expect(detail.getByTestId('detail-graphql-query')).toContainText('searchBooks(title: $title)');
     await expect(detail.getByTestId('detail-graphql-variables')).toContainText('"title"');
-    await expect(detail).toContainText(`curl -i -X POST '${target.url}/graphql'`);
+    const curl = detail.getByTestId('detail-curl');
+    await expect(curl).toContainText("curl -i -X POST -H 'content-type: application/json' -H 'authorization: Bearer '\"$PORTCULLIS_KEY_1\"");
+    await expect(curl).toContainText('searchBooks(title: $title)');
+    await expect(curl).toContainText(`${target.url}/graphql`);
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);
       await page.screenshot({ path: `${SHOTS}/graphql-finding-${theme}.png`, fullPage: true });
+      await detail.getByTestId('detail-graphql').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/graphql-finding-query-${theme}.png` });
     }
   } finally {
     await target.close();
