@@ -8,8 +8,12 @@
 import type { Endpoint, JsonSchema } from '../../shared/contract';
 import { graphqlOperationName } from '../../shared/display';
 
-/** Mutations that destroy or reset what they address. */
-const DESTRUCTIVE_MUTATION = /^(delete|remove|drop|reset|wipe|purge|destroy|truncate|clear|erase|revoke|deactivate|disable|ban|unlink|detach)/i;
+/**
+ * Mutations that destroy or reset what they address. A reset of a password, PIN or code with a code
+ * check (resetPassword(email, code, newPassword)) is a login-like operation, not a wipe.
+ */
+const DESTRUCTIVE_MUTATION =
+  /^(delete|remove|drop|reset(?!(my)?_?(password|passwd|pwd|pin|code|otp|token))|wipe|purge|destroy|truncate|clear|erase|revoke|deactivate|disable|ban|unlink|detach)/i;
 /**
  * An argument that addresses an existing object: of GraphQL type ID, or named like an id ("id",
  * "pasteId", "user_ids"). Natural keys such as a username are what creates and logins send, not an
