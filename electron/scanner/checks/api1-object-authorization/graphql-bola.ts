@@ -22,10 +22,9 @@ import {
   sendOperation,
 } from '../common/graphql-objects';
 import { asKey, isUserRef, marksIn, rolePrivileged } from '../common/objects';
+import { OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
 import { READ_CVSS, REFS, REMEDIATION } from './id-swaps';
-
-export const OWASP_GRAPHQL_CHEAT_SHEET = 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html';
 
 const MAX_OPERATIONS = 8;
 /** Per operation: key 2's read, key 1's attack, the anonymous read, key 1's own object. */

@@ -24,8 +24,7 @@ import {
   type GraphqlAnswer,
 } from '../common/graphql';
 import { defineCheck } from '../common/helpers';
-import { OWASP_API2 } from '../common/references';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api8-misconfiguration/graphql-injection';
+import { OWASP_API2, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
 import { throttleSign } from './brute-force';
 

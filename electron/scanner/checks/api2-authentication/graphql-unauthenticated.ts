@@ -13,8 +13,7 @@ import { fieldValue, graphqlAnswer, graphqlEndpoints, namedType, operationName, 
 import { answerSummary, gotContent, identityMarksOf, objectArguments, typedObjects, withTypenames } from '../common/graphql-objects';
 import { defineCheck } from '../common/helpers';
 import { marksIn } from '../common/objects';
-import { OWASP_API2 } from '../common/references';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api8-misconfiguration/graphql-injection';
+import { OWASP_API2, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { KeyNumber } from '../../http/exchange';
 import type { CheckContext } from '../types';
 

@@ -21,9 +21,8 @@ import {
   sendGraphqlBatch,
 } from '../common/graphql';
 import { defineCheck, withPrivileges } from '../common/helpers';
-import { OWASP_API4 } from '../common/references';
+import { OWASP_API4, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { withTimingLock } from '../common/timing-gate';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api8-misconfiguration/graphql-injection';
 import type { CheckContext, FindingDraft } from '../types';
 
 /** Aliases of the field in one operation, and operations in one array batch (bounded: a real server must survive them). */

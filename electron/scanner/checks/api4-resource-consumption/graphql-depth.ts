@@ -11,9 +11,8 @@ import { AS_KEY1, type Exchange } from '../../http/exchange';
 import { BaselineTimes, type SlowBar } from '../common/baseline-times';
 import { argumentsOf, errorMessages, fieldValue, graphqlAnswer, operationDocument, operationName, operationOf, operationVariables, resolved, sendGraphql } from '../common/graphql';
 import { defineCheck, withPrivileges } from '../common/helpers';
-import { OWASP_API4 } from '../common/references';
+import { OWASP_API4, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { withTimingLock } from '../common/timing-gate';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api8-misconfiguration/graphql-injection';
 import type { CheckContext, FindingDraft } from '../types';
 
 /** Depths in fields, the root field included: shallow, what most limits allow, past most limits (bounded: never more than 12). */

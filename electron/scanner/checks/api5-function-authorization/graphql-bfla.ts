@@ -29,10 +29,10 @@ import {
   type TypedObject,
 } from '../common/graphql-objects';
 import { mayInject } from '../common/graphql-inputs';
-import { asKey, keyLabel, maskBody, marksIn, otherKey } from '../common/objects';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api1-object-authorization/graphql-bola';
+import { asKey, keyLabel, maskBody, marksIn } from '../common/objects';
+import { OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext } from '../types';
-import { lowerKey, REFS } from './privileged-operations';
+import { higherKey, lowerKey, REFS } from './privileged-operations';
 
 /** The default-flags ADMIN words (and "manage"): what names an operation meant for administrators. */
 const ADMIN = / (admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|manage|management|privileged|impersonate|impersonation|roles?|permissions?) /;
@@ -52,14 +52,6 @@ export function privilegedSignal(e: Endpoint): string | null {
   const type = namedType(op.returns);
   const inType = word(type);
   return inType ? `the type it returns (${type}: "${inType}")` : null;
-}
-
-/** Whose privileges the lower identity borrows: the privileged role when the scan has one, else the other user. */
-function higherKey(ctx: CheckContext, low: KeyNumber): KeyNumber | null {
-  if (ctx.identities.privileged) return PRIVILEGED;
-  if (low === LOWER) return 1;
-  const high = otherKey(low);
-  return high === 2 && !ctx.hasKey2 ? null : high;
 }
 
 /** Enum arguments set to their most privileged value (role: ADMIN): the escalation the operation would grant. */

@@ -58,8 +58,8 @@ export function lowerKey(ctx: CheckContext): KeyNumber | null {
   return low;
 }
 
-/** Whose operations the lower identity tries: the privileged role when the scan has one, else the other user. */
-function higherKey(ctx: CheckContext, low: KeyNumber): KeyNumber | null {
+/** Whose operations (and privileges) the lower identity tries: the privileged role when the scan has one, else the other user. */
+export function higherKey(ctx: CheckContext, low: KeyNumber): KeyNumber | null {
   if (ctx.identities.privileged) return PRIVILEGED;
   if (low === LOWER) return 1;
   const high = otherKey(low);

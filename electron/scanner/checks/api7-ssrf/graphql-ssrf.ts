@@ -7,35 +7,14 @@
 
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import { adjustCvss } from '../../cvss';
-import type { Exchange } from '../../http/exchange';
-import { oobPage, type OobHit } from '../../oob';
+import { oobPage } from '../../oob';
 import { defineCheck } from '../common/helpers';
 import { argumentsOf, operationName, operationOf } from '../common/graphql';
 import { argumentSource } from '../common/graphql-inputs';
-import { AS_KEY1, asPointValue, describePoint, passwdMarker, urlKind, urlPoints, winIniMarker, type InjectionPoint } from '../common/input-points';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from '../api1-object-authorization/graphql-bola';
-import { answerText, describeHit, SSRF_REFS, SSRF_REMEDIATION } from './ssrf';
-
-const CALLBACK_WAIT_MS = 2000;
-const MAX_URL_POINTS = 4;
-
-type UrlPoint = InjectionPoint & { urlKind: 'url' | 'host' };
-
-interface InternalTarget {
-  url: string;
-  label: string;
-  marker(text: string): string | null;
-}
-
-const INTERNAL: InternalTarget[] = [
-  { url: 'file:///etc/passwd', label: 'a local file', marker: (t) => (passwdMarker(t) ? `/etc/passwd content (${passwdMarker(t)})` : null) },
-  { url: 'file:///c:/windows/win.ini', label: 'a local file', marker: (t) => (winIniMarker(t) ? 'win.ini content ([fonts], [extensions])' : null) },
-  {
-    url: 'http://169.254.169.254/latest/meta-data/',
-    label: 'the cloud metadata service',
-    marker: (t) => (/\bami-id\b/.test(t) && /\b(instance-id|hostname|local-ipv4|security-credentials)\b/.test(t) ? 'EC2 metadata listing (ami-id, instance-id...)' : null),
-  },
-];
+import { AS_KEY1, describePoint, urlKind, urlPoints } from '../common/input-points';
+import { OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
+import { SSRF_REFS, SSRF_REMEDIATION } from './ssrf';
+import { describeHit, FILE_AND_METADATA_TARGETS, listenerHits, listenerPageIn, MAX_URL_POINTS, targetContentIn } from './ssrf-probes';
 
 /** Whether an argument (or a field of an input-object argument) looks like it takes a URL or a host. */
 function hasUrlArgument(e: Endpoint): boolean {
@@ -61,7 +40,7 @@ export const graphqlSsrf = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: MAX_URL_POINTS + INTERNAL.length,
+  budget: MAX_URL_POINTS + FILE_AND_METADATA_TARGETS.length,
   protocols: ['graphql'],
   description:
     'Puts a URL of the scanner\'s own listener (on 127.0.0.1, a unique token per injection) into each URL-like String argument of the ' +
@@ -86,27 +65,13 @@ export const graphqlSsrf = defineCheck({
     if (!src) return;
     const points = urlPoints(src.points).slice(0, MAX_URL_POINTS);
     if (!points.length) return;
-    const sent: { point: UrlPoint; token: string; ex: Exchange; at: number }[] = [];
-    for (const p0 of points) {
-      if (ctx.budgetLeft() <= 0) break;
+    const hits = await listenerHits(ctx, oob, points, async (p0) => {
       const fresh = await src.get(p0.name);
-      if (!fresh) continue;
-      const point: UrlPoint = { ...fresh, urlKind: p0.urlKind };
-      const token = oob.token();
-      const at = performance.now();
-      const ex = await ctx.sendPrepared(point.with(asPointValue(oob.urlFor(token), point.urlKind)), AS_KEY1, { followRedirects: false });
-      sent.push({ point, token, ex, at });
-    }
-    const deadline = performance.now() + CALLBACK_WAIT_MS;
-    const hits: { point: UrlPoint; ex: Exchange; hit: OobHit; at: number; token: string }[] = [];
-    for (const s of sent) {
-      const hit = await oob.waitForHit(s.token, Math.max(0, deadline - performance.now()));
-      if (hit) hits.push({ ...s, hit });
-    }
+      return fresh ? { ...fresh, urlKind: p0.urlKind } : null;
+    });
     const h = hits[0];
     if (h) {
-      const page = `portcullis-oob ${h.token}`;
-      const reflected = h.ex.body.includes(page) || answerText(h.ex).decoded.includes(page);
+      const reflected = listenerPageIn(h.ex, h.token);
       yield {
         name: reflected ? 'Server-side request forgery through a GraphQL argument (fetched content returned)' : undefined,
         parameter: hits.map((x) => x.point.name).join(', '),
@@ -128,17 +93,15 @@ export const graphqlSsrf = defineCheck({
     // No callback: internal content returned in the answer (a fetcher that refuses loopback may still read files or metadata).
     const first = points.find((p) => p.urlKind === 'url');
     if (!first) return;
-    for (const target of INTERNAL) {
+    for (const target of FILE_AND_METADATA_TARGETS) {
       if (ctx.budgetLeft() <= 0) return;
       const fresh = await src.get(first.name);
       if (!fresh) return;
       const ex = await ctx.sendPrepared(fresh.with(target.url), AS_KEY1, { followRedirects: false });
       if (!ex.response) continue;
-      const answer = answerText(ex);
-      const plain = target.marker(answer.text);
-      const marker = plain ?? target.marker(answer.decoded);
-      if (!marker) continue;
-      const encoded = plain === null ? ' (returned base64- or hex-encoded; decoded by the scanner)' : '';
+      const found = targetContentIn(target, ex);
+      if (!found) continue;
+      const { marker, encoded } = found;
       yield {
         name: target.url.startsWith('file:') ? 'Server-side request forgery through a GraphQL argument (local file read)' : undefined,
         parameter: first.name,

@@ -4,38 +4,30 @@
 
 import { adjustCvss } from '../../cvss';
 import type { Exchange } from '../../http/exchange';
-import { oobPage, type OobHit } from '../../oob';
+import { oobPage } from '../../oob';
 import type { PreparedRequest } from '../../requests';
 import { distinctiveValues } from '../../similarity';
 import { describeEndpoint, defineCheck } from '../common/helpers';
-import {
-  AS_KEY1,
-  asPointValue,
-  bodyText,
-  describePoint,
-  freshRequest,
-  injectionPoints,
-  passwdMarker,
-  scanMemo,
-  urlPoints,
-  winIniMarker,
-  type InjectionPoint,
-} from '../common/input-points';
-import { decodedTexts } from '../common/encoded-ids';
+import { AS_KEY1, describePoint, freshRequest, injectionPoints, scanMemo, urlPoints } from '../common/input-points';
 import type { CheckContext } from '../types';
 import { OWASP_API7 } from '../common/references';
+import {
+  answerText,
+  describeHit,
+  FILE_AND_METADATA_TARGETS,
+  listenerHits,
+  listenerPageIn,
+  MAX_URL_POINTS,
+  targetContentIn,
+  type InternalTarget,
+  type UrlPoint,
+} from './ssrf-probes';
 
 export const SSRF_REFS = [OWASP_API7, 'https://cwe.mitre.org/data/definitions/918.html', 'https://cheatsheetseries.owasp.org/cheatsheets/Server_Side_Request_Forgery_Prevention_Cheat_Sheet.html'];
 export const SSRF_REMEDIATION =
   'Do not fetch URLs taken from requests; where the feature needs it, allow only an explicit list of hosts and schemes, resolve the host and ' +
   'refuse loopback, private, link-local and metadata addresses (re-checking every redirect hop, or not following redirects), fetch from an ' +
   'isolated egress proxy, and never return raw fetched content.';
-
-/** Wait for late callbacks (a fetch queued in the background) after the last injection, at most this long. */
-const CALLBACK_WAIT_MS = 2000;
-const MAX_URL_POINTS = 4;
-
-type UrlPoint = InjectionPoint & { urlKind: 'url' | 'host' };
 
 /** The URL-like inputs of the endpoint's request as key 1 sends it (fresh per use for creates). */
 async function urlInputs(ctx: CheckContext): Promise<{ request: PreparedRequest; points: UrlPoint[] } | null> {
@@ -51,17 +43,6 @@ async function pointFor(ctx: CheckContext, first: UrlPoint, used: boolean): Prom
   const again = await freshRequest(ctx);
   const p = again ? urlPoints(injectionPoints(ctx, ep, again)).find((x) => x.name === first.name) : undefined;
   return p ?? null;
-}
-
-/** An answer's text to seek markers in: the body, its JSON strings, and what it carries base64- or hex-encoded (a fetched page returned encoded). */
-export function answerText(ex: Exchange): { text: string; decoded: string } {
-  const text = `${bodyText(ex)}\n${ex.body}`;
-  return { text, decoded: decodedTexts(text).join('\n') };
-}
-
-export function describeHit(hit: OobHit, sentAt: number): string {
-  const ua = hit.headers['user-agent'] ? `, User-Agent "${hit.headers['user-agent']}"` : '';
-  return `${hit.method} ${hit.url} from ${hit.remoteAddress}${ua}, ${Math.max(0, Math.round(hit.time - sentAt))} ms after the request was sent`;
 }
 
 export const ssrfCallback = defineCheck({
@@ -90,26 +71,10 @@ export const ssrfCallback = defineCheck({
     const inputs = await urlInputs(ctx);
     if (!inputs?.points.length) return;
     const baseline = await ctx.baseline('key1');
-    const sent: { point: UrlPoint; token: string; ex: Exchange; at: number }[] = [];
-    for (const [i, p0] of inputs.points.entries()) {
-      if (ctx.budgetLeft() <= 0) break;
-      const point = await pointFor(ctx, p0, i > 0);
-      if (!point) continue;
-      const token = oob.token();
-      const at = performance.now();
-      const ex = await ctx.sendPrepared(point.with(asPointValue(oob.urlFor(token), point.urlKind)), AS_KEY1, { followRedirects: false });
-      sent.push({ point, token, ex, at });
-    }
-    const deadline = performance.now() + CALLBACK_WAIT_MS;
-    const hits: { point: UrlPoint; ex: Exchange; hit: OobHit; at: number; token: string }[] = [];
-    for (const s of sent) {
-      const hit = await oob.waitForHit(s.token, Math.max(0, deadline - performance.now()));
-      if (hit) hits.push({ ...s, hit });
-    }
+    const hits = await listenerHits(ctx, oob, inputs.points, (p0, i) => pointFor(ctx, p0, i > 0));
     if (!hits.length) return;
     const h = hits[0]!;
-    const page = `portcullis-oob ${h.token}`;
-    const reflected = h.ex.body.includes(page) || answerText(h.ex).decoded.includes(page);
+    const reflected = listenerPageIn(h.ex, h.token);
     yield {
       name: reflected ? 'Server-side request forgery (fetched content returned)' : undefined,
       parameter: hits.map((x) => x.point.name).join(', '),
@@ -121,7 +86,7 @@ export const ssrfCallback = defineCheck({
         (reflected ? ' The answer also contains the page the listener served, so fetched content is returned to the client.' : ''),
       notes: [
         ...hits.map((x) => `Listener hit for ${describePoint(x.point)} (token ${x.token}): ${describeHit(x.hit, x.at)}.`),
-        ...(reflected ? [`The answer contains the listener's page ("${oobPage(h.token).slice(0, 60)}...")${h.ex.body.includes(page) ? '' : ', base64- or hex-encoded'}.`] : []),
+        ...(reflected ? [`The answer contains the listener's page ("${oobPage(h.token).slice(0, 60)}...")${reflected === 'plain' ? '' : ', base64- or hex-encoded'}.`] : []),
       ],
       exchanges: [...(baseline ? [{ label: 'Baseline', exchange: baseline }] : []), { label: `Attack: listener URL in ${h.point.name}`, exchange: h.ex }],
       reproduce: h.ex,
@@ -131,15 +96,6 @@ export const ssrfCallback = defineCheck({
 
 // ---------------------------------------------------------------- internal targets
 
-interface InternalTarget {
-  id: string;
-  label: string;
-  url: string;
-  /** What in the answer proves the content came from there (null: not in this answer). */
-  marker(text: string): string | null;
-}
-
-const METADATA = (text: string) => (/\bami-id\b/.test(text) && /\b(instance-id|hostname|local-ipv4|security-credentials)\b/.test(text) ? 'EC2 metadata listing (ami-id, instance-id...)' : null);
 const DEFAULT_PAGE = /(Welcome to nginx!|Apache2 (Ubuntu|Debian) Default Page|IIS Windows Server|<title>It works!<\/title>|Test Page for the Apache HTTP Server)/i;
 
 const referenceMemo = new WeakMap<object, Promise<{ url: string; values: string[]; exchange: Exchange } | null>>();
@@ -178,9 +134,7 @@ function internalTargets(ctx: CheckContext, reference: { values: string[] } | nu
   });
   return [
     ...(reference ? [self('127.0.0.1'), self('localhost')] : []),
-    { id: 'file-passwd', label: 'a local file', url: 'file:///etc/passwd', marker: (t) => (passwdMarker(t) ? `/etc/passwd content (${passwdMarker(t)})` : null) },
-    { id: 'file-winini', label: 'a local file', url: 'file:///c:/windows/win.ini', marker: (t) => (winIniMarker(t) ? 'win.ini content ([fonts], [extensions])' : null) },
-    { id: 'cloud-metadata', label: 'the cloud metadata service', url: 'http://169.254.169.254/latest/meta-data/', marker: METADATA },
+    ...FILE_AND_METADATA_TARGETS,
     { id: 'loopback-web', label: 'a web server on localhost', url: 'http://localhost/', marker: (t) => DEFAULT_PAGE.exec(t)?.[0] ?? null },
   ];
 }
@@ -227,11 +181,9 @@ export const ssrfInternal = defineCheck({
         // Not followed: content reached through a redirect the scanner followed would not be the server's fetch.
         const ex = await ctx.sendPrepared(point.with(target.url), AS_KEY1, { followRedirects: false });
         if (!ex.response || (ex.status >= 300 && ex.status < 400)) continue;
-        const answer = answerText(ex);
-        const plainMarker = target.marker(answer.text);
-        const marker = plainMarker ?? target.marker(answer.decoded);
-        if (!marker || target.marker(before)) continue;
-        const encoded = plainMarker === null ? ' (returned base64- or hex-encoded; decoded by the scanner)' : '';
+        const found = targetContentIn(target, ex);
+        if (!found || target.marker(before)) continue;
+        const { marker, encoded } = found;
         yield {
           name: target.id.startsWith('file') ? 'Server-side request forgery (local file read)' : undefined,
           parameter: point.name,

@@ -12,9 +12,8 @@ import { defineCheck, forEachLimit } from '../common/helpers';
 import { argumentsOf, graphqlAnswer, graphqlEndpoints, namedType, operationName, operationOf, sendGraphql } from '../common/graphql';
 import { inputKind } from '../common/graphql-inputs';
 import { AS_KEY1 } from '../common/input-points';
-import { OWASP_API8 } from '../common/references';
+import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from './graphql-injection';
 import { errorSignature, signatureIn } from './verbose-errors';
 
 /** Operations probed per GraphQL endpoint, and how many must show the leak before the check stops there. */

@@ -10,9 +10,8 @@ import type { Exchange } from '../../http/exchange';
 import { defineCheck } from '../common/helpers';
 import { errorMessages, graphqlAnswer, graphqlEndpoints, operationName, operationOf, sendGraphql } from '../common/graphql';
 import { AS_KEY1 } from '../common/input-points';
-import { OWASP_API8 } from '../common/references';
+import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
-import { OWASP_GRAPHQL_CHEAT_SHEET } from './graphql-injection';
 
 /** Operations misspelled per GraphQL endpoint (one request each), and names misspelled per operation. */
 const OPERATIONS = 4;

@@ -12,14 +12,12 @@ import { graphqlAnswer, operationOf, selectedLeafFields } from '../common/graphq
 import { argumentSource, moreOfField, pointGraphqlType } from '../common/graphql-inputs';
 import { scalar } from '../common/injection';
 import { AS_KEY1, describePoint, valueText, type InjectionPoint } from '../common/input-points';
-import { OWASP_API8 } from '../common/references';
+import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { timeBased } from '../common/time-proof';
 import type { CheckContext, FindingDraft } from '../types';
 import { commandFinding, commandPoints, commandTemplates, CMD_POINTS, CMD_TEMPLATES } from './command-injection';
 import { bodyOperators, jsExpressions, proveFamily, type Family, type Hit, type Outcome } from './nosql-injection';
 import { SQL_POINTS, sqlInjection, sqlInjectionFindings } from './sql-injection';
-
-export const OWASP_GRAPHQL_CHEAT_SHEET = 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html';
 
 const SAFETY =
   'Queries take payloads freely; a mutation only when no argument addresses an existing object (no ID-typed or id-named argument: a ' +

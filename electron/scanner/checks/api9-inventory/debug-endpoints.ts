@@ -9,7 +9,7 @@ import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/h
 import { graphqlAnswer, graphqlPaths } from '../common/graphql';
 import { AS_KEY1 } from '../common/input-points';
 import { ANON, originUrl, prefixes } from './paths';
-import { OWASP_API9 } from '../common/references';
+import { OWASP_API9, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { FindingDraft } from '../types';
 
 
@@ -144,7 +144,7 @@ export const graphqlIntrospection = defineCheck({
     'suggestions is api8-graphql-field-suggestions\'s finding. GraphQL endpoints at paths neither imported nor among the usual ones are not found.',
   techniques: ['API9.graphql-introspection'],
   remediation: 'Disable introspection in production (and field suggestions), or restrict it to authenticated developers; document the schema deliberately.',
-  references: [OWASP_API9, 'https://graphql.org/learn/introspection/', 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html'],
+  references: [OWASP_API9, 'https://graphql.org/learn/introspection/', OWASP_GRAPHQL_CHEAT_SHEET],
   async *run(ctx) {
     // The scan's own GraphQL endpoints first: their path is known, and POST with JSON is what every GraphQL server takes.
     const known = graphqlPaths(ctx.allEndpoints).slice(0, KNOWN_PATHS).map((path) => ({ path, url: ctx.url(path).href }));

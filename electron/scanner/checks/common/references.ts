@@ -12,3 +12,5 @@ export const OWASP_API9 = 'https://owasp.org/API-Security/editions/2023/en/0xa9-
 export const OWASP_API10 = 'https://owasp.org/API-Security/editions/2023/en/0xaa-unsafe-consumption-of-apis/';
 
 export const CWE770 = 'https://cwe.mitre.org/data/definitions/770.html';
+
+export const OWASP_GRAPHQL_CHEAT_SHEET = 'https://cheatsheetseries.owasp.org/cheatsheets/GraphQL_Cheat_Sheet.html';
