@@ -5,7 +5,7 @@
 
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, importTarget, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { api, apiLogin, createAccount, expect, importTarget, newAccount, signInByStorage, target, test, type Account } from './fixtures';
 
 const QUICK_SCAN = ['GET /me', 'GET /documents/download', 'GET /orders/{orderId}', 'POST /invoices/lookup', 'GET /notes/{noteId}'];
 
@@ -13,12 +13,6 @@ interface Seed {
   owner: Account;
   viewer: Account;
   apiId: string;
-}
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(`${serverUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
-  return ((await res.json()) as { data: T }).data;
 }
 
 /** An owner with the target imported and scanned (five endpoints), shared with a viewer (View). */

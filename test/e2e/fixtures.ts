@@ -157,10 +157,24 @@ export interface ImportedTarget {
   endpoints: { id: string; method: string; path: string }[];
 }
 
-async function postAs<T>(request: APIRequestContext, token: string, path: string, data: unknown): Promise<T> {
-  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `POST ${path}: ${await res.text()}`).toBe(true);
+/** Calls the API as the token's user; the call must succeed. Returns the envelope's data. */
+export async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
+  const res = await request.fetch(`${serverUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
   return ((await res.json()) as { data: T }).data;
+}
+
+/** POSTs to the API as the token's user (see api()). */
+export function postAs<T>(request: APIRequestContext, token: string, path: string, data?: unknown): Promise<T> {
+  return api<T>(request, token, 'POST', path, data);
+}
+
+/** Switches the app to a theme with its toggle and waits for the end state. */
+export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  // Colours fade for 300 ms after a switch: axe and screenshots must see the end state.
+  await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
 }
 
 /**

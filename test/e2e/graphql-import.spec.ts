@@ -5,12 +5,12 @@
 // desktop minimum, with screenshots of the form and of the operation list.
 
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { APIS_MESSAGES } from '../../shared/api-messages';
 import { API_MESSAGES } from '../../shared/messages';
 // test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
 import { startGraphqlTarget } from '../targets/graphql/index';
-import { apiLogin, createAccount, expect, serverUrl, signInByStorage, test } from './fixtures';
+import { apiLogin, createAccount, expect, postAs, setTheme, signInByStorage, test } from './fixtures';
 
 const SDL = path.resolve(import.meta.dirname, '..', 'fixtures', 'graphql', 'e2e-shop.graphql');
 const SHOTS = 'test-results/screenshots';
@@ -129,18 +129,6 @@ for (const scheme of ['light', 'dark'] as const) {
       }
     });
   });
-}
-
-async function postAs<T>(request: APIRequestContext, token: string, path: string, data: unknown): Promise<T> {
-  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-  await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
 }
 
 test("a GraphQL scan's findings show the operation, the query, its variables and a curl that reproduces them", async ({ page, request }) => {

@@ -6,16 +6,10 @@
 // Light and dark screenshots of both.
 
 import net from 'node:net';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { SCAN_MESSAGES } from '../../shared/messages';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, importTarget, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
-
-async function api<T>(request: APIRequestContext, token: string, method: 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(`${serverUrl()}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
+import { api, apiLogin, createAccount, expect, importTarget, serverUrl, setTheme, signInByStorage, target, test, type Account } from './fixtures';
 
 /** Creates and starts a scan with both keys; `rps` paces it. */
 async function startScan(request: APIRequestContext, token: string, apiId: string, rps: number): Promise<string> {
@@ -41,13 +35,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((r) => server.close(() => r()));
   return port;
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-  // Colours fade for 300 ms after a switch: axe and screenshots must see the end state.
-  await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
 }
 
 test('a running scan shows its live header and its findings before it ends; cancelled, its reason and Retry', async ({ page, request }) => {

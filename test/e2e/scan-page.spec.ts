@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { TRIAGE_MESSAGES } from '../../shared/messages';
 import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
-import { apiLogin, createAccount, expect, importTarget, newAccount, serverUrl, signInByStorage, target, test, type Account } from './fixtures';
+import { apiLogin, createAccount, expect, importTarget, newAccount, postAs, signInByStorage, target, test, type Account } from './fixtures';
 
 const QUICK_SCAN = ['GET /me', 'GET /documents/download', 'GET /orders/{orderId}', 'POST /invoices/lookup', 'GET /notes/{noteId}'];
 /** Skipped in the second scan: its findings are the "fixed" ones. */
@@ -25,17 +25,11 @@ interface Seed {
   secondScan: string;
 }
 
-async function api<T>(request: APIRequestContext, token: string, path: string, data?: unknown): Promise<T> {
-  const res = await request.post(`${serverUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `POST ${path}: ${await res.text()}`).toBe(true);
-  return ((await res.json()) as { data: T }).data;
-}
-
 async function scan(request: APIRequestContext, token: string, apiId: string): Promise<string> {
   const { alice, bob } = target().users;
-  await api(request, token, '/api/scan/create', { api_id: apiId, scan_profile: 'OWASP_API_10', api_key_1: alice.key, api_key_2: bob.key });
-  const { scan_id } = await api<{ scan_id: string }>(request, token, '/api/scan/start', { api_id: apiId, scan_profile: 'OWASP_API_10' });
-  await expect.poll(async () => (await api<{ status: string }>(request, token, '/api/scan/details', { scan_id })).status, { timeout: 60_000 }).toBe('completed');
+  await postAs(request, token, '/api/scan/create', { api_id: apiId, scan_profile: 'OWASP_API_10', api_key_1: alice.key, api_key_2: bob.key });
+  const { scan_id } = await postAs<{ scan_id: string }>(request, token, '/api/scan/start', { api_id: apiId, scan_profile: 'OWASP_API_10' });
+  await expect.poll(async () => (await postAs<{ status: string }>(request, token, '/api/scan/details', { scan_id })).status, { timeout: 60_000 }).toBe('completed');
   return scan_id;
 }
 
@@ -46,9 +40,9 @@ async function seed(request: APIRequestContext): Promise<Seed> {
   const { apiId, endpoints } = await importTarget(request, token, QUICK_SCAN);
   const firstScan = await scan(request, token, apiId);
   const dropped = endpoints.find((e) => `${e.method} ${e.path}` === DROPPED)!;
-  await api(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: dropped.id, flags: 'SKIP' });
+  await postAs(request, token, '/api/endpoints/flags/add', { api_id: apiId, endpoint_id: dropped.id, flags: 'SKIP' });
   const secondScan = await scan(request, token, apiId);
-  await api(request, token, '/api/apis/share', { api_id: apiId, email: viewer.email, permission: 'read' });
+  await postAs(request, token, '/api/apis/share', { api_id: apiId, email: viewer.email, permission: 'read' });
   return { owner, viewer, apiId, firstScan, secondScan };
 }
 

@@ -12,9 +12,9 @@ import { JSON_FORMAT, JSON_VERSION, type JsonReport } from '../../electron/repor
 import { loadReportInput } from '../../electron/reports/loader';
 import type { ReportInput } from '../../electron/reports/model';
 import { renderReport } from '../../electron/reports/render';
-import { openStore, type OpenedStore } from '../../electron/store/database';
-import { tempDir } from '../helpers/core';
+import type { OpenedStore } from '../../electron/store/database';
 import { SCRIPT_PAYLOAD, seedReportFixture, type Fixture } from '../helpers/report-fixture';
+import { openReportStore, removeReportStore } from '../helpers/report-files';
 
 let dir: string;
 let store: OpenedStore;
@@ -23,16 +23,12 @@ let input: ReportInput;
 const render = async (type: 'json' | 'sarif' | 'html' | 'junit') => (await renderReport(input, type, { timeZone: 'UTC' })).body.toString('utf8');
 
 beforeAll(async () => {
-  dir = tempDir('portcullis-exports-');
-  store = await openStore(path.join(dir, 'portcullis.db'));
+  ({ dir, store } = await openReportStore('portcullis-exports-'));
   fx = await seedReportFixture(store.db, { findings: 40 });
   input = (await loadReportInput(store.db, fx.scanId))!;
 });
 
-afterAll(async () => {
-  await store?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeReportStore(dir, store));
 
 /** The formats the SARIF schema names, checked for real (ajv-formats is not a dependency). */
 function sarifValidator() {

@@ -2,18 +2,15 @@
 // technical PDF (read back with pdftotext), the JSON export (`graphql`), SARIF (the result's message
 // and properties), the HTML export and JUnit; REST findings carry no GraphQL part.
 
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonReport } from '../../electron/reports/export/json';
 import { loadReportInput } from '../../electron/reports/loader';
 import type { ReportInput } from '../../electron/reports/model';
 import { renderReport } from '../../electron/reports/render';
-import { openStore, type OpenedStore } from '../../electron/store/database';
+import type { OpenedStore } from '../../electron/store/database';
 import type { FindingGraphql } from '../../shared/contract';
 import { seedReportFixture, type Fixture } from '../helpers/report-fixture';
+import { flat, openReportStore, pdfFile, pdfText, removeReportStore } from '../helpers/report-files';
 
 const LOAN: FindingGraphql = {
   operation: 'Query.loanRecord',
@@ -34,12 +31,10 @@ let fx: Fixture;
 let input: ReportInput;
 let gqlIds: string[];
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ');
 const render = async (type: 'json' | 'sarif' | 'html' | 'junit') => (await renderReport(input, type, { timeZone: 'UTC' })).body.toString('utf8');
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-graphql-report-'));
-  store = await openStore(path.join(dir, 'portcullis.db'));
+  ({ dir, store } = await openReportStore('portcullis-graphql-report-'));
   fx = await seedReportFixture(store.db, { findings: 6, history: 0 });
   // Two findings become GraphQL ones, stored as the scan engine stores them (the findings.graphql column).
   gqlIds = [fx.findings[0]!.id, fx.findings[1]!.id];
@@ -52,10 +47,7 @@ beforeAll(async () => {
   input = (await loadReportInput(store.db, fx.scanId))!;
 }, 60_000);
 
-afterAll(async () => {
-  await store?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeReportStore(dir, store));
 
 describe('GraphQL findings in reports', () => {
   it('are read from the store with their GraphQL part', () => {
@@ -67,9 +59,7 @@ describe('GraphQL findings in reports', () => {
 
   it('show the operation, query and variables in the technical PDF', async () => {
     const pdf = (await renderReport(input, 'technical', { timeZone: 'UTC' })).body;
-    const file = path.join(dir, 'technical.pdf');
-    fs.writeFileSync(file, pdf);
-    const text = flat(execFileSync('pdftotext', [file, '-'], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8'));
+    const text = flat(pdfText(pdfFile(dir, 'technical.pdf', pdf)));
     expect(text).toContain('Query.loanRecord');
     expect(text).toContain('Mutation.signInMember');
     expect(text).toContain('loanRecord(id: $id) {');

@@ -4,8 +4,6 @@
 // identities shows none of it; no password the notes might carry ever reaches a report.
 
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esc } from '../../electron/reports/export/html';
 import type { JsonReport } from '../../electron/reports/export/json';
@@ -14,9 +12,9 @@ import { sarifDocument } from '../../electron/reports/export/sarif';
 import { loadReportInput } from '../../electron/reports/loader';
 import type { ReportInput } from '../../electron/reports/model';
 import { renderReport } from '../../electron/reports/render';
-import { openStore, type OpenedStore } from '../../electron/store/database';
-import { tempDir } from '../helpers/core';
+import type { OpenedStore } from '../../electron/store/database';
 import { SCRIPT_PAYLOAD, seedReportFixture, type Fixture } from '../helpers/report-fixture';
+import { flat, openReportStore, pdfFile, pdfText, removeReportStore } from '../helpers/report-files';
 
 const A4 = { width: 595.28, height: 841.89 };
 const PASSWORD = 'Pc-SECRETpassw0rd-7x';
@@ -41,13 +39,6 @@ let fx: Fixture;
 let input: ReportInput;
 let older: ReportInput;
 
-const pdfFile = (name: string, body: Buffer): string => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, body);
-  return file;
-};
-const text = (file: string, ...args: string[]): string => execFileSync('pdftotext', [...args, file, '-'], { maxBuffer: 256 * 1024 * 1024 }).toString('utf8');
-const flat = (s: string): string => s.replace(/\s+/g, ' ');
 const render = async (inp: ReportInput, type: 'executive' | 'technical' | 'json' | 'sarif' | 'html' | 'junit') => (await renderReport(inp, type, { timeZone: 'UTC' })).body;
 
 /** Every word's text, from `pdftotext -bbox` (entities decoded). */
@@ -70,8 +61,7 @@ function outside(file: string, margin: number): string[] {
 }
 
 beforeAll(async () => {
-  dir = tempDir('portcullis-identities-');
-  store = await openStore(path.join(dir, 'portcullis.db'));
+  ({ dir, store } = await openReportStore('portcullis-identities-'));
   fx = await seedReportFixture(store.db, { findings: 6, history: 1 });
   const row = await store.db.selectFrom('scans').select('notes').where('id', '=', fx.scanId).executeTakeFirstOrThrow();
   const notes = JSON.parse(row.notes) as Record<string, unknown>;
@@ -87,10 +77,7 @@ beforeAll(async () => {
   older = (await loadReportInput(store.db, old.scanId))!;
 }, 120_000);
 
-afterAll(async () => {
-  await store?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeReportStore(dir, store));
 
 describe('the report model', () => {
   it('reads the identities, registered users and refreshes, dropping malformed entries and any password', () => {
@@ -112,8 +99,8 @@ describe('the report model', () => {
 
 describe('technical PDF', () => {
   it('has the identity table and the registered users in the scan overview', async () => {
-    const file = pdfFile('technical.pdf', await render(input, 'technical'));
-    const t = flat(text(file));
+    const file = pdfFile(dir, 'technical.pdf', await render(input, 'technical'));
+    const t = flat(pdfText(file));
     const overview = t.slice(t.lastIndexOf('1. Scan overview'), t.lastIndexOf('2. Coverage'));
     for (const s of [
       'Identities',
@@ -143,7 +130,7 @@ describe('technical PDF', () => {
   });
 
   it('shows nothing of it for a scan from before identities', async () => {
-    const t = flat(text(pdfFile('older-technical.pdf', await render(older, 'technical'))));
+    const t = flat(pdfText(pdfFile(dir, 'older-technical.pdf', await render(older, 'technical'))));
     expect(t).toContain('1. Scan overview');
     expect(t).not.toContain('Who the scan spoke as');
     expect(t).not.toContain('Users the scan registered');
@@ -153,16 +140,16 @@ describe('technical PDF', () => {
 
 describe('executive PDF', () => {
   it('says in its scan facts how many identities and registered users there were, only when there were any', async () => {
-    const file = pdfFile('executive.pdf', await render(input, 'executive'));
-    const t = flat(text(file));
+    const file = pdfFile(dir, 'executive.pdf', await render(input, 'executive'));
+    const t = flat(pdfText(file));
     expect(t.slice(t.lastIndexOf('5. About this scan'))).toContain('Identities 4 identities; 3 users registered by the scan');
     expect(t).not.toContain(HOSTILE_NAME.slice(0, 20));
     expect(outside(file, 53)).toEqual([]);
-    const before = flat(text(pdfFile('older-executive.pdf', await render(older, 'executive'))));
+    const before = flat(pdfText(pdfFile(dir, 'older-executive.pdf', await render(older, 'executive'))));
     expect(before).toContain('5. About this scan');
     expect(before).not.toMatch(/identit/i);
     const onlyIdentities = { ...input, scan: { ...input.scan, created_users: [] } };
-    expect(flat(text(pdfFile('executive-2.pdf', await render(onlyIdentities, 'executive'))))).toMatch(/Identities 4 identities (?!;)/);
+    expect(flat(pdfText(pdfFile(dir, 'executive-2.pdf', await render(onlyIdentities, 'executive'))))).toMatch(/Identities 4 identities (?!;)/);
   });
 });
 

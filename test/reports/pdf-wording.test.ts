@@ -3,17 +3,14 @@
 // listing only its own check's findings, scan notes not called errors, repeated findings of one
 // check grouped in the technical report, and "critical" only ever a marker on a severity band.
 
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHtml } from '../../electron/reports/export/html';
 import { loadReportInput } from '../../electron/reports/loader';
 import { owaspCategory } from '../../electron/reports/owasp';
 import { renderReport } from '../../electron/reports/render';
-import { openStore, type OpenedStore } from '../../electron/store/database';
-import { tempDir } from '../helpers/core';
+import type { OpenedStore } from '../../electron/store/database';
 import { seedReportFixture } from '../helpers/report-fixture';
+import { flat, openReportStore, pdfFile, pdfText, removeReportStore } from '../helpers/report-files';
 
 const INPUT_SIZE = 'Input size limits not enforced';
 const NOSNIFF = 'X-Content-Type-Options: nosniff missing';
@@ -29,16 +26,10 @@ let executive: string;
 let technical: string;
 let html: string;
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ');
-function pdfText(name: string, body: Buffer): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, body);
-  return flat(execFileSync('pdftotext', [file, '-']).toString('utf8'));
-}
+const readPdf = (name: string, body: Buffer): string => flat(pdfText(pdfFile(dir, name, body)));
 
 beforeAll(async () => {
-  dir = tempDir('portcullis-wording-');
-  store = await openStore(path.join(dir, 'portcullis.db'));
+  ({ dir, store } = await openReportStore('portcullis-wording-'));
   const fx = await seedReportFixture(store.db, { findings: 12, history: 0, name: 'Wording API' });
   // Twelve findings made into: nine of one input-size check, two problems of one headers check, one BOLA.
   for (const [i, f] of fx.findings.entries()) {
@@ -67,15 +58,12 @@ beforeAll(async () => {
   }
   await store.db.updateTable('scans').set({ notes: JSON.stringify({ errors: NOTES, skipped_checks: [] }) }).where('id', '=', fx.scanId).execute();
   const input = (await loadReportInput(store.db, fx.scanId))!;
-  executive = pdfText('executive.pdf', (await renderReport(input, 'executive', { timeZone: 'UTC' })).body);
-  technical = pdfText('technical.pdf', (await renderReport(input, 'technical', { timeZone: 'UTC' })).body);
+  executive = readPdf('executive.pdf', (await renderReport(input, 'executive', { timeZone: 'UTC' })).body);
+  technical = readPdf('technical.pdf', (await renderReport(input, 'technical', { timeZone: 'UTC' })).body);
   html = toHtml(input, { timeZone: 'UTC' });
 }, 120_000);
 
-afterAll(async () => {
-  await store?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeReportStore(dir, store));
 
 /** The text of one risk of the executive report, up to the next risk or section. */
 function risk(name: string): string {

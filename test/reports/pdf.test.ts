@@ -4,15 +4,13 @@
 // page margins (long tokens are wrapped, not cut off); fonts are embedded; output is deterministic.
 
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReportInput } from '../../electron/reports/loader';
 import { renderReport } from '../../electron/reports/render';
 import type { ReportInput } from '../../electron/reports/model';
-import { openStore, type OpenedStore } from '../../electron/store/database';
-import { tempDir } from '../helpers/core';
+import type { OpenedStore } from '../../electron/store/database';
 import { FIXTURE_API_NAME, longToken, seedReportFixture, type Fixture } from '../helpers/report-fixture';
+import { flat, openReportStore, pdfFile, pdfText, removeReportStore } from '../helpers/report-files';
 
 const A4 = { width: 595.28, height: 841.89 };
 
@@ -23,16 +21,6 @@ let input: ReportInput;
 let technical: Buffer;
 let executive: Buffer;
 
-function pdfFile(name: string, body: Buffer): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, body);
-  return file;
-}
-
-/** pdftotext of the whole document, pages separated by form feeds. */
-const text = (file: string, ...args: string[]): string => execFileSync('pdftotext', [...args, file, '-'], { maxBuffer: 256 * 1024 * 1024 }).toString('utf8');
-/** Whitespace collapsed, so wrapped lines read as one. */
-const flat = (s: string): string => s.replace(/\s+/g, ' ');
 
 interface Word {
   page: number;
@@ -56,24 +44,20 @@ function words(file: string): Word[] {
 }
 
 beforeAll(async () => {
-  dir = tempDir('portcullis-pdf-');
-  store = await openStore(path.join(dir, 'portcullis.db'));
+  ({ dir, store } = await openReportStore('portcullis-pdf-'));
   fx = await seedReportFixture(store.db, { findings: 40 });
   input = (await loadReportInput(store.db, fx.scanId))!;
   technical = (await renderReport(input, 'technical', { timeZone: 'UTC' })).body;
   executive = (await renderReport(input, 'executive', { timeZone: 'UTC' })).body;
 }, 120_000);
 
-afterAll(async () => {
-  await store?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeReportStore(dir, store));
 
 describe('technical PDF', () => {
   it('is a PDF with every finding’s name, path and recommendation in its text', () => {
     expect(technical.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(technical.subarray(-6).toString('latin1')).toMatch(/%%EOF\s*$/);
-    const t = flat(text(pdfFile('technical.pdf', technical)));
+    const t = flat(pdfText(pdfFile(dir, 'technical.pdf', technical)));
     expect(fx.findings).toHaveLength(40);
     for (const f of fx.findings) {
       expect(t, f.vulnerability_name).toContain(flat(f.vulnerability_name));
@@ -85,9 +69,9 @@ describe('technical PDF', () => {
   });
 
   it('shows evidence, curl and references, with the unbroken 2,000-character tokens complete', () => {
-    const t = text(pdfFile('technical.pdf', technical));
+    const t = pdfText(pdfFile(dir, 'technical.pdf', technical));
     // Raw order, and no de-hyphenation: pdftotext's default mode drops a "-" that ends a line.
-    const raw = text(pdfFile('technical.pdf', technical), '-raw');
+    const raw = pdfText(pdfFile(dir, 'technical.pdf', technical), '-raw');
     // Wrapped lines of one token are joined back by dropping the line breaks inside it (and the
     // running header of the next page, when a token continues there).
     const joined = raw
@@ -104,7 +88,7 @@ describe('technical PDF', () => {
   });
 
   it('groups findings by OWASP category and orders them by severity then CVSS', () => {
-    const t = flat(text(pdfFile('technical.pdf', technical)));
+    const t = flat(pdfText(pdfFile(dir, 'technical.pdf', technical)));
     const body = t.slice(t.lastIndexOf('3. Findings'));
     const at = (s: string) => body.indexOf(s);
     const cats = ['API1:2023 Broken Object Level Authorization (', 'API2:2023 Broken Authentication (', 'API5:2023', 'API8:2023 Security Misconfiguration (', 'API10:2023'];
@@ -117,14 +101,14 @@ describe('technical PDF', () => {
   });
 
   it('numbers its pages and its contents page points at the right pages', () => {
-    const t = text(pdfFile('technical.pdf', technical));
+    const t = pdfText(pdfFile(dir, 'technical.pdf', technical));
     const pages = t.split('\f').slice(0, -1);
     expect(pages.length).toBeGreaterThan(20);
     pages.forEach((p, i) => {
       if (i > 0) expect(p, `page ${i + 1}`).toContain(`Page ${i + 1} of ${pages.length}`);
     });
     // The contents (pages 2 and 3) in layout mode: each entry and its page number on one line.
-    const contents = execFileSync('pdftotext', ['-layout', '-f', '2', '-l', '3', pdfFile('technical.pdf', technical), '-']).toString('utf8');
+    const contents = execFileSync('pdftotext', ['-layout', '-f', '2', '-l', '3', pdfFile(dir, 'technical.pdf', technical), '-']).toString('utf8');
     for (const section of ['1. Scan overview', '2. Coverage', '3. Findings', '4. Fixed since the previous scan', '5. Endpoints', 'API7:2023 Server Side Request Forgery (4)']) {
       const m = new RegExp(`^\\s*${section.replace(/[()]/g, '\\$&')}\\s+(\\d+)\\s*$`, 'm').exec(contents);
       expect(m, section).not.toBeNull();
@@ -134,27 +118,27 @@ describe('technical PDF', () => {
   });
 
   it('never draws a word outside the page margins', () => {
-    const ws = words(pdfFile('technical.pdf', technical));
+    const ws = words(pdfFile(dir, 'technical.pdf', technical));
     expect(ws.length).toBeGreaterThan(5000);
     const outside = ws.filter((w) => w.xMin < 53 || w.xMax > A4.width - 53 || w.yMin < 20 || w.yMax > A4.height - 20);
     expect(outside.slice(0, 5)).toEqual([]);
   });
 
   it('embeds its fonts, with a CJK fallback for the characters DejaVu lacks', () => {
-    const fonts = execFileSync('pdffonts', [pdfFile('technical.pdf', technical)]).toString('utf8');
+    const fonts = execFileSync('pdffonts', [pdfFile(dir, 'technical.pdf', technical)]).toString('utf8');
     const rows = fonts.split('\n').slice(2).filter(Boolean);
     expect(rows.length).toBeGreaterThanOrEqual(4);
     for (const row of rows) expect(row).toMatch(/CID TrueType\s+Identity-H\s+yes yes yes/);
     expect(fonts).toMatch(/DejaVuSans\b/);
     expect(fonts).toMatch(/DejaVuSansMono/);
     expect(fonts).toMatch(/DroidSansFallback/);
-    expect(text(pdfFile('technical.pdf', technical))).toContain(FIXTURE_API_NAME);
+    expect(pdfText(pdfFile(dir, 'technical.pdf', technical))).toContain(FIXTURE_API_NAME);
   });
 
   it('takes its dates from the scan: the same scan gives the same file', async () => {
     const again = (await renderReport(input, 'technical', { timeZone: 'UTC' })).body;
     expect(Buffer.compare(again, technical)).toBe(0);
-    const info = execFileSync('pdfinfo', [pdfFile('technical.pdf', technical)]).toString('utf8');
+    const info = execFileSync('pdfinfo', [pdfFile(dir, 'technical.pdf', technical)]).toString('utf8');
     expect(info).toMatch(/CreationDate:\s+Mon Mar\s+2 09:41:07 2026/);
     expect(info).toContain(`Title:           Technical Report - ${FIXTURE_API_NAME}`);
   });
@@ -162,8 +146,8 @@ describe('technical PDF', () => {
 
 describe('executive PDF', () => {
   it('has the score, severity counts, top risks, OWASP coverage with reasons, and the trend', () => {
-    const file = pdfFile('executive.pdf', executive);
-    const t = flat(text(file));
+    const file = pdfFile(dir, 'executive.pdf', executive);
+    const t = flat(pdfText(file));
     expect(t).toContain('1. Summary');
     expect(t).toContain(`${input.scan.score} / 100`);
     expect(t).toMatch(/found 40 issues: 20 high, 10 medium, 7 low, 3 informational/);
@@ -178,7 +162,7 @@ describe('executive PDF', () => {
     expect(t).toMatch(/\d+ new findings?, \d+ recurring findings?, 1 fixed finding/);
     expect(t).toContain('Fixed: JWT with alg "none" accepted (GET /users/{id})');
     expect(t).toContain('Timeout after 10 s: GET /files/{name} (attempt 3 of 3)');
-    const pages = text(file).split('\f').slice(0, -1);
+    const pages = pdfText(file).split('\f').slice(0, -1);
     pages.forEach((p, i) => {
       if (i > 0) expect(p).toContain(`Page ${i + 1} of ${pages.length}`);
     });
@@ -187,10 +171,10 @@ describe('executive PDF', () => {
   });
 
   it('draws its charts as vectors, not images', () => {
-    const file = pdfFile('executive.pdf', executive);
+    const file = pdfFile(dir, 'executive.pdf', executive);
     const images = execFileSync('pdfimages', ['-list', file]).toString('utf8').split('\n').slice(2).filter(Boolean);
     expect(images).toEqual([]);
-    expect(flat(text(file))).toMatch(/High 20 Medium 10 Low 7 Info 3/);
+    expect(flat(pdfText(file))).toMatch(/High 20 Medium 10 Low 7 Info 3/);
   });
 
   it('is deterministic', async () => {
@@ -202,11 +186,11 @@ describe('executive PDF', () => {
     const clean = await seedReportFixture(store.db, { findings: 0, history: 0, name: 'Clean API' });
     const cleanInput = (await loadReportInput(store.db, clean.scanId))!;
     expect(cleanInput.scan.score).toBe(100);
-    const t = flat(text(pdfFile('clean.pdf', (await renderReport(cleanInput, 'executive', { timeZone: 'UTC' })).body)));
+    const t = flat(pdfText(pdfFile(dir, 'clean.pdf', (await renderReport(cleanInput, 'executive', { timeZone: 'UTC' })).body)));
     expect(t).toContain('found no issues in the checks it ran');
     expect(t).toContain('That does not prove the API is secure');
     expect(t).toContain('This is the first completed scan of this API');
-    const tech = flat(text(pdfFile('clean-tech.pdf', (await renderReport(cleanInput, 'technical', { timeZone: 'UTC' })).body)));
+    const tech = flat(pdfText(pdfFile(dir, 'clean-tech.pdf', (await renderReport(cleanInput, 'technical', { timeZone: 'UTC' })).body)));
     expect(tech).toContain('The scan found no issues in the checks it ran.');
   });
 });
@@ -230,11 +214,11 @@ describe('hostile finding text', () => {
       .execute();
     const inp = (await loadReportInput(store.db, weird.scanId))!;
     for (const type of ['technical', 'executive'] as const) {
-      const file = pdfFile(`weird-${type}.pdf`, (await renderReport(inp, type, { timeZone: 'UTC' })).body);
+      const file = pdfFile(dir, `weird-${type}.pdf`, (await renderReport(inp, type, { timeZone: 'UTC' })).body);
       const outside = words(file).filter((w) => w.xMin < 20 || w.xMax > A4.width - 20 || w.yMin < 15 || w.yMax > A4.height - 15);
       expect(outside.map((w) => `${type} p${w.page}: ${w.text.slice(0, 40)}`)).toEqual([]);
     }
-    const raw = text(pdfFile('weird-technical.pdf', (await renderReport(inp, 'technical', { timeZone: 'UTC' })).body), '-raw').replace(/\n/g, '');
+    const raw = pdfText(pdfFile(dir, 'weird-technical.pdf', (await renderReport(inp, 'technical', { timeZone: 'UTC' })).body), '-raw').replace(/\n/g, '');
     expect(raw.includes(`Name${'X'.repeat(1200)}`)).toBe(true);
     // No embedded font has emoji: they are spelled out rather than drawn as empty boxes.
     expect(raw).toContain('emoji [U+1F525][U+1F525]');

@@ -3,36 +3,17 @@
 // the lower-privileged identity on an object the scan created, and SSRF through URL arguments (the
 // out-of-band listener); silence on the hardened twin.
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { graphqlBola } from '../../electron/scanner/checks/api1-object-authorization/graphql-bola';
 import { graphqlBfla } from '../../electron/scanner/checks/api5-function-authorization/graphql-bfla';
 import { graphqlSsrf } from '../../electron/scanner/checks/api7-ssrf/graphql-ssrf';
 import { checkProblems } from '../../electron/scanner/checks/index';
-import type { BuiltFinding } from '../../electron/scanner/findings';
 import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
+import { expectGraphqlFinding, graphqlTargets } from '../helpers/graphql-check-tests';
 // test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
-import { startGraphqlTarget, type GraphqlFlawId, type GraphqlTarget } from '../targets/graphql/index';
+import type { GraphqlTarget } from '../targets/graphql/index';
 
-const started: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
-});
-
-async function target(mode: 'vulnerable' | 'hardened', flaws: Partial<Record<GraphqlFlawId, boolean>> = {}): Promise<GraphqlTarget> {
-  const t = await startGraphqlTarget({ mode, flaws });
-  started.push(t);
-  return t;
-}
-
-function expectGraphqlFinding(f: BuiltFinding | undefined, operation: string, parameter: string): void {
-  expect(f).toBeDefined();
-  expect(f!.parameter).toBe(parameter);
-  expect(f!.description).toContain(operation);
-  expect(f!.graphql?.operation).toBe(operation);
-  expect(f!.curl).toMatch(/^curl -i -X POST /);
-  expect(f!.curl).toContain('graphql');
-  expect(f!.evidence).toMatch(/< HTTP 200/);
-}
+const target = graphqlTargets();
 
 const READS = ['Query.me', 'Query.loans', 'Query.members', 'Query.books', 'Query.loan', 'Query.member', 'Query.book'];
 const admin = (t: GraphqlTarget) => [

@@ -4,7 +4,7 @@
 // posts). Each finds its flaw and stays silent on the hardened twin.
 
 import { buildSchema, parse, validate } from 'graphql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importApiDocument } from '../../electron/importer/index';
 import { graphqlDebugErrors, graphqlDebugLeak } from '../../electron/scanner/checks/api8-misconfiguration/graphql-debug-errors';
 import { graphqlFieldSuggestions, misspell, misspelledDocument, suggestedNames } from '../../electron/scanner/checks/api8-misconfiguration/graphql-field-suggestions';
@@ -12,23 +12,15 @@ import { graphqlGetMutation } from '../../electron/scanner/checks/api8-misconfig
 import { graphqlIntrospection } from '../../electron/scanner/checks/api9-inventory/debug-endpoints';
 import type { Check } from '../../electron/scanner/checks/types';
 import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
+import { graphqlTargets } from '../helpers/graphql-check-tests';
 // test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
-import { type GraphqlFlawId, startGraphqlTarget } from '../targets/graphql/index';
+import type { GraphqlFlawId } from '../targets/graphql/index';
 
 const CHECKS: Check[] = [graphqlIntrospection, graphqlFieldSuggestions, graphqlDebugErrors, graphqlGetMutation];
 // Query.books is left out: the suggestions for a misspelled "book" name it, a name the scan did not import.
 const OPS = ['Query.book', 'Query.searchBooks', 'Mutation.addReview'];
 
-const started: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
-});
-
-async function target(mode: 'vulnerable' | 'hardened', flaws: Partial<Record<GraphqlFlawId, boolean>> = {}) {
-  const t = await startGraphqlTarget({ mode, flaws });
-  started.push(t);
-  return t;
-}
+const target = graphqlTargets();
 
 async function scan(mode: 'vulnerable' | 'hardened', flaws: Partial<Record<GraphqlFlawId, boolean>> = {}) {
   const t = await target(mode, flaws);

@@ -2,43 +2,22 @@
 // GraphQL target's vulnerable operations (the payload in one argument's variable, the answer read from
 // errors[], the field's data, or the time it took), and silence on the hardened twin.
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   graphqlCommandInjection,
   graphqlNosqlInjection,
   graphqlSqlInjection,
 } from '../../electron/scanner/checks/api8-misconfiguration/graphql-injection';
 import type { Check } from '../../electron/scanner/checks/types';
-import type { BuiltFinding } from '../../electron/scanner/findings';
 import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
-// test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
-import { startGraphqlTarget } from '../targets/graphql/index';
+import { expectGraphqlFinding, graphqlTargets } from '../helpers/graphql-check-tests';
 
 const CHECKS: Check[] = [graphqlSqlInjection, graphqlNosqlInjection, graphqlCommandInjection];
 /** The target's operations each flaw lives in, and their arguments (docs/test-targets.md, "GraphQL target"). */
 const OPS = { sql: 'Query.searchBooks', nosql: 'Query.findMembers', command: 'Mutation.checkMirror' };
 const ARGS = { sql: 'title', nosql: 'filter', command: 'host' };
 
-const started: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
-});
-
-async function target(mode: 'vulnerable' | 'hardened') {
-  const t = await startGraphqlTarget({ mode });
-  started.push(t);
-  return t;
-}
-
-function expectGraphqlFinding(f: BuiltFinding | undefined, operation: string, parameter: string): void {
-  expect(f).toBeDefined();
-  expect(f!.parameter).toBe(parameter);
-  expect(f!.description).toContain(operation);
-  expect(f!.graphql?.operation).toBe(operation);
-  expect(f!.curl).toMatch(/^curl -i -X POST /);
-  expect(f!.curl).toContain('graphql');
-  expect(f!.evidence).toMatch(/< HTTP 200/);
-}
+const target = graphqlTargets();
 
 describe('GraphQL injection checks', () => {
   it('find SQL, NoSQL and OS command injection through arguments on the vulnerable target', async () => {

@@ -2,39 +2,18 @@
 // limit, alias and array-batch amplification, login and reset-code attempts batched past a limiter that
 // counts requests, and private data answered without credentials; silence on the hardened twin.
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attemptOutcome, attemptPlan, ATTEMPTS, graphqlBatchBruteForce } from '../../electron/scanner/checks/api2-authentication/graphql-batch-brute-force';
 import { beyondPublicFace, graphqlUnauthenticated, privateMark } from '../../electron/scanner/checks/api2-authentication/graphql-unauthenticated';
 import { ALIASES, BATCH, graphqlBatching } from '../../electron/scanner/checks/api4-resource-consumption/graphql-batching';
 import { graphqlDepth, nestedSelection, reachedDepth } from '../../electron/scanner/checks/api4-resource-consumption/graphql-depth';
 import { aliasedCopiesDocument, aliasedCopiesVariables } from '../../electron/scanner/checks/common/graphql';
 import { checkProblems } from '../../electron/scanner/checks/index';
-import type { BuiltFinding } from '../../electron/scanner/findings';
 import { graphqlEndpointsOf, scanGraphqlChecks } from '../helpers/graphql-check-scan';
-// test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
-import { startGraphqlTarget, type GraphqlFlawId, type GraphqlTarget } from '../targets/graphql/index';
+import { expectGraphqlFinding, graphqlTargets } from '../helpers/graphql-check-tests';
 import { LIBRARY_SDL } from '../targets/graphql/sdl';
 
-const started: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
-});
-
-async function target(mode: 'vulnerable' | 'hardened', flaws: Partial<Record<GraphqlFlawId, boolean>> = {}): Promise<GraphqlTarget> {
-  const t = await startGraphqlTarget({ mode, flaws });
-  started.push(t);
-  return t;
-}
-
-function expectGraphqlFinding(f: BuiltFinding | undefined, operation: string, parameter: string | null): void {
-  expect(f).toBeDefined();
-  expect(f!.parameter).toBe(parameter);
-  expect(f!.description).toContain(operation);
-  expect(f!.graphql?.operation).toBe(operation);
-  expect(f!.curl).toMatch(/^curl -i -X POST /);
-  expect(f!.curl).toContain('graphql');
-  expect(f!.evidence).toMatch(/< HTTP 200/);
-}
+const target = graphqlTargets();
 
 const CHECKS = [graphqlDepth, graphqlBatching, graphqlBatchBruteForce, graphqlUnauthenticated];
 const READS = ['Query.me', 'Query.members', 'Query.loans', 'Query.books', 'Query.findMembers', 'Query.member', 'Query.loan', 'Query.libraryInfo'];

@@ -4,17 +4,15 @@
 // every check keeps to its budget, and the scan sends no operation the safety rule forbids (no delete,
 // no write to an object the scan did not create).
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../electron/scanner/checks/index';
 import { scanGraphqlChecks } from '../helpers/graphql-check-scan';
 import type { CheckScanRun } from '../helpers/check-scan';
+import { graphqlTargets } from '../helpers/graphql-check-tests';
 // test/targets/graphql.ts (the REST target's small GraphQL route) shadows the folder: name its index.
-import { GRAPHQL_FLAW_CHECKS, startGraphqlTarget, type GraphqlFlawId, type GraphqlTarget } from '../targets/graphql/index';
+import { GRAPHQL_FLAW_CHECKS, type GraphqlFlawId, type GraphqlTarget } from '../targets/graphql/index';
 
-const started: GraphqlTarget[] = [];
-afterAll(async () => {
-  await Promise.all(started.splice(0).map((t) => t.close()));
-});
+const target = graphqlTargets();
 
 async function wholeScan(t: GraphqlTarget): Promise<CheckScanRun> {
   const identities = [
@@ -38,8 +36,7 @@ async function members(t: GraphqlTarget): Promise<{ id: string; username: string
 describe('a whole scan of the GraphQL target', () => {
   it('finds each flaw of the vulnerable target with its check', async () => {
     // Introspection off, so field suggestions are the schema's leak (the introspection check has its own tests).
-    const t = await startGraphqlTarget({ mode: 'vulnerable', flaws: { introspection: false } });
-    started.push(t);
+    const t = await target('vulnerable', { introspection: false });
     const before = await members(t);
     const s = await wholeScan(t);
     expect(s.outcome.status).toBe('completed');
@@ -57,8 +54,7 @@ describe('a whole scan of the GraphQL target', () => {
   }, 120_000);
 
   it('stays silent on the hardened twin and keeps to every budget', async () => {
-    const t = await startGraphqlTarget({ mode: 'hardened' });
-    started.push(t);
+    const t = await target('hardened');
     const s = await wholeScan(t);
     expect(s.outcome.status).toBe('completed');
     expect(s.findings.filter((f) => f.severity !== 'info').map((f) => `${f.check_id}: ${f.vulnerability_name}`)).toEqual([]);

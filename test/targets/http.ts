@@ -1,7 +1,29 @@
 // The target's tiny HTTP layer on node:http: a router with path templates, replies, errors and the
 // request log tests count on. Plain node:http keeps every header and status under our control.
 
+import type net from 'node:net';
 import { parseCookies, SESSION_COOKIE } from './identity';
+
+/**
+ * Listens on 127.0.0.1 (port 0: any free one) and returns how to stop: close the server and destroy its
+ * open connections, so a keep-alive client cannot hold the stop up.
+ */
+export async function listenLocal(server: net.Server, port = 0): Promise<() => Promise<void>> {
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+}
 
 export class HttpError extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { BodyParseError, Ctx, type SentMessage, type TargetState, tooMany } from
 import { buildTemplate, openDb, type SeedResult, UnsafeSql } from './db';
 import { FetchAllowlist, OutboundLog, UrlFetcher } from './fetcher';
 import { type FlawId, resolveFlaws, type TargetMode } from './flaws';
-import { hasCredential, HttpError, type Reply, RequestLog, Router } from './http';
+import { hasCredential, HttpError, listenLocal, type Reply, RequestLog, Router } from './http';
 import { CSRF_COOKIE, CSRF_HEADER, LoginLog, type OAuthClient, parseCookies, RefreshTokens, SESSION_COOKIE, SessionStore } from './identity';
 import { LegacyAccounts } from './legacy-store';
 import { WindowLimiter } from './limits';
@@ -431,17 +431,9 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
           });
         })
       : plain;
-  const sockets = new Set<net.Socket>();
-  front.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-
+  let stopFront: () => Promise<void>;
   try {
-    await new Promise<void>((resolve, reject) => {
-      front.once('error', reject);
-      front.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
+    stopFront = await listenLocal(front, options.port);
   } catch (e) {
     await fetcher.close();
     db.close();
@@ -495,10 +487,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     async close() {
       if (closed) return;
       closed = true;
-      await new Promise<void>((resolve) => {
-        front.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      await stopFront();
       await state.unsafe.close();
       await fetcher.close();
       db.close();

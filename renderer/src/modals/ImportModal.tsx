@@ -9,7 +9,7 @@ import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { validateImportFile } from '../../../shared/validation';
 import { importApi } from '../api/apis';
 import { Alert } from '../components/Alert';
-import { Icon } from '../components/Icon';
+import { Icon, type IconName } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { ProgressBar } from '../components/ProgressBar';
 import { currentAuth } from '../stores/useAuthStore';
@@ -118,27 +118,24 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     }
   };
 
+  // Cancel and the submit button of the form shown (endpoints typed by hand, or a GraphQL endpoint).
+  const formFooter = (testId: string, icon: IconName, label: string, busyLabel: string) => (
+    <>
+      <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+        Cancel
+      </button>
+      <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid={testId}>
+        <Icon name={icon} size={16} />
+        {manualBusy ? busyLabel : label}
+      </button>
+    </>
+  );
+
   const footer =
     mode === 'graphql' && phase.kind !== 'done' ? (
-      <>
-        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="graphql-submit">
-          <Icon name="upload" size={16} />
-          {manualBusy ? 'Introspecting…' : 'Import'}
-        </button>
-      </>
+      formFooter('graphql-submit', 'upload', 'Import', 'Introspecting…')
     ) : mode === 'manual' ? (
-      <>
-        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="manual-submit">
-          <Icon name="plus" size={16} />
-          {manualBusy ? 'Creating...' : 'Create API'}
-        </button>
-      </>
+      formFooter('manual-submit', 'plus', 'Create API', 'Creating...')
     ) : phase.kind === 'done' ? (
       <button type="button" className="button button-primary" onClick={onClose} data-testid="import-done">
         Done

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { introspectionFromSchema, type IntrospectionQuery, printSchema } from 'graphql';
 import { UnsafeSql } from '../db';
 import { FetchAllowlist, OutboundLog, UrlFetcher } from '../fetcher';
-import { RequestLog } from '../http';
+import { listenLocal, RequestLog } from '../http';
 import { type GraphqlFlawId, type GraphqlTargetMode, resolveGraphqlFlaws } from './flaws';
 import { type AttemptLimit, GraphqlHandler, type HttpReply } from './handler';
 import { buildLibrarySchema, type LibraryServices, type ResetMessage } from './resolvers';
@@ -136,22 +136,15 @@ export async function startGraphqlTarget(options: GraphqlTargetOptions): Promise
       res.end('{"errors":[{"message":"Internal server error"}]}');
     });
   });
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   const cleanup = async () => {
     await services.unsafe.close();
     await fetcher.close();
     store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  let stopServer: () => Promise<void>;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
+    stopServer = await listenLocal(server, options.port);
   } catch (e) {
     await cleanup();
     throw e;
@@ -184,10 +177,7 @@ export async function startGraphqlTarget(options: GraphqlTargetOptions): Promise
     async close() {
       if (closed) return;
       closed = true;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      await stopServer();
       await cleanup();
     },
   };
