@@ -38,7 +38,7 @@ describe('scan events stream', () => {
     const theirs = await openEventStream(http.server.url, stranger.token);
     await mine.until((e) => e.event === 'ready');
     await theirs.until((e) => e.event === 'ready');
-    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps: 0 } });
     const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
     const scanId = started.json.data.scan_id;
     await mine.until((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === scanId);
@@ -61,7 +61,7 @@ describe('scan events stream', () => {
     try {
       // Let the stream connect before the scan starts.
       await new Promise((r) => setTimeout(r, 300));
-      await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+      await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps: 0 } });
       const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
       const end = Date.now() + 20_000;
       while (!got.some((e) => e.type === 'scan:finished' && e.scanId === started.json.data.scan_id)) {
@@ -109,7 +109,7 @@ describe('scan events stream and the session', () => {
 
   /** Runs a scan of the shared API; `control` (a live session's stream) must see it finish. */
   async function scanSeenBy(control: EventStream): Promise<void> {
-    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token } });
+    await http.call('POST', '/api/scan/create', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps: 0 } });
     const started = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/start', { token: owner.token, body: { api_id: apiId, scan_profile: 'owasp' } });
     expect(started.status).toBe(200);
     await control.until((e) => e.event === 'scan:finished' && (e.data as { scanId: string }).scanId === started.json.data.scan_id);

@@ -147,7 +147,7 @@ describe('a GraphQL endpoint typed by hand, scanned', () => {
     const api = await call<ImportData>('/api/apis/manual', { name: 'Library by hand', base_url: target.url, endpoints: [{ method: 'GRAPHQL', path: '/graphql' }] });
     expect(api.status, api.text).toBe(201);
     const apiId = api.json.data.api.id;
-    const created = await call<{ scan_id: string }>('/api/scan/create', { api_id: apiId, scan_profile: 'owasp', api_key_1: target.users.alice.key, api_key_2: target.users.bob.key });
+    const created = await call<{ scan_id: string }>('/api/scan/create', { api_id: apiId, scan_profile: 'owasp', api_key_1: target.users.alice.key, api_key_2: target.users.bob.key, rps: 0 });
     expect(created.status, created.text).toBe(201);
     const started = await call<{ scan_id: string }>('/api/scan/start', { api_id: apiId, scan_id: created.json.data.scan_id });
     expect(started.status, started.text).toBe(200);

@@ -143,6 +143,7 @@ test("a GraphQL scan's findings show the operation, the query, its variables and
       scan_profile: 'OWASP_API_10',
       api_key_1: target.users.alice.key,
       api_key_2: target.users.bob.key,
+      rps: 0,
     });
     await postAs(request, token, '/api/scan/start', { api_id: api.id, scan_id: created });
     await expect

@@ -57,7 +57,7 @@ function withinBudgets({ d, endpoints }: Scanned) {
 }
 
 /** The rate cap of the counted scan: a whole-registry scan (over a thousand requests) at this pace. */
-const RPS = 50;
+const RPS = 100;
 
 const OBJECT_ROUTES = ['GET /documents/download', 'GET /notes/{noteId}', 'GET /orders/{orderId}', 'POST /invoices/lookup'];
 
