@@ -32,7 +32,8 @@ export interface IntrospectInput {
 /** Why an introspection import failed, in words for the user (redacted). */
 export class IntrospectionError extends ImportError {}
 
-function schemaIn(value: unknown): IntrospectionQuery | null {
+/** The introspection result in a GraphQL answer ({ data: { __schema } }), or null. */
+export function schemaIn(value: unknown): IntrospectionQuery | null {
   const v = value as { data?: { __schema?: unknown } } | null;
   return v && typeof v === 'object' && v.data && typeof v.data === 'object' && v.data.__schema ? (v.data as IntrospectionQuery) : null;
 }

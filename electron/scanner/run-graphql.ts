@@ -4,20 +4,16 @@
 // that refuses introspection leaves the endpoint-wide GraphQL checks (suggestions, batching, GET
 // mutations, debug errors) to work on the endpoint itself; the scan notes it.
 
-import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery } from 'graphql';
 import type { Endpoint } from '../../shared/contract';
 import { isWholeGraphqlEndpoint } from '../importer/graphql-endpoint';
 import { importGraphqlSchema } from '../importer/read-graphql';
 import { describeEndpoint } from './checks/common/helpers';
+import { schemaIn } from './graphql-introspect';
 import { authSpecFor } from './identities/placement';
 import type { ScanRun } from './run-state';
 
 const QUERY = getIntrospectionQuery({ descriptions: false });
-
-function schemaOf(value: unknown): IntrospectionQuery | null {
-  const data = (value as { data?: { __schema?: unknown } } | null)?.data;
-  return data && typeof data === 'object' && data.__schema ? (data as IntrospectionQuery) : null;
-}
 
 /** Adds the operations of every hand-typed GraphQL endpoint that answers introspection to the scan. */
 export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
@@ -35,7 +31,7 @@ export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
       },
       [run.budgetOf(e)],
     );
-    const schema = schemaOf(ex.json());
+    const schema = schemaIn(ex.json());
     if (!schema) {
       run.note(`${describeEndpoint(e)} did not answer the introspection query (${ex.response ? `HTTP ${ex.status}` : (ex.error ?? 'no response')}): only its endpoint-wide GraphQL checks ran. Import its schema (SDL) to scan each operation.`);
       continue;
