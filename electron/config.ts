@@ -27,6 +27,10 @@ export interface ScanDefaults {
   /** Upper bound on a scan's own concurrency setting. */
   maxConcurrency: number;
   tlsVerify: boolean;
+  /** A scan's time limit unless it sets its own (PORTCULLIS_SCAN_MAX_DURATION_MS; default 1 h): past it the scan ends failed, keeping its findings. */
+  maxDurationMs: number;
+  /** A live import's time limit, logins included (PORTCULLIS_IMPORT_TIMEOUT_MS; default 2 min). */
+  importTimeoutMs: number;
 }
 
 export interface CoreConfig {
@@ -290,6 +294,8 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
       maxRequestsPerScan: input.scan?.maxRequestsPerScan ?? 50_000,
       maxConcurrency: input.scan?.maxConcurrency ?? 64,
       tlsVerify: input.scan?.tlsVerify ?? env.PORTCULLIS_SCAN_TLS_VERIFY !== '0',
+      maxDurationMs: input.scan?.maxDurationMs ?? envNumber(env.PORTCULLIS_SCAN_MAX_DURATION_MS) ?? 60 * 60 * 1000,
+      importTimeoutMs: input.scan?.importTimeoutMs ?? envNumber(env.PORTCULLIS_IMPORT_TIMEOUT_MS) ?? 2 * 60 * 1000,
     },
     oidc: input.oidc !== undefined ? (input.oidc && { ...input.oidc, issuer: checkIssuer(input.oidc.issuer) }) : oidcFromEnv(env),
     corsOrigins: input.corsOrigins ?? corsOriginsFromEnv(env),

@@ -248,6 +248,19 @@ export const signupSchema = z.union([
 ]);
 export type SignupSetting = z.output<typeof signupSchema>;
 
+/** An operation as the user names it: "PUT /files/raw", or "Mutation.uploadPaste" for a GraphQL operation. */
+export const operationNameSchema = z
+  .string()
+  .trim()
+  .max(500)
+  .regex(/^((GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \/\S*|(Query|Mutation|Subscription)\.[A-Za-z_][A-Za-z0-9_]*)$/i, {
+    error: 'Name an operation as "METHOD /path" (PUT /files/raw) or, for GraphQL, "Mutation.field".',
+  });
+
+/** Which objects a scan may write to: only those it created (default), or existing ones too (a disposable instance). */
+export const writesSchema = z.enum(['created', 'existing']);
+export type WritesSetting = z.output<typeof writesSchema>;
+
 export const scanConfigSchema = z
   .object({
     identities: z
@@ -256,9 +269,19 @@ export const scanConfigSchema = z
       .max(IDENTITY_LIMITS.identities, { error: `At most ${IDENTITY_LIMITS.identities} identities.` }),
     /** Whether the scan registers its own test users (default: on for local targets, off otherwise). */
     signup: signupSchema.optional(),
+    /** Writes and deletes only on objects the scan created (default), or on existing objects too. */
+    writes: writesSchema.optional(),
+    /**
+     * Operations whose destructive requests and probes the user allows (with `writes: existing`): a
+     * route that wipes data, file paths on a write, payloads that could widen an update (probe-safety.ts).
+     */
+    destructive: z.array(operationNameSchema).max(100, { error: 'Name at most 100 operations under destructive.' }).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
+    if (c.destructive?.length && c.writes !== 'existing') {
+      ctx.addIssue({ code: 'custom', path: ['destructive'], message: 'destructive names operations only in a scan with `writes: existing` (a disposable instance).' });
+    }
     const seen = new Map<string, number>();
     c.identities.forEach((i, n) => {
       const k = i.name.trim().toLowerCase();

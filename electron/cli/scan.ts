@@ -32,9 +32,14 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --key2         shortcut: a second user's key, for cross-user checks (or PORTCULLIS_KEY_2)
   --signup       auto | off: let the scan register its own test users (default: the config's
                  setting, else auto for local targets)
+  --writes       created | existing: write to and delete only objects the scan created (default),
+                 or existing ones too (a disposable instance); operations that may wipe data or
+                 overwrite files are sent only when named under \`destructive:\` in --config
   --rps          requests per second, 0 = no cap (default 20)
   --concurrency  requests in flight (default 8)
-  --timeout-ms   per-request timeout (default 15000)
+  --timeout-ms   per-request timeout, headers and body together (default 15000)
+  --max-duration the whole scan's time limit in seconds (default 3600): past it the scan stops,
+                 failed with the reason, and keeps what it found
   --out          directory for findings.json (default: the current directory)
   --fail-on      high | medium | low (default high): exit 1 when a finding is at or above it
   --baseline     a triage export from the app, or a previous findings.json: findings marked a false
@@ -179,9 +184,11 @@ export const scanCommand: CliCommand = {
         key1: { type: 'string' },
         key2: { type: 'string' },
         signup: { type: 'string' },
+        writes: { type: 'string' },
         rps: { type: 'string' },
         concurrency: { type: 'string' },
         'timeout-ms': { type: 'string' },
+        'max-duration': { type: 'string' },
         out: { type: 'string' },
         'fail-on': { type: 'string', default: 'high' },
         baseline: { type: 'string' },
@@ -202,12 +209,17 @@ export const scanCommand: CliCommand = {
       if (values.signup !== 'auto' && values.signup !== 'off') throw new UsageError(`--signup must be auto or off, got "${values.signup}".`);
       scanConfig.signup = values.signup;
     }
+    if (values.writes !== undefined) {
+      if (values.writes !== 'created' && values.writes !== 'existing') throw new UsageError(`--writes must be created or existing, got "${values.writes}".`);
+      scanConfig.writes = values.writes;
+    }
     const failOn = values['fail-on'] as Exclude<Severity, 'info'>;
     if (!['high', 'medium', 'low'].includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got "${values['fail-on']}".`);
     const baseline = values.baseline ? readBaseline(values.baseline) : null;
     const rps = positiveInt('rps', values.rps, 0, 10_000);
     const concurrency = positiveInt('concurrency', values.concurrency, 1, 256);
     const timeoutMs = positiveInt('timeout-ms', values['timeout-ms'], 100, 600_000);
+    const maxDurationS = positiveInt('max-duration', values['max-duration'], 10, 7 * 24 * 3600);
     const outDir = path.resolve(values.out ?? '.');
     let formats: string[] = [];
     if (values.format) {
@@ -266,7 +278,18 @@ export const scanCommand: CliCommand = {
       if (baseline) await applyBaseline(s, apiId, user.id, baseline);
       for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
       if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
-      const scanId = await s.scans.create(user.id, { apiId, profile: 'owasp', identities: scanConfig.identities, ...(scanConfig.signup !== undefined ? { signup: scanConfig.signup } : {}), rps, concurrency, timeoutMs });
+      const scanId = await s.scans.create(user.id, {
+        apiId,
+        profile: 'owasp',
+        identities: scanConfig.identities,
+        ...(scanConfig.signup !== undefined ? { signup: scanConfig.signup } : {}),
+        allowExistingObjects: scanConfig.writes === 'existing',
+        ...(scanConfig.destructive?.length ? { namedOperations: scanConfig.destructive } : {}),
+        rps,
+        concurrency,
+        timeoutMs,
+        ...(maxDurationS !== undefined ? { maxDurationMs: maxDurationS * 1000 } : {}),
+      });
       const off = s.scanEvents.subscribe((e) => {
         if (e.scanId === scanId) bar.update(e);
       });

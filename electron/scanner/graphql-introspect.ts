@@ -13,6 +13,7 @@ import { IdentityBook } from './identities/book';
 import { loginOrigins, placementFromConfig, type CredentialPlacement } from './identities/placement';
 import { IdentitySession, sessionDepsOver } from './identities/session';
 import { HttpEngine } from './http/engine';
+import { deadlineController } from './http/limits';
 import type { Exchange, RequestAuth } from './http/exchange';
 import { Redactor } from './redact';
 import type { ProbeSettings } from './identities/probe';
@@ -48,7 +49,8 @@ export async function introspectGraphql(input: IntrospectInput): Promise<ImportR
   const endpoint = new URL(input.url);
   const origin = endpoint.origin;
   const redactor = new Redactor([]);
-  const controller = new AbortController();
+  const deadline = deadlineController(input.settings.deadlineMs, 'The introspection import');
+  const controller = deadline.controller;
   const book = new IdentityBook();
   const identity = input.identity ?? null;
   const engine = new HttpEngine({
@@ -121,7 +123,11 @@ export async function introspectGraphql(input: IntrospectInput): Promise<ImportR
       fail(`The introspection answer does not describe a valid schema: ${(err as Error).message}`);
     }
     return importGraphqlSchema(built!, { name: input.name?.trim() || endpoint.host, baseUrl: origin, path: endpoint.pathname || '/graphql', format: 'graphql-introspection' });
+  } catch (err) {
+    if (deadline.expired() && !(err instanceof IntrospectionError)) fail(`${(err as Error).message} ${origin} kept the import waiting: check the URL, or import the schema as an SDL file.`);
+    throw err;
   } finally {
+    deadline.clear();
     controller.abort();
     await engine.close();
   }

@@ -2,8 +2,8 @@
 // POST /graphql, so the REST rule (no path id the scan did not create) cannot see which mutations write
 // to existing objects: their arguments say it. Queries are reads; a mutation may be sent when it
 // addresses no existing object (a create, a login, a code check), or when the scan allows writes to
-// existing objects, and never when its name says it deletes or resets; subscriptions never (they do
-// not answer over a plain POST).
+// existing objects, and never when its name says it deletes or resets unless the user named it (and
+// allowed writes to existing objects); subscriptions never (they do not answer over a plain POST).
 
 import type { Endpoint, JsonSchema } from '../../shared/contract';
 import { graphqlOperationName } from '../../shared/display';
@@ -57,12 +57,14 @@ export function destructiveMutation(endpoint: Endpoint): boolean {
  * Why the scan may not send this GraphQL operation at all, or null when it may (queries, and mutations
  * within the rule above). Not GraphQL: null.
  */
-export function graphqlSendBlocked(endpoint: Endpoint, allowExistingObjects: boolean): string | null {
+export function graphqlSendBlocked(endpoint: Endpoint, allowExistingObjects: boolean, named = false): string | null {
   const op = endpoint.graphql;
   if (!op || op.kind === 'query') return null;
   const name = graphqlOperationName(op);
   if (op.kind === 'subscription') return `${name} is a subscription (it does not answer over a plain POST)`;
-  if (destructiveMutation(endpoint)) return `${name}'s name says it deletes or resets data`;
+  // An operation the user named, in a scan that may write to existing objects, is the user's consent (probe-safety.ts).
+  if (named) return null;
+  if (destructiveMutation(endpoint)) return `${name}'s name says it deletes or resets data (never sent without your consent: set \`writes: existing\` and name ${name} under \`destructive:\`)`;
   if (!allowExistingObjects && addressesObject(endpoint)) return `${name} takes an id of an existing object the scan did not create (allow writes to existing objects to send it)`;
   return null;
 }

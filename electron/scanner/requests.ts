@@ -7,6 +7,7 @@ import type { Endpoint, EndpointParameter } from '../../shared/contract';
 import type { CredentialPlacement } from './identities/placement';
 import type { ProbeRequest } from './http/engine';
 import type { RequestAuth } from './http/exchange';
+import { FILE_PARAM } from './probe-safety';
 import { paramString, synthesize } from './schema-values';
 
 export type ValueSource = 'created' | 'harvested' | 'synthesized' | 'enum';
@@ -125,6 +126,27 @@ function synthesizedBody(endpoint: Endpoint, unique: string | undefined): unknow
   return json === undefined ? undefined : JSON.parse(json);
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** "portcullis-<unique>.txt", keeping the extension of the value it replaces. */
+function freshFileName(value: unknown, unique: string): string {
+  const ext = typeof value === 'string' ? /\.[A-Za-z0-9]{1,8}$/.exec(value)?.[0] : undefined;
+  return `portcullis-${unique}${ext ?? '.txt'}`;
+}
+
+/** A body with its top-level file-name fields (file, path, filename...), and a GraphQL body's variables of that kind, replaced by fresh names. */
+function withFreshFileNames(body: unknown, unique: string, depth = 0): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const obj = body as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => FILE_PARAM.test(k) && (typeof obj[k] === 'string' || obj[k] === undefined));
+  const variables = depth === 0 && obj.variables && typeof obj.variables === 'object' ? withFreshFileNames(obj.variables, unique, 1) : obj.variables;
+  if (!keys.length && variables === obj.variables) return body;
+  const copy = { ...obj };
+  for (const k of keys) copy[k] = freshFileName(obj[k], unique);
+  if (variables !== undefined) copy.variables = variables;
+  return copy;
+}
+
 export interface PrepareOptions {
   base: (path: string) => URL;
   placements: CredentialPlacement[];
@@ -145,13 +167,15 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
   }
   const url = opts.base(fillPath(endpoint.path, values));
   const credentialNames = new Set(opts.placements.map((p) => `${p.in}:${p.name.toLowerCase()}`));
+  // A write that names a file gets a file name of its own, so it never overwrites one that exists (probe-safety.ts).
+  const writing = !!opts.unique && !READ_METHODS.has(endpoint.method.toUpperCase());
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   for (const p of endpoint.parameters) {
     if (p.in === 'path') continue;
     if (credentialNames.has(`${p.in}:${p.name.toLowerCase()}`)) continue;
     if (!p.required && !(p.in === 'query' && hasExplicitValue(p))) continue;
-    const v = paramString(paramValue(p, opts.unique));
+    const v = writing && FILE_PARAM.test(p.name) ? freshFileName(paramValue(p), opts.unique!) : paramString(paramValue(p, opts.unique));
     if (p.in === 'query') url.searchParams.set(p.name, v);
     else if (p.in === 'header') {
       if (!RESERVED_HEADERS.has(p.name.toLowerCase())) headers[p.name.toLowerCase()] = v;
@@ -164,6 +188,7 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
   const rb = endpoint.request_body;
   if (rb && endpoint.method !== 'GET' && endpoint.method !== 'HEAD') {
     bodyValue = rb.example !== undefined ? rb.example : synthesizedBody(endpoint, opts.unique);
+    if (writing) bodyValue = withFreshFileNames(bodyValue, opts.unique!);
     const encoded = encodeBody(bodyValue, rb.content_type || 'application/json');
     if (encoded) {
       body = encoded.body;

@@ -5,6 +5,7 @@
 
 import type { Endpoint } from '../../shared/contract';
 import { graphqlSendBlocked } from './graphql-safety';
+import { altersByName, consentHint, consented, destructiveRead, wipeOperation, writesFiles } from './probe-safety';
 import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
@@ -37,22 +38,6 @@ export function purposeOf(method: string): Purpose {
   if (SAFE.has(m)) return 'read';
   if (m === 'DELETE') return 'destroy';
   return 'write';
-}
-
-/** Words that name wiping or re-creating the API's data (generic: a reset, a database (re)creation, a purge). */
-const DESTRUCTIVE_NAME = /^(reset|reset[-_]?(db|database|data|all|everything)|(create|init|initiali[sz]e|populate|rebuild|recreate|setup|reset)[-_]?(db|database|tables?|schema)|createdb|initdb|resetdb|dropdb|init|initiali[sz]e|seed|reseed|seed[-_]?(db|database|data)|drop|drop[-_]?(db|database|tables?|all|schema)|purge|purge[-_]?all|flush|flushall|flush[-_]?(db|all)|wipe|wipe[-_]?(db|data|all)|truncate|truncate[-_]?all|clear[-_]?(db|database|data|all)|delete[-_]?all|destroy[-_]?all|factory[-_]?reset)$/i;
-
-/**
- * A GET whose name says it wipes or (re)creates the API's data (/reset, /createdb, /seed, /purge...):
- * not a read, whatever its method. Only the destructive-route check sends it, once, after every
- * other check; baselines and harvests never do.
- */
-export function destructiveRead(endpoint: Pick<Endpoint, 'method' | 'path' | 'operation_id'>): boolean {
-  if (!SAFE.has(endpoint.method.toUpperCase())) return false;
-  const last = endpoint.path.split('/').filter((s) => s && !s.includes('{')).pop() ?? '';
-  const op = (endpoint.operation_id ?? '').split(/[.:/]/).pop() ?? '';
-  const snake = (w: string) => w.replace(/([a-z0-9])([A-Z])/g, '$1_$2');
-  return DESTRUCTIVE_NAME.test(last) || DESTRUCTIVE_NAME.test(snake(op));
 }
 
 const templates = new Map<string, string>();
@@ -185,6 +170,8 @@ export interface ResourceDeps {
   nextUnique(): string;
   /** Writes/deletes on objects the scan did not create (off by default). */
   allowExistingObjects: boolean;
+  /** Operations the user named whose destructive requests and probes are allowed (with allowExistingObjects). */
+  namedOperations?: readonly string[];
   /** Keys present in this scan. */
   hasKey(key: KeyNumber): boolean;
 }
@@ -205,7 +192,8 @@ export class ResourcePool {
   constructor(private readonly deps: ResourceDeps) {
     for (const e of deps.endpoints) {
       const t = normalizeTemplate(e.path);
-      if (e.method === 'POST' && !this.producers.has(t)) this.producers.set(t, e);
+      // A route named as a wipe (POST /reset) never stands in for a create.
+      if (e.method === 'POST' && !this.producers.has(t) && !wipeOperation(e)) this.producers.set(t, e);
       if (e.method === 'GET' && !this.lists.has(t)) this.lists.set(t, e);
       for (const n of pathParamNames(e.path)) {
         const prefix = this.prefixOf(e.path, n);
@@ -334,13 +322,20 @@ export class ResourcePool {
 
   /** A request for the endpoint as `key` uses it; null when the safety rule forbids it. */
   async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<{ request: PreparedRequest } | { blocked: string }> {
-    if (destructiveRead(endpoint)) return { blocked: 'its name says it wipes or re-creates the API\'s data (sent only by the destructive-route check, once, at the end)' };
-    const graphqlBlocked = graphqlSendBlocked(endpoint, this.deps.allowExistingObjects);
+    const named = consented(endpoint, this.deps);
+    // A wipe spoils every check still running: only the reset-route check sends it, once, at the end, and only when named.
+    const wipe = destructiveRead(endpoint) ? "its name says it wipes or re-creates the API's data" : endpoint.graphql ? null : wipeOperation(endpoint);
+    if (wipe) return { blocked: named ? `${wipe} (sent only once, by the reset-route check, after every other check)` : `${wipe}: never sent without your consent (${consentHint(endpoint)})` };
+    if (!this.deps.allowExistingObjects && altersByName(endpoint)) {
+      return { blocked: 'its name says it alters or removes an existing object, which its body names: not one the scan created (allow writes to existing objects to send it)' };
+    }
+    const graphqlBlocked = graphqlSendBlocked(endpoint, this.deps.allowExistingObjects, named);
     if (graphqlBlocked) return { blocked: graphqlBlocked };
     const path = await this.resolvePath(endpoint, key, purpose);
     if (!path.ok) return { blocked: path.reason };
     const spec = authSpecFor(endpoint, this.deps.security);
-    const unique = endpoint.method === 'POST' ? this.deps.nextUnique() : undefined;
+    // Creates get unique values; writes that name a file get a file name of their own (never one that may exist).
+    const unique = endpoint.method === 'POST' || writesFiles(endpoint) ? this.deps.nextUnique() : undefined;
     return { request: prepareRequest(endpoint, { base: this.base, placements: spec.placements, pathValues: path.values, unique }) };
   }
 

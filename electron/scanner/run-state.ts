@@ -15,6 +15,7 @@ import { IdentityBook } from './identities/book';
 import { loginOrigins, type ScanSecurity } from './identities/placement';
 import type { OobListener } from './oob';
 import { Redactor } from './redact';
+import { operationLabel } from './probe-safety';
 import { ResourcePool } from './resources';
 import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
 
@@ -31,6 +32,7 @@ export class ScanRun {
   readonly errors: string[] = [];
   readonly skipped: SkippedCheck[] = [];
   readonly failures = new Map<string, number>();
+  private readonly heldBack = new Map<string, { operations: Set<string>; hint: string }>();
   readonly requestsByCheck: Record<string, number> = {};
   readonly checksRun: ScanOutcome['checksRun'] = [];
   /** Every endpoint but the SKIP ones. */
@@ -100,6 +102,7 @@ export class ScanRun {
       budgetsFor: (e) => [this.budgetOf(e)],
       nextUnique: () => `${tag}${(++this.unique).toString(36)}`,
       allowExistingObjects: job.options.allowExistingObjects,
+      namedOperations: job.options.namedOperations ?? [],
       hasKey: (k) => this.book.slot(k) !== null,
     });
     this.baselines = new Baselines({ engine: this.engine, resources: this.resources, budgetsFor: (e) => [this.budgetOf(e)], hasKey: (k) => this.book.slot(k) !== null });
@@ -128,6 +131,16 @@ export class ScanRun {
   note(message: string): void {
     const m = this.redactor.redact(message);
     if (this.errors.length < MAX_ERRORS && !this.errors.includes(m)) this.errors.push(m);
+  }
+
+  /**
+   * A check did not send some of its probes to an operation because of the safety rule
+   * (probe-safety.ts): one note per reason at the end, listing the operations and what the user can do.
+   */
+  holdBack(endpoint: Endpoint, reason: string, hint: string): void {
+    let entry = this.heldBack.get(reason);
+    if (!entry) this.heldBack.set(reason, (entry = { operations: new Set(), hint }));
+    entry.operations.add(operationLabel(endpoint));
   }
 
   skip(check: Check, reason: string): void {
@@ -183,6 +196,11 @@ export class ScanRun {
     if (this.failures.size) {
       const parts = [...this.failures.entries()].map(([k, n]) => `${k}: ${n}`);
       this.note(`Requests without a response: ${parts.join(', ')}.`);
+    }
+    for (const [reason, { operations, hint }] of this.heldBack) {
+      const ops = [...operations];
+      const list = ops.length > 6 ? `${ops.slice(0, 6).join(', ')} and ${ops.length - 6} more` : ops.join(', ');
+      this.note(`Not sent, for the target's safety: ${reason}. Held back on ${ops.length} operation${ops.length === 1 ? '' : 's'} (${list}); ${hint}.`);
     }
     for (const s of this.book.sessions) {
       const next = s.credential?.refreshToken;

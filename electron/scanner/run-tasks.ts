@@ -7,10 +7,11 @@ import { describeEndpoint, protocolOf } from './checks/common/helpers';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
 import { buildFinding, Deferrals, slotRelabeler } from './findings';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
-import type { KeyNumber } from './http/exchange';
+import type { Exchange, KeyNumber } from './http/exchange';
 import { AbortedError } from './http/limits';
 import { authSpecFor } from './identities/placement';
 import { LocalTargetError } from './net-guard';
+import { CONSENT_HINT, fileWriteRefusal } from './probe-safety';
 import { toProbe, type PreparedRequest } from './requests';
 import { purposeOf } from './resources';
 import type { ScanRun } from './run-state';
@@ -63,6 +64,13 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
   const checkBudget = new Budget(`${task.check.id}${task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : ''}`, task.check.budget);
   const first = task.endpoint ?? task.endpoints[0]!;
   const budgets = (e?: Endpoint | null) => (e ? [checkBudget, run.budgetOf(e)] : [checkBudget]);
+  // Whatever a check builds, a write that names a file keeps the file name the scan made up (probe-safety.ts).
+  const guarded = (request: ProbeRequest, endpoint: Endpoint | null | undefined): Promise<Exchange> | null => {
+    const why = endpoint ? fileWriteRefusal(endpoint, request, run.job.options) : null;
+    if (!why) return null;
+    run.holdBack(endpoint!, why, CONSENT_HINT);
+    return Promise.resolve(engine.refuse(request, why));
+  };
   return {
     spent: () => checkBudget.used,
     check: task.check,
@@ -79,8 +87,11 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
     parallelism: Math.max(1, run.job.engine.concurrency),
     oob: run.oob,
     skips: (method, url) => engine.isSkipped(method, new URL(url)),
-    send: (request: ProbeRequest, endpoint?: Endpoint) => engine.send(request, budgets(endpoint ?? task.endpoint)),
-    sendPrepared: (request: PreparedRequest, auth, extra) => engine.send(toProbe(request, auth, extra), budgets(request.endpoint ?? task.endpoint)),
+    send: (request: ProbeRequest, endpoint?: Endpoint) => guarded(request, endpoint ?? task.endpoint) ?? engine.send(request, budgets(endpoint ?? task.endpoint)),
+    sendPrepared: (request: PreparedRequest, auth, extra) => {
+      const probe = toProbe(request, auth, extra);
+      return guarded(probe, request.endpoint ?? task.endpoint) ?? engine.send(probe, budgets(request.endpoint ?? task.endpoint));
+    },
     baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),
     baselineRequest: (endpoint, mode) => baselines.request(endpoint ?? first, mode),
     prepare: async (endpoint, key: KeyNumber, purpose = purposeOf(endpoint.method)) => {
@@ -95,6 +106,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
     budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [run.budgetOf((endpoint ?? task.endpoint)!).left] : [])),
     note: (m) => run.note(m),
     skip: (reason) => run.skip(task.check, reason),
+    holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT),
   };
 }
 

@@ -27,6 +27,8 @@ export interface EngineSettings {
   maxRequestsPerEndpoint: number;
   tlsVerify: boolean;
   allowLocal: boolean;
+  /** The whole scan's time limit: past it the scan stops, failed with the reason, keeping what it found. None when absent. */
+  maxDurationMs?: number;
 }
 
 export interface ScanJob {
@@ -98,6 +100,35 @@ export interface ScanOutcome {
 
 export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome> {
   const run = new ScanRun(job, sink);
+  const limit = job.engine.maxDurationMs;
+  // A target that never finishes answering (or a scan far larger than planned) must not hold later and scheduled scans.
+  const timer = limit ? setTimeout(() => run.stop({ status: 'failed', message: timeLimitReason(run, limit) }), limit) : null;
+  timer?.unref?.();
+  try {
+    return await runPhases(run, job, sink);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/** Why a scan stopped at its time limit, with what it had done and kept. */
+function timeLimitReason(run: ScanRun, limitMs: number): string {
+  const { done, total, findings } = run.progress;
+  const tasks = total > 1 ? `${Math.max(0, done - 1)} of ${total - 1} tasks (a check on an endpoint) had finished` : 'it was still signing in';
+  return (
+    `The scan reached its time limit (${formatDuration(limitMs)}) and was stopped: ${tasks}; the ${findings} finding${findings === 1 ? '' : 's'} ` +
+    'found until then are kept. Raise the limit (Configure Scan, --max-duration, PORTCULLIS_SCAN_MAX_DURATION_MS) or scan fewer endpoints.'
+  );
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 120 ? `${m} min` : `${Math.round(m / 60)} h`;
+}
+
+async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<ScanOutcome> {
   if (!run.active.length) {
     run.note('Every endpoint is marked SKIP: no request was sent.');
     return run.finish('completed', null);

@@ -49,8 +49,12 @@ export interface ScanConfig {
   rps: number;
   concurrency: number;
   timeoutMs: number;
+  /** The scan's time limit (absent: the server's default). */
+  maxDurationMs?: number;
   lowerPrivilegeKey: 1 | 2;
   allowExistingObjects: boolean;
+  /** Operations the user named whose destructive requests and probes are allowed (with allowExistingObjects). */
+  namedOperations?: string[];
   hasKey2: boolean;
   /** Who the scan speaks as, without secrets: name, role, how obtained, placement. */
   identities?: IdentitySummary[];
@@ -71,7 +75,11 @@ export interface CreateScanInput {
   rps?: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** The whole scan's time limit; default config.scan.maxDurationMs. */
+  maxDurationMs?: number;
   allowExistingObjects?: boolean;
+  /** Operations whose destructive requests and probes the user allows ("PUT /files/raw"); needs allowExistingObjects. */
+  namedOperations?: string[];
 }
 
 export class ScanError extends Error {
@@ -206,7 +214,12 @@ export function createScanService(deps: ScanServiceDeps) {
   async function identitiesOf(input: CreateScanInput): Promise<IdentitiesConfig> {
     const raw = input.identities ?? (input.key1?.trim() ? identitiesFromKeys(input.key1, input.key2) : null);
     if (!raw || !raw.length) throw new ScanError(400, SCAN_TEXT.noIdentity);
-    const parsed = scanConfigSchema.safeParse({ identities: raw, ...(input.signup !== undefined ? { signup: input.signup } : {}) });
+    const parsed = scanConfigSchema.safeParse({
+      identities: raw,
+      ...(input.signup !== undefined ? { signup: input.signup } : {}),
+      ...(input.allowExistingObjects ? { writes: 'existing' } : {}),
+      ...(input.namedOperations?.length ? { destructive: input.namedOperations } : {}),
+    });
     if (!parsed.success) {
       const first = issuesOf(parsed.error)[0]!;
       throw new ScanError(400, `${first.field}: ${first.message}`);
@@ -256,6 +269,7 @@ export function createScanService(deps: ScanServiceDeps) {
           maxRequestsPerEndpoint: config.scan.maxRequestsPerEndpoint,
           tlsVerify: config.scan.tlsVerify,
           allowLocal: config.allowLocalScans,
+          maxDurationMs: cfg.maxDurationMs ?? config.scan.maxDurationMs,
         };
         let findings = 0;
         outcome = await runScan(
@@ -266,7 +280,7 @@ export function createScanService(deps: ScanServiceDeps) {
             identities: { identities: stored.identities, signup },
             allowCommands: config.shell !== 'server',
             engine,
-            options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false },
+            options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false, namedOperations: cfg.namedOperations ?? [] },
             checks: deps.checks ?? checksForProfile(row.profile),
             signal: controller.signal,
           },
@@ -380,8 +394,10 @@ export function createScanService(deps: ScanServiceDeps) {
         rps: input.rps ?? config.scan.rps,
         concurrency: Math.min(input.concurrency ?? config.scan.concurrency, config.scan.maxConcurrency),
         timeoutMs: input.timeoutMs ?? config.scan.timeoutMs,
+        ...(input.maxDurationMs !== undefined ? { maxDurationMs: input.maxDurationMs } : {}),
         lowerPrivilegeKey: input.lowerPrivilegeKey ?? 2,
         allowExistingObjects: input.allowExistingObjects ?? false,
+        ...(identities.destructive?.length ? { namedOperations: identities.destructive } : {}),
         hasKey2: users >= 2,
         identities: identities.identities.map(summarizeIdentity),
         ...(identities.signup !== undefined ? { signup: identities.signup } : {}),
@@ -443,7 +459,9 @@ export function createScanService(deps: ScanServiceDeps) {
         rps: cfg.rps,
         concurrency: cfg.concurrency,
         timeoutMs: cfg.timeoutMs,
+        ...(cfg.maxDurationMs !== undefined ? { maxDurationMs: cfg.maxDurationMs } : {}),
         allowExistingObjects: cfg.allowExistingObjects,
+        ...(cfg.namedOperations?.length ? { namedOperations: cfg.namedOperations } : {}),
       });
     },
 
@@ -574,7 +592,7 @@ export function createScanService(deps: ScanServiceDeps) {
         security: parseSecurity(api.security_schemes),
         endpoints,
         identity: checked.identities[0]!,
-        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server' },
+        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server', deadlineMs: config.scan.importTimeoutMs },
       });
     },
 
@@ -586,7 +604,7 @@ export function createScanService(deps: ScanServiceDeps) {
         url: input.url,
         name: input.name,
         identity,
-        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server' },
+        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server', deadlineMs: config.scan.importTimeoutMs },
       });
     },
 

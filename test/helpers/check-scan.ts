@@ -28,6 +28,8 @@ export interface CheckScanOptions {
   lowerPrivilegeKey?: 1 | 2;
   /** The scan setting that allows writes to objects the scan did not create (default off). */
   allowExistingObjects?: boolean;
+  /** Operations the user named whose destructive requests and probes are allowed (with allowExistingObjects). */
+  namedOperations?: string[];
   /** Named identities instead of the two keys. */
   identities?: IdentityInput[];
   /** Let the scan register its own users (default off, so a check test only creates what it asks for). */
@@ -108,7 +110,7 @@ export async function runCheckScan(input: {
         tlsVerify: opts.tlsVerify ?? true,
         allowLocal: true,
       },
-      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: opts.allowExistingObjects ?? false },
+      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: opts.allowExistingObjects ?? false, namedOperations: opts.namedOperations ?? [] },
       checks,
       signal: new AbortController().signal,
     },

@@ -101,9 +101,19 @@ describe('SSRF content returned encoded (api7-ssrf-internal-targets)', () => {
 describe('unauthenticated writes and reset routes', () => {
   const ROUTES = ['GET /maintenance/reset', 'POST /notes', 'GET /notes/{noteId}', 'PUT /notes/{noteId}', 'DELETE /notes/{noteId}'];
 
+  // The user's consent: writes to existing objects, and the reset route named (a loopback target is no exception).
+  const CONSENT = { allowExistingObjects: true, namedOperations: ['GET /maintenance/reset'] };
+
+  it('never calls a reset route without the user\'s consent, on loopback too', async () => {
+    const t = await keep(targetWith('unauth-reset'));
+    const s = await scanChecks(t, [unauthenticatedReset, bolaCreateSteal, noOrInvalidCredentials], { only: ROUTES, allowExistingObjects: true });
+    expect(t.requests.count({ path: '/api/v2/maintenance/reset' })).toBe(0);
+    expect(s.outcome.errors.some((e) => e.includes('GET /maintenance/reset') && e.includes('destructive:'))).toBe(true);
+  });
+
   it('proves a reset route once, after every other check: the object key 1 created is gone', async () => {
     const t = await keep(targetWith('unauth-reset'));
-    const s = await scanChecks(t, [unauthenticatedReset, bolaCreateSteal, noOrInvalidCredentials], { only: ROUTES });
+    const s = await scanChecks(t, [unauthenticatedReset, bolaCreateSteal, noOrInvalidCredentials], { only: ROUTES, ...CONSENT });
     const found = s.of(unauthenticatedReset);
     expect(found.map((f) => `${f.method} ${f.path} ${f.owasp} ${f.confidence}`)).toEqual(['GET /maintenance/reset API5:2023 high']);
     expect(found[0]!.cvss_vector).toContain('PR:N');
@@ -122,7 +132,7 @@ describe('unauthenticated writes and reset routes', () => {
 
   it('is silent on the hardened twin, which refuses the reset without credentials (and sends it once)', async () => {
     const t = await keep(hardened());
-    const s = await scanChecks(t, [unauthenticatedReset, noOrInvalidCredentials], { only: ROUTES });
+    const s = await scanChecks(t, [unauthenticatedReset, noOrInvalidCredentials], { only: ROUTES, ...CONSENT });
     expect(s.findings).toEqual([]);
     expect(t.requests.count({ path: '/api/v2/maintenance/reset' })).toBeLessThanOrEqual(1);
   });

@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
-import { identitySchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
+import { identitySchema, operationNameSchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
 import { API_MESSAGES } from '../../../shared/messages';
 import { SCAN_TEXT } from '../../scanner/service';
 import { asApiError } from '../scan-errors';
@@ -39,7 +39,11 @@ const createSchema = z.object({
   rps: z.number().int().min(0).max(1000).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
   timeout_ms: z.number().int().min(500).max(120_000).optional(),
+  /** The whole scan's time limit in seconds (default: the server's, 1 h). */
+  max_duration_s: z.number().int().min(10).max(7 * 24 * 3600).optional(),
   allow_existing_objects: z.boolean().optional(),
+  /** Operations whose destructive requests and probes the user allows (with allow_existing_objects): "PUT /files/raw". */
+  destructive_operations: z.array(operationNameSchema).max(100).optional(),
   /** Named identities (shared/identities.ts): they take the place of the keys. */
   identities: z.array(identitySchema).min(1, { error: 'List at least one identity.' }).max(IDENTITY_LIMITS.identities).optional(),
   signup: signupSchema.optional(),
@@ -89,7 +93,9 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
         rps: body.rps,
         concurrency: body.concurrency,
         timeoutMs: body.timeout_ms,
+        ...(body.max_duration_s !== undefined ? { maxDurationMs: body.max_duration_s * 1000 } : {}),
         allowExistingObjects: body.allow_existing_objects,
+        namedOperations: body.destructive_operations,
       })
       .catch(asApiError);
     return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);

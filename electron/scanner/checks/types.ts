@@ -152,6 +152,12 @@ export interface ScanOptions {
   lowerPrivilegeKey: KeyNumber;
   /** Writes and deletes on objects the scan did not create (off by default). */
   allowExistingObjects: boolean;
+  /**
+   * Operations the user named ("PUT /files/raw", "Mutation.uploadPaste") whose destructive requests and
+   * probes (file paths on writes, wipes, widening payloads) the scan may send, with allowExistingObjects
+   * (probe-safety.ts).
+   */
+  namedOperations?: readonly string[];
 }
 
 export interface CheckContext {
@@ -204,6 +210,11 @@ export interface CheckContext {
   budgetLeft(endpoint?: Endpoint): number;
   /** A note in the scan's errors list (redacted). */
   note(message: string): void;
+  /**
+   * The check did not send some probes to this operation (default: the endpoint under test) because of
+   * the safety rule (probe-safety.ts): the reason, and what the user can do, end up in one scan note.
+   */
+  holdBack(reason: string, endpoint?: Endpoint): void;
   /** Marks the check skipped for this scan, with the reason shown in the scan details. */
   skip(reason: string): void;
 }

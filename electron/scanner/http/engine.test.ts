@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalTargetError } from '../net-guard';
-import { BudgetExceededError, Budget, HttpEngine, OutOfScopeError, type EngineOptions } from './engine';
+import { BudgetExceededError, Budget, HttpEngine, OutOfScopeError, STREAM_LIMITS, type EngineOptions } from './engine';
 import { AbortedError } from './limits';
 
 interface Target {
@@ -261,5 +261,64 @@ describe('local addresses off', () => {
       await expect(e.send({ method: 'GET', url: `http://${host}:9/` }), host).rejects.toBeInstanceOf(LocalTargetError);
       expect(e.requestsSent, host).toBe(0);
     }
+  });
+});
+
+describe('a request ends whatever the target does (issue 30, item 2)', () => {
+  it('times out a body that drips a byte at a time, at the deadline for headers and body together', async () => {
+    const t = await target((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const tick = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(tick));
+    });
+    const e = engine(t.url, { timeoutMs: 800, retries: 0 });
+    const started = performance.now();
+    const ex = await e.send({ method: 'GET', url: `${t.url}/drip` });
+    expect(ex.error).toBe('timeout');
+    expect(ex.response).toBeNull();
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('times out headers that never come', async () => {
+    const t = await target(() => undefined);
+    const e = engine(t.url, { timeoutMs: 500, retries: 0 });
+    const started = performance.now();
+    const ex = await e.send({ method: 'GET', url: `${t.url}/silent` });
+    expect(ex.error).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('reads an endless event stream up to its bound and keeps what came as a truncated answer', async () => {
+    const t = await target((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      let n = 0;
+      const tick = setInterval(() => res.write(`data: {"n":${(n += 1)}}\n\n`), 50);
+      res.on('close', () => clearInterval(tick));
+    });
+    const e = engine(t.url, { timeoutMs: 15_000, retries: 0 });
+    const started = performance.now();
+    const ex = await e.send({ method: 'GET', url: `${t.url}/events` });
+    const took = performance.now() - started;
+    expect(ex.status).toBe(200);
+    expect(ex.response?.truncated).toBe(true);
+    expect(ex.body).toContain('data: {"n":1}');
+    expect(took).toBeGreaterThanOrEqual(STREAM_LIMITS.ms - 100);
+    expect(took).toBeLessThan(STREAM_LIMITS.ms + 1_500);
+  });
+
+  it('stops reading a fast stream at its byte bound', async () => {
+    const t = await target((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const line = `${JSON.stringify({ pad: 'x'.repeat(1000) })}\n`;
+      const tick = setInterval(() => {
+        for (let i = 0; i < 20; i += 1) res.write(line);
+      }, 5);
+      res.on('close', () => clearInterval(tick));
+    });
+    const e = engine(t.url, { timeoutMs: 15_000, retries: 0 });
+    const ex = await e.send({ method: 'GET', url: `${t.url}/feed` });
+    expect(ex.response?.truncated).toBe(true);
+    expect(ex.response?.bytes).toBe(STREAM_LIMITS.bytes);
   });
 });

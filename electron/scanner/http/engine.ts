@@ -156,7 +156,7 @@ function errorCode(err: unknown): string {
 
 function describeError(err: unknown): string {
   const code = errorCode(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'EPORTCULLIS_DEADLINE') return 'timeout';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
@@ -177,10 +177,23 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+/** Content types that never end by themselves (an event stream, a multipart stream, NDJSON): read up to a bound. */
+const STREAMING_TYPE = /^(text\/event-stream|multipart\/x-mixed-replace|application\/(x-)?ndjson|application\/stream\+json|application\/jsonl|application\/x-json-stream)\b/i;
+/** How much of a stream is read, and for how long at most: enough to see what it sends. */
+export const STREAM_LIMITS = { bytes: 64 * 1024, ms: 2_000 };
+
+/** The error of a request whose deadline (headers and body together) passed. */
+function deadlineError(): Error {
+  return Object.assign(new Error('the answer did not end within the request deadline'), { code: 'EPORTCULLIS_DEADLINE' });
+}
+
 /**
  * One request's answer, read straight from undici's dispatcher (no response stream): the body is
  * collected as it comes, up to maxBodyBytes; past that the connection is dropped and the answer kept
- * as truncated. A class, not a handler of closures: one object per request.
+ * as truncated. The whole exchange has one deadline: undici's header and body timeouts measure silence
+ * only, so a target that drips a byte a second, or streams events forever, would hold the scan; at the
+ * deadline the request is aborted (a timeout). A streaming content type is read up to STREAM_LIMITS and
+ * kept as a truncated answer. A class, not a handler of closures: one object per request.
  */
 class AnswerCollector implements Dispatcher.DispatchHandler {
   private status = 0;
@@ -188,28 +201,45 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private truncated = false;
+  private limit: number;
+  private controller: Dispatcher.DispatchController | null = null;
+  private timer: NodeJS.Timeout | null;
+  private settled = false;
 
   constructor(
-    private readonly maxBodyBytes: number,
+    maxBodyBytes: number,
+    deadlineMs: number,
     private readonly resolve: (r: ExchangeResponse) => void,
     private readonly reject: (e: Error) => void,
-  ) {}
+  ) {
+    this.limit = maxBodyBytes;
+    this.timer = setTimeout(() => this.expire(), deadlineMs);
+    this.timer.unref?.();
+  }
 
-  // Its presence tells undici this handler speaks the controller API.
-  onRequestStart(): void {}
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+  }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.controller = controller;
     this.status = statusCode;
     this.headers = flattenHeaders(headers);
+    if (STREAMING_TYPE.test(this.headers['content-type'] ?? '')) {
+      // A stream: what it sends in its first moments, then the answer is kept as truncated.
+      this.limit = Math.min(this.limit, STREAM_LIMITS.bytes);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.cut(), STREAM_LIMITS.ms);
+      this.timer.unref?.();
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.truncated) return;
-    if (this.size + chunk.length > this.maxBodyBytes) {
-      this.chunks.push(chunk.subarray(0, this.maxBodyBytes - this.size));
-      this.size = this.maxBodyBytes;
-      this.truncated = true;
-      controller.abort(new Error('response body past the size limit'));
+    if (this.size + chunk.length > this.limit) {
+      this.chunks.push(chunk.subarray(0, this.limit - this.size));
+      this.size = this.limit;
+      this.cut(controller);
       return;
     }
     this.chunks.push(chunk);
@@ -217,12 +247,35 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.resolve(this.answer());
+    this.settle(() => this.resolve(this.answer()));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
-    if (this.truncated) this.resolve(this.answer());
-    else this.reject(err);
+    if (this.truncated) this.settle(() => this.resolve(this.answer()));
+    else this.settle(() => this.reject(err));
+  }
+
+  /** Stops reading and keeps what came (the size limit, or a stream's bound). */
+  private cut(controller = this.controller): void {
+    this.truncated = true;
+    if (controller && !controller.aborted) controller.abort(new Error('response body past the size limit'));
+    else this.settle(() => this.resolve(this.answer()));
+  }
+
+  /** The deadline passed: the request ends as a timeout, whatever undici is still waiting for. */
+  private expire(): void {
+    const err = deadlineError();
+    if (this.controller && !this.controller.aborted) this.controller.abort(err);
+    // Not dispatched yet, or the abort did not call back: the caller must not wait any longer.
+    this.settle(() => this.reject(err));
+  }
+
+  private settle(fn: () => void): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    fn();
   }
 
   private answer(): ExchangeResponse {
@@ -232,10 +285,10 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   }
 }
 
-/** One request and its answer. Rejects with the transport error. */
-function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes: number): Promise<ExchangeResponse> {
+/** One request and its answer, within `deadlineMs` from start to the last byte. Rejects with the transport error. */
+function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes: number, deadlineMs: number): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
-    pool.dispatch(opts, new AnswerCollector(maxBodyBytes, resolve, reject));
+    pool.dispatch(opts, new AnswerCollector(maxBodyBytes, deadlineMs, resolve, reject));
   });
 }
 
@@ -422,9 +475,14 @@ export class HttpEngine {
   }
 
   /** A request for a SKIP operation: it does not leave; the check sees an answerless exchange, like a transport failure, and goes on. */
-  private notSent(req: ProbeRequest, method: string, url: URL): Exchange {
+  private notSent(req: ProbeRequest, method: string, url: URL, why: string = NOT_SENT_SKIP): Exchange {
     const request = { method, url: url.href, headers: { ...(req.headers ?? {}) }, body: req.body ?? null, auth: req.auth ?? NO_AUTH, placements: req.placements ?? DEFAULT_PLACEMENTS };
-    return new Exchange(++this.seq, request satisfies ExchangeRequest, null, NOT_SENT_SKIP, 0);
+    return new Exchange(++this.seq, request satisfies ExchangeRequest, null, why, 0);
+  }
+
+  /** A request the safety rule keeps from leaving (probe-safety.ts): an answerless exchange saying why, like a SKIP operation's. */
+  refuse(req: ProbeRequest, why: string): Exchange {
+    return this.notSent(req, req.method.toUpperCase(), typeof req.url === 'string' ? new URL(req.url) : req.url, `not sent: ${why}`);
   }
 
   private withRedirects(ex: Exchange, redirects: Redirect[], blocked: string | null, started: number): Exchange {
@@ -464,6 +522,7 @@ export class HttpEngine {
           this.pool(origin),
           { method: method as Dispatcher.HttpMethod, path: target, headers: wire.headers, body: body ?? undefined, headersTimeout: timeout, bodyTimeout: timeout },
           this.options.maxBodyBytes,
+          timeout,
         );
       } catch (err) {
         if (signal.aborted || err instanceof AbortedError) {

@@ -7,6 +7,7 @@ import type { ApiSecurity, Endpoint, IdentityDefaults, TestIdentityData } from '
 import { configSecrets, describePlacementConfig, type IdentityConfig, type PlacementConfig } from '../../../shared/identities';
 import { describeEndpoint } from '../checks/common/helpers';
 import { HttpEngine } from '../http/engine';
+import { deadlineController } from '../http/limits';
 import { Redactor } from '../redact';
 import { prepareRequest } from '../requests';
 import { findLoginOperation, findSignupOperation } from './accounts';
@@ -22,6 +23,8 @@ export interface ProbeSettings {
   tlsVerify: boolean;
   allowLocal: boolean;
   allowCommands: boolean;
+  /** The whole call's time limit (logins and requests together); none when absent. */
+  deadlineMs?: number;
 }
 
 /** What the spec says about credentials, sign-up and login, for Configure Scan to pre-fill. */
@@ -52,7 +55,8 @@ export function identityDefaults(security: ApiSecurity, endpoints: readonly Endp
 export async function testIdentity(input: { baseUrl: string; security: ApiSecurity; endpoints: readonly Endpoint[]; identity: IdentityConfig; settings: ProbeSettings }): Promise<TestIdentityData> {
   const { identity, settings } = input;
   const redactor = new Redactor([]);
-  const controller = new AbortController();
+  const deadline = deadlineController(settings.deadlineMs, 'The identity test');
+  const controller = deadline.controller;
   const book = new IdentityBook();
   const engine = new HttpEngine({
     baseUrl: input.baseUrl,
@@ -120,7 +124,11 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
       }
     }
     return done({ ok: true, message: 'Logged in. No endpoint could confirm the credential is accepted (none refuses requests without credentials).', token, cookies, verified_as: null });
+  } catch (err) {
+    if (!deadline.expired()) throw err;
+    return done({ ok: false, message: (err as Error).message, token: null, cookies: [], verified_as: null });
   } finally {
+    deadline.clear();
     controller.abort();
     await engine.close();
   }

@@ -1,12 +1,13 @@
 // API5:2023 Broken Function Level Authorization: a route whose name says it wipes or re-creates
 // the API's data (GET /reset, /createdb, /seed, /purge...) that anyone can call without credentials.
 // What it does is irreversible for every user, so it is sent once, after every other check, and
-// only where the scan may destroy data (a loopback target, or the user's opt-in).
+// only with the user's consent (writes to existing objects allowed and the route named): a loopback
+// target is someone's development data too (probe-safety.ts).
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import type { PreparedRequest } from '../../requests';
-import { destructiveRead } from '../../resources';
+import { consented, destructiveRead, wipeOperation } from '../../probe-safety';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { looksLikeError } from '../common/objects';
 import { OWASP_API5 } from '../common/references';
@@ -15,12 +16,6 @@ import type { CheckContext } from '../types';
 const RESET_CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:H/A:H';
 /** What a reset route says it did. */
 const RESET_WORDS = /\b(reset|re-?created?|created|populated|seeded|re-?seeded|initiali[sz]ed|dropped|deleted|purged|flushed|wiped|truncated|cleared|database|db)\b/i;
-
-/** A loopback API (a developer's own instance): the scan may destroy its data to prove the flaw. */
-function loopback(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1';
-}
 
 /** An object key 1 created in this scan and the request that reads it (to see whether the reset wiped it). */
 async function createdObjectRead(ctx: CheckContext): Promise<PreparedRequest | null> {
@@ -48,26 +43,28 @@ export const unauthenticatedReset = defineCheck({
   budget: 3,
   techniques: ['API5.1'],
   description:
-    'GET routes whose name says they reset, drop, purge, seed or (re)create the database (/reset, /createdb, /init, /seed, /drop, /purge, ' +
-    '/flush... in the path or the operation id). Baselines and other checks never send them. This check sends one request without ' +
+    'Routes whose name says they reset, drop, purge, seed or (re)create the database (/reset, /createdb, /init, /seed, /drop, /purge, ' +
+    '/flush, /bulk-delete... in the path or the operation id), and DELETEs of a whole collection. Baselines and other checks never send ' +
+    'them. With the user\'s consent only, this check sends one request without ' +
     'credentials, after every other check has finished: finding when it answers 2xx (not an error), high confidence when an object key 1 ' +
     'created earlier in the scan is gone afterwards (read just before and just after) or the answer says what it did (database populated, reset).',
   coverage:
-    'Only GET routes named so (a POST /reset goes through the credentials checks). The request is sent only to a loopback API or when the ' +
-    'scan may write to existing objects (the user\'s opt-in); elsewhere a route the spec documents without security is reported from the spec ' +
-    'alone at low confidence, without sending it. The reset happens: the target\'s data is re-created as the route does.',
+    'The request is sent only when the scan may write to existing ' +
+    'objects and the user named the route under `destructive:` (a loopback API is no exception: it is someone\'s data too); otherwise a route ' +
+    'the spec documents without security is reported from the spec alone at low confidence, without sending it. When sent, the reset ' +
+    'happens: the target\'s data is re-created as the route does.',
   remediation:
     'Remove database reset, seed and creation routes from deployed builds (run them as deployment or test-fixture commands), or put them behind ' +
     'an administrator\'s authentication and an explicit confirmation, and never expose them as a GET (crawlers, prefetchers and link previews ' +
     'call GETs).',
   references: [OWASP_API5, 'https://cwe.mitre.org/data/definitions/306.html', 'https://owasp.org/www-community/vulnerabilities/Missing_Authentication_for_Critical_Function'],
-  appliesTo: (e) => destructiveRead(e) && !/\{/.test(e.path) && (e.flags.includes('BFLA') || e.flags.includes('SEC_MISC')),
+  appliesTo: (e) => !e.graphql && (destructiveRead(e) || wipeOperation(e) !== null) && !/\{/.test(e.path) && (e.flags.includes('BFLA') || e.flags.includes('SEC_MISC')),
   async *run(ctx) {
     const ep = ctx.endpoint;
     const spec = ctx.authSpec();
     const documented = spec.declaredSecured ? `documented as requiring credentials (${spec.schemes.join(', ') || 'security requirement'})` : 'documented without any security requirement';
-    if (!loopback(ctx.api.baseUrl) && !ctx.options.allowExistingObjects) {
-      ctx.note(`${describeEndpoint(ep)}: its name says it wipes or re-creates the API's data; not sent (the API is not on this machine and writes to existing data are not allowed).`);
+    if (!consented(ep, ctx.options)) {
+      ctx.holdBack("routes whose name says they wipe or re-create the API's data are never called without your consent");
       if (spec.declaredSecured) return;
       yield {
         confidence: 'low',
@@ -76,14 +73,14 @@ export const unauthenticatedReset = defineCheck({
         description:
           `${describeEndpoint(ep)} is ${documented}, and its name says it wipes or re-creates the API's data. It was not called: that would ` +
           'destroy the data of every user. If it does what its name says, anyone on the network can reset the API.',
-        notes: ['Not sent: the scan only calls data-wiping routes on a loopback API or when writes to existing objects are allowed.'],
+        notes: ['Not sent: the scan calls a data-wiping route only when you allow writes to existing objects and name the route under `destructive:`.'],
         exchanges: [],
       };
       return;
     }
     const readRequest = await createdObjectRead(ctx);
     const before = readRequest && ctx.budgetLeft() > 1 ? await ctx.sendPrepared(readRequest, { kind: 'key', key: 1 }) : null;
-    const attack = await ctx.send({ method: 'GET', url: ctx.url(ep.path).href, auth: { kind: 'none' } });
+    const attack = await ctx.send({ method: ep.method, url: ctx.url(ep.path).href, auth: { kind: 'none' } });
     if (!attack.ok || looksLikeError(attack)) return;
     let after: Exchange | null = null;
     if (readRequest && before?.ok && ctx.budgetLeft() > 0) after = await ctx.sendPrepared(readRequest, { kind: 'key', key: 1 });

@@ -8,7 +8,7 @@ import type { Endpoint, EndpointParameter } from '../../../../shared/contract';
 import { wordsOf } from '../../../importer/default-flags';
 import { LOWER, PRIVILEGED, type Exchange, type KeyNumber } from '../../http/exchange';
 import { randomAlnum } from '../../random';
-import { destructiveRead } from '../../resources';
+import { destructiveRead } from '../../probe-safety';
 import { containedIn } from '../../similarity';
 import { defineCheck } from '../common/helpers';
 import { argumentsOf, fieldValue, graphqlAnswer, namedType, operationName, operationOf, operationVariables, resolved } from '../common/graphql';

@@ -16,8 +16,9 @@ import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { timeBased } from '../common/time-proof';
 import type { CheckContext, FindingDraft } from '../types';
 import { commandFinding, commandPoints, commandTemplates, CMD_POINTS, CMD_TEMPLATES } from './command-injection';
-import { bodyOperators, jsExpressions, proveFamily, type Family, type Hit, type Outcome } from './nosql-injection';
+import { bodyOperators, jsExpressions, OPERATORS_HELD_BACK, proveFamily, type Family, type Hit, type Outcome } from './nosql-injection';
 import { SQL_POINTS, sqlInjection, sqlInjectionFindings } from './sql-injection';
+import { probeBlocked } from '../../probe-safety';
 
 const SAFETY =
   'Queries take payloads freely; a mutation only when no argument addresses an existing object (no ID-typed or id-named argument: a ' +
@@ -141,7 +142,7 @@ export const graphqlNosqlInjection = defineCheck({
   coverage:
     'Operator objects fit only arguments whose type accepts objects (custom scalars); String, ID and enum inputs reject them before any ' +
     'resolver runs, so there only the string-encoded and JavaScript forms are tried. Blind injections whose answer does not change are not ' +
-    'seen. Single-quoted JavaScript contexts only. Subscriptions are not probed.',
+    'seen. Single-quoted JavaScript contexts only. Subscriptions are not probed, nor mutations that change data.',
   remediation:
     'Type arguments precisely (String, ID, enums, input objects) instead of JSON/Object scalars that pass client objects to the database; ' +
     'cast and sanitise values before building queries (e.g. mongo-sanitize, `sanitizeFilter`) so input never supplies query operators; ' +
@@ -166,6 +167,11 @@ export const graphqlNosqlInjection = defineCheck({
       text.map((point) => ({ point, families: [encodedOperators()] })),
       text.map((point) => ({ point, families: jsExpressions(valueText(point)) })),
     ];
+    // Operators widen what a filter matches: never on a mutation that changes data (probe-safety.ts).
+    if (stages.some((c) => c.length) && probeBlocked(ep, 'widening', ctx.options)) {
+      ctx.holdBack(OPERATORS_HELD_BACK);
+      return;
+    }
     for (const [stage, candidates] of stages.entries()) {
       for (const c of candidates) {
         let outcome: Outcome = 'none';

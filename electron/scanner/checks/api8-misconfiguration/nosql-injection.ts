@@ -17,6 +17,7 @@ import {
     type InjectionPoint,
 } from '../common/input-points';
 import { OWASP_API8 } from '../common/references';
+import { probeBlocked } from '../../probe-safety';
 import { gained } from './command-injection';
 
 export function describeDifference(a: Exchange, b: Exchange): string {
@@ -102,6 +103,10 @@ export async function proveFamily(send: (value: unknown) => Promise<Exchange | n
   return 'unconfirmed';
 }
 
+/** Why operator probes were not sent to an operation that changes data (probe-safety.ts). */
+export const OPERATORS_HELD_BACK =
+  'NoSQL operators and always-true expressions never go to operations that change data (they could widen an update or a delete to every record)';
+
 const STAGES = ['body operators', 'query operators', 'server-side JavaScript'] as const;
 
 export const nosqlInjection = defineCheck({
@@ -126,7 +131,8 @@ export const nosqlInjection = defineCheck({
   coverage:
     `Body operators go into up to ${NOSQL_FIELDS} top-level string fields, query operators into up to ${QUERY_POINTS} filter parameters (not ` +
     `paging ones), expressions into up to ${JS_POINTS} strings, single-quoted contexts only. Blind injections whose answer does not change ` +
-    '(no more data, no other status) are not seen; nor are operators in form bodies.',
+    '(no more data, no other status) are not seen; nor are operators in form bodies. Operations that change or remove data (updates, ' +
+    'deletes, POSTs under an object) get none of these inputs: they could widen the change to every record.',
   remediation:
     'Accept only the types the schema declares (reject objects where strings are expected), cast values before building queries, use the ' +
     'driver\'s sanitisation (e.g. mongo-sanitize, `sanitizeFilter`) so client input never supplies query operators, and never build $where, ' +
@@ -188,6 +194,12 @@ export const nosqlInjection = defineCheck({
       });
     }
 
+    // Operators and always-true expressions widen what a filter matches: on an update or a delete, every record.
+    const held = stages.some((c) => c.length) ? probeBlocked(ep, 'widening', ctx.options) : null;
+    if (held) {
+      ctx.holdBack(OPERATORS_HELD_BACK);
+      return;
+    }
     for (const [stage, candidates] of stages.entries()) {
       for (const c of candidates) {
         let outcome: Outcome = 'none';

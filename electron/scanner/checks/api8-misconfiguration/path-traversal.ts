@@ -14,6 +14,7 @@ import {
     type InjectionPoint,
 } from '../common/input-points';
 import { OWASP_API8 } from '../common/references';
+import { probeBlocked } from '../../probe-safety';
 
 // ---------------------------------------------------------------- NoSQL operators
 // ---------------------------------------------------------------- OS command injection
@@ -55,6 +56,9 @@ export const pathTraversal = defineCheck({
     'In string values that name files (file, path, document, template...; or hold a file name), sends ../ sequences (plain, filter-bypassing ' +
     '"....//", backslashes) to /etc/passwd and C:\\windows\\win.ini, and the absolute path. Finding when the answer contains that file ' +
     '(several passwd lines with root, or win.ini\'s sections) and the baseline answer does not.',
+  coverage:
+    'Only operations that read (GET, HEAD, GraphQL queries): on a write the path would name the file that is overwritten on the target\'s ' +
+    'host. Writes are probed only when the scan may write to existing objects and the user named the operation (`destructive:`).',
   remediation:
     'Never join client input onto file paths: look files up by an id in an allow-list, or resolve the path and check it stays inside the ' +
     'intended directory (after decoding and normalisation) before opening it.',
@@ -70,6 +74,12 @@ export const pathTraversal = defineCheck({
       .filter((p) => p.type === 'string' && typeof p.value === 'string' && fileLike(p) > 0)
       .sort((a, b) => fileLike(b) - fileLike(a) || byPlace(a, b))
       .slice(0, TRAVERSAL_POINTS);
+    // On a write, the path names the file that is overwritten: reads only, unless the user named the operation.
+    const held = points.length ? probeBlocked(ep, 'file', ctx.options) : null;
+    if (held) {
+      ctx.holdBack(held);
+      return;
+    }
     for (const p0 of points) {
       for (const t of TRAVERSALS) {
         if (ctx.budgetLeft() <= 0) return;

@@ -23,6 +23,7 @@ import type { CheckContext, FindingDraft } from '../types';
 import { describeDifference } from './nosql-injection';
 import { sqlSignature } from './verbose-errors';
 import { OWASP_API8 } from '../common/references';
+import { probeBlocked } from '../../probe-safety';
 import { describeRead, READ_PROOF_BUDGET, readExchanges, readProof, UNION_MAX_COLUMNS, type ReadProof, type SqlSyntax } from './sql-read';
 
 // ---------------------------------------------------------------- SQL injection
@@ -43,6 +44,13 @@ const SQL_TIME_NUMBER = [
   (v: string, d: number) => `${v}+(SELECT 0 FROM PG_SLEEP(${d}))`,
   (v: string, d: number) => `${v};WAITFOR DELAY '0:0:${d}'--`,
 ];
+type SqlTemplate = (v: string, d: number) => string;
+/**
+ * A payload that ends the statement (a stacked query) or comments out its rest: on an UPDATE or a
+ * DELETE it would drop the WHERE clause and touch every row, so it never goes to an operation that
+ * changes data (probe-safety.ts).
+ */
+export const widensStatement = (t: SqlTemplate): boolean => /;|--/.test(t('', 1));
 export const SQL_POINTS = 4;
 
 /**
@@ -129,10 +137,14 @@ export async function* sqlInjectionFindings(ctx: CheckContext, src: PointSource,
     const p = await src.get(name);
     return p ? { point: p, ex: await ctx.sendPrepared(p.with(value), AS_KEY1) } : null;
   };
+  // Operations that change data get no payload that could widen the statement (comments, stacked queries).
+  const narrow = probeBlocked(ep, 'widening', ctx.options) !== null;
   const read = async (p: InjectionPoint, syntaxes: SqlSyntax[], pair = true): Promise<ReadProof> => {
     const ref = pair ? await reference(ctx, src) : null;
-    return readProof(async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline);
+    return readProof(async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline, !narrow);
   };
+  const allowed = (ts: SqlTemplate[]) => (narrow ? ts.filter((t) => !widensStatement(t)) : ts);
+  if (narrow) ctx.holdBack('SQL payloads that end or comment out the statement (a stacked WAITFOR, a UNION read) never go to operations that change data');
 
   // 1. Error-based.
   if (!sqlSignature(baseline)) {
@@ -155,7 +167,7 @@ export async function* sqlInjectionFindings(ctx: CheckContext, src: PointSource,
   }
 
   // 2. Time-based: screened alongside the scan's other requests, confirmed alone.
-  const proven = await timeBased(ctx, src, baseline, points, (p) => (numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING));
+  const proven = await timeBased(ctx, src, baseline, points, (p) => allowed(numeric(p) ? [...SQL_TIME_NUMBER, SQL_TIME_STRING[0]!] : SQL_TIME_STRING));
   if (proven) {
     const syntax: SqlSyntax[] = SQL_TIME_NUMBER.includes(proven.template) ? [{ quote: null }] : [{ quote: "'" }];
     yield withRead(timeFinding(ep, proven), await read(proven.point, syntax));

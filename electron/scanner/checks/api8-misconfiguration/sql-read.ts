@@ -134,13 +134,14 @@ async function versionRead(send: Send, union: UnionRead): Promise<VersionRead | 
 /**
  * What an injection point lets an attacker read, tried for each likely syntax: the boolean pair
  * (when a reference answer is given and succeeded), then a UNION of computed constants, then the
- * version. `send` returns null when the budget is spent.
+ * version (`union` false: the boolean pair only). `send` returns null when the budget is spent.
  */
-export async function readProof(send: Send, v: string, syntaxes: SqlSyntax[], reference: Exchange | null, baseline: Exchange): Promise<ReadProof> {
+export async function readProof(send: Send, v: string, syntaxes: SqlSyntax[], reference: Exchange | null, baseline: Exchange, union = true): Promise<ReadProof> {
   const proof: ReadProof = { boolean: null, union: null, version: null };
   for (const s of syntaxes) {
     proof.boolean ??= await booleanRead(send, v, s, reference);
-    proof.union = await unionRead(send, s, baseline);
+    // The UNION ends in a comment that cuts off the rest of the statement: never on an operation that changes data (probe-safety.ts).
+    proof.union = union ? await unionRead(send, s, baseline) : null;
     if (proof.union) {
       proof.version = await versionRead(send, proof.union);
       return proof;
