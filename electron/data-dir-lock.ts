@@ -3,8 +3,11 @@
 // naming that process; a lock whose process is gone (a crash, a SIGKILL) is taken over. The lock is
 // removed when the core closes, and on process exit if the core never closed.
 //
-// Not an OS advisory lock (Node has no flock): a pid reused by an unrelated process after a crash
-// keeps the lock held until the user deletes the file, which the message says.
+// Not an OS advisory lock (Node has no flock), so a pid alone could be reused: PID 1 of a restarted
+// container is "alive" for ever. On Linux the lock also holds the kernel's start time of its process
+// (boot id + /proc/<pid>/stat starttime); a live pid with another start time is a different process
+// and the lock is stale. Elsewhere a reused pid keeps the lock held until the user deletes the file,
+// which the message says.
 
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +23,8 @@ export interface LockOwner {
   startedAt: string;
   /** Tells this lock from a later one by the same process. */
   token: string;
+  /** Which process holds the pid (processStart below); absent off Linux and in older lock files. */
+  processStart?: string;
 }
 
 export interface DataDirLock {
@@ -55,6 +60,25 @@ function installExitHook(): void {
   });
 }
 
+/**
+ * The kernel's identity of a running process on Linux: boot id and start time in clock ticks since
+ * boot (field 22 of /proc/<pid>/stat). Null where /proc is not there or the process is gone.
+ */
+export function processStart(pid: number): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2, the command name, is in parentheses and may itself hold spaces and ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const startTicks = fields[22 - 3];
+    if (!startTicks || !/^\d+$/.test(startTicks)) return null;
+    const bootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return `${bootId}/${startTicks}`;
+  } catch {
+    return null;
+  }
+}
+
 function readOwner(file: string): LockOwner | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockOwner>;
@@ -65,6 +89,7 @@ function readOwner(file: string): LockOwner | null {
       shell: String(parsed.shell ?? 'unknown'),
       startedAt: String(parsed.startedAt ?? 'unknown'),
       token: String(parsed.token ?? ''),
+      ...(typeof parsed.processStart === 'string' ? { processStart: parsed.processStart } : {}),
     };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
@@ -82,7 +107,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A lock is stale when its process is gone; one from another host cannot be checked and is kept. */
+/**
+ * A lock is stale when its process is gone, or when its pid now names another process (a different
+ * start time); one from another host cannot be checked and is kept.
+ */
 function isStale(file: string, owner: LockOwner | null): boolean {
   if (!owner) {
     // A file that never got its contents: stale once no writer could still be at work on it.
@@ -90,7 +118,10 @@ function isStale(file: string, owner: LockOwner | null): boolean {
     return age > 10_000;
   }
   if (owner.host && owner.host !== os.hostname()) return false;
-  return !isAlive(owner.pid);
+  if (!isAlive(owner.pid)) return true;
+  if (!owner.processStart) return false;
+  const now = processStart(owner.pid);
+  return now !== null && now !== owner.processStart;
 }
 
 /** Moves a stale lock aside atomically; puts it back if another starter replaced it in between. */
@@ -123,7 +154,15 @@ function takeOver(file: string, stale: LockOwner | null): void {
 
 export function lockDataDir(dataDir: string, shell: string): DataDirLock {
   const file = path.join(dataDir, LOCK_FILE);
-  const owner: LockOwner = { pid: process.pid, host: os.hostname(), shell, startedAt: new Date().toISOString(), token: randomUUID() };
+  const start = processStart(process.pid);
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: os.hostname(),
+    shell,
+    startedAt: new Date().toISOString(),
+    token: randomUUID(),
+    ...(start ? { processStart: start } : {}),
+  };
   for (let attempt = 0; attempt < 5; attempt += 1) {
     try {
       fs.writeFileSync(file, `${JSON.stringify(owner)}\n`, { flag: 'wx', mode: 0o600 });

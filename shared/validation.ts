@@ -19,11 +19,15 @@ export interface ValidationError {
   message: string;
 }
 
-// Line breaks and tabs become a space; other control (Cc) and format (Cf) characters go: NUL, ESC,
-// bidirectional overrides, zero-width spaces, BOM. ZWNJ and ZWJ stay between two visible characters,
-// where Persian, Indic scripts and emoji sequences need them.
+// Every free-text field is visible text (docs/decisions.md, "Free text is visible text"): line breaks
+// and tabs become a space; other control (Cc) and format (Cf) characters go: NUL, ESC, C1 controls,
+// bidirectional overrides, zero-width spaces, BOM; so do lone UTF-16 surrogates (Cs), which no
+// encoding can store. ZWNJ and ZWJ stay between two visible characters, where Persian, Indic
+// scripts and emoji sequences need them.
 const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
-const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+/** One line break of a multi-line field: CR LF, CR, LF, NEL, LS or PS. */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
 const JOINS_BEFORE = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u;
 const JOINS_AFTER = /^[\p{L}\p{M}\p{N}\p{Extended_Pictographic}]/u;
 
@@ -35,8 +39,13 @@ export function singleLine(value: string): string {
   );
 }
 
-/** The spec's {email} pattern: something@something.tld, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A multi-line text (the bio): its lines as singleLine, joined by LF; any line break becomes LF. */
+export function multiLine(value: string): string {
+  return value.split(LINE_BREAK).map(singleLine).join('\n');
+}
+
+/** The spec's {email} pattern: something@something.tld, no spaces and no invisible characters. */
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cf}\p{Cs}]+@[^\s@\p{Cc}\p{Cf}\p{Cs}]+\.[^\s@\p{Cc}\p{Cf}\p{Cs}]+$/u;
 export const SETTINGS_USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const PHONE_PATTERN = /^\+?[0-9\s\-()]+$/;
 export const WEBSITE_PATTERN = /^https?:\/\//i;

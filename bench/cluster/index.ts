@@ -8,6 +8,7 @@
 // them as a round-robin load balancer would. Warm-up 5 s, then 30 s measured.
 // Run: npm run build:core && npm run bench -- cluster [--users 200] [--seconds 30] [--think 500-1500]
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,7 @@ const WARMUP_MS = 5000;
 const APIS_PER_USER = 3;
 const ENDPOINTS_PER_API = 30;
 const FINDINGS_PER_SCAN = 15;
-const SECRET_KEY = Buffer.alloc(32, 19).toString('base64');
+const SECRET_KEY = crypto.randomBytes(32).toString('base64');
 
 interface Member {
   token: string;

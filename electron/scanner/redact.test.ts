@@ -141,6 +141,34 @@ describe('redaction of parts and encodings', () => {
     expect(r.redact('ordinary text without it')).toBe('ordinary text without it');
   });
 
+  it('replaces a short or word-like secret only where it stands as a whole value, not inside paths, names or addresses', () => {
+    const r = new Redactor([{ label: '[password]', envVar: 'PORTCULLIS_PASSWORD', value: 'admin' }]);
+    const kept = [
+      'GET /api/users/one/{email}/adminpermission',
+      'Path: /api/admin/users?sort=adminLevel',
+      '{"email":"admin@example.com","admin": true,"is_admin":1,"role":"super-admin"}',
+      '{\\"admin\\": true}',
+      'https://admin.example.com/x',
+    ];
+    for (const text of kept) expect(r.redact(text), text).toBe(text);
+    expect(r.redact('admin')).toBe('[password]');
+    expect(r.redact('> {"username":"root","password":"admin"}')).toBe('> {"username":"root","password":"[password]"}');
+    expect(r.redact('{\\"password\\":\\"admin\\"}')).toBe('{\\"password\\":\\"[password]\\"}');
+    expect(r.redact('> username=root&password=admin&remember=1')).toBe('> username=root&password=[password]&remember=1');
+    expect(r.redact('> GET /login?pw=admin#top\n> x-api-key: admin\n> authorization: Bearer admin\n> cookie: a=1; pw=admin')).toBe(
+      '> GET /login?pw=[password]#top\n> x-api-key: [password]\n> authorization: Bearer [password]\n> cookie: a=1; pw=[password]',
+    );
+    expect(r.redact('postgres://root:admin@db.internal/x')).toBe('postgres://root:[password]@db.internal/x');
+    // Encoded forms do not read as words: replaced anywhere, as before.
+    expect(r.redact(`x${Buffer.from('admin').toString('base64')}y`)).toBe('x[password]y');
+    expect(r.redact(`Basic ${Buffer.from('root:admin').toString('base64')}`)).toMatch(/\[password\]/);
+    // Word-like secrets up to 16 characters follow the same rule; longer or mixed ones are replaced anywhere.
+    const w = new Redactor([named(1, 'changeme123'), named(2, 'Adm1n!2024'), named(3, 'supercalifragilisticexpialidocious')]);
+    expect(w.redact('/changeme1234 "changeme123"')).toBe('/changeme1234 "[key 1]"');
+    expect(w.redact('/x/Adm1n!2024y')).toBe('/x/[key 2]y');
+    expect(w.redact('/supercalifragilisticexpialidociously')).toBe('/[key 3]ly');
+  });
+
   it('substitutes shell variables for whole values and for parts', () => {
     const r = new Redactor([named(1, TOKEN)]);
     const by = (s: NamedSecret) => `$${s.envVar}`;
@@ -158,7 +186,13 @@ describe('redaction of parts and encodings', () => {
 // ---- Properties ----
 
 const CREDENTIAL_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/=!@#$%^&*:"\\ '.split('');
-const credential = fc.string({ unit: fc.constantFrom(...CREDENTIAL_CHARS), minLength: 4, maxLength: 80 });
+/** Read like a word, a name or a number: replaced only where they stand as a whole value. */
+const wordLike = (s: string) => s.length < 8 || (s.length <= 16 && /^[A-Za-z]*[0-9]*$/.test(s));
+const credential = fc.string({ unit: fc.constantFrom(...CREDENTIAL_CHARS), minLength: 8, maxLength: 80 }).filter((s) => !wordLike(s));
+const shortSecret = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...CREDENTIAL_CHARS), minLength: 1, maxLength: 7 }),
+  fc.stringMatching(/^[A-Za-z]{1,12}[0-9]{0,4}$/),
+);
 const jwtSecret = fc
   .record({
     alg: fc.constantFrom('HS256', 'RS256', 'ES256', 'none'),
@@ -214,7 +248,7 @@ function embed(secret: string, enc: Encoding, prefix: Buffer, suffix: Buffer): E
 }
 
 describe('redaction properties', () => {
-  it('leaves no variant of a secret, whatever the encoding and the text around it', () => {
+  it('leaves no variant of a long secret, whatever the encoding and the text around it', () => {
     fc.assert(
       fc.property(secretArb, fc.constantFrom(...ENCODINGS), filler, filler, bytes, bytes, (secret, enc, before, after, prefix, suffix) => {
         const r = new Redactor([named(1, secret)]);
@@ -227,6 +261,21 @@ describe('redaction properties', () => {
         for (const f of forbidden) expect(out).not.toContain(f);
         const segments = secret.split('.');
         if (segments.length === 3) for (const s of segments) if (s.length >= 8 && /^[A-Za-z0-9_-]+$/.test(s)) expect(out).not.toContain(s);
+      }),
+    );
+  });
+
+  it('leaves no variant of a short or word-like secret where it stands as a value, whatever the encoding', () => {
+    const words = fc.lorem({ maxCount: 6 });
+    fc.assert(
+      fc.property(shortSecret, fc.constantFrom(...ENCODINGS), words, words, bytes, bytes, (secret, enc, before, after, prefix, suffix) => {
+        const r = new Redactor([named(1, secret)]);
+        const { text, forbidden } = embed(secret, enc, prefix, suffix);
+        // The surrounding words hold no form of it (inside a longer word it would rightly stay).
+        fc.pre([secret, ...forbidden].every((f) => !before.includes(f) && !after.includes(f)));
+        const out = r.redact(`${before} ${text} ${after}`);
+        expect(r.leaks(out)).toBe(false);
+        for (const f of forbidden) expect(out).not.toContain(f);
       }),
     );
   });

@@ -11,18 +11,33 @@ export interface NamedSecret {
   value: string;
 }
 
+/**
+ * Where a variant is replaced: anywhere; only where no letter, digit or underscore touches it
+ * (`word`); or only where it stands as a whole value (`value`, see wholeValueAt).
+ */
+type MatchMode = 'anywhere' | 'word' | 'value';
+/** Each mode's strictness: a text two secrets share is matched as loosely as either needs. */
+const STRICTNESS: Record<MatchMode, number> = { anywhere: 0, word: 1, value: 2 };
+
 interface Variant {
   text: string;
-  /** Replace only where no letter, digit or underscore touches it on either side. */
-  wholeWord: boolean;
+  mode: MatchMode;
 }
 
 const SCHEME_PREFIX = /^(bearer|basic|token|apikey|api-key)\s+/i;
 
 // A secret shorter than this (a 2-character password, say) also occurs inside ordinary words;
-// replacing it everywhere would shred the text, so it and its encodings are replaced only as a
-// whole word. From this length on, a secret is replaced wherever it occurs.
+// replacing it everywhere would shred the text, so its encodings are replaced only as a whole word.
 const MIN_ANYWHERE_LENGTH = 4;
+
+// A short secret (a password like "admin") or a word-like one ("password1", "changeme", a PIN) also
+// stands in ordinary text where it is not the secret: "/api/admin/users", "adminpermission",
+// "admin@example.com". It and its URL, form and JSON encodings are replaced only where they stand as
+// a whole value; its base64 and hex forms do not read as words and are replaced as before. A secret
+// of 8 characters or more that mixes letters with other characters is replaced anywhere.
+const SHORT_SECRET_LENGTH = 8;
+const WORD_LIKE = /^[A-Za-z]*[0-9]*$/;
+const WORD_LIKE_MAX_LENGTH = 16;
 
 // A JWT segment carries little on its own when short, and short segments are not secret: "e30"
 // is `{}`, an alg:none token has an empty signature. They occur in unrelated tokens, so replacing
@@ -43,6 +58,30 @@ function escapeRegExp(s: string): string {
 
 function wholeWordAt(text: string, index: number, length: number): boolean {
   return !WORD_CHAR.test(text.charAt(index - 1)) && !WORD_CHAR.test(text.charAt(index + length));
+}
+
+// What may stand right before and after a whole value: the text's ends, quotes, whitespace, `=` and
+// `:` (a query, form, cookie or header value, a JSON value), separators and brackets. Not `/`, `.`,
+// `-`, `_` or `@`: there the text is a path segment, a host name, an email address or a longer name
+// (but `:admin@` is the password of a URL's user info).
+const VALUE_BEFORE = /[\s"'=:,;([{<>]/;
+const VALUE_AFTER = /[\s"'\\&,;)\]}<>#]/;
+/** A JSON key's end, also inside escaped JSON: `"admin": true` names a field, it is not a value. */
+const JSON_KEY_END = /^\\?"\s*:/;
+
+function wholeValueAt(text: string, index: number, length: number): boolean {
+  const before = text.charAt(index - 1);
+  const after = text.charAt(index + length);
+  if (before && !VALUE_BEFORE.test(before)) return false;
+  if (after === '@') return before === ':';
+  if (after && !VALUE_AFTER.test(after)) return false;
+  return !(after === '"' || after === '\\') || !JSON_KEY_END.test(text.slice(index + length, index + length + 40));
+}
+
+function fitsAt(variant: Variant, text: string, index: number): boolean {
+  if (variant.mode === 'anywhere') return true;
+  if (variant.mode === 'word') return wholeWordAt(text, index, variant.text.length);
+  return wholeValueAt(text, index, variant.text.length);
 }
 
 function toUrlAlphabet(b64: string): string {
@@ -68,36 +107,38 @@ function alignedBase64(bytes: Buffer): string[] {
 /** Every text that gives the secret (or a part of it worth hiding) away. */
 function variantsOf(value: string): Variant[] {
   const out = new Map<string, Variant>();
-  const put = (text: string, wholeWord: boolean) => {
+  const put = (text: string, mode: MatchMode) => {
     const known = out.get(text);
-    if (text && (!known || (known.wholeWord && !wholeWord))) out.set(text, { text, wholeWord });
+    if (text && (!known || STRICTNESS[mode] < STRICTNESS[known.mode])) out.set(text, { text, mode });
   };
   const bases = [value];
   const m = SCHEME_PREFIX.exec(value);
   if (m && value.length > m[0].length) bases.push(value.slice(m[0].length));
   for (const b of bases) {
     const short = b.length < MIN_ANYWHERE_LENGTH;
-    const whole = (s: string) => put(s, short);
-    whole(b);
+    const wordLike = b.length < SHORT_SECRET_LENGTH || (b.length <= WORD_LIKE_MAX_LENGTH && WORD_LIKE.test(b));
+    const text = (s: string) => put(s, wordLike ? 'value' : 'anywhere');
+    const encoded = (s: string) => put(s, short ? 'word' : 'anywhere');
+    text(b);
     const uri = encodeURIComponent(b);
-    whole(uri);
-    whole(uri.replace(/%20/g, '+'));
-    whole(uri.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()));
-    whole(new URLSearchParams({ v: b }).toString().slice(2)); // form encoding also escapes !'()~
+    text(uri);
+    text(uri.replace(/%20/g, '+'));
+    text(uri.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()));
+    text(new URLSearchParams({ v: b }).toString().slice(2)); // form encoding also escapes !'()~
     const json = JSON.stringify(b).slice(1, -1);
-    whole(json);
-    whole(json.replace(/\//g, '\\/')); // PHP and some others escape slashes
-    whole(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    text(json);
+    text(json.replace(/\//g, '\\/')); // PHP and some others escape slashes
+    text(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
     const bytes = Buffer.from(b, 'utf8');
     const b64 = bytes.toString('base64');
-    for (const s of [b64, b64.replace(/=+$/, ''), toUrlAlphabet(b64), toUrlAlphabet(b64).replace(/=+$/, '')]) whole(s);
+    for (const s of [b64, b64.replace(/=+$/, ''), toUrlAlphabet(b64), toUrlAlphabet(b64).replace(/=+$/, '')]) encoded(s);
     const hex = bytes.toString('hex');
-    whole(hex);
-    whole(hex.toUpperCase());
+    encoded(hex);
+    encoded(hex.toUpperCase());
     if (!short) {
       for (const f of alignedBase64(bytes)) {
-        put(f, false);
-        put(toUrlAlphabet(f), false);
+        put(f, 'anywhere');
+        put(toUrlAlphabet(f), 'anywhere');
       }
     }
     // A JWS has three segments, a JWE five; each one alone is replaced, so a token split across
@@ -109,10 +150,10 @@ function variantsOf(value: string): Variant[] {
     if ((segments.length === 3 || segments.length === 5) && segments.every((s) => JWT_SEGMENT.test(s))) {
       for (const s of segments) {
         if (s.length < MIN_SEGMENT_LENGTH) continue;
-        put(s, false);
+        put(s, 'anywhere');
         const segHex = Buffer.from(s, 'utf8').toString('hex');
-        put(segHex, false);
-        put(segHex.toUpperCase(), false);
+        put(segHex, 'anywhere');
+        put(segHex.toUpperCase(), 'anywhere');
       }
     }
   }
@@ -159,8 +200,8 @@ export class Redactor {
       const known = this.variants.get(v.text);
       if (known) {
         // Another secret already gives this text away: it keeps its label, but the variant is
-        // matched anywhere if either secret needs that.
-        if (!v.wholeWord) known.wholeWord = false;
+        // matched as loosely as either secret needs.
+        if (STRICTNESS[v.mode] < STRICTNESS[known.mode]) known.mode = v.mode;
         continue;
       }
       this.owners.set(v.text, secret);
@@ -204,7 +245,7 @@ export class Redactor {
       for (const len of prefixLengths) {
         for (const v of byPrefix.get(text.slice(p, p + len)) ?? []) {
           if (best && v.text.length <= best.text.length) break;
-          if (text.startsWith(v.text, p) && (!v.wholeWord || wholeWordAt(text, p, v.text.length))) {
+          if (text.startsWith(v.text, p) && fitsAt(v, text, p)) {
             best = v;
             break;
           }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { SecretsRepo } from '../store/secrets';
+import { assertStrongKey, assertStrongPassphrase } from './key-strength';
 import { SecretStoreError, type SecretStore } from './types';
 
 export const KEY_FILE = 'secret.key';
@@ -23,12 +24,18 @@ export function parseKey(value: string): Buffer | null {
   return b64?.length === 32 ? b64 : null;
 }
 
-/** A 32-byte key from the environment value: hex or base64 of 32 bytes, else a passphrase (scrypt). */
+/**
+ * A 32-byte key from the environment value: hex or base64 of 32 bytes, else a passphrase (scrypt).
+ * A weak one (key-strength.ts) is refused.
+ */
 export function keyFromEnv(value: string): Buffer {
   const v = value.trim();
   const raw = parseKey(v);
-  if (raw) return raw;
-  if (v.length < 16) throw new SecretStoreError('PORTCULLIS_SECRET_KEY is too short: use 32 random bytes (64 hex characters).');
+  if (raw) {
+    assertStrongKey(raw, 'PORTCULLIS_SECRET_KEY');
+    return raw;
+  }
+  assertStrongPassphrase(v, 'PORTCULLIS_SECRET_KEY');
   return crypto.scryptSync(v, 'portcullis/secret-store/v1', 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
 }
 

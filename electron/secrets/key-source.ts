@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Shell } from '../config';
 import type { SecretStoreChoice } from './index';
 import { keyFromEnv, parseKey } from './encrypted';
+import { assertStrongKey, KEY_HELP } from './key-strength';
 import { SecretStoreError } from './types';
 
 /** A key given from outside the data dir (or, on loopback, a key file the admin pointed at inside it). */
@@ -21,8 +22,6 @@ export interface GivenKey {
   file?: string;
 }
 
-export const KEY_HELP =
-  'Generate a key with `openssl rand -base64 32` (or `node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'base64\'))"`).';
 
 /** Thrown when a team server beyond loopback has no key outside its data dir. */
 export class SecretKeyRequiredError extends SecretStoreError {
@@ -77,7 +76,7 @@ export function isInside(file: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** Reads a key file given by the admin: it must exist, be a regular file readable by its owner only, and hold 32 bytes. */
+/** Reads a key file given by the admin: it must exist, be a regular file readable by its owner only, and hold 32 bytes that are not a weak key. */
 export function readGivenKeyFile(file: string): GivenKey {
   let stat: fs.Stats;
   try {
@@ -102,6 +101,7 @@ export function readGivenKeyFile(file: string): GivenKey {
       `The secret key file ${file} is damaged: it must hold 32 random bytes as base64 or hex (\`openssl rand -base64 32 > ${file}\`).`,
     );
   }
+  assertStrongKey(key, `The secret key file ${file}`);
   return { key, label: `the key file ${file}`, file };
 }
 

@@ -113,6 +113,15 @@ describe('a team server beyond loopback', () => {
     await core.close();
   }, 30_000);
 
+  it('does not start with a weak key (32 zero bytes, a short passphrase), before any file is created', async () => {
+    const dataDir = path.join(freshDir(), 'data');
+    await expect(open(dataDir, { listenHost: '0.0.0.0', secretKey: Buffer.alloc(32).toString('base64') }).core).rejects.toThrow(
+      /PORTCULLIS_SECRET_KEY is too weak: its 32 bytes are all the same \(0x00\).*openssl rand -base64 32/,
+    );
+    await expect(open(dataDir, { secretKey: 'admin-password-1' }).core).rejects.toThrow(/PORTCULLIS_SECRET_KEY is too weak: a passphrase is too short/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  }, 30_000);
+
   it('is not served beyond loopback by a core whose key is in the data dir, even if the core was not told the host', async () => {
     const core = await open(freshDir()).core;
     try {

@@ -1,10 +1,12 @@
 // Names and titles are one line of visible text (issue 18, item 8): control and format characters
 // (NUL, ESC, CR/LF, bidirectional overrides, zero-width spaces) are stripped on every way in, over
 // both transports; spaces, letters in any script and the joiners words and emoji need are kept.
+// The same rule covers the extended profile (the bio keeps its line breaks) and lone UTF-16
+// surrogates, and an email with an invisible character is refused (issue 30, item 6).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiSummary, ImportData } from '../../shared/contract';
-import { singleLine } from '../../shared/validation';
+import { isValidEmail, multiLine, singleLine } from '../../shared/validation';
 import { createTestCore, openTransport, signUpAndLogin, type TestCore, type TestUser, type Transport } from '../helpers/core';
 
 interface Env<T> {
@@ -26,6 +28,27 @@ describe('singleLine', () => {
     expect(singleLine('می\u200cخواهم')).toBe('می\u200cخواهم');
     expect(singleLine('👨\u200d👩\u200d👧')).toBe('👨\u200d👩\u200d👧');
     expect(singleLine('\u200dx\u200c')).toBe('x');
+  });
+
+  it('drops lone surrogates and C1 controls, keeps surrogate pairs', () => {
+    expect(singleLine('Ana\ud800')).toBe('Ana');
+    expect(singleLine('\udc00Gar\ud83dcía\u0085\u009b')).toBe('García ');
+    expect(singleLine('🦊 Fox\ud83d')).toBe('🦊 Fox');
+  });
+});
+
+describe('multiLine', () => {
+  it('keeps line breaks as LF and cleans each line like singleLine', () => {
+    expect(multiLine('Hello\r\nworld\u0000\u202e\ud800\rthree\u2028four\n\nbye\t!')).toBe('Hello\nworld\nthree\nfour\n\nbye !');
+  });
+});
+
+describe('isValidEmail', () => {
+  it('refuses control, format and lone surrogate characters', () => {
+    expect(isValidEmail('ada@example.com')).toBe(true);
+    expect(isValidEmail('ada\u0000@example.com')).toBe(false);
+    expect(isValidEmail('ad\u200ba@example.com')).toBe(false);
+    expect(isValidEmail('ada@exa\ud800mple.com')).toBe(false);
   });
 });
 
@@ -95,5 +118,54 @@ describe.each(['http', 'ipc'] as const)('names and titles over %s', (kind) => {
     expect(profile.json.data.user.firstName).toBe('Zoë');
     const blank = await t.call<Env<never>>('PUT', '/api/user/update', { token: u.token, body: { firstName: '\u200b\u200b\u200b', lastName: 'Doe' } });
     expect(blank.status).toBe(400);
+  });
+
+  it('drops lone surrogates from sign-up names and refuses an email with an invisible character', async () => {
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const signup = await t.call<Env<{ user: { firstName: string; lastName: string } }>>('POST', '/api/auth/signup', {
+      body: { firstName: 'Ana\ud800', lastName: '\udc00Gar\ud83dcía 🦊', email: `s${suffix}@example.com`, username: `s${suffix}`, password: 'Passw0rd!long' },
+    });
+    expect(signup.status).toBe(201);
+    expect(signup.json.data.user).toMatchObject({ firstName: 'Ana', lastName: 'García 🦊' });
+    const lone = await t.call<Env<never>>('POST', '/api/auth/signup', {
+      body: { firstName: '\udfff\ud800', lastName: 'X', email: `l${suffix}@example.com`, username: `l${suffix}`, password: 'Passw0rd!long' },
+    });
+    expect(lone.status).toBe(400);
+    expect(lone.json.errors).toContainEqual({ field: 'firstName', message: 'First name is required' });
+    const email = await t.call<Env<never>>('POST', '/api/auth/signup', {
+      body: { firstName: 'Ana', lastName: 'X', email: `m${suffix}\u0000@example.com`, username: `m${suffix}`, password: 'Passw0rd!long' },
+    });
+    expect(email.status).toBe(400);
+    expect(email.json.errors).toContainEqual({ field: 'email', message: 'Invalid email' });
+  });
+
+  it('cleans every extended-profile field; the bio keeps its line breaks', async () => {
+    const saved = await t.call<Env<{ profile: Record<string, string> }>>('PUT', '/api/user/extended-profile', {
+      token: u.token,
+      body: {
+        phone: '+27\u0000 21 555\u200b 0100',
+        company: 'Acme\u202e Corp\r\n',
+        position: 'CTO\u001b[2J\u009b',
+        timezone: 'UTC+02:00\ud800',
+        location: 'Cape\u200bTown\u0007',
+        website_url: 'https://ada.dev\u0008',
+        avatar_url: 'https://ada.dev/me.png\ufeff',
+        bio: 'Hello\r\nworld\u0000\u202e\ud800\n\n🦊 bye',
+      },
+    });
+    expect(saved.status).toBe(200);
+    const clean = {
+      phone: '+27 21 555 0100',
+      company: 'Acme Corp',
+      position: 'CTO[2J',
+      timezone: 'UTC+02:00',
+      location: 'CapeTown',
+      website_url: 'https://ada.dev',
+      avatar_url: 'https://ada.dev/me.png',
+      bio: 'Hello\nworld\n\n🦊 bye',
+    };
+    expect(saved.json.data.profile).toMatchObject(clean);
+    const got = await t.call<Env<{ profile: Record<string, string> }>>('GET', '/api/user/extended-profile', { token: u.token });
+    expect(got.json.data.profile).toMatchObject(clean);
   });
 });

@@ -4,6 +4,7 @@
 // cluster per core) or `two-nodes` (two cores on one such database; transports alternate requests
 // between them). The contract suite runs under all three (scripts/test-all.mjs).
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import os from 'node:os';
@@ -35,8 +36,8 @@ export function testStore(): TestStore {
   return chosen as TestStore;
 }
 
-/** Every node of a shared database holds the same key (32 bytes, base64); tests only. */
-export const TEST_SHARED_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+/** Every node of a shared database holds the same key (32 bytes, base64, as random as a hash); tests only. */
+export const TEST_SHARED_SECRET_KEY = crypto.createHash('sha256').update('portcullis test shared secret key').digest('base64');
 
 /** A new, empty database on this process's throwaway cluster (started on first use, stopped at exit). */
 export const newTestDatabase = (): Promise<string> => freshDatabase('portcullis');

@@ -1,13 +1,15 @@
 // Keys at rest (issue 18, item 7): which key the encrypted store uses, decided before anything is
 // created. A team server beyond loopback never keeps its key in the data dir; a key file given by the
-// admin must be private (0600), outside the data dir there, and hold 32 bytes.
+// admin must be private (0600), outside the data dir there, and hold 32 bytes. A weak key (32 zero
+// bytes, a pattern, a short or repetitive passphrase) is refused at start (issue 30, item 6).
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isLoopbackHost, keyMustLeaveDataDir, planSecretKey, SecretKeyRequiredError, type KeyPlanInput } from '../../electron/secrets/key-source';
-import { tempDir } from '../helpers/core';
+import { assertStrongPassphrase } from '../../electron/secrets/key-strength';
+import { tempDir, TEST_SHARED_SECRET_KEY } from '../helpers/core';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -105,5 +107,52 @@ describe('planSecretKey', () => {
     expect(() => planSecretKey(base({ keyFile: keyFile(freshDir(), 0o600, '') }))).toThrow(/is damaged/);
     expect(() => planSecretKey(base({ keyFile: freshDir() }))).toThrow(/is not a file/);
     expect(() => planSecretKey(base({ envKey: 'a'.repeat(64), keyFile: keyFile(freshDir()) }))).toThrow(/keep one of them/);
+  });
+
+  it('refuses weak keys, saying how to make a good one: zero bytes, one byte repeated, a pattern, a short or repetitive passphrase', () => {
+    const counting = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
+    const fewValues = Buffer.from(Array.from({ length: 32 }, (_, i) => [0x41, 0x42, 0x43, 0x44][i % 4]!));
+    const halfZero = Buffer.concat([crypto.randomBytes(16), Buffer.alloc(16)]);
+    const weak: [string, RegExp][] = [
+      ['00'.repeat(32), /all the same \(0x00\)/],
+      [Buffer.alloc(32).toString('base64'), /all the same \(0x00\)/],
+      [Buffer.alloc(32, 7).toString('base64'), /all the same \(0x07\)/],
+      [counting.toString('hex'), /a few values or a pattern/],
+      [fewValues.toString('base64'), /a few values or a pattern/],
+      [halfZero.toString('base64'), /a few values or a pattern/],
+      ['correct horse battery staple', /too short at 28 bytes \(at least 32/],
+      ['hunter2hunter2', /too short/],
+      ['password'.repeat(4), /repeats a few characters or a pattern/],
+      ['abcdefghijklmnop'.repeat(2), /repeats a few characters or a pattern/],
+    ];
+    for (const [envKey, why] of weak) {
+      const message = (() => {
+        try {
+          planSecretKey(base({ envKey }));
+          return 'accepted';
+        } catch (err) {
+          return (err as Error).message;
+        }
+      })();
+      expect(message, envKey).toMatch(/^PORTCULLIS_SECRET_KEY is too weak: /);
+      expect(message, envKey).toMatch(why);
+      expect(message, envKey).toContain('openssl rand -base64 32');
+    }
+    // The same for a key file (what `--secret-key-file` reads), also on loopback.
+    const zeros = keyFile(freshDir(), 0o600, `${Buffer.alloc(32).toString('base64')}\n`);
+    expect(() => planSecretKey(base({ keyFile: zeros, listenHost: '127.0.0.1' }))).toThrow(
+      new RegExp(`The secret key file ${zeros} is too weak: its 32 bytes are all the same \\(0x00\\).*openssl rand -base64 32`),
+    );
+  });
+
+  it('keeps accepting what the docs and tests generate: random bytes as base64 or hex, a long passphrase', () => {
+    for (let i = 0; i < 200; i += 1) {
+      const key = crypto.randomBytes(32);
+      expect(planSecretKey(base({ envKey: key.toString(i % 2 ? 'hex' : 'base64') }))?.key.equals(key)).toBe(true);
+    }
+    // 32 random base64 characters as a passphrase (scrypt is slow: the rule alone, many times).
+    for (let i = 0; i < 1000; i += 1) assertStrongPassphrase(crypto.randomBytes(24).toString('base64'), 'PORTCULLIS_SECRET_KEY');
+    expect(planSecretKey(base({ envKey: 'correct horse battery staple portcullis test passphrase' }))?.key).toHaveLength(32);
+    expect(planSecretKey(base({ envKey: TEST_SHARED_SECRET_KEY }))?.key).toHaveLength(32);
   });
 });

@@ -1,6 +1,7 @@
 // The SecretStore: AES-256-GCM with a 0600 key file or PORTCULLIS_SECRET_KEY (team server), the
 // real OS keychain through a throw-away gnome-keyring (desktop/CLI), and no key ever stored in clear.
 
+import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,16 +49,16 @@ describe('encrypted secret store', () => {
     await repo.put('scan:b', 'aes-256-gcm', row!.ciphertext, new Date());
     await expect(s.get('scan:b')).rejects.toThrow(/could not be decrypted/);
     // Nor does one made with another key.
-    expect(() => decrypt(keyFromEnv('f'.repeat(64)), 'scan:a', row!.ciphertext!)).toThrow(/could not be decrypted/);
+    expect(() => decrypt(keyFromEnv(crypto.randomBytes(32).toString('hex')), 'scan:a', row!.ciphertext!)).toThrow(/could not be decrypted/);
     await s.delete('scan:a');
     expect(await s.get('scan:a')).toBeNull();
   });
 
   it('takes PORTCULLIS_SECRET_KEY as hex, base64 or a long passphrase', () => {
-    const hex = keyFromEnv('00'.repeat(32));
-    expect(hex).toHaveLength(32);
-    expect(keyFromEnv(Buffer.alloc(32, 7).toString('base64'))).toEqual(Buffer.alloc(32, 7));
-    const pass = keyFromEnv('correct horse battery staple');
+    const random = crypto.randomBytes(32);
+    expect(keyFromEnv(random.toString('hex'))).toEqual(random);
+    expect(keyFromEnv(random.toString('base64'))).toEqual(random);
+    const pass = keyFromEnv('correct horse battery staple portcullis test passphrase');
     expect(pass).toHaveLength(32);
     expect(decrypt(pass, 'r', encrypt(pass, 'r', 'x'))).toBe('x');
     expect(() => keyFromEnv('short')).toThrow(/too short/);

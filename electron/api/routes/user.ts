@@ -8,6 +8,7 @@ import type { ExtendedProfile, UsageData } from '../../../shared/contract';
 import { PASSWORD_CHANGE_MESSAGES, SERVER_MESSAGES, SETTINGS_MESSAGES } from '../../../shared/messages';
 import {
   isHttpUrl,
+  multiLine,
   singleLine,
   validateExtendedProfile,
   validatePasswordChange,
@@ -69,7 +70,12 @@ const preferencesSchema = z.object({
   ),
 });
 
-const text = (max: number, label: string) => z.string({ error: `${label} must be text.` }).max(max, { error: `${label} must be at most ${max} characters.` });
+// Every field is cleaned to visible text before its rules (shared/validation: singleLine, multiLine).
+const text = (max: number, label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .overwrite(singleLine)
+    .max(max, { error: `${label} must be at most ${max} characters.` });
 
 const extendedSchema = z.object({
   phone: text(40, 'Phone').optional(),
@@ -80,7 +86,7 @@ const extendedSchema = z.object({
     .refine((v) => v === '' || isHttpUrl(v), { error: 'Avatar URL must be an http:// or https:// address.' })
     .optional(),
   // Length rule of the bio comes from the spec validator below, with its message.
-  bio: z.string({ error: 'Bio must be text.' }).optional(),
+  bio: z.string({ error: 'Bio must be text.' }).overwrite(multiLine).optional(),
   website_url: text(LIMITS.urlMax, 'Website URL').optional(),
   location: text(LIMITS.shortTextMax, 'Location').optional(),
 });
