@@ -1,6 +1,7 @@
 // The /api contract: entities of spec section 3 and the request/response of every call of spec
 // section 7 (plus the routes this product adds), used by the core and the renderer alike.
 
+import type { CoverageReason, CoverageSummary } from './coverage';
 import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting } from './identities';
 import type {
   ApiPermission,
@@ -284,6 +285,8 @@ export interface SkippedCheck {
   reason: string;
   /** The check's OWASP category ("API1:2023"). */
   owasp?: string;
+  /** The reason as one of the coverage reasons (shared/coverage.ts); absent on scans before issue 26. */
+  code?: CoverageReason;
 }
 
 /** What a running scan is doing now: the check it last started and where ("GET /path"; null for API-wide checks). */
@@ -313,6 +316,8 @@ export interface ScanInfo {
   refreshes: number;
   /** While the scan runs (and the process running it answers): its current check and endpoint; else null. */
   current?: ScanCurrent | null;
+  /** What the scan reached and exercised (issue 26); the whole ledger is GET /api/scan/coverage. Absent on older scans. */
+  coverage?: CoverageSummary | null;
 }
 
 export interface CreatedUserReport {

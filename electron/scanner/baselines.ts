@@ -7,7 +7,7 @@ import type { Endpoint } from '../../shared/contract';
 import type { Budget, HttpEngine } from './http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from './http/exchange';
 import { pathParamNames, toProbe, type PreparedRequest } from './requests';
-import type { ResourcePool } from './resources';
+import type { BlockCode, ResourcePool } from './resources';
 
 export type BaselineMode = 'key1' | 'key2' | 'privileged' | 'lower' | 'anonymous';
 export const BASELINE_MODES: readonly BaselineMode[] = ['key1', 'key2', 'privileged', 'lower', 'anonymous'];
@@ -44,7 +44,7 @@ export interface BaselineRecord {
 export class Baselines {
   private readonly shared = new Map<string, Promise<PreparedRequest | null>>();
   private readonly records = new Map<string, Promise<BaselineRecord | null>>();
-  private readonly blocked = new Map<string, string>();
+  private readonly blocked = new Map<string, { reason: string; code: BlockCode }>();
 
   constructor(private readonly deps: BaselineDeps) {}
 
@@ -56,7 +56,7 @@ export class Baselines {
   private async prepareAsKey1(endpoint: Endpoint): Promise<PreparedRequest | null> {
     const r = await this.deps.resources.prepare(endpoint, 1);
     if ('blocked' in r) {
-      this.blocked.set(endpoint.id, r.blocked);
+      this.blocked.set(endpoint.id, { reason: r.blocked, code: r.code });
       return null;
     }
     return r.request;
@@ -75,6 +75,11 @@ export class Baselines {
 
   /** Why the endpoint has no baseline (an unsafe request with no object the scan created), if so. */
   blockedReason(endpoint: Endpoint): string | null {
+    return this.blocked.get(endpoint.id)?.reason ?? null;
+  }
+
+  /** The block with its coverage reason, when the endpoint has no baseline for one. */
+  block(endpoint: Endpoint): { reason: string; code: BlockCode } | null {
     return this.blocked.get(endpoint.id) ?? null;
   }
 
@@ -86,6 +91,12 @@ export class Baselines {
   /** Already recorded (without sending anything)? */
   has(endpoint: Endpoint, mode: BaselineMode): boolean {
     return this.records.has(`${endpoint.id}:${mode}`);
+  }
+
+  /** The exchange of this mode if it was sent (never sends). */
+  async recorded(endpoint: Endpoint, mode: BaselineMode): Promise<Exchange | null> {
+    const p = this.records.get(`${endpoint.id}:${mode}`);
+    return p ? ((await p)?.exchange ?? null) : null;
   }
 
   record(endpoint: Endpoint, mode: BaselineMode): Promise<BaselineRecord | null> {

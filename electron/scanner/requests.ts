@@ -201,7 +201,7 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
 
 /** The engine request for a prepared one, speaking as `auth`. */
 export function toProbe(p: PreparedRequest, auth: RequestAuth, extra: Partial<ProbeRequest> = {}): ProbeRequest {
-  return { method: p.method, url: p.url, headers: p.headers, body: p.body, auth, placements: p.placements, ...extra };
+  return { method: p.method, url: p.url, headers: p.headers, body: p.body, auth, placements: p.placements, ...(p.endpoint ? { operation: p.endpoint.id } : {}), ...extra };
 }
 
 /** A copy with changes: a different method, query values, headers, or a new body value. */

@@ -4,7 +4,8 @@
 // the scan created are the only ones it writes to or deletes, unless the user opted in.
 
 import type { Endpoint } from '../../shared/contract';
-import { graphqlSendBlocked } from './graphql-safety';
+import type { CoverageReason } from '../../shared/coverage';
+import { destructiveMutation, graphqlSendBlocked } from './graphql-safety';
 import { altersByName, consentHint, consented, destructiveRead, wipeOperation, writesFiles } from './probe-safety';
 import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
@@ -26,7 +27,11 @@ export interface CreatedObject {
 
 export type Purpose = 'read' | 'write' | 'destroy';
 
-export type PathResolution = { ok: true; values: Record<string, PathValue> } | { ok: false; reason: string };
+export type PathResolution = { ok: true; values: Record<string, PathValue> } | { ok: false; reason: string; code: BlockCode };
+
+/** Why a request was not prepared, as a coverage reason (shared/coverage.ts). */
+export type BlockCode = Extract<CoverageReason, 'no-object' | 'existing-object' | 'unsafe' | 'not-applicable'>;
+export type Prepared = { request: PreparedRequest } | { blocked: string; code: BlockCode };
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ID_CONTAINERS = ['data', 'result', 'item', 'object', 'resource', 'record'];
@@ -301,12 +306,9 @@ export class ResourcePool {
         }
       }
       if (purpose !== 'read' && !this.deps.allowExistingObjects) {
-        return {
-          ok: false,
-          reason: producer
-            ? `no object of ${producer.method} ${producer.path} could be created to use for {${name}}`
-            : `{${name}} would address an object the scan did not create`,
-        };
+        return producer
+          ? { ok: false, reason: `no object of ${producer.method} ${producer.path} could be created to use for {${name}}`, code: 'no-object' }
+          : { ok: false, reason: `{${name}} would address an object the scan did not create`, code: 'existing-object' };
       }
       if (list) {
         const ids = await this.harvest(list, key, name, depth + 1);
@@ -321,18 +323,18 @@ export class ResourcePool {
   }
 
   /** A request for the endpoint as `key` uses it; null when the safety rule forbids it. */
-  async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<{ request: PreparedRequest } | { blocked: string }> {
+  async prepare(endpoint: Endpoint, key: KeyNumber, purpose: Purpose = purposeOf(endpoint.method)): Promise<Prepared> {
     const named = consented(endpoint, this.deps);
     // A wipe spoils every check still running: only the reset-route check sends it, once, at the end, and only when named.
     const wipe = destructiveRead(endpoint) ? "its name says it wipes or re-creates the API's data" : endpoint.graphql ? null : wipeOperation(endpoint);
-    if (wipe) return { blocked: named ? `${wipe} (sent only once, by the reset-route check, after every other check)` : `${wipe}: never sent without your consent (${consentHint(endpoint)})` };
+    if (wipe) return named ? { blocked: `${wipe} (sent only once, by the reset-route check, after every other check)`, code: 'not-applicable' } : { blocked: `${wipe}: never sent without your consent (${consentHint(endpoint)})`, code: 'unsafe' };
     if (!this.deps.allowExistingObjects && altersByName(endpoint)) {
-      return { blocked: 'its name says it alters or removes an existing object, which its body names: not one the scan created (allow writes to existing objects to send it)' };
+      return { blocked: 'its name says it alters or removes an existing object, which its body names: not one the scan created (allow writes to existing objects to send it)', code: 'existing-object' };
     }
     const graphqlBlocked = graphqlSendBlocked(endpoint, this.deps.allowExistingObjects, named);
-    if (graphqlBlocked) return { blocked: graphqlBlocked };
+    if (graphqlBlocked) return { blocked: graphqlBlocked, code: endpoint.graphql?.kind === 'subscription' ? 'not-applicable' : destructiveMutation(endpoint) ? 'unsafe' : 'existing-object' };
     const path = await this.resolvePath(endpoint, key, purpose);
-    if (!path.ok) return { blocked: path.reason };
+    if (!path.ok) return { blocked: path.reason, code: path.code };
     const spec = authSpecFor(endpoint, this.deps.security);
     // Creates get unique values; writes that name a file get a file name of their own (never one that may exist).
     const unique = endpoint.method === 'POST' || writesFiles(endpoint) ? this.deps.nextUnique() : undefined;

@@ -15,6 +15,10 @@ import { IdentityBook } from './identities/book';
 import { loginOrigins, type ScanSecurity } from './identities/placement';
 import type { OobListener } from './oob';
 import { Redactor } from './redact';
+import { ANONYMOUS_NAME } from '../../shared/identities';
+import type { CoverageReason } from '../../shared/coverage';
+import { CoverageLedger } from './coverage-ledger';
+import type { RequestAuth } from './http/exchange';
 import { operationLabel } from './probe-safety';
 import { ResourcePool } from './resources';
 import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
@@ -44,6 +48,8 @@ export class ScanRun {
   readonly engine: HttpEngine;
   readonly resources: ResourcePool;
   readonly baselines: Baselines;
+  /** What the scan tested: every exchange by operation and identity, every check's run by operation (issue 26). */
+  readonly coverage: CoverageLedger;
   readonly progress: ScanProgress = { done: 0, total: 0, requestsSent: 0, findings: 0 };
   /** What the scan does outside the tasks (signing in); the tasks in flight take its place. */
   phase: ScanCurrent | null = null;
@@ -92,8 +98,10 @@ export class ScanRun {
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
         this.book.observe(ex);
+        this.coverage.observe(ex, this.identityOf(ex.request.auth));
       },
     });
+    this.coverage = new CoverageLedger(this.active, new URL(job.api.baseUrl).pathname);
     const tag = job.scanId.replace(/-/g, '').slice(0, 8);
     this.resources = new ResourcePool({
       engine: this.engine,
@@ -135,16 +143,34 @@ export class ScanRun {
 
   /**
    * A check did not send some of its probes to an operation because of the safety rule
-   * (probe-safety.ts): one note per reason at the end, listing the operations and what the user can do.
+   * (probe-safety.ts): one note per reason at the end, listing the operations and what the user can do;
+   * the coverage ledger says it for the check on the operation.
    */
-  holdBack(endpoint: Endpoint, reason: string, hint: string): void {
+  holdBack(endpoint: Endpoint, reason: string, hint: string, check?: Check): void {
+    if (check) this.coverage.skipped(check.id, endpoint, 'unsafe', reason);
     let entry = this.heldBack.get(reason);
     if (!entry) this.heldBack.set(reason, (entry = { operations: new Set(), hint }));
     entry.operations.add(operationLabel(endpoint));
   }
 
-  skip(check: Check, reason: string): void {
-    if (!this.skipped.some((s) => s.check_id === check.id)) this.skipped.push({ check_id: check.id, title: check.title, reason: this.redactor.redact(reason), owasp: check.owasp });
+  /** The check is skipped for the scan; on `endpoints` (those it applies to) the coverage ledger says why. */
+  skip(check: Check, reason: string, code: CoverageReason = 'not-applicable', endpoints: readonly Endpoint[] = []): void {
+    if (!this.skipped.some((s) => s.check_id === check.id)) this.skipped.push({ check_id: check.id, title: check.title, reason: this.redactor.redact(reason), owasp: check.owasp, code });
+    for (const e of endpoints) this.coverage.skipped(check.id, e, code, reason);
+  }
+
+  /** The identity an exchange spoke as, for the coverage ledger: a slot's name, a created user's, anonymous; null for a forged credential. */
+  identityOf(auth: RequestAuth): string | null {
+    if (auth.kind === 'key') return this.book.labelOf(auth.key);
+    if (auth.kind === 'identity') return auth.name;
+    if (auth.kind === 'none') return ANONYMOUS_NAME;
+    return null;
+  }
+
+  /** The identity names of the coverage table: the scan's identities in order, the users it registered, anonymous last. */
+  coverageIdentities(): string[] {
+    const names = [...this.book.sessions.map((s) => s.name), ...(this.accounts?.created ?? []).map((a) => a.username ?? a.email ?? '').filter(Boolean)];
+    return [...new Set([...names.filter((n) => n !== ANONYMOUS_NAME), ANONYMOUS_NAME])];
   }
 
   stop(reason: StopReason): void {

@@ -12,6 +12,7 @@ import { AbortedError } from './http/limits';
 import { authSpecFor } from './identities/placement';
 import { LocalTargetError } from './net-guard';
 import { CONSENT_HINT, fileWriteRefusal } from './probe-safety';
+import { recordTaskCoverage, recordUnrunTasks } from './run-coverage';
 import { toProbe, type PreparedRequest } from './requests';
 import { purposeOf } from './resources';
 import type { ScanRun } from './run-state';
@@ -35,17 +36,17 @@ export function planTasks(run: ScanRun): Task[] {
   for (const check of run.job.checks) {
     // A check for another kind of API (GraphQL checks on a REST API and the reverse) does not apply: not a skip worth listing.
     if (!(check.protocols ?? ['rest']).some((p) => protocols.has(p))) continue;
+    const applicable = run.active.filter((e) => check.appliesTo(e));
     if (check.needsKey2 && !run.hasKey2) {
-      run.skip(check, 'Needs a second user (key 2): this cross-user test compares what two users can reach. Add a second identity, or let the scan create users.');
+      run.skip(check, 'Needs a second user (key 2): this cross-user test compares what two users can reach. Add a second identity, or let the scan create users.', 'needs-second-identity', applicable);
       continue;
     }
     if (check.needsKey2 && identities.distinct === false) {
-      run.skip(check, `Key 1 and key 2 belong to the same user (${identities.how}).`);
+      run.skip(check, `Key 1 and key 2 belong to the same user (${identities.how}).`, 'needs-second-identity', applicable);
       continue;
     }
-    const applicable = run.active.filter((e) => check.appliesTo(e));
     if (!applicable.length) {
-      run.skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`);
+      run.skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`, 'flags');
       continue;
     }
     run.checksRun.push({ check_id: check.id, title: check.title, owasp: check.owasp, endpoints: applicable.map(describeEndpoint) });
@@ -59,20 +60,26 @@ export function planTasks(run: ScanRun): Task[] {
   return tasks;
 }
 
-function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number } {
+function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number; sentOn: ReadonlyMap<string, number> } {
   const { engine, baselines, resources, security } = run;
   const checkBudget = new Budget(`${task.check.id}${task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : ''}`, task.check.budget);
   const first = task.endpoint ?? task.endpoints[0]!;
-  const budgets = (e?: Endpoint | null) => (e ? [checkBudget, run.budgetOf(e)] : [checkBudget]);
+  // Requests of the check's own, by the operation they were for: the coverage ledger's "ran".
+  const sentOn = new Map<string, number>();
+  const budgets = (e?: Endpoint | null) => {
+    if (e) sentOn.set(e.id, (sentOn.get(e.id) ?? 0) + 1);
+    return e ? [checkBudget, run.budgetOf(e)] : [checkBudget];
+  };
   // Whatever a check builds, a write that names a file keeps the file name the scan made up (probe-safety.ts).
   const guarded = (request: ProbeRequest, endpoint: Endpoint | null | undefined): Promise<Exchange> | null => {
     const why = endpoint ? fileWriteRefusal(endpoint, request, run.job.options) : null;
     if (!why) return null;
-    run.holdBack(endpoint!, why, CONSENT_HINT);
+    run.holdBack(endpoint!, why, CONSENT_HINT, task.check);
     return Promise.resolve(engine.refuse(request, why));
   };
   return {
     spent: () => checkBudget.used,
+    sentOn,
     check: task.check,
     api: run.api,
     endpoint: first,
@@ -105,8 +112,8 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number 
     identityName: (key) => run.book.labelOf(key),
     budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [run.budgetOf((endpoint ?? task.endpoint)!).left] : [])),
     note: (m) => run.note(m),
-    skip: (reason) => run.skip(task.check, reason),
-    holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT),
+    skip: (reason, code) => run.skip(task.check, reason, code, task.endpoints),
+    holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT, task.check),
   };
 }
 
@@ -126,6 +133,8 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     try {
       for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
         const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
+        const at = draft.endpoint === undefined ? task.endpoint : draft.endpoint;
+        if (at) run.coverage.found(task.check.id, at);
         if (deferrals.hold(draft, built)) continue;
         deferrals.record(built);
         if (await run.sink.finding(built)) run.progress.findings += 1;
@@ -152,13 +161,16 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   const runTask = async (task: Task) => {
     run.taskStarted(task, { check: task.check.title, endpoint: task.endpoint ? describeEndpoint(task.endpoint) : null });
     const ctx = contextFor(run, task);
+    started.add(task);
     try {
       await runChecked(task, ctx);
+      if (!run.signal.aborted) await recordTaskCoverage(run, task, ctx.sentOn);
     } finally {
       run.taskEnded(task);
       run.requestsByCheck[task.check.id] = (run.requestsByCheck[task.check.id] ?? 0) + ctx.spent();
     }
   };
+  const started = new Set<Task>();
 
   // Tasks mostly wait on their own requests in sequence; the engine's semaphore bounds what is in
   // flight. Twice the concurrency keeps it full (a queue of waiting requests) without holding the live
@@ -170,6 +182,8 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     if (phase.length && !run.signal.aborted) await runPool(phase, workers);
   }
   if (!run.signal.aborted) for (const built of deferrals.release()) if (await run.sink.finding(built)) run.progress.findings += 1;
+  const unrun = tasks.filter((t) => !started.has(t));
+  if (unrun.length) recordUnrunTasks(run, unrun, scanBudgetSpent ? `the scan's request budget (${run.engine.budget.limit} requests) was spent first` : run.stopMessage() ?? 'the scan stopped before it');
 
   async function runPool(list: Task[], size: number): Promise<void> {
     let next = 0;

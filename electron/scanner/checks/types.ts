@@ -3,6 +3,7 @@
 // through ctx.send() (and the baselines), which apply scope, pacing, budgets and redaction.
 
 import type { Confidence, Flag } from '../../../shared/constants';
+import type { CoverageReason } from '../../../shared/coverage';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
@@ -215,6 +216,6 @@ export interface CheckContext {
    * the safety rule (probe-safety.ts): the reason, and what the user can do, end up in one scan note.
    */
   holdBack(reason: string, endpoint?: Endpoint): void;
-  /** Marks the check skipped for this scan, with the reason shown in the scan details. */
-  skip(reason: string): void;
+  /** Marks the check skipped for this scan, with the reason shown in the scan details (and as a coverage reason on the task's operations). */
+  skip(reason: string, code?: CoverageReason): void;
 }

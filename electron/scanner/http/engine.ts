@@ -65,6 +65,8 @@ export interface ProbeRequest {
   noRenew?: boolean;
   /** A login request: it may go to the login origins as well as the API's. */
   login?: boolean;
+  /** The id of the operation (endpoint) the request was prepared for: kept on the exchange for the coverage ledger. */
+  operation?: string;
 }
 
 /** Puts a scan's credentials on requests and renews them (identities/book.ts). */
@@ -535,7 +537,7 @@ export class HttpEngine {
       this.semaphore.release();
       const exchange = new Exchange(
         ++this.seq,
-        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS } satisfies ExchangeRequest,
+        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
         response,
         error,
         performance.now() - t0,

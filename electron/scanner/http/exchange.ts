@@ -43,6 +43,8 @@ export interface ExchangeRequest {
   auth: RequestAuth;
   /** Where the credentials were put. */
   placements: CredentialPlacement[];
+  /** The id of the operation (endpoint) the request was prepared for, when known: the coverage ledger counts it there. */
+  operation?: string;
 }
 
 export interface ExchangeResponse {
