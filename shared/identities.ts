@@ -3,6 +3,7 @@
 // schema validates all three; the scanner turns a validated config into live sessions.
 
 import { z } from 'zod';
+import { compileUserPattern } from './user-pattern';
 
 export const IDENTITY_ROLES = ['user', 'privileged', 'lower'] as const;
 /** user: ordinary users of one role (two of them enable cross-user tests); privileged: an admin; lower: a lower-privileged user. */
@@ -78,6 +79,12 @@ export const loginRequestSchema = z
   });
 export type LoginRequest = z.output<typeof loginRequestSchema>;
 
+/** A user's pattern runs on RE2 (shared/user-pattern.ts): one it cannot run is refused here, with why. */
+function checkPattern(pattern: string, ctx: z.RefinementCtx): void {
+  const compiled = compileUserPattern(pattern);
+  if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['pattern'], message: compiled.message });
+}
+
 const SOURCES = ['body', 'header', 'cookie', 'regex'] as const;
 export const valueSourceSchema = z
   .object({
@@ -99,13 +106,7 @@ export const valueSourceSchema = z
     if (s.from === 'body' && s.pointer !== undefined && s.pointer !== '' && !s.pointer.startsWith('/')) {
       ctx.addIssue({ code: 'custom', path: ['pointer'], message: 'pointer must be a JSON pointer: "" or starting with "/" (e.g. /auth_token).' });
     }
-    if (s.from === 'regex' && s.pattern !== undefined) {
-      try {
-        new RegExp(s.pattern);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', path: ['pattern'], message: `pattern is not a valid regular expression: ${(err as Error).message}` });
-      }
-    }
+    if (s.from === 'regex' && s.pattern !== undefined) checkPattern(s.pattern, ctx);
   });
 export type ValueSource = z.output<typeof valueSourceSchema>;
 
@@ -177,6 +178,7 @@ export const cookieSessionSchema = z
       .superRefine((c, ctx) => {
         const need = { cookie: 'name', header: 'name', body: 'pointer', regex: 'pattern' } as const;
         if (c[need[c.from]] === undefined) ctx.addIssue({ code: 'custom', path: [need[c.from]], message: `csrf from: ${c.from} needs ${need[c.from]}.` });
+        if (c.from === 'regex' && c.pattern !== undefined) checkPattern(c.pattern, ctx);
       })
       .optional(),
   })
