@@ -341,6 +341,11 @@ export interface ConfigSecret {
   field: string;
 }
 
+// A key starts where no word character stands before it: without that, a long run of word
+// characters is tried as a key from each of its positions, each attempt reading to its end
+// (quadratic: 1.3 s for five 16 KB bodies).
+const RAW_BODY_PAIR = /(?<![\w-])["']?([\w-]+)["']?\s*[:=]\s*"?([^"&,}\s]+)"?/g;
+
 /**
  * Every secret an identity's configuration holds, with its field: its static token, passwords and
  * secrets of login requests (by field name), OAuth2 secrets.
@@ -368,7 +373,7 @@ export function configSecretFields(i: IdentityConfig): ConfigSecret[] {
     visitJson(s.request.query, null);
     for (const [k, v] of Object.entries(s.request.headers ?? {})) if (SECRET_FIELD_NAME.test(k) || /^authorization$/i.test(k)) add(v, k);
     // A raw body: key=value or "key": "value" pairs with a secret-like key.
-    for (const m of (s.request.body ?? '').matchAll(/["']?([\w-]+)["']?\s*[:=]\s*"?([^"&,}\s]+)"?/g)) if (SECRET_FIELD_NAME.test(m[1]!)) add(m[2], m[1]!);
+    for (const m of (s.request.body ?? '').matchAll(RAW_BODY_PAIR)) if (SECRET_FIELD_NAME.test(m[1]!)) add(m[2], m[1]!);
   }
   return [...out.values()];
 }
