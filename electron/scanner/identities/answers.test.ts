@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Exchange } from '../http/exchange';
-import { readValue, searchedPart } from './answers';
+import { readValue, whyNotFound } from './answers';
 
 function answer(body: string, headers: Record<string, string> = {}): Exchange {
   return new Exchange(1, { method: 'POST', url: 'http://127.0.0.1/login', headers: {}, body: null, auth: { kind: 'none' }, placements: [] }, { status: 200, headers, body, bytes: body.length, truncated: false }, null, 1);
@@ -36,7 +36,13 @@ describe('a regex token source', () => {
     const r = timed(() => readValue(source, answer(body)));
     expect(r.value).toBeNull();
     expect(r.ms).toBeLessThan(1_000);
-    expect(searchedPart(source, answer(body))).toMatch(/^ \(the pattern searched the first [\d,]+ characters of it\)$/);
-    expect(searchedPart({ from: 'regex', pattern: 'token=(\\w+)' }, answer('short'))).toBe('');
+    expect(whyNotFound(source, answer(body))).toMatch(/^ \(the pattern searched the first [\d,]+ characters of it\)$/);
+    expect(whyNotFound({ from: 'regex', pattern: 'token=(\\w+)' }, answer('short'))).toBe('');
+  });
+
+  it('says why a pattern saved before patterns ran on RE2 finds nothing', () => {
+    const source = { from: 'regex' as const, pattern: 'token=(?=\\w)(\\w+)' };
+    expect(readValue(source, answer('token=abc'))).toBeNull();
+    expect(whyNotFound(source, answer('token=abc'))).toMatch(/^ \(pattern uses a lookahead \(\(\?=\.\.\.\)\), which Portcullis does not run: .*"token":"\(\[\^"\]\+\)"\)$/);
   });
 });

@@ -119,11 +119,14 @@ export function searchPattern(pattern: string, text: string): string | null {
   return (m[1] as string | undefined) ?? (m[0] as string);
 }
 
-/** " (the pattern searched the first N characters of it)" when a regex source did not see all of the answer. */
-export function searchedPart(source: ValueSource, ex: Exchange): string {
+/**
+ * What a regex source's "not in its answer" leaves out: how much of a long answer the pattern searched,
+ * or why a pattern saved before patterns ran on RE2 cannot run ("" for other sources).
+ */
+export function whyNotFound(source: ValueSource, ex: Exchange): string {
   if (source.from !== 'regex') return '';
   const compiled = compileUserPattern(source.pattern!);
-  if (!compiled.ok) return '';
+  if (!compiled.ok) return ` (${compiled.message.replace(/\.$/, '')})`;
   const window = searchWindow(compiled.re);
   return regexText(source, ex).length > window ? ` (the pattern searched the first ${window.toLocaleString('en-US')} characters of it)` : '';
 }
