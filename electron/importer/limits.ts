@@ -34,4 +34,15 @@ export const IMPORT_LIMITS = {
   maxParameters: 200,
   maxParameterNameLength: 200,
   maxResponses: 50,
+  /**
+   * GraphQL SDL tokens (names, punctuation, strings; comments are not tokens). graphql-js holds every
+   * token and node in memory: about 370 bytes a token, so 185 MB at this limit. Counted before parsing.
+   */
+  maxGraphqlTokens: 500_000,
+  /** Type, directive and schema definitions and extensions (SDL), or types (introspection). */
+  maxGraphqlDefinitions: 20_000,
+  /** `extend ...` definitions: graphql-js merges a type's extensions in time quadratic in their number. */
+  maxGraphqlExtensions: 2_000,
+  /** Fields, arguments, input fields, enum values, union members and interfaces of all types together. */
+  maxGraphqlMembers: 200_000,
 } as const;

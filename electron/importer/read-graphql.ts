@@ -24,6 +24,7 @@ import { validateSDL } from 'graphql/validation/validate.js';
 import type { EndpointParameter, GraphqlOperation, JsonSchema } from '../../shared/contract';
 import { graphqlOperationName } from '../../shared/display';
 import { ImportError, lineColumn, SkipOperation } from './errors';
+import { guardIntrospection, guardSdlDocument, guardSdlText } from './graphql-bounds';
 import { outputSchema, SelectionBuilder } from './graphql-documents';
 import { argumentSchema, MAX_TYPE_WRAPPERS, namedOf, outputLeafSchema, wrappersOf } from './graphql-types-to-schema';
 import { IMPORT_LIMITS } from './limits';
@@ -49,8 +50,6 @@ export interface GraphqlImportOptions {
 export const DEFAULT_GRAPHQL_PATH = '/graphql';
 export const DEFAULT_GRAPHQL_NAME = 'GraphQL API';
 
-/** An SDL file of 25 MB holds a few million tokens; beyond that the file is not a schema anyone wrote. */
-const MAX_SDL_TOKENS = 5_000_000;
 /** Schema problems graphql-js finds (beyond a missing query type) become this many warnings at most. */
 const MAX_SCHEMA_WARNINGS = 5;
 const MAX_MESSAGE = 300;
@@ -126,9 +125,10 @@ function isGraphqlError(err: unknown): err is GraphQLError {
 
 /** SDL text -> a schema. Syntax and definition errors refuse the file with their line; directives the file uses but does not define (federation's @key) are warned about and ignored. */
 export function readGraphqlSdl(text: string, warnings: Warnings): GraphQLSchema {
+  guardSdlText(text);
   let doc: DocumentNode;
   try {
-    doc = parse(text, { maxTokens: MAX_SDL_TOKENS });
+    doc = parse(text, { maxTokens: IMPORT_LIMITS.maxGraphqlTokens });
   } catch (err) {
     if (err instanceof RangeError) throw new ImportError('The GraphQL schema nests too deeply to read.');
     if (isGraphqlError(err)) throw new ImportError(`The file is not a valid GraphQL schema: ${clampMessage(err.message)}`, locationOf(err));
@@ -137,6 +137,7 @@ export function readGraphqlSdl(text: string, warnings: Warnings): GraphQLSchema 
   const executable = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION);
   if (executable)
     throw new ImportError('The file holds GraphQL operations, not a schema: import the schema (SDL) or an introspection result.', nodeLocation(executable));
+  guardSdlDocument(doc);
   const problems = validateSDL(doc);
   const unknownDirective = /^Unknown directive "@([^"]+)"/;
   const refusal = problems.find((e) => !unknownDirective.test(e.message));
@@ -156,8 +157,12 @@ export function readGraphqlSdl(text: string, warnings: Warnings): GraphQLSchema 
   }
 }
 
-/** An introspection result -> a schema; a result graphql-js cannot build one from refuses the file. */
+/**
+ * An introspection result -> a schema; a result graphql-js cannot build one from, or one larger than
+ * the import limits, is refused. A file's, a live endpoint's and a scan's introspection all end here.
+ */
 export function readGraphqlIntrospection(found: { value: IntrospectionQuery; where: string }): GraphQLSchema {
+  guardIntrospection(found.value, found.where);
   try {
     return buildClientSchema(found.value);
   } catch (err) {

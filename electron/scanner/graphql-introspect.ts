@@ -3,9 +3,9 @@
 // when one is given (logged in as a scan would), and the schema it returns imported like a file.
 // Nothing of the identity is kept: the engine and session end with the call, and every message is redacted.
 
-import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { configSecrets, type IdentityConfig } from '../../shared/identities';
-import { importGraphqlSchema } from '../importer/read-graphql';
+import { importGraphqlSchema, readGraphqlIntrospection } from '../importer/read-graphql';
 import { ImportError } from '../importer/errors';
 import type { ImportResult } from '../importer/result';
 import { answerExcerpt } from './identities/answers';
@@ -118,9 +118,10 @@ export async function introspectGraphql(input: IntrospectInput): Promise<ImportR
     }
     let built;
     try {
-      built = buildClientSchema(schema!);
+      built = readGraphqlIntrospection({ value: schema!, where: '/data' });
     } catch (err) {
-      fail(`The introspection answer does not describe a valid schema: ${(err as Error).message}`);
+      // "The GraphQL introspection result is not valid: ..." or too large for the import limits.
+      fail((err as Error).message);
     }
     return importGraphqlSchema(built!, { name: input.name?.trim() || endpoint.host, baseUrl: origin, path: endpoint.pathname || '/graphql', format: 'graphql-introspection' });
   } catch (err) {

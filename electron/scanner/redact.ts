@@ -178,6 +178,8 @@ interface Match {
  */
 export class Redactor {
   private readonly list: NamedSecret[] = [];
+  /** The values of `list`: a login body can hold thousands of secrets, and each add looks here. */
+  private readonly values = new Set<string>();
   /** Variant text → the secret it gives away (the first secret added wins a shared variant). */
   private readonly owners = new Map<string, NamedSecret>();
   private readonly variants = new Map<string, Variant>();
@@ -194,7 +196,8 @@ export class Redactor {
 
   /** Adds a secret learnt during the scan; adding an equal value again does nothing. */
   add(secret: NamedSecret): void {
-    if (!secret.value || this.list.some((s) => s.value === secret.value)) return;
+    if (!secret.value || this.values.has(secret.value)) return;
+    this.values.add(secret.value);
     this.list.push(secret);
     for (const v of variantsOf(secret.value)) {
       const known = this.variants.get(v.text);

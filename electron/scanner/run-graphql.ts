@@ -4,10 +4,10 @@
 // that refuses introspection leaves the endpoint-wide GraphQL checks (suggestions, batching, GET
 // mutations, debug errors) to work on the endpoint itself; the scan notes it.
 
-import { buildClientSchema, getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery } from 'graphql';
 import type { Endpoint } from '../../shared/contract';
 import { isWholeGraphqlEndpoint } from '../importer/graphql-endpoint';
-import { importGraphqlSchema } from '../importer/read-graphql';
+import { importGraphqlSchema, readGraphqlIntrospection } from '../importer/read-graphql';
 import { describeEndpoint } from './checks/common/helpers';
 import { schemaIn } from './graphql-introspect';
 import { authSpecFor } from './identities/placement';
@@ -38,7 +38,7 @@ export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
     }
     let operations: Endpoint[];
     try {
-      const result = importGraphqlSchema(buildClientSchema(schema), { name: run.api.name, baseUrl: run.api.baseUrl, path: e.path, format: 'graphql-introspection' });
+      const result = importGraphqlSchema(readGraphqlIntrospection({ value: schema, where: '/data' }), { name: run.api.name, baseUrl: run.api.baseUrl, path: e.path, format: 'graphql-introspection' });
       operations = result.endpoints.map((op, i) => ({ ...op, id: `${e.id}~${i}`, security: e.security }));
     } catch (err) {
       run.note(`${describeEndpoint(e)} answered introspection with a schema that could not be read (${(err as Error).message}).`);

@@ -1,7 +1,8 @@
 // Reading values out of a login answer: a JSON pointer into the body, a header, a Set-Cookie, a
-// regular expression; the cookies an answer sets; and when a JWT expires.
+// regular expression (the user's, run on RE2); the cookies an answer sets; and when a JWT expires.
 
 import type { ValueSource } from '../../../shared/identities';
+import { compileUserPattern, searchWindow } from '../../../shared/user-pattern';
 import type { Exchange } from '../http/exchange';
 
 /** RFC 6901. undefined when the pointer does not resolve. */
@@ -96,18 +97,38 @@ export function readValue(source: ValueSource, ex: Exchange): string | null {
       const c = setCookies(ex).find((x) => x.name === source.name && !x.deleted);
       return c ? c.value : null;
     }
-    case 'regex': {
-      let re: RegExp;
-      try {
-        re = new RegExp(source.pattern!);
-      } catch {
-        return null;
-      }
-      const m = re.exec(source.in === 'headers' ? headerLines(ex) : ex.body);
-      if (!m) return null;
-      return m[1] ?? m[0];
-    }
+    case 'regex':
+      return searchPattern(source.pattern!, regexText(source, ex));
   }
+}
+
+function regexText(source: ValueSource, ex: Exchange): string {
+  return source.in === 'headers' ? headerLines(ex) : ex.body;
+}
+
+/**
+ * The first group (or the whole match) of a user's pattern in a text, or null. The pattern runs on
+ * RE2 (linear time) over the first `searchWindow` characters only, so one search stays short
+ * however large the answer and the pattern.
+ */
+export function searchPattern(pattern: string, text: string): string | null {
+  const compiled = compileUserPattern(pattern);
+  if (!compiled.ok) return null;
+  const m = compiled.re.exec(text.slice(0, searchWindow(compiled.re)));
+  if (!m) return null;
+  return (m[1] as string | undefined) ?? (m[0] as string);
+}
+
+/**
+ * What a regex source's "not in its answer" leaves out: how much of a long answer the pattern searched,
+ * or why a pattern saved before patterns ran on RE2 cannot run ("" for other sources).
+ */
+export function whyNotFound(source: ValueSource, ex: Exchange): string {
+  if (source.from !== 'regex') return '';
+  const compiled = compileUserPattern(source.pattern!);
+  if (!compiled.ok) return ` (${compiled.message.replace(/\.$/, '')})`;
+  const window = searchWindow(compiled.re);
+  return regexText(source, ex).length > window ? ` (the pattern searched the first ${window.toLocaleString('en-US')} characters of it)` : '';
 }
 
 /** "/auth_token in the body", "the X-Auth header", "cookie sid", "/regex/": for messages. */

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/identities';
 import type { Exchange } from '../http/exchange';
 import { sleep } from '../http/limits';
-import { answerExcerpt, describeSource, jsonPointer, jwtExpiry, readValue, setCookies } from './answers';
+import { answerExcerpt, describeSource, jsonPointer, jwtExpiry, readValue, setCookies, whyNotFound } from './answers';
 
 export interface LoginWireRequest {
   method: string;
@@ -162,7 +162,7 @@ async function runSteps(steps: LoginStep[], deps: ObtainDeps, seed: Record<strin
     }
     for (const [name, source] of Object.entries(step.extract ?? {})) {
       const v = readValue(source, ex);
-      if (v === null) throw new ObtainError(`${where} answered ${ex.status}, but ${describeSource(source)} (for {${name}}) is not in its answer.`, ex);
+      if (v === null) throw new ObtainError(`${where} answered ${ex.status}, but ${describeSource(source)} (for {${name}}) is not in its answer${whyNotFound(source, ex)}.`, ex);
       vars[name] = v;
     }
   }
@@ -192,7 +192,7 @@ async function viaLogin(i: IdentityConfig, deps: ObtainDeps): Promise<Credential
   const run = await runSteps(stepsOf(recipe), deps);
   const token = readValue(recipe.token, run.last);
   if (!token) {
-    throw new ObtainError(`${label(wireRequest(stepsOf(recipe).at(-1)!.request, run.vars, {}, deps.resolve))} answered ${run.last.status}, but the token (${describeSource(recipe.token)}) is not in its answer.`, run.last);
+    throw new ObtainError(`${label(wireRequest(stepsOf(recipe).at(-1)!.request, run.vars, {}, deps.resolve))} answered ${run.last.status}, but the token (${describeSource(recipe.token)}) is not in its answer${whyNotFound(recipe.token, run.last)}.`, run.last);
   }
   return credential({ token: token.trim(), vars: run.vars, exchanges: run.exchanges });
 }
@@ -213,7 +213,8 @@ async function viaCookie(c: CookieSessionConfig, deps: ObtainDeps): Promise<Cred
     }
     if (!value) {
       const where = c.csrf.from === 'cookie' ? `a ${c.csrf.name} cookie` : c.csrf.from === 'header' ? `a ${c.csrf.name} header` : c.csrf.from === 'body' ? `${c.csrf.pointer} in a body` : `/${c.csrf.pattern}/`;
-      throw new ObtainError(`The session started, but no CSRF token was found (${where}).`, run.last);
+      const why = c.csrf.from === 'regex' ? whyNotFound({ from: 'regex', pattern: c.csrf.pattern! }, run.last) : '';
+      throw new ObtainError(`The session started, but no CSRF token was found (${where})${why}.`, run.last);
     }
     headers[c.csrf.header.toLowerCase()] = value;
   }

@@ -308,7 +308,8 @@ export const algorithmicComplexity = defineCheck({
   coverage:
     'Exponential backtracking only: runs stay under about 40 characters so the scan never hangs a server for long; quadratic (polynomial) ' +
     'patterns, which need thousands of characters, are the oversized-input check\'s. Evil values follow common validator shapes (a run of ' +
-    'letters before a bad ending, in the local part of e-mails and the path of URLs) and schema patterns; a regular expression the spec does ' +
+    'letters before a bad ending, in the local part of e-mails and the path of URLs) and schema patterns (a schema pattern with lookarounds ' +
+    'or backreferences is not tried: the scanner checks schema patterns on RE2, which cannot run them); a regular expression the spec does ' +
     'not publish and that backtracks on another shape is missed, and so is one whose work grows more than about eightfold per character (the ' +
     'run one shorter then barely stands out of the baseline). Engines without backtracking (RE2, Go, Rust) are immune and stay silent.',
   remediation:

@@ -2,6 +2,7 @@
 // fields, strings with a schema pattern that nests quantifiers) and the evil value of a given run
 // length for each, with a benign value of the same length to time against.
 
+import { compileUserPattern } from '../../../../shared/user-pattern';
 import type { InjectionPoint } from '../common/input-points';
 
 export type FieldKind = 'pattern' | 'email' | 'url' | 'name';
@@ -186,11 +187,17 @@ function parse(src: string): Atom[][] {
   return alts;
 }
 
-/** The shortest text an atom matches (first alternative of groups). */
+// Nested counted groups multiply ("((a{50}){50}){50}" is 125,000 characters): a sample past this
+// length is no value a schema means, and building it would cost the memory of the repeats.
+const MAX_SAMPLE = 1_000;
+
+/** The shortest text an atom matches (first alternative of groups); throws past MAX_SAMPLE characters. */
 function minimal(a: Atom): string {
   if (a.look) return '';
   const one = a.alts ? (a.alts[0] ?? []).map(minimal).join('') : a.sample;
-  return one.repeat(Math.min(a.quant.min, 50));
+  const times = Math.min(a.quant.min, 50);
+  if (one.length * times > MAX_SAMPLE) throw new Error('sample too long');
+  return one.repeat(times);
 }
 
 const unbounded = (a: Atom) => a.quant.max === Infinity || a.quant.max >= 16;
@@ -220,6 +227,7 @@ function locate(seq: Atom[], before: string): { prefix: string; group: Atom; inn
       if (deeper) return deeper;
     }
     acc += minimal(a);
+    if (acc.length > MAX_SAMPLE) throw new Error('sample too long');
   }
   return null;
 }
@@ -229,22 +237,24 @@ const MISMATCHES = ['!', '#', '~', '\u00a7', ' ', '%'];
 /**
  * For a pattern with nested unbounded quantifiers ("(\w+\s?)*", "([a-z]+\.?)+"): the text before the
  * group, the group's repeated unit and a character that makes the whole pattern fail after the run.
- * Null when the pattern has no such group or cannot be parsed. The pattern only ever runs here on
- * short inputs (six units), where even an exponential one is instant.
+ * Null when the pattern has no such group, cannot be parsed, or RE2 cannot run it (lookarounds,
+ * backreferences). The pattern comes from the imported file: it runs here on RE2, in linear time,
+ * because a backtracking engine would stall on the very patterns this looks for.
  */
 export function patternShape(pattern: string): { prefix: string; unit: string; mismatch: string } | null {
-  let re: RegExp;
+  const compiled = compileUserPattern(pattern);
+  if (!compiled.ok) return null;
   let found: ReturnType<typeof locate>;
+  let unit: string;
   try {
-    re = new RegExp(pattern);
     found = locate(parse(pattern)[0] ?? [], '');
+    if (!found) return null;
+    unit = (found.group.alts![0] ?? []).map(minimal).join('') || minimal({ ...found.inner, quant: ONE });
   } catch {
     return null;
   }
-  if (!found) return null;
-  const unit = (found.group.alts![0] ?? []).map(minimal).join('') || minimal({ ...found.inner, quant: ONE });
   if (!unit || unit.length > 8) return null;
   const run = unit.repeat(6);
-  const mismatch = MISMATCHES.find((m) => !re.test(`${found.prefix}${run}${m}`));
+  const mismatch = MISMATCHES.find((m) => !compiled.re.test(`${found.prefix}${run}${m}`));
   return mismatch === undefined ? null : { prefix: found.prefix, unit, mismatch };
 }
