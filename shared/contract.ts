@@ -1,7 +1,7 @@
 // The /api contract: entities of spec section 3 and the request/response of every call of spec
 // section 7 (plus the routes this product adds), used by the core and the renderer alike.
 
-import type { CoverageReason, CoverageSummary } from './coverage';
+import type { CoverageReason, CoverageSummary, ScanCoverage } from './coverage';
 import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting } from './identities';
 import type {
   ApiPermission,
@@ -665,6 +665,7 @@ export interface ApiContract {
   'POST /api/scan/repeat': { body: ApiScoped; data: { scan_id: string } };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
+  'POST /api/scan/coverage': { body: ScanIdRequest; data: { coverage: ScanCoverage | null } };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
   'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };

@@ -121,6 +121,11 @@ export class CoverageLedger {
     t.requests += 1;
     const c = statusClass(ex);
     t.classes[c] = (t.classes[c] ?? 0) + 1;
+    if (ex.response) {
+      let seen = this.statuses.get(op.endpoint.id);
+      if (!seen) this.statuses.set(op.endpoint.id, (seen = new Set()));
+      seen.add(ex.status);
+    }
   }
 
   ran(checkId: string, endpoint: Endpoint): void {
@@ -142,6 +147,34 @@ export class CoverageLedger {
     const op = this.ops.get(endpoint.id);
     if (!op || op.ran.has(checkId) || op.skipped.has(checkId)) return;
     op.skipped.set(checkId, { reason, detail: detail.slice(0, 300) });
+  }
+
+  /**
+   * Whether the scan reached the API at all, and if not what every answer had in common: the same 404
+   * (a wrong base URL), a refusal (credentials that do not work), or nothing sent (every operation blocked).
+   */
+  reach(): { reached: number; sent: number; notFound: number; refused: number; operations: number } {
+    let reached = 0;
+    let sent = 0;
+    let notFound = 0;
+    let refused = 0;
+    for (const op of this.ops.values()) {
+      const all = [...op.identities.values()];
+      if (!all.length) continue;
+      sent += 1;
+      if (all.some((t) => (t.classes['2xx'] ?? 0) > 0)) reached += 1;
+      else if (this.only(op, 404)) notFound += 1;
+      else if (this.only(op, 401, 403)) refused += 1;
+    }
+    return { reached, sent, notFound, refused, operations: this.ops.size };
+  }
+
+  private readonly statuses = new Map<string, Set<number>>();
+
+  /** Every answer the operation got had one of these statuses. */
+  private only(op: OperationState, ...codes: number[]): boolean {
+    const seen = this.statuses.get(op.endpoint.id);
+    return !!seen && seen.size > 0 && [...seen].every((s) => codes.includes(s));
   }
 
   /** Requests the operation got as an identity, by status class. */

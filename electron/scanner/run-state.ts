@@ -247,6 +247,7 @@ export class ScanRun {
       requestsByCheck: this.requestsByCheck,
       checksRun: ran,
       identities: this.redactor.redactDeep(this.identityReports()),
+      coverage: this.coverage.build(this.coverageIdentities(), (t) => this.redactor.redact(t)),
       createdUsers: this.redactor.redactDeep(
         (this.accounts?.created ?? []).map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose })),
       ),

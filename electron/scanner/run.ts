@@ -5,6 +5,7 @@
 // (sink = the store) and the CLI.
 
 import type { Endpoint, ScanCurrent, SkippedCheck } from '../../shared/contract';
+import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { Logger } from '../log';
 import type { Check, ScanApi, ScanOptions } from './checks/types';
@@ -90,6 +91,8 @@ export interface ScanOutcome {
   checksRun: { check_id: string; title: string; owasp: string; endpoints: string[] }[];
   /** The identity table: how each was obtained, who it is, refreshes and failed logins. */
   identities: IdentityReport[];
+  /** What the scan reached and exercised, per operation, identity and check (issue 26). */
+  coverage: ScanCoverage;
   /** Users the scan registered (never their passwords). */
   createdUsers: CreatedUser[];
   /** Credentials renewed during the scan, all identities together. */
@@ -109,6 +112,21 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+/** Why a scan in which no operation answered a 2xx to any identity failed; null when some did. */
+function unreachedReason(run: ScanRun): string | null {
+  const r = run.coverage.reach();
+  if (r.reached > 0) return null;
+  const base = run.api.baseUrl;
+  if (r.sent === 0) return `No operation could be exercised: every one was blocked before a request was sent (see the notes). Nothing of ${base} was tested.`;
+  if (r.notFound === r.sent) {
+    return `Every operation the scan sent answered 404 (${r.sent} of ${r.operations}): the base URL ${base} is probably wrong (a missing or extra path prefix, another port). Nothing was tested; fix the base URL (Edit API, or --base-url) and scan again.`;
+  }
+  if (r.refused === r.sent) {
+    return `Every operation refused every identity (401 or 403, ${r.sent} of ${r.operations} operations): the credentials do not work here or go to the wrong place. Test the identities in Configure Scan and scan again.`;
+  }
+  return `No operation answered with a 2xx to any identity (${r.sent} of ${r.operations} operations were sent requests): nothing was reached, so nothing was really tested. Check the base URL, the identities and the example values, and scan again.`;
 }
 
 /** Why a scan stopped at its time limit, with what it had done and kept. */
@@ -180,6 +198,9 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     const why = run.baselines.blockedReason(e);
     if (why) run.note(`${describeEndpoint(e)} was not exercised: ${why} (writes and deletes only touch objects the scan created).`);
   }
+  // A scan that reached nothing did not test the API: a failure with the likely cause, not a clean report.
+  const unreached = unreachedReason(run);
+  if (unreached) return run.finish('failed', unreached);
   if (run.book.refreshes) run.note(`Credentials were renewed ${run.book.refreshes} time${run.book.refreshes === 1 ? '' : 's'} during the scan (${run.book.sessions.filter((s) => s.refreshes).map((s) => `${s.name}: ${s.refreshes}`).join(', ')}).`);
   return run.finish('completed', null);
 }

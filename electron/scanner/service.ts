@@ -24,6 +24,7 @@ import {
   type SignupSetting,
 } from '../../shared/identities';
 import { SCAN_MESSAGES } from '../../shared/messages';
+import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
@@ -170,6 +171,7 @@ function failedOutcome(reason: string): ScanOutcome {
     requestsByCheck: {},
     checksRun: [],
     identities: [],
+    coverage: { summary: summarizeCoverage([], []), operations: [] },
     createdUsers: [],
     refreshes: 0,
     rotatedRefreshTokens: {},
@@ -337,6 +339,7 @@ export function createScanService(deps: ScanServiceDeps) {
       skipped_checks: outcome.skipped,
       requests_by_check: outcome.requestsByCheck,
       checks_run: outcome.checksRun,
+      ...(outcome.coverage.operations.length ? { coverage: outcome.coverage.summary } : {}),
       ...(snapshot ? { endpoints: snapshot } : {}),
       ...(outcome.status === 'completed' && notes.previous_scan_id ? { fixed: await repos.findings.fixedSince(notes.previous_scan_id, scanId) } : {}),
     };
@@ -351,6 +354,7 @@ export function createScanService(deps: ScanServiceDeps) {
         done: outcome.progress.done,
         total: outcome.progress.total,
         requestsSent: outcome.progress.requestsSent,
+        coverage: outcome.coverage.operations.length ? outcome.coverage : null,
       },
       clock.now(),
     );
@@ -572,12 +576,20 @@ export function createScanService(deps: ScanServiceDeps) {
             identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
             created_users: notes.created_users ?? [],
             refreshes: notes.refreshes ?? 0,
+            coverage: notes.coverage ?? null,
             // Running here: the runner's own; on another node: what that node last saved with its progress.
             current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
           },
           results: await repos.findings.listForScan(scanId),
         },
       };
+    },
+
+    /** The coverage ledger of a scan (issue 26): null while it runs and for scans from before it. */
+    async coverage(scanId: string): Promise<ScanCoverage | null> {
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      return repos.scans.coverageOf(scanId);
     },
 
     /** Configure Scan's Test button: logs in as one identity against the API and says who it is. */

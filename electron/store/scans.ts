@@ -2,6 +2,7 @@
 // their progress, the one-running-scan-per-user rule (a unique index, migration 011), and the start-up
 // recovery of scans a crash left running.
 
+import type { CoverageSummary, ScanCoverage } from '../../shared/coverage';
 import { sql, type Selectable } from 'kysely';
 import type { ScanStatus } from '../../shared/constants';
 import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
@@ -28,6 +29,8 @@ export interface ScanNotes {
   fixed?: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: string }[];
   /** The identity table (no secrets). */
   identities?: IdentityReport[];
+  /** The coverage ledger's summary (the whole ledger is in scans.coverage). */
+  coverage?: CoverageSummary;
   /** Users the scan registered (no passwords). */
   created_users?: CreatedUserReport[];
   refreshes?: number;
@@ -49,6 +52,7 @@ export function parseNotes(json: string): ScanNotes {
       ...(Array.isArray(v.identities) ? { identities: v.identities } : {}),
       ...(Array.isArray(v.created_users) ? { created_users: v.created_users } : {}),
       ...(typeof v.refreshes === 'number' ? { refreshes: v.refreshes } : {}),
+      ...(v.coverage && typeof v.coverage === 'object' ? { coverage: v.coverage } : {}),
     };
   } catch {
     return { ...EMPTY_NOTES, requests_by_check: {} };
@@ -157,6 +161,17 @@ export function createScansRepo(db: Db) {
       return Number(res.numUpdatedRows) === 1;
     },
 
+    /** The coverage ledger of a finished scan; null before issue 26, while it runs, or when none was kept. */
+    async coverageOf(id: string): Promise<ScanCoverage | null> {
+      const row = await db.selectFrom('scans').select('coverage').where('id', '=', id).executeTakeFirst();
+      if (!row?.coverage) return null;
+      try {
+        return JSON.parse(row.coverage) as ScanCoverage;
+      } catch {
+        return null;
+      }
+    },
+
     async setNotes(id: string, notes: ScanNotes): Promise<void> {
       await db.updateTable('scans').set({ notes: JSON.stringify(notes) }).where('id', '=', id).execute();
     },
@@ -172,6 +187,8 @@ export function createScansRepo(db: Db) {
         done: number;
         total: number;
         requestsSent: number;
+        /** What the scan reached and exercised (absent: none was kept). */
+        coverage?: ScanCoverage | null;
       },
       now: Date,
     ): Promise<boolean> {
@@ -188,6 +205,7 @@ export function createScansRepo(db: Db) {
           requests_sent: result.requestsSent,
           current_check: null,
           current_endpoint: null,
+          ...(result.coverage ? { coverage: JSON.stringify(result.coverage) } : {}),
         })
         .where('id', '=', id)
         .where('status', '=', 'running')

@@ -163,6 +163,8 @@ export interface ScansTable {
   /** What a running scan checks now (the check's title, "METHOD /path"), for the details on every node. */
   current_check: WithDefault<string | null>;
   current_endpoint: WithDefault<string | null>;
+  /** JSON: the coverage ledger of a finished scan (migration 015; shared/coverage.ts ScanCoverage). */
+  coverage: WithDefault<string | null>;
 }
 
 export interface FindingsTable {

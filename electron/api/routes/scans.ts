@@ -145,6 +145,14 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, 'OK', details);
   });
 
+  // The coverage ledger (issue 26): per operation and identity, what the scan sent and how it ended, and per check what it exercised.
+  app.post('/api/scan/coverage', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    await scanWithAccess(s, c.get('user').id, body.scan_id, 'view');
+    const coverage = await s.scans.coverage(body.scan_id).catch(asApiError);
+    return ok(c, 'OK', { coverage });
+  });
+
   app.post('/api/scan/cancel', async (c) => {
     const body = await parseBody(c, scanIdSchema);
     await scanWithAccess(s, c.get('user').id, body.scan_id, 'scan');

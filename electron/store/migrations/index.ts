@@ -17,6 +17,7 @@ import * as m011 from './011-one-running-scan';
 import * as m012 from './012-scan-leases';
 import * as m013 from './013-recent-scans-order';
 import * as m014 from './014-graphql-operations';
+import * as m015 from './015-scan-coverage';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -38,4 +39,5 @@ export const migrations: Record<string, StoreMigration> = {
   '012-scan-leases': m012,
   '013-recent-scans-order': m013,
   '014-graphql-operations': m014,
+  '015-scan-coverage': m015,
 };

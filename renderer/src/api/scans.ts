@@ -36,6 +36,8 @@ export const startScan = (auth: Auth, apiId: string, scanProfile: string, scanId
 
 export const scanDetails = (auth: Auth, scanId: string, signal?: AbortSignal) =>
   call('POST /api/scan/details', { token: auth.token, body: { scan_id: scanId }, signal });
+export const scanCoverage = (auth: Auth, scanId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/coverage', { token: auth.token, body: { scan_id: scanId }, signal });
 
 export const cancelScan = (auth: Auth, scanId: string) =>
   call('POST /api/scan/cancel', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
