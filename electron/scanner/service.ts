@@ -212,7 +212,8 @@ export function createScanService(deps: ScanServiceDeps) {
       throw new ScanError(400, `${first.field}: ${first.message}`);
     }
     const cfg = parsed.data;
-    const refs = envReferences(cfg.identities);
+    // The sign-up operation is configuration as much as the identities are: a reference there is no less the server's environment.
+    const refs = envReferences([cfg.identities, cfg.signup]);
     if (refs.length) throw new ScanError(400, SCAN_TEXT.envOnServer(refs));
     if (config.shell === 'server' && cfg.identities.some((i) => obtainKind(i) === 'command')) throw new ScanError(400, SCAN_TEXT.commandOnServer);
     // Login and token URLs on other hosts obey the same rule as the API's own.
