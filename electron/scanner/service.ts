@@ -163,6 +163,7 @@ function failedOutcome(reason: string): ScanOutcome {
     checksRun: [],
     identities: [],
     createdUsers: [],
+    createdUserSecrets: [],
     refreshes: 0,
     rotatedRefreshTokens: {},
   };
