@@ -67,6 +67,10 @@ test('a login recipe: Test verifies alice with the token masked, a wrong passwor
   await expect(card.getByTestId('identity-place').locator('option:checked')).toHaveText(/^As the API declares: Bearer token in Authorization/);
   await expect(dialog.getByTestId('signup-auto')).toBeChecked();
   await expect(dialog.getByTestId('signup-hint')).toContainText(IDENTITY_MESSAGES.signupFound('POST /auth/signup'));
+  // Off says what it means: nobody registered, nothing sent to the sign-up.
+  await dialog.getByTestId('signup-auto').uncheck();
+  await expect(dialog.getByTestId('signup-hint')).toContainText(IDENTITY_MESSAGES.signupOff('POST /auth/signup'));
+  await dialog.getByTestId('signup-auto').check();
   await expect(dialog.getByTestId('identities-hint')).toHaveText(IDENTITY_MESSAGES.crossUserSignupHint);
 
   await fillLogin(card, 'alice', alice.username, alice.password);
