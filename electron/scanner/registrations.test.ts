@@ -35,6 +35,8 @@ describe('operations that register users', () => {
     ['POST', '/admin/users', account],
     ['POST', '/orgs/{orgId}/members', account],
     ['POST', '/api/registrations', { type: 'object', properties: { user: account } }],
+    ['POST', '/signup', { type: 'object', properties: { email: { type: 'string' } } }],
+    ['POST', '/orgs/{orgId}/join', account],
   ] as const)('%s %s registers', (method, path, schema) => {
     expect(registersUsers(ep(method, path, schema as JsonSchema | null))).toBe(true);
   });
@@ -46,6 +48,9 @@ describe('operations that register users', () => {
     ['PUT', '/users/{id}', account],
     ['GET', '/register', null],
     ['POST', '/orders', account],
+    ['POST', '/groups/{groupId}/join', null],
+    ['POST', '/devices/register', { type: 'object', properties: { push_token: { type: 'string' } } }],
+    ['PUT', '/events/{id}/register', { type: 'object', properties: { seats: { type: 'integer' } } }],
   ] as const)('%s %s does not', (method, path, schema) => {
     expect(registersUsers(ep(method, path, schema as JsonSchema | null))).toBe(false);
   });

@@ -25,13 +25,16 @@ const REGISTRATION_MUTATION = /^(register|sign_?up|signup|join|enrol+|create_?(u
 const USER_KEY = /^(user_?name|login|handle|nick(name)?|user|email|e-?mail|email_?address|mail)$/i;
 const EMAIL_KEY = /mail/i;
 
-/** Whether a body schema takes a password (at the top level or inside one wrapper object). */
-function takesPassword(schema: JsonSchema | null): boolean {
+/** Whether a body schema has a field the test accepts (at the top level or inside one wrapper object). */
+function takesField(schema: JsonSchema | null, test: (name: string) => boolean): boolean {
   const top = propsOf(schema);
   if (!top) return false;
-  if (Object.keys(top).some(isPasswordKey)) return true;
-  return Object.values(top).some((v) => Object.keys(propsOf(v) ?? {}).some(isPasswordKey));
+  if (Object.keys(top).some(test)) return true;
+  return Object.values(top).some((v) => Object.keys(propsOf(v) ?? {}).some(test));
 }
+
+const takesPassword = (schema: JsonSchema | null) => takesField(schema, isPasswordKey);
+const takesAccountName = (schema: JsonSchema | null) => takesField(schema, (k) => USER_KEY.test(k));
 
 function lastStaticSegment(path: string): string {
   return path.split('/').filter((s) => s && !s.startsWith('{')).at(-1) ?? '';
@@ -51,9 +54,14 @@ export function registersUsers(e: Endpoint): boolean {
   if (e.method !== 'POST' && e.method !== 'PUT') return false;
   if (NOT_REGISTRATION.test(e.path)) return false;
   const last = lastStaticSegment(e.path);
-  // PUT /users/{id} updates a user; a PUT registers only where the path says sign-up.
-  if (SIGNUP_WORD.test(last)) return e.method === 'POST' || !e.path.trim().endsWith('}');
-  return e.method === 'POST' && !e.path.trim().endsWith('}') && ACCOUNTS_SEGMENT.test(last) && takesPassword(e.request_body?.schema ?? null);
+  const body = e.request_body?.schema ?? null;
+  if (SIGNUP_WORD.test(last)) {
+    if (takesPassword(body)) return true;
+    // Joining a group or registering a device (/groups/{id}/join, /devices/register {token}) makes no account;
+    // a sign-up without a password (a magic link to an e-mail) does, and so does one whose body is unknown.
+    return !e.path.includes('{') && (!propsOf(body) || takesAccountName(body));
+  }
+  return e.method === 'POST' && !e.path.trim().endsWith('}') && ACCOUNTS_SEGMENT.test(last) && takesPassword(body);
 }
 
 /** Every scanned operation that registers users, the one the user named included. */
