@@ -327,6 +327,11 @@ export interface CreatedUserReport {
   purpose: string;
 }
 
+/** A user the scan registered, with the password it has on the target (null when none was kept). */
+export interface CreatedUserWithPassword extends CreatedUserReport {
+  password: string | null;
+}
+
 export interface ScanDetails {
   scan_id: string;
   api_id: string;
@@ -666,6 +671,7 @@ export interface ApiContract {
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
   'POST /api/scan/coverage': { body: ScanIdRequest; data: { coverage: ScanCoverage | null } };
+  'POST /api/scan/created-users': { body: ScanIdRequest; data: { users: CreatedUserWithPassword[] } };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
   'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };

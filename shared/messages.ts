@@ -202,6 +202,7 @@ export const IDENTITY_MESSAGES = {
   signupLabel: 'Let the scan create its own test users',
   signupFound: (operation: string) => `Sign-up operation found: ${operation}.`,
   signupMissing: 'No sign-up operation was found in the API, so the scan cannot register users: give two user identities for the cross-user tests.',
+  signupOff: (operation: string) => `Off: the scan registers nobody and sends no request to ${operation} or any other operation that registers users.`,
   declaredPlacement: (text: string) => `As the API declares: ${text}`,
   fillIn: (name: string) => `\${env:${name}} is a placeholder only the command-line scanner fills: type the value here.`,
   fillInBlock: (names: string[]) => `Replace the placeholders marked "fill in" (${names.join(', ')}): the server does not read environment variables.`,

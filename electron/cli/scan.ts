@@ -160,6 +160,8 @@ function readScanConfig(file: string | undefined, key1Flag: string | undefined, 
   return { identities: identitiesFromKeys(key1, key2) };
 }
 
+const MAX_LISTED_USERS = 12;
+
 /** The identity table the scan result carries, as terminal lines. */
 export function identityTable(info: ScanDetails['results']['scan_info']): string[] {
   if (!info.identities.length) return [];
@@ -168,7 +170,10 @@ export function identityTable(info: ScanDetails['results']['scan_info']): string
     const who = i.verified_as ? `verified as ${i.verified_as}` : 'not verified';
     lines.push(`  ${i.name} (${i.role}${i.created ? ', created by the scan' : ''}): ${i.obtained}; ${who}; ${i.refreshes} refresh${i.refreshes === 1 ? '' : 'es'}, ${i.failures} failed login${i.failures === 1 ? '' : 's'}`);
   }
-  for (const u of info.created_users) lines.push(`  registered ${u.username ?? u.email} with ${u.operation} (${u.purpose})`);
+  // The checks' own sign-up requests may register dozens: findings.json lists them all.
+  for (const u of info.created_users.slice(0, MAX_LISTED_USERS)) lines.push(`  registered ${u.username ?? u.email} with ${u.operation} (${u.purpose})`);
+  const more = info.created_users.length - MAX_LISTED_USERS;
+  if (more > 0) lines.push(`  and ${more} more user${more === 1 ? '' : 's'} registered by the scan (all listed in findings.json)`);
   return lines;
 }
 

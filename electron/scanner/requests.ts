@@ -8,6 +8,7 @@ import type { CredentialPlacement } from './identities/placement';
 import type { ProbeRequest } from './http/engine';
 import type { RequestAuth } from './http/exchange';
 import { FILE_PARAM } from './probe-safety';
+import { isPasswordKey, PASSWORD_PLACEHOLDER, withPasswordPlaceholders } from './passwords';
 import { paramString, synthesize } from './schema-values';
 
 export type ValueSource = 'created' | 'harvested' | 'synthesized' | 'enum';
@@ -52,6 +53,7 @@ export function fillPath(template: string, values: Record<string, string>): stri
 }
 
 function paramValue(p: EndpointParameter, unique?: string): unknown {
+  if (p.in !== 'path' && isPasswordKey(p.name)) return PASSWORD_PLACEHOLDER;
   if (p.example !== undefined) return p.example;
   return synthesize(p.schema, { name: p.name, unique, forRequest: true });
 }
@@ -187,7 +189,7 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
   let contentType: string | null = null;
   const rb = endpoint.request_body;
   if (rb && endpoint.method !== 'GET' && endpoint.method !== 'HEAD') {
-    bodyValue = rb.example !== undefined ? rb.example : synthesizedBody(endpoint, opts.unique);
+    bodyValue = withPasswordPlaceholders(rb.example !== undefined ? rb.example : synthesizedBody(endpoint, opts.unique));
     if (writing) bodyValue = withFreshFileNames(bodyValue, opts.unique!);
     const encoded = encodeBody(bodyValue, rb.content_type || 'application/json');
     if (encoded) {

@@ -43,10 +43,20 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
   return session;
 }
 
-/** Why an identity could not log in, or that the API could not be reached at all. */
+/**
+ * Why an identity could not log in, or that the API could not be reached at all. A login request to
+ * another host (an OAuth2 token endpoint, an identity provider) that got no answer says that host is
+ * down, not the API.
+ */
 function loginFailure(run: ScanRun, session: IdentitySession, err: unknown): string {
   if (err instanceof ObtainError) {
-    if (err.exchange && !err.exchange.response) return `Could not reach the API at ${run.job.api.baseUrl}: ${err.exchange.error ?? 'no response'}.`;
+    const ex = err.exchange;
+    if (ex && !ex.response) {
+      const why = ex.error ?? 'no response';
+      const login = new URL(ex.request.url);
+      if (login.origin === new URL(run.job.api.baseUrl).origin) return `Could not reach the API at ${run.job.api.baseUrl}: ${why}.`;
+      return `Identity "${session.name}" could not log in: its login server ${login.host} did not answer (${why}). Check that ${login.origin} is running and that the scanner can reach it.`;
+    }
     return `Identity "${session.name}" could not log in: ${err.message}`;
   }
   throw err;

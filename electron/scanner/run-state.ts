@@ -9,21 +9,29 @@ import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
 import { describeEndpoint } from './checks/common/helpers';
 import type { Check, Identities, ScanApi } from './checks/types';
-import { Budget, HttpEngine } from './http/engine';
+import { Budget, HttpEngine, type RegistrationOperation } from './http/engine';
+import type { Exchange } from './http/exchange';
 import type { Accounts } from './identities/accounts';
 import { IdentityBook } from './identities/book';
+import type { CreatedAccount } from './identities/session';
 import { loginOrigins, type ScanSecurity } from './identities/placement';
 import type { OobListener } from './oob';
+import { generatePassword } from './passwords';
 import { Redactor } from './redact';
 import { ANONYMOUS_NAME } from '../../shared/identities';
 import type { CoverageReason } from '../../shared/coverage';
 import { CoverageLedger } from './coverage-ledger';
 import type { RequestAuth } from './http/exchange';
 import { operationLabel } from './probe-safety';
+import { registeredAccount, registrationOperation, registrationOperations } from './registrations';
 import { ResourcePool } from './resources';
 import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
 
 const PROGRESS_INTERVAL_MS = 250;
+/** The coverage column of the users the scan registered for its account checks. */
+const REGISTERED_USERS = 'registered users';
+/** Users registered by the checks' requests that a scan lists (and keeps the passwords of). */
+const MAX_RECORDED_REGISTRATIONS = 200;
 const MAX_ERRORS = 50;
 
 function isStopReason(x: unknown): x is StopReason {
@@ -39,8 +47,10 @@ export class ScanRun {
   private readonly heldBack = new Map<string, { operations: Set<string>; hint: string }>();
   readonly requestsByCheck: Record<string, number> = {};
   readonly checksRun: ScanOutcome['checksRun'] = [];
-  /** Every endpoint but the SKIP ones. */
+  /** Every endpoint but the SKIP ones (and those withheld). */
   readonly active: Endpoint[];
+  /** Operations that register users, not scanned because sign-up is off. */
+  readonly withheld: Endpoint[];
   /** The scan's own copy: the health check may record which scheme key 1 works with. */
   readonly security: ScanSecurity;
   readonly api: ScanApi;
@@ -57,6 +67,9 @@ export class ScanRun {
   private readonly inFlight = new Map<object, ScanCurrent>();
   identities: Identities | null = null;
   accounts: Accounts | null = null;
+  /** Users the checks' own requests registered (sign-up on): the scan's as much as the Accounts service's. */
+  readonly registered: CreatedAccount[] = [];
+  private registeredBeyond = 0;
   oob: OobListener | null = null;
   /** Refresh tokens the identities were handed (OAuth2 rotates them): the service stores them for the next scan. */
   readonly rotated = new Map<string, string>();
@@ -76,7 +89,15 @@ export class ScanRun {
     if (job.signal.aborted) this.onOuterAbort();
     job.signal.addEventListener('abort', this.onOuterAbort, { once: true });
 
-    this.active = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
+    const scanned = job.endpoints.filter((e) => !e.flags.includes('SKIP'));
+    // Sign-up off: the scan registers nobody, so the operations that register users are not scanned at all.
+    const signup = job.identities?.signup ?? 'off';
+    const registering = registrationOperations(scanned, signup === 'off' ? 'auto' : signup);
+    this.withheld = signup === 'off' ? registering : [];
+    this.active = scanned.filter((e) => !this.withheld.includes(e));
+    if (signup === 'off' && registering.length) {
+      this.note(`Sign-up is off, so the scan registers nobody: no request was sent to ${registering.map((e) => registrationOperation(e).label).join(', ')}, which register${registering.length === 1 ? 's' : ''} users.`);
+    }
     this.security = { schemes: job.api.security.schemes, default: job.api.security.default };
     this.api = { ...job.api, security: this.security };
     const identities = job.identities?.identities ?? [];
@@ -94,6 +115,16 @@ export class ScanRun {
       loginOrigins: loginOrigins(job.api.baseUrl, identities, job.api.security),
       skipped: job.endpoints.filter((e) => e.flags.includes('SKIP')),
       scanned: this.active,
+      registrations: {
+        operations: registering.map(registrationOperation),
+        allowed: signup !== 'off',
+        answered: (op, ex) => this.recordRegistration(op, ex),
+      },
+      newPassword: () => {
+        const password = generatePassword();
+        this.redactor.add({ label: '[a generated password]', envVar: 'PORTCULLIS_PASSWORD', value: password });
+        return password;
+      },
       signal: this.controller.signal,
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
@@ -135,6 +166,19 @@ export class ScanRun {
     return b;
   }
 
+  /** A check's request to a sign-up operation was answered: the user it registered, if any, is recorded with its password. */
+  private recordRegistration(op: RegistrationOperation, ex: Exchange): void {
+    const account = registeredAccount(op, ex, `registered by a check's request to ${op.label}`);
+    if (!account) return;
+    if (this.registered.length < MAX_RECORDED_REGISTRATIONS) this.registered.push(account);
+    else this.registeredBeyond += 1;
+  }
+
+  /** Every user the scan registered: the Accounts service's, then those the checks' requests made. */
+  private createdAccounts(): CreatedAccount[] {
+    return [...(this.accounts?.created ?? []), ...this.registered];
+  }
+
   /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
   note(message: string): void {
     const m = this.redactor.redact(message);
@@ -162,14 +206,15 @@ export class ScanRun {
   /** The identity an exchange spoke as, for the coverage ledger: a slot's name, a created user's, anonymous; null for a forged credential. */
   identityOf(auth: RequestAuth): string | null {
     if (auth.kind === 'key') return this.book.labelOf(auth.key);
-    if (auth.kind === 'identity') return auth.name;
+    // The users the scan registers for its account checks (victims, attackers) share one column.
+    if (auth.kind === 'identity') return this.book.sessions.some((s) => s.name === auth.name) ? auth.name : REGISTERED_USERS;
     if (auth.kind === 'none') return ANONYMOUS_NAME;
     return null;
   }
 
-  /** The identity names of the coverage table: the scan's identities in order, the users it registered, anonymous last. */
+  /** The identity names of the coverage table: the scan's identities in order, the users it registered (one column), anonymous last. */
   coverageIdentities(): string[] {
-    const names = [...this.book.sessions.map((s) => s.name), ...(this.accounts?.created ?? []).map((a) => a.username ?? a.email ?? '').filter(Boolean)];
+    const names = [...this.book.sessions.map((s) => s.name), ...(this.createdAccounts().length ? [REGISTERED_USERS] : [])];
     return [...new Set([...names.filter((n) => n !== ANONYMOUS_NAME), ANONYMOUS_NAME])];
   }
 
@@ -238,6 +283,8 @@ export class ScanRun {
     this.inFlight.clear();
     this.emit(true);
     const ran = this.checksRun.filter((c) => !this.skipped.some((s) => s.check_id === c.check_id));
+    const created = this.createdAccounts();
+    if (this.registeredBeyond) this.note(`The checks' requests registered ${this.registeredBeyond} more users than the ${MAX_RECORDED_REGISTRATIONS} listed; their passwords were random and are not kept.`);
     return {
       status,
       failureReason: failureReason ? this.redactor.redact(failureReason) : null,
@@ -248,9 +295,8 @@ export class ScanRun {
       checksRun: ran,
       identities: this.redactor.redactDeep(this.identityReports()),
       coverage: this.coverage.build(this.coverageIdentities(), (t) => this.redactor.redact(t)),
-      createdUsers: this.redactor.redactDeep(
-        (this.accounts?.created ?? []).map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose })),
-      ),
+      createdUsers: this.redactor.redactDeep(created.map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose }))),
+      createdUserSecrets: created.map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose, password: a.password })),
       refreshes: this.book.refreshes,
       rotatedRefreshTokens: Object.fromEntries(this.rotated),
     };

@@ -46,7 +46,10 @@ export function planTasks(run: ScanRun): Task[] {
       continue;
     }
     if (!applicable.length) {
-      run.skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`, 'flags');
+      const withheld = run.withheld.filter((e) => check.appliesTo(e));
+      if (withheld.length) {
+        run.skip(check, `The scan may not register users here (sign-up is off): no request goes to ${withheld.map(describeEndpoint).join(', ')}, which register${withheld.length === 1 ? 's' : ''} users, and this check tests nothing else.`, 'not-applicable');
+      } else run.skip(check, `No scanned endpoint has the ${check.flag} flag (or fits this check).`, 'flags');
       continue;
     }
     run.checksRun.push({ check_id: check.id, title: check.title, owasp: check.owasp, endpoints: applicable.map(describeEndpoint) });

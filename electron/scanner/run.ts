@@ -79,6 +79,11 @@ export interface CreatedUser {
   purpose: string;
 }
 
+/** A created user with its password: for the SecretStore only, never a note, a report or a log. */
+export interface CreatedUserSecret extends CreatedUser {
+  password: string;
+}
+
 export interface ScanOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   failureReason: string | null;
@@ -95,6 +100,8 @@ export interface ScanOutcome {
   coverage: ScanCoverage;
   /** Users the scan registered (never their passwords). */
   createdUsers: CreatedUser[];
+  /** The same users with their passwords, in the same order: what the service keeps in the SecretStore. */
+  createdUserSecrets: CreatedUserSecret[];
   /** Credentials renewed during the scan, all identities together. */
   refreshes: number;
   /** OAuth2 refresh tokens handed out during the scan, by identity: the next scan must use these (they rotate). */

@@ -1,9 +1,11 @@
 // Request values synthesised from JSON Schemas: the schema's own example first, then enums and
 // defaults, then a value fitting its format, then a plain value of its type. Values are
 // deterministic, so two scans send the same requests; producers (POSTs that create objects) can ask
-// for unique strings so repeated creates do not collide on unique fields.
+// for unique strings so repeated creates do not collide on unique fields. Passwords are the exception:
+// a request's password is a placeholder the engine fills with a fresh random one (passwords.ts).
 
 import type { JsonSchema } from '../../shared/contract';
+import { isPasswordKey, PASSWORD_PLACEHOLDER } from './passwords';
 
 export interface SynthOptions {
   /** Property or parameter name: hints at a value when the schema says little ("email", "url"). */
@@ -34,7 +36,7 @@ export const FORMAT_VALUES: Record<string, unknown> = {
   ipv6: '2001:db8::1',
   byte: 'cG9ydGN1bGxpcw==',
   binary: 'portcullis',
-  password: 'Portcullis-Passw0rd!',
+  password: PASSWORD_PLACEHOLDER,
   duration: 'P1D',
   regex: '^portcullis$',
 };
@@ -47,7 +49,7 @@ function nameHint(name: string | undefined, unique: string | undefined): unknown
   if (/e-?mail/.test(n)) return unique ? `portcullis.${unique}@example.com` : 'portcullis@example.com';
   if (/(^|_)(url|uri|link|website|homepage|callback|webhook|redirect)/.test(n) || /(url|uri)$/.test(n)) return 'https://example.com/';
   if (/uuid|guid/.test(n)) return FORMAT_VALUES.uuid;
-  if (/pass(word)?$|^pwd$/.test(n)) return FORMAT_VALUES.password;
+  if (isPasswordKey(name)) return PASSWORD_PLACEHOLDER;
   if (/phone|mobile/.test(n)) return '+15555550100';
   if (/(^|_)(date|birthday|dob)$/.test(n)) return FORMAT_VALUES.date;
   if (/(_at|time(stamp)?)$/.test(n)) return FORMAT_VALUES['date-time'];
@@ -130,6 +132,8 @@ function numberValue(schema: JsonSchema, integer: boolean): number {
 export function synthesize(schema: JsonSchema | null | undefined, opts: SynthOptions = {}, depth = 0): unknown {
   if (!schema || typeof schema !== 'object') return nameHint(opts.name, opts.unique) ?? (opts.name ? 'portcullis' : undefined);
   if ('x-circular' in schema || 'x-unresolved-ref' in schema || depth > MAX_DEPTH) return null;
+  // Not even the spec's own example: one password for every account a request registers.
+  if (opts.forRequest && (schema.format === 'password' || (opts.name && isPasswordKey(opts.name))) && ['string', 'integer', 'number', undefined].includes(schemaType(schema))) return PASSWORD_PLACEHOLDER;
   const ex = firstExample(schema);
   if (ex.found) {
     if (opts.unique && typeof ex.value === 'string' && opts.name && UNIQUE_NAME.test(opts.name)) {

@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -31,7 +31,7 @@ import type { Logger } from '../log';
 import { parseSecurity } from '../store/apis';
 import type { Repos } from '../store/index';
 import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
-import { SCAN_SECRET_PREFIX, sweepOrphanSecrets } from '../secrets/index';
+import { SCAN_SECRET_PREFIX, scanAccountsRef, sweepOrphanSecrets } from '../secrets/index';
 import type { SecretStore } from '../secrets/types';
 import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
@@ -42,7 +42,7 @@ import type { ImportResult } from '../importer/result';
 import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
-import { runScan, type EngineSettings, type ScanOutcome, type StopReason } from './run';
+import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { checkScanTarget } from './target';
 
 /** The scan's own settings, stored in scans.config (never a secret: the identities' secrets live in the SecretStore). */
@@ -153,6 +153,21 @@ export function parseStoredIdentities(raw: string): StoredIdentities {
   return { v: 2, identities: identitiesFromKeys(v[1] ?? '', v[2] ?? null) };
 }
 
+/** What the SecretStore keeps for the users a scan registered: each with its password. */
+interface StoredCreatedUsers {
+  v: 1;
+  users: CreatedUserSecret[];
+}
+
+function parseStoredCreatedUsers(raw: string): CreatedUserSecret[] {
+  try {
+    const v = JSON.parse(raw) as Partial<StoredCreatedUsers>;
+    return Array.isArray(v.users) ? v.users.filter((u) => u && typeof u.password === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 function parseConfig(json: string): Partial<ScanConfig> {
   try {
     return JSON.parse(json) as Partial<ScanConfig>;
@@ -173,6 +188,7 @@ function failedOutcome(reason: string): ScanOutcome {
     identities: [],
     coverage: { summary: summarizeCoverage([], []), operations: [] },
     createdUsers: [],
+    createdUserSecrets: [],
     refreshes: 0,
     rotatedRefreshTokens: {},
   };
@@ -227,7 +243,8 @@ export function createScanService(deps: ScanServiceDeps) {
       throw new ScanError(400, `${first.field}: ${first.message}`);
     }
     const cfg = parsed.data;
-    const refs = envReferences(cfg.identities);
+    // The sign-up operation is configuration as much as the identities are: a reference there is no less the server's environment.
+    const refs = envReferences([cfg.identities, cfg.signup]);
     if (refs.length) throw new ScanError(400, SCAN_TEXT.envOnServer(refs));
     if (config.shell === 'server' && cfg.identities.some((i) => obtainKind(i) === 'command')) throw new ScanError(400, SCAN_TEXT.commandOnServer);
     // Login and token URLs on other hosts obey the same rule as the API's own.
@@ -328,6 +345,15 @@ export function createScanService(deps: ScanServiceDeps) {
     } catch (err) {
       logger.error('Scan failed to run', { scan_id: scanId, error: (err as Error)?.message });
       outcome = failedOutcome(`The scan stopped on an internal error: ${(err as Error).message}`);
+    }
+    // The users the scan registered stay on the target: their passwords are kept like scan keys, for those who may see the scan.
+    if (outcome.createdUserSecrets.length) {
+      try {
+        await secrets.set(scanAccountsRef(scanId), JSON.stringify({ v: 1, users: outcome.createdUserSecrets } satisfies StoredCreatedUsers));
+      } catch (err) {
+        logger.error('Could not store the passwords of the users the scan registered', { scan_id: scanId, error: (err as Error)?.message });
+        outcome.errors.push('The passwords of the users the scan registered could not be stored: the users are listed without them.');
+      }
     }
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
     const finalNotes: ScanNotes = {
@@ -592,6 +618,26 @@ export function createScanService(deps: ScanServiceDeps) {
       return repos.scans.coverageOf(scanId);
     },
 
+    /**
+     * The users the scan registered, with their passwords (null where none was kept: an older scan, or
+     * one whose passwords could not be stored). The caller has checked that the user may see the scan.
+     */
+    async createdUsers(scanId: string): Promise<CreatedUserWithPassword[]> {
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      const raw = await secrets.get(scanAccountsRef(scanId));
+      if (raw) return parseStoredCreatedUsers(raw).map((u) => ({ username: u.username, email: u.email, operation: u.operation, purpose: u.purpose, password: u.password }));
+      return (parseNotes(row.notes).created_users ?? []).map((u) => ({ ...u, password: null }));
+    },
+
+    /** Removes the keys and created users' passwords of scans that are gone with their API (the rows were deleted). */
+    async forgetScans(scanIds: readonly string[]): Promise<void> {
+      for (const id of scanIds) {
+        await secrets.delete(secretRef(id));
+        await secrets.delete(scanAccountsRef(id));
+      }
+    },
+
     /** Configure Scan's Test button: logs in as one identity against the API and says who it is. */
     async testIdentity(apiId: string, identity: IdentityInput): Promise<TestIdentityData> {
       const api = await repos.apis.findById(apiId);
@@ -676,7 +722,7 @@ export function createScanService(deps: ScanServiceDeps) {
       // newer than the grace, which is kept.
       const live = await repos.scans.liveSecretRefs();
       const storedBefore = shared ? new Date(clock.now().getTime() - ORPHAN_KEY_GRACE_MS) : undefined;
-      const swept = await sweepOrphanSecrets(secrets, repos.secrets, live, storedBefore);
+      const swept = await sweepOrphanSecrets(secrets, repos.secrets, live, storedBefore, async (id) => !!(await repos.scans.findById(id)));
       if (swept) logger.info('Removed stored scan keys no scan refers to', { count: swept });
       return ids;
     },

@@ -63,18 +63,43 @@ export async function createSecretStore(deps: SecretStoreDeps): Promise<SecretSt
 /** The reference prefix of a scan's keys (`scan:<id>`); other secrets (two-factor `totp:`) belong to users. */
 export const SCAN_SECRET_PREFIX = 'scan:';
 
+const ACCOUNTS_SUFFIX = ':accounts';
+
+/**
+ * Where the users a scan registered are kept with their passwords (`scan:<id>:accounts`): apart from
+ * its keys, which a newer scan takes over, because these accounts stay on the target as long as the
+ * scan is listed.
+ */
+export function scanAccountsRef(scanId: string): string {
+  return `${SCAN_SECRET_PREFIX}${scanId}${ACCOUNTS_SUFFIX}`;
+}
+
+/** The scan a `scan:<id>:accounts` reference belongs to, or null for any other reference. */
+export function scanIdOfAccountsRef(ref: string): string | null {
+  return ref.startsWith(SCAN_SECRET_PREFIX) && ref.endsWith(ACCOUNTS_SUFFIX) ? ref.slice(SCAN_SECRET_PREFIX.length, -ACCOUNTS_SUFFIX.length) || null : null;
+}
+
 /**
  * Removes scan keys that no scan refers to any more (their API was deleted, or a newer scan replaced
- * them). Only scan keys: a user's two-factor secret is not in `live` and must never be swept. With
- * `storedBefore`, keys stored since are kept: on a shared database another node may have stored a new
- * scan's key and not yet written the scan that refers to it.
+ * them), and the created users of scans that are gone (`scanExists` says which are not). Only scan
+ * secrets: a user's two-factor secret is not in `live` and must never be swept. With `storedBefore`,
+ * keys stored since are kept: on a shared database another node may have stored a new scan's key and
+ * not yet written the scan that refers to it.
  */
-export async function sweepOrphanSecrets(store: SecretStore, secrets: SecretsRepo, live: Set<string>, storedBefore?: Date): Promise<number> {
+export async function sweepOrphanSecrets(
+  store: SecretStore,
+  secrets: SecretsRepo,
+  live: Set<string>,
+  storedBefore?: Date,
+  scanExists: (scanId: string) => Promise<boolean> = () => Promise.resolve(true),
+): Promise<number> {
   let n = 0;
   const before = storedBefore?.toISOString();
   for (const row of await secrets.list()) {
     if (!row.ref.startsWith(SCAN_SECRET_PREFIX) || live.has(row.ref)) continue;
     if (before !== undefined && row.created_at >= before) continue;
+    const accountsOf = scanIdOfAccountsRef(row.ref);
+    if (accountsOf !== null && (await scanExists(accountsOf))) continue;
     if ((row.backend === 'keychain') === (store.backend === 'keychain')) await store.delete(row.ref);
     else await secrets.delete(row.ref);
     n += 1;

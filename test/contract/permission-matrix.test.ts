@@ -70,6 +70,7 @@ describe('permission matrix', () => {
     { route: 'GET /api/scan/list', expect: VIEW, request: async (f) => ({ method: 'GET', path: `/api/scan/list?api_id=${f.apiId}` }) },
     { route: 'POST /api/scan/details', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/details', body: { scan_id: f.completedScanId } }) },
     { route: 'POST /api/scan/coverage', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/coverage', body: { scan_id: f.completedScanId } }) },
+    { route: 'POST /api/scan/created-users', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/created-users', body: { scan_id: f.completedScanId } }) },
     {
       route: 'GET /api/reports/download',
       expect: VIEW,

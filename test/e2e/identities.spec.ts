@@ -67,6 +67,10 @@ test('a login recipe: Test verifies alice with the token masked, a wrong passwor
   await expect(card.getByTestId('identity-place').locator('option:checked')).toHaveText(/^As the API declares: Bearer token in Authorization/);
   await expect(dialog.getByTestId('signup-auto')).toBeChecked();
   await expect(dialog.getByTestId('signup-hint')).toContainText(IDENTITY_MESSAGES.signupFound('POST /auth/signup'));
+  // Off says what it means: nobody registered, nothing sent to the sign-up.
+  await dialog.getByTestId('signup-auto').uncheck();
+  await expect(dialog.getByTestId('signup-hint')).toContainText(IDENTITY_MESSAGES.signupOff('POST /auth/signup'));
+  await dialog.getByTestId('signup-auto').check();
   await expect(dialog.getByTestId('identities-hint')).toHaveText(IDENTITY_MESSAGES.crossUserSignupHint);
 
   await fillLogin(card, 'alice', alice.username, alice.password);
@@ -255,6 +259,15 @@ test('a scan created with two identities reports them verified, with the users i
   await expect(row('bob').getByTestId('report-identity-verified')).toHaveText(/^bob/);
   await expect(row('alice').getByTestId('report-identity-failures')).toHaveText('0');
   await expect(report.getByTestId('report-created-user').first()).toBeVisible();
+  // The created users' passwords stay on the server until asked for: each its own.
+  await expect(report.getByTestId('report-created-user-password')).toHaveCount(0);
+  await report.getByTestId('report-created-passwords').click();
+  const passwords = report.getByTestId('report-created-user-password');
+  await expect(passwords.first()).toHaveText(/^Pc-[A-Za-z0-9]{16}-7x$/);
+  const shown = await passwords.allTextContents();
+  expect(new Set(shown).size).toBe(shown.length);
+  await report.getByTestId('report-created-passwords').click();
+  await expect(passwords).toHaveCount(0);
   await expect(report.getByTestId('report-refreshes')).toContainText('during the scan');
 
   // The report with its identity table, light then dark (the app follows the system theme).

@@ -2,6 +2,7 @@
 // chosen flaws, the proof and budget assertions, and scans of small hand-written APIs.
 
 import type { ApiSecurity, Endpoint } from '../../shared/contract';
+import { identitiesFromKeys, type SignupSetting } from '../../shared/identities';
 import { createMemoryLogger } from '../../electron/log';
 import type { Check } from '../../electron/scanner/checks/types';
 import type { BuiltFinding } from '../../electron/scanner/findings';
@@ -63,6 +64,8 @@ export async function scanServer(
   checks: readonly Check[],
   keys: { 1: string; 2?: string | null },
   security: ApiSecurity = { schemes: { bearer: { type: 'http', scheme: 'bearer' } }, default: [{ bearer: [] }] },
+  /** Sign-up on lets the checks send to operations that register users (off: they get no request). */
+  signup: SignupSetting = 'off',
 ): Promise<{ findings: BuiltFinding[]; outcome: ScanOutcome }> {
   const findings: BuiltFinding[] = [];
   const outcome = await runScan(
@@ -70,7 +73,7 @@ export async function scanServer(
       scanId: `scan-${Math.random().toString(36).slice(2)}`,
       api: { id: 'custom', name: 'Custom', baseUrl, security },
       endpoints: endpoints.map((e, i) => ({ ...e, id: `c${i}` })),
-      keys,
+      ...(signup === 'off' ? { keys } : { identities: { identities: identitiesFromKeys(keys[1], keys[2] ?? null), signup } }),
       engine: { concurrency: 4, rps: 0, timeoutMs: 5_000, retries: 0, maxBodyBytes: 1024 * 1024, maxRequestsPerScan: 5_000, maxRequestsPerEndpoint: 200, tlsVerify: true, allowLocal: true },
       options: { lowerPrivilegeKey: 2, allowExistingObjects: false },
       checks,

@@ -50,7 +50,8 @@ describe('GraphQL authorization and SSRF checks', () => {
 
   it('find BFLA: the lower-privileged user makes a member the scan registered an admin', async () => {
     const t = await target('hardened', { bfla: true });
-    const s = await scanGraphqlChecks(t, [graphqlBfla], { only: ['Mutation.register', 'Mutation.setMemberRole', 'Query.member'], identities: admin(t) });
+    // Sign-up on: the member the check makes an admin is one it registers (with sign-up off it registers nobody).
+    const s = await scanGraphqlChecks(t, [graphqlBfla], { only: ['Mutation.register', 'Mutation.setMemberRole', 'Query.member'], identities: admin(t), signup: 'auto' });
     expect(s.outcome.status).toBe('completed');
     const [f] = s.of(graphqlBfla);
     expectGraphqlFinding(f, 'Mutation.setMemberRole', 'id');

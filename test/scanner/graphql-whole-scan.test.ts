@@ -20,7 +20,8 @@ async function wholeScan(t: GraphqlTarget): Promise<CheckScanRun> {
     { name: 'bob', token: t.users.bob.key },
     { name: 'admin', role: 'privileged' as const, token: t.users.admin.key },
   ];
-  return scanGraphqlChecks(t, CHECKS, { identities });
+  // Sign-up on, as for any local target: the checks may register members of their own (Mutation.register).
+  return scanGraphqlChecks(t, CHECKS, { identities, signup: 'auto' });
 }
 
 /** What the admin sees of the members: to tell that no member was deleted or changed role. */

@@ -124,3 +124,75 @@ describe('an operation the ordinary user is refused but the lower role gets', ()
     expect(findings).toEqual([]);
   });
 });
+
+describe('a spec with customer and merchant operations', () => {
+  // The customer is refused (401, as the API answers any caller without the role) by the merchant's
+  // operation: a difference of roles the checks evaluate, not a credential that does not work.
+  async function shopServer(guestAllowed: boolean): Promise<string> {
+    const server = http.createServer((req, res) => {
+      const who = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const known: Record<string, { id: number; name: string; role: 'customer' | 'merchant' | 'guest' }> = {
+        'tok-carla-customer-01': { id: 7, name: 'carla', role: 'customer' },
+        'tok-mario-merchant-01': { id: 9, name: 'mario', role: 'merchant' },
+        'tok-gina-guest-000001': { id: 11, name: 'gina', role: 'guest' },
+      };
+      const caller = known[who];
+      if (req.url === '/products') return send(200, [{ id: 1, name: 'Lamp', price: 1999 }]);
+      if (!caller) return send(401, { error: 'unauthenticated' });
+      if (req.url === '/merchant/orders') {
+        if (caller.role !== 'merchant' && !(caller.role === 'guest' && guestAllowed)) return send(401, { error: 'merchant role required' });
+        return send(200, [{ id: 'o-1', total: 1999, customer: 'carla@example.com' }, { id: 'o-2', total: 4500, customer: 'dan@example.com' }]);
+      }
+      if (req.url?.startsWith('/cart/')) return caller.role === 'customer' ? send(200, { id: req.url.slice(6), items: [] }) : send(403, { error: 'customers only' });
+      return send(404, { error: 'not found' });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise<void>((r) => server.close(() => r())) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async function scan(baseUrl: string): Promise<{ outcome: Awaited<ReturnType<typeof runScan>>; findings: BuiltFinding[] }> {
+    const security: ApiSecurity = { schemes: { bearer: { type: 'http', scheme: 'bearer' } }, default: [{ bearer: [] }] };
+    const endpoints = [endpoint('GET', '/products', { security: [] }), endpoint('GET', '/merchant/orders'), endpoint('GET', '/cart/{cartId}')].map((e, i) => ({ ...e, id: `s${i}` }));
+    const findings: BuiltFinding[] = [];
+    const outcome = await runScan(
+      {
+        scanId: '00000000-0000-4000-8000-0000000000cc',
+        api: { id: 'shop', name: 'Shop', baseUrl, security },
+        endpoints,
+        identities: scanConfigSchema.parse({
+          identities: [
+            { name: 'carla', token: 'tok-carla-customer-01' },
+            { name: 'mario', role: 'privileged', token: 'tok-mario-merchant-01' },
+            { name: 'gina', role: 'lower', token: 'tok-gina-guest-000001' },
+          ],
+        }),
+        engine: { concurrency: 4, rps: 0, timeoutMs: 5000, retries: 0, maxBodyBytes: 1 << 20, maxRequestsPerScan: 500, maxRequestsPerEndpoint: 100, tlsVerify: true, allowLocal: true },
+        options: { lowerPrivilegeKey: 2, allowExistingObjects: false },
+        checks: [bflaRoleOperation],
+        signal: new AbortController().signal,
+      },
+      { logger: createMemoryLogger('warn'), progress: () => undefined, finding: async (f) => (findings.push(f), true) },
+    );
+    return { outcome, findings };
+  }
+
+  it('goes on when the customer is refused by a merchant-only operation, and the checks evaluate the refusal', async () => {
+    const { outcome, findings } = await scan(await shopServer(false));
+    expect(outcome.failureReason).toBeNull();
+    expect(outcome.status).toBe('completed');
+    expect(outcome.errors).toContain('Carla was refused by GET /merchant/orders (401), which mario may use: taken for a difference of roles, which the authorization checks test.');
+    expect(outcome.checksRun.find((c) => c.check_id === bflaRoleOperation.id)?.endpoints).toContain('GET /merchant/orders');
+    expect(findings).toEqual([]);
+  });
+
+  it('reports the merchant operation a lower role gets', async () => {
+    const { outcome, findings } = await scan(await shopServer(true));
+    expect(outcome.status).toBe('completed');
+    expect(findings.map((f) => `${f.check_id} ${f.method} ${f.path}`)).toEqual(['api5-bfla-role-operation GET /merchant/orders']);
+  });
+});

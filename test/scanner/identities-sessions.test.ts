@@ -245,6 +245,22 @@ describe('refusals before any check runs', () => {
     expect(s.outcome.progress.done).toBe(0);
   });
 
+  it('a login server that refuses the connection is named as such, not taken for the API', async () => {
+    const t = await target({ mode: 'hardened' });
+    // A port nothing listens on: the OAuth2 token endpoint of another host is down.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const identity: IdentityInput = { name: 'alice', oauth2: { grant: 'client_credentials', token_url: `http://127.0.0.1:${port}/oauth/token`, client_id: t.oauth.clients.alice.clientId, client_secret: t.oauth.clients.alice.clientSecret! } };
+    const s = await scanChecks(t, BOLA_CHECKS, { identities: [identity], only: NOTES });
+    expect(s.outcome.status).toBe('failed');
+    expect(s.outcome.failureReason).toBe(
+      `Identity "alice" could not log in: its login server 127.0.0.1:${port} did not answer (connection refused). Check that http://127.0.0.1:${port} is running and that the scanner can reach it.`,
+    );
+    expect(s.outcome.failureReason).not.toContain(t.oauth.clients.alice.clientSecret!);
+  });
+
   it('two identities that log in as the same user are refused', async () => {
     const t = await target({ mode: 'hardened' });
     const s = await scanChecks(t, BOLA_CHECKS, { identities: [loginRecipe(t, 'alice'), loginRecipe(t, 'alice', 'alice-again')], only: NOTES });

@@ -108,7 +108,7 @@ describe('identity credentials never leak', () => {
       const auth = r.headers.authorization;
       if (auth && /^Bearer /.test(auth)) sent.add(auth.slice(7));
       const pw = r.path.endsWith('/auth/signup') ? /"password":"([^"]+)"/.exec(r.body ?? '')?.[1] : undefined;
-      // The scan's own users (its generated passwords); other sign-ups are checks sending the spec's example.
+      // Every user the scan registered has a generated password, its test users and those a check's sign-up request made.
       if (pw?.startsWith('Pc-')) registered.add(pw);
     }
     expect(registered.size, 'the scan registered users of its own').toBeGreaterThan(2);

@@ -120,6 +120,10 @@ describe.each(['http', 'ipc'] as const)('identity routes over %s', (kind) => {
     const env = await create(owner, { identities: [{ name: 'ci', token: '${env:PORTCULLIS_SECRET_KEY}' }] });
     expect(env.status).toBe(400);
     expect(env.json.message).toBe('Fill in ${env:PORTCULLIS_SECRET_KEY}: only the CLI reads values from its environment.');
+    // The sign-up operation is part of the configuration too: a reference there is refused the same way.
+    const signup = await create(owner, { identities: [alice()], signup: { operation: 'POST /${env:SIGNUP_PATH}' } });
+    expect(signup.status).toBe(400);
+    expect(signup.json.message).toBe('Fill in ${env:SIGNUP_PATH}: only the CLI reads values from its environment.');
   });
 
   it('gives the defaults Configure Scan pre-fills', async () => {

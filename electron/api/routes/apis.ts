@@ -215,7 +215,10 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
   app.delete('/api/apis/delete', async (c) => {
     const input = await parseBody(c, apiIdSchema);
     const { api } = await requireApiAccess(s.repos, c.get('user').id, input.api_id, 'admin');
+    const scans = await s.repos.scans.listForApi(api.id);
     await s.repos.apis.delete(api.id);
+    // Its scans went with it: so do their keys and the passwords of the users they registered.
+    await s.scans.forgetScans(scans.map((x) => x.id));
     s.logger.info('API deleted', { apiId: api.id });
     return ok(c, API_MESSAGES.deleted(api.name));
   });

@@ -153,6 +153,16 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, 'OK', { coverage });
   });
 
+  // The passwords of the users a scan registered on the target: for whoever may see the scan, never in details or exports.
+  app.post('/api/scan/created-users', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    const user = c.get('user');
+    await scanWithAccess(s, user.id, body.scan_id, 'view');
+    const users = await s.scans.createdUsers(body.scan_id).catch(asApiError);
+    s.logger.info('Passwords of the users a scan registered were shown', { scan_id: body.scan_id, user_id: user.id, users: users.length });
+    return ok(c, 'OK', { users });
+  });
+
   app.post('/api/scan/cancel', async (c) => {
     const body = await parseBody(c, scanIdSchema);
     await scanWithAccess(s, c.get('user').id, body.scan_id, 'scan');

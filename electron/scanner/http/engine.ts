@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
+import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../passwords';
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
@@ -41,6 +42,10 @@ export interface EngineOptions {
   skipped?: readonly { method: string; path: string }[];
   /** The operations that are scanned (to tell them from the skipped ones). */
   scanned?: readonly { method: string; path: string }[];
+  /** Operations that register users: withheld while the scan may not register any, watched otherwise. */
+  registrations?: RegistrationWatch;
+  /** A fresh password for a request's password placeholder (the scan also hands it to the redactor). Default: generated, not recorded. */
+  newPassword?: () => string;
   signal: AbortSignal;
   /** Verify TLS certificates (default true). */
   tlsVerify?: boolean;
@@ -67,6 +72,26 @@ export interface ProbeRequest {
   login?: boolean;
   /** The id of the operation (endpoint) the request was prepared for: kept on the exchange for the coverage ledger. */
   operation?: string;
+  /** The scan's own registration of a test user (identities/accounts.ts): never withheld, recorded by its sender. */
+  registers?: boolean;
+}
+
+/** An operation that registers users: a REST operation, or a GraphQL mutation on its endpoint. */
+export interface RegistrationOperation {
+  method: string;
+  path: string;
+  /** A GraphQL mutation's field: a request to the endpoint registers a user when its query calls it. */
+  graphqlField?: string;
+  /** "POST /auth/signup", "Mutation.register": how notes name it. */
+  label: string;
+}
+
+export interface RegistrationWatch {
+  operations: readonly RegistrationOperation[];
+  /** false (sign-up is off): no request to one of them leaves, whichever check makes it. */
+  allowed: boolean;
+  /** A request of the scan's checks to one of them was answered: the user it may have registered is the scan's. */
+  answered(operation: RegistrationOperation, exchange: Exchange): void;
 }
 
 /** Puts a scan's credentials on requests and renews them (identities/book.ts). */
@@ -130,6 +155,8 @@ export class BudgetExceededError extends Error {
 
 /** The error of an exchange that never left because its operation is marked SKIP. */
 export const NOT_SENT_SKIP = 'not sent: the operation is marked SKIP';
+/** The error of an exchange that never left because it would register a user and sign-up is off. */
+export const NOT_SENT_SIGNUP_OFF = 'not sent: the operation registers users and sign-up is off';
 
 export class OutOfScopeError extends Error {
   constructor(readonly url: string) {
@@ -302,6 +329,7 @@ export class HttpEngine {
   private readonly loginOrigins: Set<string>;
   private readonly skipped: { method: string; path: RegExp }[];
   private readonly scanned: { method: string; path: RegExp }[];
+  private readonly registrations: { op: RegistrationOperation; method: string; path: RegExp; call: RegExp | null }[];
   private readonly semaphore: Semaphore;
   private readonly limiter: RateLimiter;
   private seq = 0;
@@ -318,6 +346,12 @@ export class HttpEngine {
     const patterns = (list: readonly { method: string; path: string }[] = []) => list.map((e) => ({ method: e.method.toUpperCase(), path: this.pathPattern(e.path) }));
     this.skipped = patterns(options.skipped);
     this.scanned = this.skipped.length ? patterns(options.scanned) : [];
+    this.registrations = (options.registrations?.operations ?? []).map((op) => ({
+      op,
+      method: op.method.toUpperCase(),
+      path: this.pathPattern(op.path),
+      call: op.graphqlField ? new RegExp(`\\b${op.graphqlField.replace(/[^\w]/g, '')}\\s*\\(`) : null,
+    }));
     setMaxListeners(0, options.signal);
     // One listener for the whole scan: destroying the pools aborts every request in flight (cheaper
     // than an abort listener per request).
@@ -417,6 +451,29 @@ export class HttpEngine {
     return this.skipped.some(matches) && !this.scanned.some(matches);
   }
 
+  /** The operation registering users that a request goes to (the body names a GraphQL mutation), or null. */
+  registrationOf(method: string, url: URL, body: string | null): RegistrationOperation | null {
+    if (!this.registrations.length || !this.inScope(url)) return null;
+    const m = method.toUpperCase();
+    for (const r of this.registrations) {
+      if (r.method === m && r.path.test(url.pathname) && (!r.call || (body !== null && r.call.test(body)))) return r.op;
+    }
+    return null;
+  }
+
+  /** The request with a fresh password wherever it carries the placeholder (one password per request). */
+  private withPasswords(req: ProbeRequest, url: URL): { req: ProbeRequest; url: URL } {
+    const body = typeof req.body === 'string' && req.body.includes(PASSWORD_PLACEHOLDER);
+    const inUrl = url.href.includes(PASSWORD_PLACEHOLDER);
+    const headers = !!req.headers && Object.values(req.headers).some((v) => v.includes(PASSWORD_PLACEHOLDER));
+    if (!body && !inUrl && !headers) return { req, url };
+    const password = this.options.newPassword?.() ?? generatePassword();
+    const filled: ProbeRequest = { ...req };
+    if (body) filled.body = fillPlaceholder(req.body!, password);
+    if (headers) filled.headers = Object.fromEntries(Object.entries(req.headers!).map(([k, v]) => [k, fillPlaceholder(v, password)]));
+    return { req: filled, url: inUrl ? new URL(fillPlaceholder(url.href, password)) : url };
+  }
+
   private charge(budgets: readonly Budget[]): void {
     if (this.budget.used >= this.budget.limit) throw new BudgetExceededError(this.budget);
     for (const b of budgets) if (b.used >= b.limit) throw new BudgetExceededError(b);
@@ -433,12 +490,23 @@ export class HttpEngine {
     const signal = this.options.signal;
     if (signal.aborted || this.closed) throw new AbortedError(signal.reason);
     const method = req.method.toUpperCase();
-    let url = typeof req.url === 'string' ? new URL(req.url) : req.url;
-    if (!req.login && this.skipped.length && this.isSkipped(method, url)) return this.notSent(req, method, url);
+    const url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+    if (!req.login && this.skipped.length && this.isSkipped(method, url)) return this.notSent(req, method, url, NOT_SENT_SKIP);
+    const registration = req.login || req.registers ? null : this.registrationOf(method, url, req.body ?? null);
+    if (registration && !this.options.registrations!.allowed) return this.notSent(req, method, url, NOT_SENT_SIGNUP_OFF);
     if (!this.allowed(url, req)) throw new OutOfScopeError(url.href);
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
+    const filled = this.withPasswords(req, url);
+    const exchange = await this.exchange(filled.req, method, filled.url, budgets);
+    if (registration) this.options.registrations!.answered(registration, exchange);
+    return exchange;
+  }
+
+  /** Sends an allowed request, following same-host redirects for GET/HEAD and renewing an expired credential once. */
+  private async exchange(req: ProbeRequest, method: string, firstUrl: URL, budgets: readonly Budget[]): Promise<Exchange> {
+    let url = firstUrl;
     const follow = req.followRedirects !== false && (method === 'GET' || method === 'HEAD');
     const redirects: Redirect[] = [];
     const started = performance.now();
@@ -476,8 +544,8 @@ export class HttpEngine {
     }
   }
 
-  /** A request for a SKIP operation: it does not leave; the check sees an answerless exchange, like a transport failure, and goes on. */
-  private notSent(req: ProbeRequest, method: string, url: URL, why: string = NOT_SENT_SKIP): Exchange {
+  /** A request that may not leave (a SKIP operation, a sign-up while sign-up is off): the check sees an answerless exchange, like a transport failure, and goes on. */
+  private notSent(req: ProbeRequest, method: string, url: URL, why: string): Exchange {
     const request = { method, url: url.href, headers: { ...(req.headers ?? {}) }, body: req.body ?? null, auth: req.auth ?? NO_AUTH, placements: req.placements ?? DEFAULT_PLACEMENTS };
     return new Exchange(++this.seq, request satisfies ExchangeRequest, null, why, 0);
   }

@@ -10,6 +10,7 @@ import { describeEndpoint } from '../checks/common/helpers';
 import type { ProbeRequest } from '../http/engine';
 import type { Exchange } from '../http/exchange';
 import { sleep } from '../http/limits';
+import { generatePassword } from '../passwords';
 import { randomAlnum } from '../random';
 import { encodeBody, pathParamNames } from '../requests';
 import { normalizeTemplate } from '../resources';
@@ -206,7 +207,7 @@ export function failedInBody(ex: Exchange): boolean {
 }
 
 /** The id a registration answer gives the new user (id, user_id, data.id...), or from its Location. */
-function registeredId(ex: Exchange): string | null {
+export function registeredId(ex: Exchange): string | null {
   const b = ex.json();
   const pick = (o: unknown, depth: number): string | null => {
     if (!o || typeof o !== 'object' || Array.isArray(o) || depth > 2) return null;
@@ -262,12 +263,12 @@ export class Accounts {
     return this.deps.operation.endpoint;
   }
 
-  /** Made-up credentials for a new user, fitting the usual rules (length, case, digit, symbol). */
+  /** Made-up credentials for a new user: its own random password, fitting the usual rules (length, case, digit, symbol). */
   private newAccount(purpose: string): CreatedAccount {
     const tag = randomAlnum(8).toLowerCase();
     const op = this.deps.operation;
     const username = op.usernameField ? `pcs${tag}` : null;
-    return { operation: this.operation, username, email: `pcs.${tag}@example.com`, password: `Pc-${randomAlnum(12)}-7x`, id: null, purpose };
+    return { operation: this.operation, username, email: `pcs.${tag}@example.com`, password: generatePassword(), id: null, purpose };
   }
 
   /** The registration request for an account, with extra body properties (mass assignment). */
@@ -282,7 +283,7 @@ export class Accounts {
     if (op.emailField) setAt(body, op.at, op.emailField, account.email);
     for (const [k, v] of Object.entries(extra)) setAt(body, op.at, k, v);
     const encoded = encodeBody(body, e.request_body?.content_type || 'application/json') ?? { body: JSON.stringify(body), contentType: 'application/json' };
-    return { method: e.method, url: this.deps.resolve(e.path), headers: { 'content-type': encoded.contentType }, body: encoded.body, auth: { kind: 'none' }, noRenew: true };
+    return { method: e.method, url: this.deps.resolve(e.path), headers: { 'content-type': encoded.contentType }, body: encoded.body, auth: { kind: 'none' }, noRenew: true, registers: true };
   }
 
   /**

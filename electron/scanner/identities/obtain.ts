@@ -2,7 +2,7 @@
 // values for later steps and the token), an OAuth2 grant (client credentials, password, refresh
 // token), a cookie session with its CSRF token, or a command's output (CLI and desktop only).
 
-import { exec } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import {
   obtainKind,
   stepsOf,
@@ -274,16 +274,67 @@ async function viaOAuth2(o: OAuth2Config, deps: ObtainDeps, previous: Credential
   return tokenRequest(o, o.grant, o.grant === 'refresh_token' ? (previous?.refreshToken ?? null) : null, deps);
 }
 
-function runCommand(command: string, signal: AbortSignal): Promise<string> {
+const COMMAND_MAX_OUTPUT = 1024 * 1024;
+
+/**
+ * Ends a command and everything it started: on POSIX the command leads its own process group (it was
+ * spawned detached), so the group goes at once; on Windows taskkill /T walks the tree.
+ */
+function killProcessTree(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
+    else process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Runs an identity's command in a shell and resolves with its standard output. Past the timeout, or
+ * when the scan stops, the command and every process it started are killed: a `sleep` or a login
+ * helper left behind would outlive the scan.
+ */
+export function runCommand(command: string, signal: AbortSignal, timeoutMs: number = COMMAND_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    exec(command, { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 1024 * 1024, signal, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) {
-        const why = (err as { killed?: boolean }).killed ? `did not finish within ${COMMAND_TIMEOUT_MS / 1000} s` : `failed (${(err as { code?: unknown }).code ?? err.message})`;
-        const detail = String(stderr).trim().split('\n').slice(-1)[0];
-        reject(new ObtainError(`The identity's command ${why}${detail ? `: ${detail.slice(0, 200)}` : ''}.`));
-        return;
-      }
-      resolve(String(stdout));
+    let stopped: string | null = null;
+    let stdout = '';
+    let stderr = '';
+    let size = 0;
+    const child = spawn(command, { shell: true, detached: process.platform !== 'win32', windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = (why: string) => {
+      if (stopped) return;
+      stopped = why;
+      killProcessTree(child);
+    };
+    const timer = setTimeout(() => stop(`did not finish within ${timeoutMs / 1000} s`), timeoutMs);
+    const onAbort = () => stop('was stopped with the scan');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      size += chunk.length;
+      if (size > COMMAND_MAX_OUTPUT) stop('printed more than 1 MiB');
+      else stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4096);
+    });
+    child.on('error', (err) => {
+      done();
+      reject(new ObtainError(`The identity's command could not be started: ${err.message}.`));
+    });
+    child.on('close', (code, sig) => {
+      done();
+      const detail = stderr.trim().split('\n').slice(-1)[0];
+      const why = stopped ?? (code === 0 ? null : code !== null ? `failed (exit code ${code})` : `failed (${sig ?? 'killed'})`);
+      if (why) reject(new ObtainError(`The identity's command ${why}${detail && !stopped ? `: ${detail.slice(0, 200)}` : ''}.`));
+      else resolve(stdout);
     });
   });
 }

@@ -98,17 +98,26 @@ export function credentialAlternatives(endpoint: Pick<Endpoint, 'security'>, sec
   return out;
 }
 
+/** A header template that is HTTP Basic with the credential as its whole value ("Basic {token}"). */
+const BASIC_TEMPLATE = /^\s*basic\s+\{token\}\s*$/i;
+
 /**
- * The wire value of a credential in a placement: "Bearer x", "Basic base64(user:pass)" (a value
- * without a colon is taken as already encoded), the template filled in, or x.
+ * "Basic base64(user:pass)": a `user:pass` value is encoded (with or without a "Basic " of its own);
+ * a value without a colon is taken as already encoded (base64 has no colon).
+ */
+function basicValue(value: string): string {
+  const bare = value.replace(/^basic\s+/i, '');
+  return `Basic ${bare.includes(':') ? Buffer.from(bare, 'utf8').toString('base64') : bare}`;
+}
+
+/**
+ * The wire value of a credential in a placement: "Bearer x", "Basic base64(user:pass)" (also for a
+ * header template "Basic {token}"), the template filled in, or x.
  */
 export function formatCredential(value: string, placement: Pick<CredentialPlacement, 'format' | 'template'>, vars: Readonly<Record<string, string>> = {}): string {
   const { format, template } = placement;
   if (format === 'bearer') return /^bearer\s+/i.test(value) ? value : `Bearer ${value}`;
-  if (format === 'basic') {
-    if (/^basic\s+/i.test(value)) return value;
-    return `Basic ${value.includes(':') ? Buffer.from(value, 'utf8').toString('base64') : value}`;
-  }
+  if (format === 'basic' || (template && BASIC_TEMPLATE.test(template))) return basicValue(value);
   // Other `{name}` of a template are values a login recipe extracted.
   if (template) return template.split('{token}').join(value).replace(/\{([A-Za-z_]\w*)\}/g, (whole, n: string) => vars[n] ?? whole);
   return value;
@@ -136,6 +145,7 @@ export function placementFromConfig(p: PlacementConfig): CredentialPlacement {
   const name = p.header!;
   const template = p.value ?? (name.toLowerCase() === 'authorization' ? 'Bearer {token}' : '{token}');
   if (name.toLowerCase() === 'authorization' && template === 'Bearer {token}') return DEFAULT_PLACEMENT;
+  if (name.toLowerCase() === 'authorization' && BASIC_TEMPLATE.test(template)) return { in: 'header', name: 'Authorization', format: 'basic' };
   return template === '{token}' ? { in: 'header', name, format: 'raw' } : { in: 'header', name, format: 'raw', template };
 }
 

@@ -98,17 +98,31 @@ interface ProbeResult {
   anon: Exchange;
 }
 
-function verdict(results: ProbeResult[], pick: (r: ProbeResult) => Exchange | null | undefined): { accepted: boolean | null; evidence: ProbeResult | null } {
+interface Verdict {
+  accepted: boolean | null;
+  evidence: ProbeResult | null;
+  /** Probes that refused this identity while another identity of the scan got a success: its role, not its credential. */
+  roleRefusals: { result: ProbeResult; other: KeyNumber }[];
+}
+
+function verdict(results: ProbeResult[], slot: KeyNumber): Verdict {
   let rejected: ProbeResult | null = null;
+  const roleRefusals: Verdict['roleRefusals'] = [];
   for (const r of results) {
-    const ex = pick(r);
+    const ex = r.bySlot.get(slot);
     if (!ex?.response) continue;
     // Accepted: a success where a request without credentials is refused (or a /me-like answer).
-    if (ex.ok && (r.anon.status === 401 || r.anon.status === 403 || isMeLike(r.endpoint))) return { accepted: true, evidence: r };
-    // Refused: 401 with the credential, as without any (it made no difference).
-    if (ex.status === 401 && r.anon.status === 401 && !rejected) rejected = r;
+    if (ex.ok && (r.anon.status === 401 || r.anon.status === 403 || isMeLike(r.endpoint))) return { accepted: true, evidence: r, roleRefusals: [] };
+    // Refused: 401 with the credential, as without any (it made no difference). Unless another
+    // identity got through: then the operation is for another role (a merchant's, not a
+    // customer's), which the authorization checks evaluate. A /me-like answer is every user's own.
+    if (ex.status === 401 && r.anon.status === 401) {
+      const other = isMeLike(r.endpoint) ? undefined : [...r.bySlot.entries()].find(([k, x]) => k !== slot && x.ok)?.[0];
+      if (other !== undefined) roleRefusals.push({ result: r, other });
+      else rejected ??= r;
+    }
   }
-  return rejected ? { accepted: false, evidence: rejected } : { accepted: null, evidence: null };
+  return rejected ? { accepted: false, evidence: rejected, roleRefusals } : { accepted: null, evidence: null, roleRefusals };
 }
 
 function capitalized(s: string): string {
@@ -156,7 +170,7 @@ export async function verifyIdentities(input: { endpoints: readonly Endpoint[]; 
   }
 
   const meProbe = results.find((r) => isMeLike(r.endpoint) && r.bySlot.get(1)?.ok);
-  const verdicts = new Map(slots.map((k) => [k, verdict(results, (r) => r.bySlot.get(k))]));
+  const verdicts = new Map(slots.map((k) => [k, verdict(results, k)]));
   const ident = (k: KeyNumber): KeyIdentity | null => {
     const s = input.book.slot(k);
     if (!s) return null;
@@ -208,6 +222,14 @@ export async function verifyIdentities(input: { endpoints: readonly Endpoint[]; 
   }
 
   const notes: string[] = [];
+  for (const k of slots) {
+    for (const { result, other } of verdicts.get(k)!.roleRefusals) {
+      const s = input.book.slot(k)!;
+      notes.push(
+        `${capitalized(s.name)} was refused by ${describeEndpoint(result.endpoint)} (${result.bySlot.get(k)!.status}), which ${input.book.slot(other)!.name} may use: taken for a difference of roles, which the authorization checks test.`,
+      );
+    }
+  }
   if (!results.length) notes.push('No GET endpoint without path parameters to check the identities on; they are watched during the scan instead.');
   else if (verdicts.get(1)!.accepted === null) notes.push('Whether key 1 is accepted could not be told before the scan (no endpoint refused a request without credentials).');
 

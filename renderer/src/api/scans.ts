@@ -39,6 +39,9 @@ export const scanDetails = (auth: Auth, scanId: string, signal?: AbortSignal) =>
 export const scanCoverage = (auth: Auth, scanId: string, signal?: AbortSignal) =>
   call('POST /api/scan/coverage', { token: auth.token, body: { scan_id: scanId }, signal });
 
+/** The users the scan registered on the target, with their passwords (for whoever may see the scan). */
+export const scanCreatedUsers = (auth: Auth, scanId: string) => call('POST /api/scan/created-users', { token: auth.token, body: { scan_id: scanId } });
+
 export const cancelScan = (auth: Auth, scanId: string) =>
   call('POST /api/scan/cancel', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
 

@@ -6,11 +6,11 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
-import type { ApiSummary, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
+import type { ApiSummary, CreatedUserReport, CreatedUserWithPassword, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
 import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { downloadReport, saveBlob } from '../api/reports';
-import { scanDetails } from '../api/scans';
+import { scanCreatedUsers, scanDetails } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { LoadStatus, type Loadable } from '../components/LoadStatus';
@@ -89,7 +89,72 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
 
 const ROLE_LABELS: Record<string, string> = { user: 'User', privileged: 'Privileged', lower: 'Lower-privileged' };
 
-function IdentityTable({ info }: { info: ScanInfo }): ReactElement | null {
+/**
+ * The users the scan registered on the target. Their passwords stay on the server until asked for
+ * (they are real accounts' credentials): one click fetches and shows them, another hides them.
+ */
+function CreatedUsers({ scanId, created }: { scanId: string; created: CreatedUserReport[] }): ReactElement {
+  const [shown, setShown] = useState<CreatedUserWithPassword[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const toggle = async () => {
+    if (shown) {
+      setShown(null);
+      return;
+    }
+    const auth = currentAuth();
+    if (!auth || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await scanCreatedUsers(auth, scanId);
+      if (res.ok && res.data) setShown(res.data.users);
+      else setError(`Could not load the passwords: ${res.message || 'the server did not say why'}. Try again.`);
+    } catch (err) {
+      setError(`Could not load the passwords: ${reasonOf(err, 'the server could not be reached')}. Try again.`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const list: (CreatedUserReport & { password?: string | null })[] = shown ?? created;
+  return (
+    <>
+      <p className="small" style={{ margin: '10px 0 0' }}>
+        <strong>Users the scan created</strong> ({created.length}):{' '}
+        <button type="button" className="button button-secondary button-small" onClick={() => void toggle()} disabled={busy} data-testid="report-created-passwords">
+          {shown ? 'Hide passwords' : busy ? 'Loading passwords…' : 'Show passwords'}
+        </button>
+      </p>
+      {error && (
+        <Alert kind="error" testId="report-created-passwords-error">
+          {error}
+        </Alert>
+      )}
+      <ul className="created-users small" data-testid="report-created-users">
+        {list.map((u, n) => (
+          <li key={`${u.username ?? u.email ?? ''}-${n}`} data-testid="report-created-user">
+            <span className="mono">{[u.username, u.email].filter(Boolean).join(' / ') || 'unnamed'}</span> — {u.purpose} <span className="muted">({u.operation})</span>
+            {shown && (
+              <>
+                {' '}
+                password:{' '}
+                {u.password ? (
+                  <span className="mono" data-testid="report-created-user-password">
+                    {u.password}
+                  </span>
+                ) : (
+                  <span className="muted">not kept</span>
+                )}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function IdentityTable({ info, scanId }: { info: ScanInfo; scanId: string }): ReactElement | null {
   const identities = info.identities ?? [];
   if (!identities.length) return null;
   const created = info.created_users ?? [];
@@ -128,20 +193,7 @@ function IdentityTable({ info }: { info: ScanInfo }): ReactElement | null {
           </tbody>
         </table>
       </div>
-      {created.length > 0 && (
-        <>
-          <p className="small" style={{ margin: '10px 0 0' }}>
-            <strong>Users the scan created</strong> ({created.length}):
-          </p>
-          <ul className="created-users small" data-testid="report-created-users">
-            {created.map((u, n) => (
-              <li key={`${u.username ?? u.email ?? n}`} data-testid="report-created-user">
-                <span className="mono">{[u.username, u.email].filter(Boolean).join(' / ') || 'unnamed'}</span> — {u.purpose} <span className="muted">({u.operation})</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {created.length > 0 && <CreatedUsers scanId={scanId} created={created} />}
       <p className="muted small" style={{ margin: '6px 0 0' }} data-testid="report-refreshes">
         {info.refreshes ?? 0} credential refresh{(info.refreshes ?? 0) === 1 ? '' : 'es'} during the scan.
       </p>
@@ -265,7 +317,7 @@ export function ScanReportModal({
             </Alert>
           )}
 
-          <IdentityTable info={info} />
+          <IdentityTable info={info} scanId={scanId} />
 
           <div className="downloads" style={{ marginBottom: 18 }} aria-label="Downloads" role="group">
             {(['executive', 'technical'] as const).map((t) => (

@@ -152,6 +152,7 @@ export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesFo
         <small id={hintId} className="field-hint" data-testid="signup-hint">
           {signupOperation ? IDENTITY_MESSAGES.signupFound(signupOperation) : IDENTITY_MESSAGES.signupMissing}
           {defaults ? ` On by default for ${defaults.signup_default === 'auto' ? 'local targets like this one' : 'local targets; this one is not local'}.` : ''}
+          {signupOperation && !signupOn ? ` ${IDENTITY_MESSAGES.signupOff(signupOperation)}` : ''}
         </small>
       </div>
     </div>
