@@ -20,6 +20,7 @@ export type CoverageReason =
   | 'timeout'
   | 'flags'
   | 'unsafe'
+  | 'signup-off'
   | 'not-applicable';
 
 export const COVERAGE_REASONS: Record<CoverageReason, { label: string; fix: string }> = {
@@ -66,6 +67,10 @@ export const COVERAGE_REASONS: Record<CoverageReason, { label: string; fix: stri
   unsafe: {
     label: 'held back for the target\'s safety',
     fix: 'on a disposable instance, set `writes: existing` and name the operation under `destructive:`',
+  },
+  'signup-off': {
+    label: 'sign-up is off (the operation registers users)',
+    fix: 'let the scan register its own test users (`signup: auto`) on an instance where that is fine',
   },
   'not-applicable': {
     label: 'not applicable',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEVERITIES, type Severity } from '../../shared/constants';
 import type { Finding, ScanDetails } from '../../shared/contract';
+import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
 import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
 import { createCore, type Core } from '../core';
@@ -41,6 +42,8 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --max-duration the whole scan's time limit in seconds (default 3600): past it the scan stops,
                  failed with the reason, and keeps what it found
   --out          directory for findings.json (default: the current directory)
+  --min-coverage fail the run (exit 2) when fewer than this percentage of the operations answered a
+                 2xx to some identity (0-100; default none)
   --fail-on      high | medium | low (default high): exit 1 when a finding is at or above it
   --baseline     a triage export from the app, or a previous findings.json: findings marked a false
                  positive or an accepted risk are set aside, and findings the previous run reported
@@ -112,7 +115,7 @@ function progressBar(stream: NodeJS.WriteStream, quiet: boolean) {
   };
 }
 
-export function findingsReport(details: ScanDetails, api: { name: string; base_url: string }) {
+export function findingsReport(details: ScanDetails, api: { name: string; base_url: string }, coverage: ScanCoverage | null = null) {
   const info = details.results.scan_info;
   return {
     tool: 'Portcullis',
@@ -137,7 +140,16 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       set_aside: details.results.results.filter(setAside).length,
     },
     findings: details.results.results,
+    // What the scan reached and exercised: per operation and identity, per check (docs/report-formats.md).
+    coverage,
   };
+}
+
+/** The coverage lines after the summary: the header line, then the commonest reasons with their fix. */
+export function coverageLines(summary: CoverageSummary): string[] {
+  const lines = [`Coverage: ${coverageHeadline(summary)}.`];
+  for (const r of summary.reasons.slice(0, 3)) lines.push(`  ${r.count} × ${r.label}: ${r.fix}.`);
+  return lines;
 }
 
 /** The scan's identities: from --config (secrets from the environment), else the --key1/--key2 shortcut. */
@@ -194,6 +206,7 @@ export const scanCommand: CliCommand = {
         concurrency: { type: 'string' },
         'timeout-ms': { type: 'string' },
         'max-duration': { type: 'string' },
+        'min-coverage': { type: 'string' },
         out: { type: 'string' },
         'fail-on': { type: 'string', default: 'high' },
         baseline: { type: 'string' },
@@ -225,6 +238,7 @@ export const scanCommand: CliCommand = {
     const concurrency = positiveInt('concurrency', values.concurrency, 1, 256);
     const timeoutMs = positiveInt('timeout-ms', values['timeout-ms'], 100, 600_000);
     const maxDurationS = positiveInt('max-duration', values['max-duration'], 10, 7 * 24 * 3600);
+    const minCoverage = positiveInt('min-coverage', values['min-coverage'], 0, 100);
     const outDir = path.resolve(values.out ?? '.');
     let formats: string[] = [];
     if (values.format) {
@@ -312,10 +326,12 @@ export const scanCommand: CliCommand = {
       const details = await s.scans.details(scanId);
       fs.mkdirSync(outDir, { recursive: true });
       const file = path.join(outDir, 'findings.json');
-      fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }), null, 2)}\n`, { mode: 0o600 });
+      const coverage = await s.scans.coverage(scanId);
+      fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }, coverage), null, 2)}\n`, { mode: 0o600 });
       const info = details.results.scan_info;
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
+        if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);
         return 2;
       }
       for (const w of formats.length ? await writeReports(s.db, scanId, formats, outDir) : []) process.stderr.write(`wrote ${w.path}\n`);
@@ -325,6 +341,15 @@ export const scanCommand: CliCommand = {
       const aside = details.results.results.length - counted.length;
       process.stderr.write(`Done: ${counted.length} findings (${counts})${aside ? `, ${aside} set aside in triage` : ''}, score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
       for (const sk of info.skipped_checks) process.stderr.write(`skipped: ${sk.title}: ${sk.reason}\n`);
+      if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);
+      if (minCoverage !== undefined && coverage && reachedPercent(coverage.summary) < minCoverage) {
+        const { reached, operations } = coverage.summary;
+        process.stderr.write(
+          `Coverage below --min-coverage ${minCoverage}%: ${reached} of ${operations} operations (${Math.floor(reachedPercent(coverage.summary))}%) answered a 2xx to some identity. ` +
+            `${coverage.summary.reasons[0] ? `The commonest reason: ${coverage.summary.reasons[0].label} (${coverage.summary.reasons[0].fix}).` : 'Check the base URL and the identities.'}\n`,
+        );
+        return 2;
+      }
       const gate = failGate(details.results.results, failOn, baseline);
       if (gate.setAside || gate.known) process.stderr.write(`Not failed on: ${gate.setAside} set aside in triage, ${gate.known} already in the baseline.\n`);
       return gate.failing.length ? 1 : 0;

@@ -132,7 +132,8 @@ export class ScanRun {
         this.coverage.observe(ex, this.identityOf(ex.request.auth));
       },
     });
-    this.coverage = new CoverageLedger(this.active, new URL(job.api.baseUrl).pathname);
+    // Operations withheld because they register users (sign-up off) are rows too: nothing reaches them, and the ledger says why.
+    this.coverage = new CoverageLedger([...this.active, ...this.withheld], new URL(job.api.baseUrl).pathname);
     const tag = job.scanId.replace(/-/g, '').slice(0, 8);
     this.resources = new ResourcePool({
       engine: this.engine,

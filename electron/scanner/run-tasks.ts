@@ -37,6 +37,7 @@ export function planTasks(run: ScanRun): Task[] {
     // A check for another kind of API (GraphQL checks on a REST API and the reverse) does not apply: not a skip worth listing.
     if (!(check.protocols ?? ['rest']).some((p) => protocols.has(p))) continue;
     const applicable = run.active.filter((e) => check.appliesTo(e));
+    for (const e of run.withheld) if (check.appliesTo(e)) run.coverage.skipped(check.id, e, 'signup-off', `${describeEndpoint(e)} registers users and sign-up is off: no request goes to it`);
     if (check.needsKey2 && !run.hasKey2) {
       run.skip(check, 'Needs a second user (key 2): this cross-user test compares what two users can reach. Add a second identity, or let the scan create users.', 'needs-second-identity', applicable);
       continue;
