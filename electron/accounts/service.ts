@@ -6,6 +6,7 @@ import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
 import { isUniqueViolation } from '../store/dialect';
+import { databaseTroubleOf } from '../store/health';
 import type { Repos } from '../store/index';
 import type { SessionRow } from '../store/sessions';
 import type { UserRow } from '../store/users';
@@ -48,7 +49,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
   // Counted attempts live in the database: every node sharing it holds one limit, a restart keeps lockouts.
   const rules = { ...config.throttle, signup: config.signupThrottle };
   const throttle = new FailureThrottle(clock, rules, repos.throttle, (err) =>
-    logger.error('Could not store a sign-in throttle count', { error: String(err) }),
+    logger[databaseTroubleOf(err) ? 'debug' : 'error']('Could not store a sign-in throttle count', { error: String(err) }),
   );
 
   async function idleTimeoutOf(userId: string): Promise<number> {

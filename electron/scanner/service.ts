@@ -29,6 +29,7 @@ import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
 import { parseSecurity } from '../store/apis';
 import type { Repos } from '../store/index';
+import { databaseTroubleOf } from '../store/health';
 import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
 import { SCAN_SECRET_PREFIX, sweepOrphanSecrets } from '../secrets/index';
 import type { SecretStore } from '../secrets/types';
@@ -282,7 +283,7 @@ export function createScanService(deps: ScanServiceDeps) {
                   // Cancelled on another node, failed by a sweep, or deleted with its API.
                   if (!saved && !controller.signal.aborted) await leases.stopIfEnded(scanId);
                 })
-                .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
+                .catch((err) => logger[databaseTroubleOf(err) ? 'debug' : 'warn']('Could not save scan progress', { scan_id: scanId, error: (err as Error)?.message }));
               events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
             },
             finding: async (f) => {
