@@ -13,10 +13,10 @@ import type { Logger } from '../log';
 import { redactPassword, serverOf, type Db } from './database';
 import { troubleOf, type DatabaseHealth } from './health';
 
-/** What nodes tell each other. */
-export type NotifyChannel = 'scan_events' | 'session_ended' | 'schedules_changed';
+/** What nodes tell each other (`scan_cancelled`: a scan running on another node was cancelled here). */
+export type NotifyChannel = 'scan_events' | 'session_ended' | 'schedules_changed' | 'scan_cancelled';
 
-const CHANNELS: readonly NotifyChannel[] = ['scan_events', 'session_ended', 'schedules_changed'];
+const CHANNELS: readonly NotifyChannel[] = ['scan_events', 'session_ended', 'schedules_changed', 'scan_cancelled'];
 
 /** Where a payload came from: this node, or another one through the database. */
 export type NotifyOrigin = 'local' | 'remote';
