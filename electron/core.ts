@@ -103,9 +103,9 @@ async function openCore(options: CoreOptions & { logger: Logger }, config: CoreC
   const twoFactor = createTwoFactor({ repos, secrets, config, clock, logger, hashGate });
   const accounts = createAccounts({ repos, config, clock, logger, mailer, twoFactor, hashGate });
   const scanEvents = new ScanEvents({ notifier, failureReasonOf: async (id) => (await repos.scans.findById(id))?.failure_reason ?? null });
-  const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents });
+  const scans = createScanService({ repos, secrets, config, logger, clock, events: scanEvents, notifier });
   const scheduler = createScheduler({ repos, scans, scanEvents, clock, logger, timer: options.schedulerTimer, notifier });
-  const services: Services = { config, db: store.db, repos, logger, clock, mailer, accounts, twoFactor, secrets, scans, scanEvents, scheduler };
+  const services: Services = { config, db: store.db, dbHealth: store.health, repos, logger, clock, mailer, accounts, twoFactor, secrets, scans, scanEvents, scheduler };
   await repos.sessions.deleteExpired(clock.now());
   // A crash leaves no scan "running": it is failed with a reason at the next start.
   await scans.recover();

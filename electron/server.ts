@@ -11,6 +11,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Core } from './core';
 import { isLoopbackHost, SecretKeyRequiredError } from './secrets/key-source';
+import { trustedProxies } from './trusted-proxies';
 
 export interface ServerOptions {
   core: Core;
@@ -18,6 +19,11 @@ export interface ServerOptions {
   port: number;
   /** The renderer build (index.html and assets); pages are not served without it. */
   staticDir?: string | null;
+  /**
+   * Load balancers whose X-Forwarded-For is believed (addresses, CIDR ranges, loopback/linklocal/
+   * uniquelocal); empty or absent: none, the socket peer is the client.
+   */
+  trustProxy?: readonly string[];
 }
 
 export interface RunningServer {
@@ -108,12 +114,14 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   if (!isLoopbackHost(options.host) && options.core.services.secrets.keyInDataDir) return Promise.reject(new SecretKeyRequiredError(options.host));
   const pages = pagesApp(options.staticDir);
   const allowedOrigins: ReadonlySet<string> = new Set(options.core.config.corsOrigins);
+  const clientAddress = trustedProxies(options.trustProxy ?? []);
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       const origin = request.headers.get('origin');
       if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(origin, allowedOrigins);
-      const response = await options.core.fetch(request, { transport: 'http', clientIp: env.incoming.socket.remoteAddress ?? 'unknown' });
+      const clientIp = clientAddress({ peer: env.incoming.socket.remoteAddress, forwardedFor: request.headers.get('x-forwarded-for') ?? undefined });
+      const response = await options.core.fetch(request, { transport: 'http', clientIp });
       return origin ? withCors(response, origin, allowedOrigins) : response;
     }
     return pages.fetch(request, env);

@@ -8,6 +8,7 @@ import type { CoreConfig } from './config';
 import type { Logger } from './log';
 import type { Scheduler } from './scheduler/scheduler';
 import type { Db } from './store/database';
+import type { DatabaseHealth } from './store/health';
 import type { ScanEvents } from './scanner/events';
 import type { ScanService } from './scanner/service';
 import type { SecretStore } from './secrets/types';
@@ -16,6 +17,8 @@ import type { Repos } from './store/index';
 export interface Services {
   config: CoreConfig;
   db: Db;
+  /** Whether the database answers (an outage is logged once there). */
+  dbHealth: DatabaseHealth;
   repos: Repos;
   logger: Logger;
   clock: Clock;

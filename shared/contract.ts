@@ -674,7 +674,8 @@ export interface ApiContract {
   'POST /api/scan/created-users': { body: ScanIdRequest; data: { users: CreatedUserWithPassword[] } };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
   'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
-  'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
+  /** `stopped`: its requests have stopped (200); false (202): the node running it has not confirmed it yet. */
+  'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus; stopped: boolean } };
   'POST /api/scan/retry': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
   'GET /api/scan/list': { query: { user_id?: string; api_id: string }; data: { scans: ScanSummary[] } };
   'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };

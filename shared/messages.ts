@@ -250,6 +250,10 @@ export const SERVER_MESSAGES = {
   ok: 'OK',
   databaseReachable: 'The database is reachable.',
   databaseUnreachable: 'This node cannot reach its database.',
+  /** 503 while the database is down (a request met the outage); Retry-After says when to try again. */
+  databaseUnavailable: 'The server cannot reach its database right now. Please try again in a few seconds.',
+  /** 503 while every database connection of the node is taken. */
+  databaseBusy: 'The server is busy right now. Please try again in a few seconds.',
 } as const;
 
 export const LOADING_TEXT = 'Loading...';

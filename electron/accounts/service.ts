@@ -6,6 +6,7 @@ import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
 import { isUniqueViolation } from '../store/dialect';
+import { databaseTroubleOf } from '../store/health';
 import type { Repos } from '../store/index';
 import type { SessionRow } from '../store/sessions';
 import type { UserRow } from '../store/users';
@@ -48,7 +49,7 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
   // Counted attempts live in the database: every node sharing it holds one limit, a restart keeps lockouts.
   const rules = { ...config.throttle, signup: config.signupThrottle };
   const throttle = new FailureThrottle(clock, rules, repos.throttle, (err) =>
-    logger.error('Could not store a sign-in throttle count', { error: String(err) }),
+    logger[databaseTroubleOf(err) ? 'debug' : 'error']('Could not store a sign-in throttle count', { error: String(err) }),
   );
 
   async function idleTimeoutOf(userId: string): Promise<number> {
@@ -97,25 +98,30 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
     startSession,
     signIn,
 
-    /** Counts every sign-up per client address (429 beyond the limit); one refused as busy is not counted. */
+    /**
+     * Counts every sign-up per client address (429 beyond the limit). The place in the hash queue comes
+     * first: a sign-up refused as busy (503) is never counted, not even for the moment it takes to refuse.
+     */
     async signup(
       input: { firstName: string; lastName: string; email: string; username: string; password: string },
       info: ClientInfo,
     ) {
-      const attempt = await throttle.reserve([{ kind: 'signup', value: info.ip }]);
-      if (attempt.blocked) {
+      const key = [{ kind: 'signup', value: info.ip }];
+      const early = await throttle.check(key);
+      if (early.blocked) {
         logger.warn('Sign-ups throttled', { ip: info.ip });
-        throw tooManyRequests(attempt.retryAfterSeconds, SERVER_MESSAGES.tooManySignups);
+        throw tooManyRequests(early.retryAfterSeconds, SERVER_MESSAGES.tooManySignups);
       }
-      if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
-      if (await repos.users.findByUsername(input.username)) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
-      let passwordHash: string;
-      try {
-        passwordHash = await hashGate.run(() => hashPassword(input.password, config.scryptCost));
-      } catch (err) {
-        await attempt.release();
-        throw err;
-      }
+      const passwordHash = await hashGate.run(async () => {
+        const attempt = await throttle.reserve(key);
+        if (attempt.blocked) {
+          logger.warn('Sign-ups throttled', { ip: info.ip });
+          throw tooManyRequests(attempt.retryAfterSeconds, SERVER_MESSAGES.tooManySignups);
+        }
+        if (await repos.users.findByEmail(input.email)) throw conflict(SERVER_MESSAGES.emailTaken, 'email');
+        if (await repos.users.findByUsername(input.username)) throw conflict(SERVER_MESSAGES.usernameTaken, 'username');
+        return hashPassword(input.password, config.scryptCost);
+      });
       try {
         return await repos.users.create({ ...input, passwordHash }, clock.now());
       } catch (err) {
@@ -129,29 +135,33 @@ export function createAccounts({ repos, config, clock, logger, mailer, twoFactor
     /**
      * Checks the password; answers 429 while the account or the client is throttled. The attempt is
      * counted before the hash (and taken back on success), so parallel guesses cannot outrun the count;
-     * a username and its e-mail are one account.
+     * a username and its e-mail are one account. It is counted only once it holds a place in the hash
+     * queue: a sign-in refused as busy (503) never counts, not even while it is being refused. (Counted
+     * first, a burst of refused sign-ins from one address, a load balancer's, held the client's count
+     * at its limit on PostgreSQL, where they are counted side by side, and locked everyone out.)
      */
     async login(identifier: { email?: string; username?: string }, password: string, info: ClientInfo): Promise<SignInResult> {
       const id = (identifier.email ?? identifier.username ?? '').trim().toLowerCase();
-      const early = await throttle.check([{ kind: 'client', value: info.ip }]);
-      if (early.blocked) throw tooManyRequests(early.retryAfterSeconds);
       const user = identifier.email !== undefined ? await repos.users.findByEmail(id) : await repos.users.findByUsername(id);
       const account = accountKey(user, id);
-      const attempt = await throttle.reserve([
+      const keys = [
         { kind: 'account', value: account },
         { kind: 'client', value: info.ip },
-      ]);
-      if (attempt.blocked) throw tooManyRequests(attempt.retryAfterSeconds);
+      ];
+      // A throttled caller is told so at once, without waiting for a place in the hash queue.
+      const early = await throttle.check(keys);
+      if (early.blocked) throw tooManyRequests(early.retryAfterSeconds);
       const stored = user?.password_hash;
-      let valid: boolean;
-      try {
-        valid = await hashGate.run(async () =>
-          stored ? verifyPassword(password, stored) : (await burnVerification(password, config.scryptCost), false),
-        );
-      } catch (err) {
-        await attempt.release(); // refused as busy (503), not evaluated: not a failure
-        throw err;
-      }
+      const { valid, attempt } = await hashGate.run(async () => {
+        const reserved = await throttle.reserve(keys);
+        if (reserved.blocked) throw tooManyRequests(reserved.retryAfterSeconds);
+        try {
+          return { valid: stored ? await verifyPassword(password, stored) : (await burnVerification(password, config.scryptCost), false), attempt: reserved };
+        } catch (err) {
+          await reserved.release(); // not evaluated: not a failure
+          throw err;
+        }
+      });
       if (!user || !valid) {
         logger.warn('Failed sign-in', { ip: info.ip });
         throw unauthorized(SERVER_MESSAGES.invalidCredentials);

@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { IMPORT_MAX_BYTES } from '../../shared/constants';
 import { SERVER_MESSAGES } from '../../shared/messages';
 import type { Services } from '../services';
+import { databaseTroubleOf, RETRY_AFTER_SECONDS } from '../store/health';
 import { isClientAbort } from './client-abort';
 import type { AppEnv } from './env';
 import { ApiError } from './errors';
@@ -117,6 +118,13 @@ export function createApp(s: Services): Hono<AppEnv> {
       // The client hung up mid-body: one line, no stack, and nothing worth sending.
       s.logger.warn('Client aborted the request body', { method: c.req.method, path: c.req.path });
       return c.body(null, 400, { Connection: 'close' });
+    }
+    const trouble = databaseTroubleOf(err);
+    if (trouble) {
+      // The store logs an outage once (store/health.ts); a request that meets it is one line at debug.
+      s.logger.debug('Request refused: the database is not answering', { method: c.req.method, path: c.req.path, trouble });
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS[trouble]));
+      return c.json({ success: false, message: trouble === 'busy' ? SERVER_MESSAGES.databaseBusy : SERVER_MESSAGES.databaseUnavailable }, 503);
     }
     s.logger.error('Unhandled error', { method: c.req.method, path: c.req.path, error: err });
     return c.json({ success: false, message: SERVER_MESSAGES.internal }, 500);

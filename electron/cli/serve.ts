@@ -8,9 +8,10 @@ import { createCore } from '../core';
 import { createLogger } from '../log';
 import { isPostgresUrl, serverOf } from '../store/database';
 import { startServer } from '../server';
+import { parseTrustProxyList, trustedProxies, TrustProxyError } from '../trusted-proxies';
 import { UsageError, type CliCommand } from './types';
 
-const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--database-url <url>] [--secret-key-file <file>] [--web <dir>]
+const HELP = `Usage: portcullis serve [--port 4780] [--host 127.0.0.1] [--data-dir <dir>] [--database-url <url>] [--secret-key-file <file>] [--trust-proxy <cidr>...] [--web <dir>]
 
 Runs the team server: the Portcullis API over HTTP and the web app for browsers.
   --port       port to listen on (default 4780; 0 picks a free one)
@@ -23,6 +24,12 @@ Runs the team server: the Portcullis API over HTTP and the web app for browsers.
   --secret-key-file
                the key that encrypts stored scan keys, in a file outside the data dir (mode 0600);
                required beyond loopback unless PORTCULLIS_SECRET_KEY is set
+  --trust-proxy <cidr>...
+               the load balancers in front of this node (addresses or CIDR ranges, e.g. 10.0.0.0/8 or
+               fd00::/8, or loopback; repeat or separate with commas; or set PORTCULLIS_TRUST_PROXY). A request
+               from one of them is taken to come from the rightmost X-Forwarded-For address that is not
+               itself listed: the sign-in throttles, sessions and logs see that client. Default: none, every
+               forwarded header is ignored
   --web        the built web app (default: dist/renderer next to the program)
   --verbose    log every request
 
@@ -51,6 +58,7 @@ export const serveCommand: CliCommand = {
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
         'secret-key-file': { type: 'string' },
+        'trust-proxy': { type: 'string', multiple: true },
         web: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -68,6 +76,13 @@ export const serveCommand: CliCommand = {
     const secretKeyFile = values['secret-key-file'] !== undefined ? path.resolve(values['secret-key-file']) : undefined;
     const databaseUrl = values['database-url'];
     if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) throw new UsageError('--database-url must be a postgres:// or postgresql:// URL.');
+    const trustProxy = parseTrustProxyList(values['trust-proxy'] ?? [process.env.PORTCULLIS_TRUST_PROXY ?? '']);
+    try {
+      trustedProxies(trustProxy);
+    } catch (err) {
+      if (err instanceof TrustProxyError) throw new UsageError(`--trust-proxy (or PORTCULLIS_TRUST_PROXY): ${err.message}`);
+      throw err;
+    }
     // The host goes to the core first: beyond loopback it refuses a key kept in the data dir before it creates a file.
     const core = await createCore({
       shell: 'server',
@@ -77,7 +92,7 @@ export const serveCommand: CliCommand = {
       ...(secretKeyFile ? { secretKeyFile } : {}),
       ...(databaseUrl ? { databaseUrl } : {}),
     });
-    const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir() });
+    const server = await startServer({ core, host: values.host, port, staticDir: values.web ?? defaultWebDir(), trustProxy });
     if (!process.env.PORTCULLIS_PUBLIC_URL) core.config.publicUrl = server.url;
     return new Promise<number>((resolve) => {
       let stopping = false;
@@ -96,6 +111,7 @@ export const serveCommand: CliCommand = {
       process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
       process.stdout.write(`Data: ${dataDir}\n`);
       if (core.config.databaseUrl) process.stdout.write(`Database: PostgreSQL at ${serverOf(core.config.databaseUrl)} (node ${core.config.nodeId})\n`);
+      if (trustProxy.length) process.stdout.write(`Trusted proxies: ${trustProxy.join(', ')} (client addresses from X-Forwarded-For)\n`);
     });
   },
 };

@@ -5,6 +5,7 @@
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
+import { databaseTroubleOf } from '../store/health';
 import type { Repos } from '../store/index';
 import type { ScanEvents } from './events';
 import type { StopReason } from './run';
@@ -41,7 +42,8 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps) {
       try {
         if (!closing) await task();
       } catch (err) {
-        logger.warn(`Scan ${name} failed`, { error: (err as Error)?.message });
+        // While the database is down every beat fails: the outage is logged once (store/health.ts).
+        logger[databaseTroubleOf(err) ? 'debug' : 'warn'](`Scan ${name} failed`, { error: (err as Error)?.message });
       } finally {
         pending.delete(name);
       }

@@ -30,6 +30,8 @@ import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
 import { parseSecurity } from '../store/apis';
 import type { Repos } from '../store/index';
+import type { Notifier } from '../store/notify';
+import { databaseTroubleOf } from '../store/health';
 import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
 import { SCAN_SECRET_PREFIX, scanAccountsRef, sweepOrphanSecrets } from '../secrets/index';
 import type { SecretStore } from '../secrets/types';
@@ -111,7 +113,15 @@ export const SCAN_TEXT = {
   nodeLost: 'The scan was interrupted: the server node running it stopped (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
   userCancelled: 'Cancelled by the user.',
+  cancelUnconfirmed:
+    'The scan is marked cancelled, but the server node running it has not yet confirmed that it stopped sending requests. That node stops it at its next check of the scan, within seconds; a node that is down sends nothing.',
 } as const;
+
+/** What a cancel did: the scan's status, and whether its requests have stopped (on another node: the owner said so). */
+export interface CancelOutcome {
+  status: ScanStatus;
+  stopped: boolean;
+}
 
 export interface ScanServiceDeps {
   repos: Repos;
@@ -123,6 +133,8 @@ export interface ScanServiceDeps {
   /** The checks to run (default: the profile's registry). */
   checks?: readonly Check[];
   resolver?: Resolver;
+  /** Tells the node running a scan that it was cancelled here (at once, not at its next heartbeat). */
+  notifier?: Notifier;
 }
 
 interface ActiveScan {
@@ -135,7 +147,7 @@ interface ActiveScan {
 
 const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
 
-/** How often `wait` looks at a scan running on another node. */
+/** How often `wait` (and a cancel waiting for the owner) looks at a scan running on another node. */
 const WAIT_POLL_MS = 100;
 
 const API_DELETED: StopReason = { status: 'failed', message: 'The API was deleted.' };
@@ -212,6 +224,27 @@ export function createScanService(deps: ScanServiceDeps) {
     active,
     reasons: { nodeLost: SCAN_TEXT.nodeLost, userCancelled: SCAN_TEXT.userCancelled, apiDeleted: API_DELETED },
   });
+  // A cancel on another node names the scan: if it runs here, look at its row now.
+  deps.notifier?.subscribe('scan_cancelled', (payload) => {
+    const scanId = (payload as { scanId?: unknown } | null)?.scanId;
+    if (typeof scanId === 'string' && active.has(scanId)) leases.stopIfEnded(scanId).catch((err: unknown) => logger.debug('Could not check a scan cancelled elsewhere', { scan_id: scanId, error: (err as Error)?.message }));
+  });
+  /**
+   * How long a cancel on a node that does not run the scan waits for the owner to stop: two heartbeats
+   * (the owner looks at its scans' rows at least that often; a notification usually tells it at once).
+   */
+  const cancelWaitMs = Math.max(2_000, 2 * config.scanLease.heartbeatMs);
+
+  /** Resolves true once the owner of a scan has let go of it (or is gone), false at the deadline. */
+  async function ownerStopped(scanId: string): Promise<boolean> {
+    const deadline = Date.now() + cancelWaitMs;
+    for (;;) {
+      const lease = await repos.scans.leaseState(scanId);
+      if (lease !== 'held') return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+    }
+  }
 
   async function target(baseUrl: string) {
     const v = await checkScanTarget(baseUrl, config.allowLocalScans, deps.resolver);
@@ -315,7 +348,7 @@ export function createScanService(deps: ScanServiceDeps) {
                   // Cancelled on another node, failed by a sweep, or deleted with its API.
                   if (!saved && !controller.signal.aborted) await leases.stopIfEnded(scanId);
                 })
-                .catch((err) => logger.warn('Could not save scan progress', { scan_id: scanId, error: err }));
+                .catch((err) => logger[databaseTroubleOf(err) ? 'debug' : 'warn']('Could not save scan progress', { scan_id: scanId, error: (err as Error)?.message }));
               events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
             },
             finding: async (f) => {
@@ -384,6 +417,8 @@ export function createScanService(deps: ScanServiceDeps) {
       },
       clock.now(),
     );
+    // Its requests have stopped: the lease goes, which tells a node waiting on a cancel that it may answer.
+    await repos.scans.releaseLease(scanId, config.nodeId).catch((err: unknown) => logger.debug('Could not release a scan lease', { scan_id: scanId, error: (err as Error)?.message }));
     logger.info('Scan finished', {
       scan_id: scanId,
       api_id: row.api_id,
@@ -543,29 +578,37 @@ export function createScanService(deps: ScanServiceDeps) {
       return { scanId: row.id, status: 'running' };
     },
 
-    /** Stops a running scan (or drops a created one); resolves once it has stopped. */
-    async cancel(scanId: string): Promise<ScanStatus> {
+    /**
+     * Stops a running scan (or drops a created one); resolves once it has stopped sending requests. On
+     * another node: the row is marked cancelled, that node is told, and the answer waits (at most
+     * `cancelWaitMs`) until it has let go of the scan's lease, which it does once its requests have
+     * stopped; `stopped: false` when it has not by then.
+     */
+    async cancel(scanId: string): Promise<CancelOutcome> {
       const entry = active.get(scanId);
       if (entry) {
         entry.controller.abort({ status: 'cancelled', message: SCAN_TEXT.userCancelled } satisfies StopReason);
         await entry.done;
-        return ((await repos.scans.findById(scanId))?.status ?? 'cancelled') as ScanStatus;
+        return { status: ((await repos.scans.findById(scanId))?.status ?? 'cancelled') as ScanStatus, stopped: true };
       }
       const row = await repos.scans.findById(scanId);
       if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
       if (row.status === 'created') {
         await repos.scans.cancelCreated(scanId, clock.now());
-        return 'cancelled';
+        return { status: 'cancelled', stopped: true };
       }
       if (row.status === 'running') {
-        // Running on another node: marked stopped here; its node sees the row at its next heartbeat (or
-        // progress) and stops sending, and a node that died leaves nothing to stop.
-        await repos.scans.finish(
+        const marked = await repos.scans.finish(
           scanId,
           { status: 'cancelled', failureReason: SCAN_TEXT.userCancelled, score: null, notes: parseNotes(row.notes), done: row.progress_done, total: row.progress_total, requestsSent: row.requests_sent },
           clock.now(),
         );
-        return 'cancelled';
+        // It ended meanwhile on its node (completed, failed): that node finished it, and says how.
+        if (!marked) return { status: ((await repos.scans.findById(scanId))?.status ?? 'cancelled') as ScanStatus, stopped: true };
+        deps.notifier?.publish('scan_cancelled', { scanId });
+        const stopped = await ownerStopped(scanId);
+        if (!stopped) logger.warn('A scan cancelled here was not confirmed stopped by its node in time', { scan_id: scanId, node: row.owner_node, waited_ms: cancelWaitMs });
+        return { status: 'cancelled', stopped };
       }
       throw new ScanError(409, SCAN_TEXT.notRunning);
     },

@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
 import type pg from 'pg';
 import { Redactor } from '../scanner/redact';
 import { dialectOf, postgresDialect, sqliteDialect, type StoreDialect } from './dialect';
+import { createDatabaseHealth, markDatabaseError, sqliteHealth, type DatabaseHealth } from './health';
 import { migrations } from './migrations/index';
 import { NulFreeTextPlugin } from './nul-free-text';
 import { createPrivateFile, PRIVATE_DIR_MODE, tightenPrivateFile } from '../file-modes';
@@ -21,6 +22,8 @@ export interface OpenedStore {
   dialect: StoreDialect;
   /** The raw SQLite handle (SQLite only), for pragmas, backups and benchmarks; repositories use `db`. */
   sqlite?: SQLite.Database;
+  /** Whether the database answers (PostgreSQL; SQLite never goes away). */
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
@@ -112,14 +115,15 @@ async function newerMigrationsError(db: Kysely<unknown>): Promise<Error | null> 
 /** Opens the store at a file path (SQLite; ":memory:" for a private one) or a postgres:// URL. */
 export async function openStore(target: string, logger?: Logger): Promise<OpenedStore> {
   if (isPostgresUrl(target)) {
-    const db = await connectPostgres(target, logger);
+    const health = createDatabaseHealth(logger ?? silentLogger, serverOf(target), (text) => redactPassword(text, target));
+    const db = await connectPostgres(target, logger, health);
     await migrateOrDestroy(db);
-    return { db, dialect: postgresDialect, close: () => db.destroy() };
+    return { db, dialect: postgresDialect, health, close: () => db.destroy() };
   }
   const sqlite = openSqlite(target, logger);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrateOrDestroy(db);
-  return { db, dialect: sqliteDialect, sqlite, close: () => db.destroy() };
+  return { db, dialect: sqliteDialect, sqlite, health: sqliteHealth, close: () => db.destroy() };
 }
 
 async function migrateOrDestroy(db: Db): Promise<void> {
@@ -153,11 +157,21 @@ function storeTypeParsers(types: typeof pg.types): pg.CustomTypesConfig {
  * checking that the database is reachable and sorts text as SQLite does (see `checkDatabase`).
  * Destroying the returned Kysely ends the pool. pg is loaded here, so the desktop app never loads it.
  */
-export async function connectPostgres(url: string, logger?: Logger): Promise<Db> {
+export async function connectPostgres(url: string, logger?: Logger, health?: DatabaseHealth): Promise<Db> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: PG_POOL_SIZE, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, types: storeTypeParsers(pg.types) });
-  // An idle client whose connection drops (a database restart) emits on the pool; unheard, it would end the process.
-  pool.on('error', (err) => logger?.warn('PostgreSQL connection lost', { server: serverOf(url), reason: reasonOf(err, url) }));
+  const watch = health ?? createDatabaseHealth(logger ?? silentLogger, serverOf(url), (text) => redactPassword(text, url));
+  // A connection that drops emits 'error' on its client: the pool listens while the client is idle, no
+  // one while a query holds it, and an 'error' no one hears ends the process. Every client gets a
+  // listener of its own for its whole life; the query in flight fails on its own.
+  // A dropped connection alone is no outage (an administrator may end one); one that cannot be made
+  // again, or a query that fails for it, is (markingErrors below).
+  const lost = (err: Error) => logger?.debug('PostgreSQL connection lost', { server: serverOf(url), reason: reasonOf(err, url) });
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    watch.answered();
+  });
+  pool.on('error', lost);
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -173,8 +187,42 @@ export async function connectPostgres(url: string, logger?: Logger): Promise<Db>
     throw err;
   }
   client.release();
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new NulFreeTextPlugin()] });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: markingErrors(pool, watch) }), plugins: [new NulFreeTextPlugin()] });
 }
+
+/**
+ * The pool as Kysely uses it, with every error it hands on (a connection that could not be had, a query
+ * that failed) marked as the database's and shown to `health`, which logs an outage once.
+ */
+function markingErrors(pool: pg.Pool, health: DatabaseHealth): PostgresPool {
+  const fail = (err: unknown): never => {
+    health.failed(err);
+    throw markDatabaseError(err);
+  };
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let w = wrapped.get(client);
+    if (!w) {
+      w = {
+        query: ((...args: unknown[]) => {
+          const result: unknown = (client.query as (...a: unknown[]) => unknown)(...args);
+          // A cursor (streaming) is returned as it is; a query's promise gets its failure marked.
+          return result instanceof Promise ? result.catch(fail) : result;
+        }) as unknown as PostgresPoolClient['query'],
+        // pg-pool gives a client a new release() at each checkout: look it up at call time.
+        release: () => client.release(),
+      };
+      wrapped.set(client, w);
+    }
+    return w;
+  };
+  return {
+    connect: async () => wrap(await pool.connect().catch(fail)),
+    end: () => pool.end(),
+  };
+}
+
+const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
  * Refuses a database that would behave unlike SQLite: text must sort by bytes (C/POSIX collation) — the

@@ -11,11 +11,12 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../log';
 import { redactPassword, serverOf, type Db } from './database';
+import { troubleOf, type DatabaseHealth } from './health';
 
-/** What nodes tell each other. */
-export type NotifyChannel = 'scan_events' | 'session_ended' | 'schedules_changed';
+/** What nodes tell each other (`scan_cancelled`: a scan running on another node was cancelled here). */
+export type NotifyChannel = 'scan_events' | 'session_ended' | 'schedules_changed' | 'scan_cancelled';
 
-const CHANNELS: readonly NotifyChannel[] = ['scan_events', 'session_ended', 'schedules_changed'];
+const CHANNELS: readonly NotifyChannel[] = ['scan_events', 'session_ended', 'schedules_changed', 'scan_cancelled'];
 
 /** Where a payload came from: this node, or another one through the database. */
 export type NotifyOrigin = 'local' | 'remote';
@@ -119,6 +120,8 @@ export interface PostgresNotifierOptions {
   logger: Logger;
   /** Reconnect delays: the first, doubled per failed attempt up to the last. */
   backoff?: { firstMs: number; maxMs: number };
+  /** The store's: a dropped connection may be the first sign of an outage, a reopened one its end. */
+  health?: DatabaseHealth;
 }
 
 const DEFAULT_BACKOFF = { firstMs: 250, maxMs: 10_000 };
@@ -131,7 +134,7 @@ export const LISTEN_APPLICATION_NAME = 'portcullis-notify';
  * queries and recycled) and resolves once it listens; a failure then is thrown. A connection that
  * drops later is reopened with backoff, and `onReconnect` listeners are told.
  */
-export async function createPostgresNotifier({ url, db, nodeId, logger, backoff = DEFAULT_BACKOFF }: PostgresNotifierOptions): Promise<Notifier> {
+export async function createPostgresNotifier({ url, db, nodeId, logger, backoff = DEFAULT_BACKOFF, health }: PostgresNotifierOptions): Promise<Notifier> {
   const { default: pg } = await import('pg');
   const local = subscribers(logger);
   const server = serverOf(url);
@@ -172,12 +175,15 @@ export async function createPostgresNotifier({ url, db, nodeId, logger, backoff 
       open().then(
         () => {
           failures = 0;
+          health?.answered();
           logger.info('The notifications connection to PostgreSQL is back', { server });
           local.reconnected();
         },
         (err: unknown) => {
           if (closed) return;
-          logger.warn('Cannot reopen the notifications connection to PostgreSQL', { server, reason: reasonOf(err), retry_ms: Math.min(backoff.maxMs, backoff.firstMs * 2 ** failures) });
+          // While the database is down every attempt fails: the outage is logged once (store/health.ts).
+          const quiet = health?.failed(err) === 'unavailable';
+          logger[quiet ? 'debug' : 'warn']('Cannot reopen the notifications connection to PostgreSQL', { server, reason: reasonOf(err), retry_ms: Math.min(backoff.maxMs, backoff.firstMs * 2 ** failures) });
           reconnectLater();
         },
       );
@@ -218,7 +224,7 @@ export async function createPostgresNotifier({ url, db, nodeId, logger, backoff 
       .then(() => sql`SELECT pg_notify(${PG_NOTIFY_CHANNEL}, ${text})`.execute(db))
       .then(
         () => undefined,
-        (err: unknown) => logger.warn('Could not notify the other nodes', { channel, reason: reasonOf(err) }),
+        (err: unknown) => logger[troubleOf(err) ? 'debug' : 'warn']('Could not notify the other nodes', { channel, reason: reasonOf(err) }),
       );
   };
 
@@ -255,8 +261,8 @@ export async function createPostgresNotifier({ url, db, nodeId, logger, backoff 
 }
 
 /** The notifier of a store: across nodes on PostgreSQL, in process on SQLite. */
-export async function createNotifier(options: { store: { db: Db; dialect: { kind: string } }; databaseUrl: string | undefined; nodeId: string; logger: Logger }): Promise<Notifier> {
+export async function createNotifier(options: { store: { db: Db; dialect: { kind: string }; health?: DatabaseHealth }; databaseUrl: string | undefined; nodeId: string; logger: Logger }): Promise<Notifier> {
   const { store, databaseUrl, nodeId, logger } = options;
   if (store.dialect.kind !== 'postgres' || databaseUrl === undefined) return inProcessNotifier(logger);
-  return createPostgresNotifier({ url: databaseUrl, db: store.db, nodeId, logger });
+  return createPostgresNotifier({ url: databaseUrl, db: store.db, nodeId, logger, health: store.health });
 }

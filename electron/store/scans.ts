@@ -264,6 +264,25 @@ export function createScansRepo(db: Db) {
       return rows.map((r) => ({ id: r.id, api_id: r.api_id, user_id: r.user_id, findings: Number(r.vulns) }));
     },
 
+    /**
+     * The owner lets go of a scan it no longer runs (its requests have stopped): the lease is cleared.
+     * Only the owner's, and never a running scan's (a scan is never running without a lease).
+     */
+    async releaseLease(id: string, nodeId: string): Promise<void> {
+      await db.updateTable('scans').set({ lease_until: null }).where('id', '=', id).where('owner_node', '=', nodeId).where('status', '!=', 'running').execute();
+    },
+
+    /**
+     * A scan's lease as the other nodes see it: `released` by its owner (it stopped), `expired` by the
+     * database's clock (its owner stopped renewing: gone), or `held`; null when the scan does not exist.
+     */
+    async leaseState(id: string): Promise<'held' | 'released' | 'expired' | null> {
+      const row = await db.selectFrom('scans').select(['lease_until', isoNowSql(db).as('now')]).where('id', '=', id).executeTakeFirst();
+      if (!row) return null;
+      if (row.lease_until === null) return 'released';
+      return row.lease_until < row.now ? 'expired' : 'held';
+    },
+
     /** created -> cancelled (a scan that never started). */
     async cancelCreated(id: string, now: Date): Promise<boolean> {
       const res = await db

@@ -68,6 +68,27 @@ describe('portcullis serve', () => {
     expect(await other.stop()).toBe(0);
   });
 
+  it('takes trusted proxies from PORTCULLIS_TRUST_PROXY: the session records the forwarded client', async () => {
+    const dir = tempDir();
+    const lb = await startServe(['--port', '0', '--data-dir', dir], { PORTCULLIS_TRUST_PROXY: '10.0.0.0/8, loopback' });
+    try {
+      expect(lb.stdout()).toContain('Trusted proxies: 10.0.0.0/8, loopback');
+      const call = (path: string, init: RequestInit) => fetch(`${lb.url}${path}`, { ...init, headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', ...init.headers } });
+      const user = { firstName: 'Lb', lastName: 'User', email: 'lb@example.com', username: 'lbuser', password: 'Balance2026' };
+      expect((await call('/api/auth/signup', { method: 'POST', body: JSON.stringify(user) })).status).toBe(201);
+      const login = (await (await call('/api/auth/login', { method: 'POST', body: JSON.stringify({ username: 'lbuser', password: 'Balance2026' }) })).json()) as { data: { token: string } };
+      const sessions = (await (await call('/api/user/sessions', { headers: { authorization: `Bearer ${login.data.token}` } })).json()) as { data: { sessions: { ip: string }[] } };
+      expect(sessions.data.sessions.map((s) => s.ip)).toEqual(['203.0.113.9']);
+    } finally {
+      await lb.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a --trust-proxy entry that is not an address or range', async () => {
+    await expect(startServe(['--port', '0', '--data-dir', tempDir(), '--trust-proxy', 'lb.internal'])).rejects.toThrow(/--trust-proxy \(or PORTCULLIS_TRUST_PROXY\): "lb.internal" is not an IP address/);
+  });
+
   it('rejects a bad port with exit code 2 and a message', async () => {
     await expect(startServe(['--port', 'abc', '--data-dir', tempDir()])).rejects.toThrow(/--port must be 0-65535/);
   });

@@ -81,7 +81,7 @@ describe.skipIf(skip !== null)(skip ?? 'scans across two nodes in one process', 
     const scanId = await startSlowScan(a);
     await expect.poll(async () => (await b.services.repos.scans.findById(scanId))?.progress_done ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
 
-    expect(await b.services.scans.cancel(scanId)).toBe('cancelled');
+    expect(await b.services.scans.cancel(scanId)).toEqual({ status: 'cancelled', stopped: true });
     const cancelledAt = Date.now();
     // The next scan of the user starts at once, here on the node that still winds the old one down.
     target.setFlaws({ delayMs: 0 });

@@ -43,6 +43,13 @@ export interface TestPostgres {
   createDatabase(name: string): Promise<string>;
   /** The URL of a database of this cluster (created or not). */
   urlFor(database: string): string;
+  /**
+   * Stops the server and keeps its data, as an outage would: `fast` (pg_ctl stop -m fast: sessions are
+   * told and closed) or `immediate` (-m immediate: every process quits at once, as in a crash).
+   */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again on the same port and data; resolves once it accepts connections. */
+  resume(): Promise<void>;
   /** Stops the server (immediate shutdown) and deletes the temp dir. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -122,7 +129,7 @@ export async function startPostgres(): Promise<TestPostgres> {
 
     const host = '127.0.0.1';
     const urlFor = (database: string): string => `postgres://${SUPERUSER}:${password}@${host}:${port}/${encodeURIComponent(database)}`;
-    const running = server;
+    let running = server;
     let stopped = false;
     return {
       url: urlFor('postgres'),
@@ -141,6 +148,14 @@ export async function startPostgres(): Promise<TestPostgres> {
           await client.end();
         }
         return urlFor(name);
+      },
+      async halt(mode) {
+        unregister(running);
+        await stopServer(running, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
+      },
+      async resume() {
+        running = server = await startServer(bins.postgres, dataDir, port, dir, runAs);
+        register(running, dir);
       },
       async stop() {
         if (stopped) return;
@@ -256,8 +271,11 @@ function startServer(postgres: string, dataDir: string, port: number, cwd: strin
   });
 }
 
-/** Immediate shutdown (SIGQUIT): the data is thrown away, so nothing needs a clean checkpoint. */
-function stopServer(child: ChildProcess): Promise<void> {
+/**
+ * Immediate shutdown (SIGQUIT) by default: the data is thrown away, so nothing needs a clean checkpoint.
+ * SIGINT is pg_ctl's fast shutdown.
+ */
+function stopServer(child: ChildProcess, signal: 'SIGQUIT' | 'SIGINT' = 'SIGQUIT'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -265,7 +283,7 @@ function stopServer(child: ChildProcess): Promise<void> {
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGQUIT');
+    child.kill(signal);
   });
 }
 

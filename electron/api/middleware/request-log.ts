@@ -1,4 +1,5 @@
-// One log line per call: method, path (never the query string or body), status, duration.
+// One log line per call: method, path (never the query string or body), status, duration, and the
+// client's address (behind trusted proxies the forwarded one: server.ts).
 
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../../log';
@@ -14,6 +15,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       status: c.res.status,
       ms: Math.round(performance.now() - started),
       via: c.env?.transport,
+      ip: c.env?.clientIp,
     });
   };
 }

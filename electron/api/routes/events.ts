@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ScanEvent } from '../../scanner/events';
 import type { Services } from '../../services';
+import { databaseTroubleOf } from '../../store/health';
 import type { AppEnv } from '../env';
 
 const PROGRESS_EVERY_MS = 250;
@@ -15,6 +16,19 @@ const HEARTBEAT_MS = 25_000;
 const SESSION_CHECK_MS = 5_000;
 
 export function registerEventRoutes(app: Hono<AppEnv>, s: Services): void {
+  /**
+   * Is the session still open? While the database does not answer nobody can end it either: the stream
+   * stays open and the check is made again at the next turn (null), rather than dropping every stream.
+   */
+  const sessionOpen = async (sessionId: string): Promise<boolean | null> => {
+    try {
+      return await s.accounts.sessionLive(sessionId);
+    } catch (err) {
+      if (databaseTroubleOf(err)) return null;
+      throw err;
+    }
+  };
+
   app.get('/api/events', (c) => {
     const userId = c.get('user').id;
     const sessionId = c.get('session').id;
@@ -49,7 +63,7 @@ export function registerEventRoutes(app: Hono<AppEnv>, s: Services): void {
           if (recheck || Date.now() - lastCheck >= SESSION_CHECK_MS) {
             recheck = false;
             lastCheck = Date.now();
-            if (!(await s.accounts.sessionLive(sessionId))) break;
+            if ((await sessionOpen(sessionId)) === false) break;
           }
           const event = queue.shift();
           if (!event) {
@@ -67,8 +81,11 @@ export function registerEventRoutes(app: Hono<AppEnv>, s: Services): void {
           }
           // The session and access are checked per event: a sign-out or a share revoked
           // mid-stream stops the flow.
-          if (!(await s.accounts.sessionLive(sessionId))) break;
-          if (!(await s.repos.apis.access(userId, event.apiId))) continue;
+          const live = await sessionOpen(sessionId);
+          if (live === false) break;
+          // Unknown while the database is down: the event is not sent unchecked.
+          if (live === null) continue;
+          if (!(await s.repos.apis.access(userId, event.apiId).catch(() => false))) continue;
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
           lastWrite = Date.now();
         }
@@ -76,6 +93,9 @@ export function registerEventRoutes(app: Hono<AppEnv>, s: Services): void {
         offEnded();
         off();
       }
+    }, async (err) => {
+      // Hono's default prints the error with its stack; a stream that fails ends with one line.
+      s.logger[databaseTroubleOf(err) ? 'debug' : 'warn']('Event stream ended on an error', { error: err.message });
     });
   });
 }

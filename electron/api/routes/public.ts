@@ -19,7 +19,8 @@ export function registerPublicRoutes(app: Hono<AppEnv>, s: Services): void {
   app.get('/api/health', async (c) => {
     const store: Health['store'] = s.config.databaseUrl ? 'postgres' : 'sqlite';
     if (await databaseAnswers(s)) return ok(c, SERVER_MESSAGES.databaseReachable, { database: 'reachable', store } satisfies Health);
-    s.logger.warn('health: the database did not answer', { store });
+    // During an outage (logged once by the store) a load balancer's every check would add a line.
+    s.logger[s.dbHealth.down ? 'debug' : 'warn']('health: the database did not answer', { store });
     return c.json({ success: false, message: SERVER_MESSAGES.databaseUnreachable, data: { database: 'unreachable', store } satisfies Health }, 503);
   });
 

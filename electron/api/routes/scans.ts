@@ -166,8 +166,9 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
   app.post('/api/scan/cancel', async (c) => {
     const body = await parseBody(c, scanIdSchema);
     await scanWithAccess(s, c.get('user').id, body.scan_id, 'scan');
-    const status = await s.scans.cancel(body.scan_id).catch(asApiError);
-    return ok(c, SCAN_TEXT.cancelled, { scan_id: body.scan_id, status });
+    const { status, stopped } = await s.scans.cancel(body.scan_id).catch(asApiError);
+    // 202: cancelled in the database, but the node running it has not yet said its requests stopped.
+    return stopped ? ok(c, SCAN_TEXT.cancelled, { scan_id: body.scan_id, status, stopped }) : ok(c, SCAN_TEXT.cancelUnconfirmed, { scan_id: body.scan_id, status, stopped }, 202);
   });
 
   // Retry on the scan page: a failed or cancelled scan runs again with the same configuration and keys.
