@@ -108,10 +108,11 @@ export const serveCommand: CliCommand = {
       // Handlers go in before the "listening" line: whoever waits for that line may signal at once.
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // Settings before the "listening" line: whoever waits for that line reads what came before it.
+      if (trustProxy.length) process.stdout.write(`Trusted proxies: ${trustProxy.join(', ')} (client addresses from X-Forwarded-For)\n`);
       process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
       process.stdout.write(`Data: ${dataDir}\n`);
       if (core.config.databaseUrl) process.stdout.write(`Database: PostgreSQL at ${serverOf(core.config.databaseUrl)} (node ${core.config.nodeId})\n`);
-      if (trustProxy.length) process.stdout.write(`Trusted proxies: ${trustProxy.join(', ')} (client addresses from X-Forwarded-For)\n`);
     });
   },
 };

@@ -150,7 +150,7 @@ export class CoverageLedger {
   }
 
   /**
-   * Whether the scan reached the API at all, and if not what every answer had in common: the same 404
+   * Whether the scan reached the API at all (a 2xx or a redirect), and if not what every answer had in common: the same 404
    * (a wrong base URL), a refusal (credentials that do not work), or nothing sent (every operation blocked).
    */
   reach(): { reached: number; sent: number; notFound: number; refused: number; operations: number } {
@@ -162,7 +162,8 @@ export class CoverageLedger {
       const all = [...op.identities.values()];
       if (!all.length) continue;
       sent += 1;
-      if (all.some((t) => (t.classes['2xx'] ?? 0) > 0)) reached += 1;
+      // A redirect is an answer the operation meant (a link shortener, a login hop): reached for this rule.
+      if (all.some((t) => (t.classes['2xx'] ?? 0) + (t.classes['3xx'] ?? 0) > 0)) reached += 1;
       else if (this.only(op, 404)) notFound += 1;
       else if (this.only(op, 401, 403)) refused += 1;
     }

@@ -273,7 +273,10 @@ describe('redaction properties', () => {
         const { text, forbidden } = embed(secret, enc, prefix, suffix);
         // The surrounding words hold no form of it (inside a longer word it would rightly stay).
         fc.pre([secret, ...forbidden].every((f) => !before.includes(f) && !after.includes(f)));
-        const out = r.redact(`${before} ${text} ${after}`);
+        // Nor is it the parameter name the encodings use (`?k=…`).
+        fc.pre(secret !== 'k');
+        // A secret of one or two characters may occur in the placeholder itself ("y" in "[key 1]"): what stands beside it is what counts.
+        const out = r.redact(`${before} ${text} ${after}`).split('[key 1]').join(' ');
         expect(r.leaks(out)).toBe(false);
         for (const f of forbidden) expect(out).not.toContain(f);
       }),

@@ -98,7 +98,12 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
     parallelism: Math.max(1, run.job.engine.concurrency),
     oob: run.oob,
     skips: (method, url) => engine.isSkipped(method, new URL(url)),
-    send: (request: ProbeRequest, endpoint?: Endpoint) => guarded(request, endpoint ?? task.endpoint) ?? engine.send(request, budgets(endpoint ?? task.endpoint)),
+    send: (request: ProbeRequest, endpoint?: Endpoint) => {
+      const target = endpoint ?? task.endpoint;
+      // The operation it is for, for the coverage ledger (which still checks the path fits a REST operation's template).
+      const tagged = request.operation || !target ? request : { ...request, operation: target.id };
+      return guarded(tagged, target) ?? engine.send(tagged, budgets(target));
+    },
     sendPrepared: (request: PreparedRequest, auth, extra) => {
       const probe = toProbe(request, auth, extra);
       return guarded(probe, request.endpoint ?? task.endpoint) ?? engine.send(probe, budgets(request.endpoint ?? task.endpoint));

@@ -121,7 +121,7 @@ export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome
   }
 }
 
-/** Why a scan in which no operation answered a 2xx to any identity failed; null when some did. */
+/** Why a scan in which no operation answered a 2xx (or a redirect) to any identity failed; null when some did. */
 function unreachedReason(run: ScanRun): string | null {
   const r = run.coverage.reach();
   if (r.reached > 0) return null;
@@ -133,7 +133,7 @@ function unreachedReason(run: ScanRun): string | null {
   if (r.refused === r.sent) {
     return `Every operation refused every identity (401 or 403, ${r.sent} of ${r.operations} operations): the credentials do not work here or go to the wrong place. Test the identities in Configure Scan and scan again.`;
   }
-  return `No operation answered with a 2xx to any identity (${r.sent} of ${r.operations} operations were sent requests): nothing was reached, so nothing was really tested. Check the base URL, the identities and the example values, and scan again.`;
+  return `No operation answered with a 2xx (or a redirect) to any identity (${r.sent} of ${r.operations} operations were sent requests): nothing was reached, so nothing was really tested. Check the base URL, the identities and the example values, and scan again.`;
 }
 
 /** Why a scan stopped at its time limit, with what it had done and kept. */

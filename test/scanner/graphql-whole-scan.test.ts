@@ -52,6 +52,16 @@ describe('a whole scan of the GraphQL target', () => {
     // Nothing deleted, no role changed: deleteMember and setMemberRole address existing members (creates may add some).
     const after = await members(t);
     for (const m of before) expect(after).toContainEqual(m);
+    // Coverage (issue 26): every operation is a row by its GraphQL name; queries were reached as alice, and a
+    // mutation the safety rule keeps from being sent says why.
+    const cov = s.outcome.coverage;
+    expect(cov.operations.every((o) => /^(Query|Mutation|Subscription)\./.test(o.operation ?? ''))).toBe(true);
+    const queries = cov.operations.filter((o) => o.operation!.startsWith('Query.'));
+    expect(queries.filter((o) => (o.identities.alice?.classes['2xx'] ?? 0) > 0).length).toBeGreaterThan(queries.length / 2);
+    const del = cov.operations.find((o) => o.operation === 'Mutation.deleteMember')!;
+    expect(Object.values(del.identities).reduce((n, x) => n + x.requests, 0)).toBe(0);
+    expect(del.skipped.length).toBeGreaterThan(0);
+    expect(del.skipped.every((k) => ['unsafe', 'existing-object', 'not-applicable'].includes(k.reason))).toBe(true);
   }, 120_000);
 
   it('stays silent on the hardened twin and keeps to every budget', async () => {

@@ -291,7 +291,7 @@ describe('identities and cross-user checks', () => {
     const target = await startMiniApi();
     cleanups.push(() => target.close());
     const without = await runWith(target, { 1: target.users.alice.token });
-    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, owasp: 'API1:2023', reason: expect.stringMatching(/^Needs a second user \(key 2\)/) }]);
+    expect(without.skipped).toEqual([{ check_id: 'api1-engine-probe', title: crossUser.title, owasp: 'API1:2023', reason: expect.stringMatching(/^Needs a second user \(key 2\)/), code: 'needs-second-identity' }]);
   });
 
   it('refuses identities that are the same user, before any check runs', async () => {
