@@ -206,16 +206,20 @@ export class ScanRun {
 
   /** The identity an exchange spoke as, for the coverage ledger: a slot's name, a created user's, anonymous; null for a forged credential. */
   identityOf(auth: RequestAuth): string | null {
-    if (auth.kind === 'key') return this.book.labelOf(auth.key);
-    // The users the scan registers for its account checks (victims, attackers) share one column.
-    if (auth.kind === 'identity') return this.book.sessions.some((s) => s.name === auth.name) ? auth.name : REGISTERED_USERS;
+    // The users the scan registers (a slot it fills, victims, attackers) share one column.
+    if (auth.kind === 'key') return this.book.slot(auth.key)?.account ? REGISTERED_USERS : this.book.labelOf(auth.key);
+    if (auth.kind === 'identity') {
+      const session = this.book.sessions.find((s) => s.name === auth.name);
+      return session && !session.account ? auth.name : REGISTERED_USERS;
+    }
     if (auth.kind === 'none') return ANONYMOUS_NAME;
     return null;
   }
 
   /** The identity names of the coverage table: the scan's identities in order, the users it registered (one column), anonymous last. */
   coverageIdentities(): string[] {
-    const names = [...this.book.sessions.map((s) => s.name), ...(this.createdAccounts().length ? [REGISTERED_USERS] : [])];
+    const registered = this.createdAccounts().length > 0 || this.book.sessions.some((s) => s.account);
+    const names = [...this.book.sessions.filter((s) => !s.account).map((s) => s.name), ...(registered ? [REGISTERED_USERS] : [])];
     return [...new Set([...names.filter((n) => n !== ANONYMOUS_NAME), ANONYMOUS_NAME])];
   }
 

@@ -77,6 +77,23 @@ describe('the coverage ledger of a whole scan of the vulnerable target', () => {
   });
 });
 
+describe('the users the scan registers', () => {
+  it('share one column of the coverage table', async () => {
+    const t = await startTarget({ mode: 'vulnerable' });
+    try {
+      const s = await scanChecks(t, CHECKS, { key2: false, signup: 'auto', only: (e) => /^\/(auth|me|users)/.test(e.path) });
+      const names = s.outcome.coverage.summary.identities;
+      expect(names).toContain('registered users');
+      expect(names.filter((n) => /^created/.test(n))).toEqual([]);
+      expect(names[names.length - 1]).toBe('anonymous');
+      const used = new Set(s.outcome.coverage.operations.flatMap((o) => Object.keys(o.identities)));
+      expect(used.has('registered users')).toBe(true);
+    } finally {
+      await t.close();
+    }
+  }, 240_000);
+});
+
 describe('a scan that reaches nothing fails with the likely cause', () => {
   let t: Target;
   beforeAll(async () => {
