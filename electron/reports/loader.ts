@@ -6,6 +6,7 @@ import { severityBucket } from '../../shared/display';
 import type { Selectable } from 'kysely';
 import type { Db } from '../store/database';
 import { parseGraphql, triageOf, withTriage, type TriageColumns } from '../store/findings';
+import { parseCoverage } from '../store/scans';
 import type { FindingsTable } from '../store/schema';
 import {
   HISTORY_LIMIT,
@@ -210,6 +211,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
     endpoints_source: notes.endpoints ? 'scan' : 'api',
     checks,
     coverage: computeCoverage(endpoints, findings, checks),
+    operations_coverage: parseCoverage(scan.coverage),
     history,
     fixed,
   };

@@ -5,6 +5,7 @@
 import { CRITICAL_CVSS, SEVERITIES, type Flag, type Severity } from '../../shared/constants';
 import type { CreatedUserReport, Finding } from '../../shared/contract';
 import { severityBucket } from '../../shared/display';
+import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport } from '../../shared/identities';
 import { securityScore } from '../scanner/findings';
 
@@ -123,6 +124,8 @@ export interface ReportInput {
   endpoints_source: 'scan' | 'api';
   checks: ReportCheck[];
   coverage: CategoryCoverage[];
+  /** What the scan reached and exercised, per operation, identity and check (issue 26); null for scans from before it. */
+  operations_coverage: ScanCoverage | null;
   /** Earlier completed scans of the same API, oldest first (at most HISTORY_LIMIT). */
   history: HistoryPoint[];
   /** Findings of the previous completed scan this scan no longer sees. */

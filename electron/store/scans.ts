@@ -59,6 +59,17 @@ export function parseNotes(json: string): ScanNotes {
   }
 }
 
+/** scans.coverage as the ledger; null when absent (older scans, running ones) or not a ledger's shape. */
+export function parseCoverage(json: string | null | undefined): ScanCoverage | null {
+  if (!json) return null;
+  try {
+    const v = JSON.parse(json) as Partial<ScanCoverage> | null;
+    return v && typeof v === 'object' && v.summary && typeof v.summary === 'object' && Array.isArray(v.operations) ? (v as ScanCoverage) : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface NewScan {
   id: string;
   apiId: string;
@@ -164,12 +175,7 @@ export function createScansRepo(db: Db) {
     /** The coverage ledger of a finished scan; null before issue 26, while it runs, or when none was kept. */
     async coverageOf(id: string): Promise<ScanCoverage | null> {
       const row = await db.selectFrom('scans').select('coverage').where('id', '=', id).executeTakeFirst();
-      if (!row?.coverage) return null;
-      try {
-        return JSON.parse(row.coverage) as ScanCoverage;
-      } catch {
-        return null;
-      }
+      return parseCoverage(row?.coverage);
     },
 
     async setNotes(id: string, notes: ScanNotes): Promise<void> {

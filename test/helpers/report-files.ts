@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Ajv from 'ajv';
 import { openStore, type OpenedStore } from '../../electron/store/database';
 import { tempDir } from './core';
 
@@ -33,3 +34,22 @@ export function pdfText(file: string, ...args: string[]): string {
 
 /** Whitespace collapsed, so wrapped lines read as one. */
 export const flat = (s: string): string => s.replace(/\s+/g, ' ');
+
+/** The formats the SARIF schema names, checked for real (ajv-formats is not a dependency). */
+export function sarifValidator() {
+  // strictRequired is a lint on schemas ("required" inside anyOf), not a validation rule; the
+  // official language pattern ("...]?$") is only valid without the regex "u" flag.
+  const ajv = new Ajv({ strict: true, allErrors: true, strictTypes: false, strictRequired: false, unicodeRegExp: false });
+  ajv.addFormat('uri', (v: string) => {
+    try {
+      return /^[a-z][a-z0-9+.-]*:/i.test(v) && Boolean(new URL(v));
+    } catch {
+      return false;
+    }
+  });
+  // RFC 3986 URI-reference characters only (no spaces, braces, or raw non-ASCII).
+  ajv.addFormat('uri-reference', (v: string) => /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(v) && !/%(?![0-9A-Fa-f]{2})/.test(v));
+  ajv.addFormat('date-time', (v: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sarif-schema-2.1.0.json'), 'utf8')) as object;
+  return ajv.compile(schema);
+}

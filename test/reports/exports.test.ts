@@ -3,9 +3,6 @@
 // and hostile finding text stays inert; JUnit has one test case per check x endpoint, failing ones
 // for findings; every export is deterministic.
 
-import fs from 'node:fs';
-import path from 'node:path';
-import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { junitCases } from '../../electron/reports/export/junit';
 import { JSON_FORMAT, JSON_VERSION, type JsonReport } from '../../electron/reports/export/json';
@@ -14,7 +11,7 @@ import type { ReportInput } from '../../electron/reports/model';
 import { renderReport } from '../../electron/reports/render';
 import type { OpenedStore } from '../../electron/store/database';
 import { SCRIPT_PAYLOAD, seedReportFixture, type Fixture } from '../helpers/report-fixture';
-import { openReportStore, removeReportStore } from '../helpers/report-files';
+import { openReportStore, removeReportStore, sarifValidator } from '../helpers/report-files';
 
 let dir: string;
 let store: OpenedStore;
@@ -29,25 +26,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => removeReportStore(dir, store));
-
-/** The formats the SARIF schema names, checked for real (ajv-formats is not a dependency). */
-function sarifValidator() {
-  // strictRequired is a lint on schemas ("required" inside anyOf), not a validation rule; the
-  // official language pattern ("...]?$") is only valid without the regex "u" flag.
-  const ajv = new Ajv({ strict: true, allErrors: true, strictTypes: false, strictRequired: false, unicodeRegExp: false });
-  ajv.addFormat('uri', (v: string) => {
-    try {
-      return /^[a-z][a-z0-9+.-]*:/i.test(v) && Boolean(new URL(v));
-    } catch {
-      return false;
-    }
-  });
-  // RFC 3986 URI-reference characters only (no spaces, braces, or raw non-ASCII).
-  ajv.addFormat('uri-reference', (v: string) => /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(v) && !/%(?![0-9A-Fa-f]{2})/.test(v));
-  ajv.addFormat('date-time', (v: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)));
-  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sarif-schema-2.1.0.json'), 'utf8')) as object;
-  return ajv.compile(schema);
-}
 
 describe('SARIF', () => {
   it('validates against the SARIF 2.1.0 schema', async () => {
@@ -128,12 +106,14 @@ describe('JSON export', () => {
     const doc = JSON.parse(await render('json')) as JsonReport;
     expect(doc.format).toBe(JSON_FORMAT);
     expect(doc.version).toBe(JSON_VERSION);
-    expect(Object.keys(doc)).toEqual(['format', 'version', 'generator', 'api', 'scan', 'summary', 'coverage', 'findings', 'triaged', 'fixed', 'history', 'endpoints', 'checks']);
+    expect(Object.keys(doc)).toEqual(['format', 'version', 'generator', 'api', 'scan', 'summary', 'coverage', 'operations_coverage', 'findings', 'triaged', 'fixed', 'history', 'endpoints', 'checks']);
     expect(doc.api.name).toBe(input.api.name);
     expect(doc.scan).toMatchObject({ id: fx.scanId, status: 'completed', score: input.scan.score, score_source: 'computed', requests_sent: 1834 });
     expect(doc.scan.skipped_checks.map((c) => c.owasp)).toEqual(['API1:2023', 'API10:2023', 'Other']);
     expect(doc.summary.by_severity).toEqual({ high: 20, medium: 10, low: 7, info: 3 });
     expect(doc.coverage).toHaveLength(10);
+    // A scan stored without a coverage ledger (before issue 26): the field is there, null.
+    expect(doc.operations_coverage).toBeNull();
     expect(doc.findings).toHaveLength(40);
     expect(doc.findings[0]!.number).toBe('F-001');
     const f = fx.findings[0]!;

@@ -10,6 +10,7 @@ import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
 import { COVERAGE_COLORS, topRisks, verdict, whyItMatters } from '../pdf/executive';
+import { COVERAGE_APPENDIX_TITLE, coverageAppendix, MAX_IDENTITY_COLUMNS, STATUS_TONE_COLORS, type CoverageRow, type SkipGroup } from '../operations-coverage';
 import { NOTES_HEADING } from '../scan-notes';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -127,7 +128,9 @@ pre{background:var(--code);border:1px solid #dde3ea;border-radius:4px;padding:10
 details.finding{border:1px solid var(--rule);border-radius:6px;padding:8px 14px;margin:10px 0}details.finding>summary{cursor:pointer;font-weight:700;overflow-wrap:anywhere}
 dl.meta{display:grid;grid-template-columns:110px 1fr;gap:2px 12px;margin:10px 0}dl.meta dt{color:var(--muted);font-weight:600}dl.meta dd{margin:0;overflow-wrap:anywhere}
 p code,li code{background:var(--code);border-radius:3px;padding:0 3px;font:12px ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
-.muted{color:var(--muted)}footer{margin-top:48px;color:var(--muted);font-size:12px}
+.muted{color:var(--muted)}table.ops td.op{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}table.ops td.op.unreached{font-weight:700}
+.st{white-space:nowrap;font-size:12px}${Object.entries(STATUS_TONE_COLORS).map(([tone, color]) => `.st-${tone}{color:${color}}`).join('')}
+.skip{margin:0 0 6px}.skip:last-child{margin-bottom:0}.skip .detail{display:block;color:var(--muted);font-size:12px}footer{margin-top:48px;color:var(--muted);font-size:12px}
 @media print{details.finding{break-inside:avoid-page}details.finding>summary{list-style:none}header.cover{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 `;
 
@@ -191,6 +194,47 @@ ${graphqlHtml(f)}<h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded
 <h4>Recommendation</h4>${mdHtml(f.recommendation)}${refs}</details>`;
 }
 
+function statusCells(columns: string[], row: CoverageRow): string {
+  if (columns.length <= MAX_IDENTITY_COLUMNS) return row.identities.map((s) => `<td class="st st-${s.tone}">${s.parts.length ? s.parts.map(esc).join('<br>') : '—'}</td>`).join('');
+  const lines = row.identities.flatMap((s, i) => (s.parts.length ? [`<span class="st st-${s.tone}">${esc(columns[i])}: ${s.parts.map(esc).join(', ')}</span>`] : []));
+  return `<td>${lines.length ? lines.join('<br>') : '<span class="st st-none">—</span>'}</td>`;
+}
+
+function skipHtml(g: SkipGroup): string {
+  const details = g.details.map((d) => `<span class="detail">${esc(d)}</span>`).join('');
+  return `<div class="skip"><b>${esc(g.label)}: ${esc(plural(g.checks.length, 'check'))}</b> ${g.checks.map((c) => `<code>${esc(c)}</code>`).join(', ')}${details}</div>`;
+}
+
+/** The coverage appendix (issue 26): every operation, what each identity got back, and why a check could not exercise it. */
+function operationsCoverageHtml(input: ReportInput): string {
+  const cov = input.operations_coverage;
+  if (!cov) return '';
+  const a = coverageAppendix(cov);
+  const heads = a.columns.length <= MAX_IDENTITY_COLUMNS ? a.columns.map((c) => `<th>${esc(c)}</th>`).join('') : '<th>Answers by identity</th>';
+  const opCell = (r: CoverageRow) => `<td class="op${r.reached ? '' : ' unreached'}">${esc(r.label)}</td>`;
+  const out: string[] = [`<section id="operations-coverage"><h2>${COVERAGE_APPENDIX_TITLE}</h2><p><b>${esc(a.sentence)}</b></p>
+<p class="muted">For each operation of the API: how the requests each identity sent it ended, which checks tested it and which found something, and why a check could not exercise it. “registered users” are the users the scan registered for itself; “anonymous” requests carry no credentials. A status such as “2xx 14” counts the requests an identity sent and how they ended; “—” means it sent none; an operation in bold answered no identity with a 2xx.</p>`];
+  if (a.reasons.length) {
+    out.push(`<h3>The commonest ${a.reasons.length === 1 ? 'reason' : 'reasons'}, and what to do</h3><ul>${a.reasons
+      .map((r) => `<li><b>${esc(r.label)}</b>, ${r.count === 1 ? 'once' : `${r.count} times`}: ${mdInline(r.fix)}.</li>`)
+      .join('')}</ul>`);
+  }
+  if (a.attention.length) {
+    out.push(`<h3>Operations not reached or not fully exercised (${a.attention.length})</h3>
+<table class="ops"><thead><tr><th>Operation</th>${heads}<th class="num">Ran / found</th><th>Not exercised, and why</th></tr></thead><tbody>
+${a.attention.map((r) => `<tr>${opCell(r)}${statusCells(a.columns, r)}<td class="num">${r.ran} / ${r.found}</td><td>${r.skips.length ? r.skips.map(skipHtml).join('') : '—'}</td></tr>`).join('\n')}
+</tbody></table>`);
+  }
+  if (a.exercised.length) {
+    out.push(`<h3>Reached and exercised by every check that applies (${a.exercised.length})</h3>
+<table class="ops"><thead><tr><th>Operation</th>${heads}<th class="num">Ran / found</th></tr></thead><tbody>
+${a.exercised.map((r) => `<tr>${opCell(r)}${statusCells(a.columns, r)}<td class="num">${r.ran} / ${r.found}</td></tr>`).join('\n')}
+</tbody></table>`);
+  }
+  out.push('</section>');
+  return out.join('\n');
+}
+
 export function toHtml(input: ReportInput, opts: RenderOptions): string {
   const s = summarize(input);
   const numbers = findingNumbers(input.findings);
@@ -211,7 +255,7 @@ export function toHtml(input: ReportInput, opts: RenderOptions): string {
 <header class="cover"><div class="brand">${esc(PRODUCT_NAME.toUpperCase())}</div><h1>Security Report</h1><div>OWASP API Security Top 10 (2023)</div>
 <div class="api">${esc(input.api.name)}</div><code>${esc(input.api.base_url)}</code></header>
 <main>
-<nav><h2>Contents</h2><ol><li><a href="#summary">Summary</a></li><li><a href="#risks">Top risks</a></li><li><a href="#coverage">Coverage</a></li><li><a href="#trend">Trend</a></li><li><a href="#findings">Findings (${s.total})</a></li>${input.history.length ? '<li><a href="#fixed">Fixed since the previous scan</a></li>' : ''}<li><a href="#endpoints">Endpoints</a></li><li><a href="#scan">About this scan</a></li></ol></nav>`);
+<nav><h2>Contents</h2><ol><li><a href="#summary">Summary</a></li><li><a href="#risks">Top risks</a></li><li><a href="#coverage">Coverage</a></li><li><a href="#trend">Trend</a></li><li><a href="#findings">Findings (${s.total})</a></li>${input.history.length ? '<li><a href="#fixed">Fixed since the previous scan</a></li>' : ''}<li><a href="#endpoints">Endpoints</a></li>${input.operations_coverage ? `<li><a href="#operations-coverage">${COVERAGE_APPENDIX_TITLE}</a></li>` : ''}<li><a href="#scan">About this scan</a></li></ol></nav>`);
 
   out.push(`<section id="summary"><h2>Summary</h2><div class="row">${gaugeSvg(input.scan.score)}<div class="facts" style="flex:1">
 <div><b>Security score</b>${input.scan.score} / 100 — ${esc(scoreRating(input.scan.score))}</div>
@@ -286,6 +330,8 @@ ${input.history.map((h) => `<tr><td>${esc(day(h.completed_at, opts))}</td><td cl
   out.push(`<section id="endpoints"><h2>Endpoints</h2><table><thead><tr><th>Method</th><th>Path</th><th>Flags</th></tr></thead><tbody>
 ${input.endpoints.map((e) => `<tr><td><code>${esc(e.method)}</code></td><td><code>${esc(e.path)}</code></td><td>${esc(e.flags.join(', ') || '—')}</td></tr>`).join('\n')}
 </tbody></table></section>`);
+
+  out.push(operationsCoverageHtml(input));
 
   out.push(`<section id="scan"><h2>About this scan</h2><div class="facts">
 <div><b>Profile</b>${esc(input.scan.profile)}</div><div><b>Started</b>${esc(when(input.scan.started_at, opts))}</div><div><b>Completed</b>${esc(when(input.scan.completed_at, opts))}</div>

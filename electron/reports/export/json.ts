@@ -59,6 +59,8 @@ export function jsonDocument(input: ReportInput) {
       skipped: c.skipped,
       note: c.note,
     })),
+    /** What the scan reached and exercised, per operation, identity and check (issue 26); null for scans from before it. */
+    operations_coverage: input.operations_coverage,
     findings: input.findings.map((f) => findingEntry(f, numbers)),
     /** Set aside in triage (false positives, accepted risks): not in the summary, the score or --fail-on. */
     triaged: input.triaged.map((f) => findingEntry(f, triaged)),

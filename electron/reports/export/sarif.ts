@@ -4,6 +4,7 @@
 // the artifact), with the finding's fingerprint as a partial fingerprint so alerts track across scans.
 
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
+import { coverageHeadline } from '../../../shared/coverage';
 import { findingLocation, safeUrl } from '../format';
 import { findingNumbers, triagedNumbers, type ReportFinding, type ReportInput } from '../model';
 import { checkCategory, owaspCategory } from '../owasp';
@@ -122,6 +123,10 @@ export function sarifDocument(input: ReportInput) {
             ...(input.scan.started_at ? { startTimeUtc: input.scan.started_at } : {}),
             ...(input.scan.completed_at ? { endTimeUtc: input.scan.completed_at } : {}),
             toolExecutionNotifications: [
+              // What the scan reached: the header line, so a reader of the log knows how much a clean result covers.
+              ...(input.operations_coverage
+                ? [{ level: 'note' as Level, message: { text: `Coverage: ${coverageHeadline(input.operations_coverage.summary)}.` }, descriptor: { id: 'coverage' } }]
+                : []),
               ...input.scan.errors.map((e) => ({ level: 'warning' as Level, message: { text: e } })),
               ...input.scan.skipped_checks.map((c) => ({
                 level: 'note' as Level,

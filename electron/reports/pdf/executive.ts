@@ -14,6 +14,7 @@ import {
   type ReportFinding,
   type ReportInput,
 } from '../model';
+import { coverageSentence } from '../operations-coverage';
 import { COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { notesLead, NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, gauge, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
@@ -97,6 +98,12 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
     `Of the ten OWASP API Security Top 10 categories, ${by('tested')} were tested, ${by('partial')} partially, ${by('skipped')} skipped and ${by('not_tested')} not tested. ` +
       'API6 and API10 can only be covered partially by any automated tool.',
   );
+  // One line on what the scan reached; the technical report's appendix has every operation.
+  const cov = input.operations_coverage;
+  if (cov) {
+    const gaps = cov.summary.not_exercised > 0 || cov.summary.reached < cov.summary.operations;
+    out.push(`${coverageSentence(cov)}${gaps ? ' The technical report lists each operation the scan did not reach or fully exercise, and why.' : ''}`);
+  }
   if (input.scan.errors.length) out.push(notesLead(input.scan.errors));
   return out;
 }

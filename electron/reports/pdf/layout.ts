@@ -80,6 +80,8 @@ export interface Cell {
   color?: string;
   /** A small coloured dot before the text (severity, status). */
   dot?: string;
+  /** Paragraphs with their own face and colour, drawn one under the other instead of `text`. */
+  parts?: { text: string; font?: FontName; color?: string }[];
 }
 
 /** Characters that can start Markdown the reports draw (see markdown.ts). */
@@ -376,7 +378,11 @@ export class Flow {
         const cell: Cell = typeof raw === 'string' ? { text: raw } : raw;
         const style = cellStyle(cell, col);
         const indent = cell.dot ? 9 : 0;
-        return { cell, style, indent, lines: this.ts.wrap(cell.text, style.font, style.size, col.width - pad * 2 - indent).map((l) => l.text) };
+        const wrap = (text: string, st: TextStyle) => this.ts.wrap(text, st.font, st.size, col.width - pad * 2 - indent).map((l) => ({ text: l.text, style: st }));
+        const lines = cell.parts
+          ? cell.parts.flatMap((p) => wrap(p.text, { ...style, font: p.font ?? style.font, color: p.color ?? style.color }))
+          : wrap(cell.text, style);
+        return { cell, indent, lines };
       });
       const rowLines = Math.max(1, ...cells.map((c) => c.lines.length));
       const fullH = rowLines * lh + pad * 2;
@@ -397,8 +403,8 @@ export class Flow {
         cells.forEach((c, ci) => {
           const col = columns[ci]!;
           if (c.cell.dot && from === 0) this.push({ k: 'circle', x: x + pad + 3, y: this.y + pad + lh / 2, r: 2.6, fill: c.cell.dot });
-          c.lines.slice(from, from + fit).forEach((text, li) => {
-            this.textAt(text, x + pad + c.indent, this.y + pad + li * lh, c.style, { align: col.align === 'right' ? 'right' : 'left', width: col.width - pad * 2 - c.indent });
+          c.lines.slice(from, from + fit).forEach((line, li) => {
+            this.textAt(line.text, x + pad + c.indent, this.y + pad + li * lh, line.style, { align: col.align === 'right' ? 'right' : 'left', width: col.width - pad * 2 - c.indent });
           });
           x += col.width;
         });

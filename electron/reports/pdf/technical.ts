@@ -6,10 +6,12 @@
 import { severityText } from '../../../shared/display';
 import { createdUserLabel, endpointLabel, findingLocation, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
 import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
+import { COVERAGE_APPENDIX_TITLE, coverageSentence } from '../operations-coverage';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
 import { NOTES_HEADING } from '../scan-notes';
 import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
+import { coverageAppendixPdf } from './coverage-appendix';
 import { triagedAppendix } from './triaged';
 import { COVERAGE_COLORS, groupRepeated } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
@@ -92,6 +94,9 @@ function identities(flow: Flow, input: ReportInput): void {
 function coverage(flow: Flow, input: ReportInput): void {
   flow.heading('2. Coverage', STYLES.h1, { toc: 0, rule: true });
   flow.paragraph('What the scan tested in each category, and what it skipped and why.');
+  if (input.operations_coverage) {
+    flow.paragraph(`${coverageSentence(input.operations_coverage)} The appendix “${COVERAGE_APPENDIX_TITLE}” shows, for each operation, what every identity got back and why a check could not exercise it.`, STYLES.strong);
+  }
   for (const c of input.coverage) {
     flow.heading(`${c.id} ${c.title}`, STYLES.h3, { keepWith: 40 });
     flow.paragraph(`${COVERAGE_LABELS[c.status]} · ${plural(c.endpoints_tested, 'endpoint')} · ${plural(c.findings, 'finding')}`, { font: 'bold', size: 8.5, color: COVERAGE_COLORS[c.status] }, { gapAfter: 2 });
@@ -349,6 +354,7 @@ export const technicalSpec: PdfSpec = {
     findings(flow, input);
     fixed(flow, input);
     endpoints(flow, input);
+    coverageAppendixPdf(flow, input);
     triagedAppendix(flow, input, opts);
   },
 };
