@@ -6,7 +6,7 @@
 // network namespace with loopback only. Writes bench/results/detect.json (the VAmPI CI floor test reads
 // its figures), bench/results/detect/<target>.json and docs/detection.md.
 // Budget: a full scan of VAmPI stays under 60 s at 100 requests/s.
-// Run: npm run bench -- detect [--target vampi,vapi,tiredful,juice-shop,dvga] [--runs N]
+// Run: npm run bench -- detect [--target vampi,vapi,tiredful,juice-shop,dvga] [--runs N] [--doc-only]
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     target: { type: 'string' },
     inside: { type: 'string' },
+    'doc-only': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
   strict: true,
@@ -59,7 +60,7 @@ if (unknown.length) {
   console.error(`Unknown target ${unknown.join(', ')}: choose from ${TARGET_IDS.join(', ')}.`);
   process.exit(2);
 }
-if (!fs.existsSync(SCORER)) {
+if (!values['doc-only'] && !fs.existsSync(SCORER)) {
   console.error('The scorer (../shared/detect/score.mjs) is not here: nothing to measure.');
   process.exit(2);
 }
@@ -129,9 +130,10 @@ async function benchVampi(): Promise<TargetResult | null> {
     setup: null,
     how: [
       {
-        label: 'The spec VAmPI ships; `start.sh <port>` (and `VAMPI_VULNERABLE=0` for the secure mode; 60-second tokens, as upstream), then two login identities and the scan\'s own users',
+        label:
+          "The spec VAmPI ships; `start.sh <port>` (and `VAMPI_VULNERABLE=0` for the secure mode; 60-second tokens, as upstream), then two login identities and the scan's own users (the configuration is `VAMPI_SCAN_CONFIG` in test/helpers/detect.ts, which the CI test scans with too)",
         command: `node bin/portcullis.js scan \\\n  --spec ${rel(VAMPI_SPEC)} \\\n  --base-url http://127.0.0.1:<port> \\\n  --config scan.yaml \\\n  --rps 100`,
-        config: 'scan.yaml (test/helpers/detect.ts, shared with the CI test)',
+        config: 'scan.yaml',
         configText: VAMPI_SCAN_CONFIG,
       },
     ],
@@ -212,9 +214,14 @@ async function benchExternal(t: DetectTarget): Promise<TargetResult | null> {
   };
 }
 
-for (const id of selected) {
-  const result = id === 'vampi' ? await benchVampi() : await benchExternal(externalTarget(id)!);
-  if (result) writeTargetResult(result);
+// --doc-only writes docs/detection.md and detect.json again from the kept results, with the hand notes as they are now.
+if (values['doc-only']) {
+  for (const r of readTargetResults()) writeTargetResult({ ...r, handNotes: readHandNotes(path.join(BENCH_DIR, r.target)) });
+} else {
+  for (const id of selected) {
+    const result = id === 'vampi' ? await benchVampi() : await benchExternal(externalTarget(id)!);
+    if (result) writeTargetResult(result);
+  }
 }
 
 // detect.json: VAmPI's figures where the CI floor test reads them, every target's beside them.
