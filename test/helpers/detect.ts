@@ -6,6 +6,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { SkippedCheck } from '../../shared/contract';
+import type { IdentityReport } from '../../shared/identities';
 import { main } from '../../electron/cli';
 import { ROOT } from './bundle';
 import { tempDir } from './core';
@@ -39,6 +41,7 @@ export interface ReportedFinding {
   severity: string;
   method: string;
   path: string;
+  graphql?: { operation?: string } | null;
 }
 
 export interface DetectRun {
@@ -50,6 +53,10 @@ export interface DetectRun {
   requests: number;
   /** Wall time of the scan alone (not VAmPI's start). */
   ms: number;
+  /** The scan's own notes and skipped checks (findings.json `scan.errors`, `scan.skipped_checks`). */
+  notes: string[];
+  skipped: SkippedCheck[];
+  identities: IdentityReport[];
 }
 
 export function detectAvailable(): boolean {
@@ -81,21 +88,43 @@ export async function detectVampi(mode: DetectMode): Promise<DetectRun> {
     await quietly(() => main(['scan', '--spec', VAMPI_SPEC, '--base-url', vampi.url, '--config', path.join(dir, 'scan.yaml'), '--rps', '100', '--out', dir, '--quiet']));
     const ms = performance.now() - t0;
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as {
-      scan: { status: string; failure_reason: string | null; requests_sent: number };
+      scan: { status: string; failure_reason: string | null; requests_sent: number; errors: string[]; skipped_checks: SkippedCheck[]; identities: IdentityReport[] };
       findings: ReportedFinding[];
     };
-    const summaryFile = path.join(dir, 'score.json');
-    await run(process.execPath, [SCORER, '--target', 'vampi', '--findings', path.join(dir, 'findings.json'), '--mode', mode, '--json', summaryFile], { maxBuffer: 16 * 1024 * 1024 });
-    const summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as ScoreSummary;
-    return { mode, summary, findings: report.findings, status: report.scan.status, failureReason: report.scan.failure_reason, requests: report.scan.requests_sent, ms };
+    const summary = await scoreFindings('vampi', path.join(dir, 'findings.json'), mode);
+    return {
+      mode,
+      summary,
+      findings: report.findings,
+      status: report.scan.status,
+      failureReason: report.scan.failure_reason,
+      requests: report.scan.requests_sent,
+      ms,
+      notes: report.scan.errors,
+      skipped: report.scan.skipped_checks,
+      identities: report.scan.identities,
+    };
   } finally {
     await vampi.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** Scores a findings file against `target`'s known flaws with ../shared/detect/score.mjs. */
+export async function scoreFindings(target: string, findingsFile: string, mode: DetectMode = 'vulnerable'): Promise<ScoreSummary> {
+  const summaryFile = path.join(path.dirname(findingsFile), `score-${target}-${mode}.json`);
+  const args = [SCORER, '--target', target, '--findings', findingsFile, ...(mode === 'secure' ? ['--mode', mode] : []), '--json', summaryFile];
+  await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as ScoreSummary;
+}
+
 /** The CLI writes its summary to stderr even with --quiet; the benchmark and the test keep theirs clean. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  return (await withStderr(fn)).result;
+}
+
+/** Runs `fn` with what it writes to stderr captured (and shown only when it throws). */
+export async function withStderr<T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string }> {
   const write = process.stderr.write.bind(process.stderr);
   let captured = '';
   process.stderr.write = ((chunk: string | Uint8Array) => {
@@ -103,7 +132,8 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
     return true;
   }) as typeof process.stderr.write;
   try {
-    return await fn();
+    const result = await fn();
+    return { result, stderr: captured };
   } catch (err) {
     write(captured);
     throw err;
@@ -111,4 +141,3 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
     process.stderr.write = write;
   }
 }
-
