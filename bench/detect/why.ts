@@ -4,6 +4,8 @@
 // Where nothing the scan reported explains a miss, there is no reason: the doc says "not found".
 
 import type { SkippedCheck } from '../../shared/contract';
+import { actionableSkips, COVERAGE_REASONS, coverageLabel, reachedOperation, type CoverageOperation, type ScanCoverage } from '../../shared/coverage';
+import { CHECKS } from '../../electron/scanner/checks/index';
 
 export interface TruthLocation {
   method: string;
@@ -33,6 +35,44 @@ export interface MissEvidence {
   /** The scan's notes (findings.json `scan.errors`), every part of the scan together. */
   notes: string[];
   skipped: SkippedCheck[];
+  /** The scans' coverage ledgers (findings.json `coverage`), each with the base path its operations sit under. */
+  coverage?: { basePath: string; coverage: ScanCoverage }[];
+}
+
+/** Most coverage reasons quoted for one flaw (a route many checks skipped would fill the row). */
+const MAX_COVERAGE_REASONS = 4;
+
+function classesText(op: CoverageOperation): string {
+  const parts = Object.entries(op.identities).map(([name, t]) => `${name}: ${Object.entries(t.classes).map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  return parts.length ? parts.join('; ') : 'no request was sent';
+}
+
+/**
+ * What the scan's coverage ledger says about the flaw's own operations: not reached (no 2xx to any
+ * identity, with what each got), or checks of the flaw's category that could not exercise it, with the
+ * ledger's reason. Operations shared by several flaws (needKeyword) count only when not reached.
+ */
+function coverageReasons(e: TruthEntry, ev: MissEvidence, ops: Set<string>): string[] {
+  const out: string[] = [];
+  for (const { basePath, coverage } of ev.coverage ?? []) {
+    for (const op of coverage.operations) {
+      const route = { method: op.method, path: normaliseRoute(`${basePath.replace(/\/+$/, '')}${op.path}`) };
+      const field = op.operation?.split('.')[1]?.toLowerCase();
+      const own = field ? ops.has(field) : e.locations.some((l) => concrete(l) && !l.needKeyword && sameRoute(l, route));
+      const shared = !field && e.locations.some((l) => concrete(l) && !!l.needKeyword && sameRoute(l, route));
+      if (!own && !shared) continue;
+      const label = coverageLabel(op);
+      if (!reachedOperation(op)) out.push(`Coverage: ${label} answered no 2xx to any identity (${classesText(op)}).`);
+      if (!own) continue;
+      const skips = actionableSkips(op).filter((k) => e.owasp.includes(CHECKS.find((c) => c.id === k.check_id)?.owasp ?? ''));
+      for (const k of skips) {
+        const title = CHECKS.find((c) => c.id === k.check_id)?.title ?? k.check_id;
+        out.push(`Coverage: "${title}" did not exercise ${label}: ${COVERAGE_REASONS[k.reason].label}${k.detail && k.detail !== COVERAGE_REASONS[k.reason].label ? ` (${k.detail})` : ''}.`);
+      }
+    }
+  }
+  const unique = [...new Set(out)];
+  return unique.length > MAX_COVERAGE_REASONS ? [...unique.slice(0, MAX_COVERAGE_REASONS), `Coverage: and ${unique.length - MAX_COVERAGE_REASONS} more.`] : unique;
 }
 
 /**
@@ -142,5 +182,6 @@ export function missReasons(e: TruthEntry, ev: MissEvidence): string[] {
     if (!s.owasp || !e.owasp.includes(s.owasp)) continue;
     if (technique.some((k) => !SITUATION.has(k.toLowerCase()) && mentions(s.title, k))) reasons.push(`Skipped check "${s.title}": ${s.reason}`);
   }
+  reasons.push(...coverageReasons(e, ev, ops));
   return [...new Set(reasons)];
 }
