@@ -1,4 +1,5 @@
-// Writes docs/checks.md from the check registry (electron/scanner/checks/docs.ts renders it).
+// Writes docs/checks.md from the check registry (electron/scanner/checks/docs.ts renders it), and
+// shared/check-titles.ts: the checks' titles for the renderer, which cannot import the registry.
 // The registry is TypeScript: esbuild bundles a small entry into a temp file, which is then run.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,33 @@ try {
   const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   fs.writeFileSync(file, text);
   console.log(before === text ? `docs/checks.md is up to date (${CHECKS.length} checks).` : `docs/checks.md written (${CHECKS.length} checks).`);
+  writeTitles(CHECKS);
 } finally {
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
+}
+
+/** shared/check-titles.ts: id -> title, in registry order. */
+function writeTitles(checks) {
+  const file = path.join(root, 'shared/check-titles.ts');
+  const lines = checks.map((c) => `  ${quote(c.id)}: ${quote(c.title)},`);
+  const text = [
+    '// The title of every check by its id, for the screens that name checks (the coverage tab), which cannot',
+    '// import the registry. Generated from electron/scanner/checks by `npm run docs:checks`; a test fails when',
+    '// it is stale (test/scanner/check-titles.test.ts).',
+    '',
+    'export const CHECK_TITLES: Readonly<Record<string, string>> = {',
+    ...lines,
+    '};',
+    '',
+  ].join('\n');
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  fs.writeFileSync(file, text);
+  console.log(before === text ? 'shared/check-titles.ts is up to date.' : 'shared/check-titles.ts written.');
+}
+
+/** A string literal as the project writes them: single quotes, double when the text holds a single one. */
+function quote(text) {
+  const json = JSON.stringify(text);
+  if (text.includes("'") && !text.includes('"')) return json;
+  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }

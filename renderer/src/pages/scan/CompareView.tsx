@@ -1,16 +1,76 @@
 // "Compare with previous scan" (issue 17): this scan's new and recurring findings and the previous
-// scan's findings it no longer sees. Long lists show their first rows; the findings list (filtered by
-// trend) shows them all.
+// scan's findings it no longer sees; and (issue 26) the operations the previous scan reached that this
+// one did not, so a broken login reads as lost coverage rather than as fixed findings. Long lists show
+// their first rows; the findings list (filtered by trend) shows them all.
 
 import type { ReactElement } from 'react';
 import type { Finding, ScanSummary } from '../../../../shared/contract';
+import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
+import { coverageLabel, type CoverageOperation } from '../../../../shared/coverage';
 import { severityBucket, severityText } from '../../../../shared/display';
+import { Spinner } from '../../components/Spinner';
 import { when } from '../../lib/format';
 import { MethodBadge } from '../../modals/shared';
 import type { ComparedFindings } from './findings-view';
 
 /** Rows each list draws at most; the rest are a click away in the findings list. */
 export const COMPARE_LIST_LIMIT = 100;
+
+/** The lost-coverage list: hidden when either scan kept no coverage (or there is no previous scan). */
+export type LostCoverage = { status: 'hidden' } | { status: 'loading' } | { status: 'ready'; operations: CoverageOperation[] };
+
+function LostCoverageList({ lost }: { lost: Exclude<LostCoverage, { status: 'hidden' }> }): ReactElement {
+  const rows = lost.status === 'ready' ? lost.operations : [];
+  const shown = rows.slice(0, COMPARE_LIST_LIMIT);
+  return (
+    <section className="panel compare-list" aria-labelledby="compare-lost-title" data-testid="compare-lost">
+      <div className="panel-head">
+        <h2 id="compare-lost-title">
+          {COVERAGE_MESSAGES.lostTitle}{' '}
+          {lost.status === 'ready' && (
+            <span className="count-chip" data-testid="compare-lost-count">
+              {rows.length}
+            </span>
+          )}
+        </h2>
+      </div>
+      <p className="muted small" style={{ marginTop: -8 }}>
+        {COVERAGE_MESSAGES.lostHint}
+      </p>
+      {lost.status === 'loading' ? (
+        <Spinner label="Loading coverage" />
+      ) : rows.length === 0 ? (
+        <p className="muted small" data-testid="compare-lost-empty">
+          {COVERAGE_MESSAGES.lostNone}
+        </p>
+      ) : (
+        <ul className="compare-rows">
+          {shown.map((op) => (
+            <li key={coverageLabel(op)} data-testid="compare-lost-row" data-label={coverageLabel(op)}>
+              <span className="compare-row compare-lost-row">
+                {op.operation ? (
+                  <span className="method method-gql" title="GraphQL operation">
+                    GQL
+                  </span>
+                ) : (
+                  <MethodBadge method={op.method || '*'} />
+                )}
+                <span className="mono compare-lost-path" title={op.operation ?? op.path}>
+                  {op.operation ?? op.path}
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {rows.length > shown.length && (
+        <p className="small" style={{ marginBottom: 0 }}>
+          {rows.length - shown.length} more.
+        </p>
+      )}
+    </section>
+  );
+}
 
 type Row = Pick<Finding, 'vulnerability_name' | 'method' | 'path' | 'severity'> & { cvss_score?: number; key: string; id?: string };
 
@@ -89,11 +149,13 @@ function CompareList({
 export function CompareView({
   compared,
   previous,
+  lost,
   onOpen,
   onShowTrend,
 }: {
   compared: ComparedFindings;
   previous: ScanSummary | null;
+  lost: LostCoverage;
   onOpen(id: string): void;
   onShowTrend(trend: Finding['trend']): void;
 }): ReactElement {
@@ -106,6 +168,7 @@ export function CompareView({
           : 'No earlier completed scan of this API: every finding is new.'}
       </p>
       <div className="compare-grid">
+        {lost.status !== 'hidden' && <LostCoverageList lost={lost} />}
         <CompareList
           title="New"
           hint="Found by this scan, not by the previous one."

@@ -1,13 +1,14 @@
 // The scan page (issue 17, /scans/:scanId): one scan's findings grouped by OWASP category, check and
 // endpoint in a virtualised list, with filters, a search, a detail pane with triage, keyboard
-// navigation (up/down through findings, T for triage) and a "compare with previous scan" view. While
-// the scan runs, a live header and the findings as they are found; a failed or cancelled scan shows
-// its reason with Retry.
+// navigation (up/down through findings, T for triage), a Coverage tab (issue 26: what the scan reached
+// and exercised) and a "compare with previous scan" view. While the scan runs, a live header and the
+// findings as they are found; a failed or cancelled scan shows its reason with Retry.
 
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
 import type { Finding } from '../../../../shared/contract';
+import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { SEVERITY_NAMES } from '../../../../shared/display';
 import { FALLBACK_MESSAGES } from '../../../../shared/messages';
 import { exportTriage } from '../../api/findings';
@@ -20,9 +21,12 @@ import { reasonOf } from '../../modals/shared';
 import { apisStore, useApisStore } from '../../stores/useApisStore';
 import { currentAuth } from '../../stores/useAuthStore';
 import { noticeStore } from '../../stores/useNoticeStore';
+import { scanCoverageStore, useScanCoverageStore } from '../../stores/useScanCoverageStore';
 import { scanPageStore, useScanPageStore } from '../../stores/useScanPageStore';
 import { scanStore, useScanStore } from '../../stores/useScanStore';
-import { CompareView } from './CompareView';
+import { CompareView, type LostCoverage } from './CompareView';
+import { CoverageView } from './CoverageView';
+import { checkNamer, lostOperations, type CoverageFilter } from './coverage-view';
 import { FindingDetail } from './FindingDetail';
 import { FindingList, type FindingListHandle } from './FindingList';
 import { LiveScanPanel } from './LiveScanPanel';
@@ -42,7 +46,7 @@ import {
 } from './findings-view';
 import './scan-page.css';
 
-type Tab = 'findings' | 'compare';
+type Tab = 'findings' | 'coverage' | 'compare';
 
 const KEYS: Record<string, SelectionKey> = { ArrowDown: 'next', j: 'next', ArrowUp: 'previous', k: 'previous', Home: 'first', End: 'last' };
 
@@ -93,6 +97,9 @@ export default function ScanPage(): ReactElement {
 
   const [tab, setTab] = useState<Tab>('findings');
   const [filters, setFilters] = useState<FindingFilters>(NO_FILTERS);
+  const [coverageFilter, setCoverageFilter] = useState<CoverageFilter>('all');
+  const [coverageQuery, setCoverageQuery] = useState('');
+  const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [retrying, setRetrying] = useState(false);
@@ -107,6 +114,8 @@ export default function ScanPage(): ReactElement {
     setFilters(NO_FILTERS);
     setSelectedId(null);
     setTab('findings');
+    setCoverageFilter('all');
+    setCoverageQuery('');
   }, [scanId]);
 
   useEffect(() => {
@@ -138,6 +147,25 @@ export default function ScanPage(): ReactElement {
   }, [ready, rows, selectedId]);
 
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
+
+  // Coverage is kept when a scan ends: read once the scan has ended and a tab shows it.
+  const ended = ready && !!details && details.status !== 'running';
+  const previousId = previous?.id ?? null;
+  const coverageEntry = useScanCoverageStore((s) => s.byScan[scanId]);
+  const previousCoverage = useScanCoverageStore((s) => (previousId ? s.byScan[previousId] : undefined));
+  useEffect(() => {
+    if (!ended || tab === 'findings') return;
+    void scanCoverageStore.getState().load(scanId);
+    if (tab === 'compare' && previousId) void scanCoverageStore.getState().load(previousId);
+  }, [ended, tab, scanId, previousId]);
+  const checkName = useMemo(() => checkNamer(findings, details?.results.scan_info?.skipped_checks ?? []), [findings, details]);
+  const lost = useMemo<LostCoverage>(() => {
+    if (!previousId || !ended) return { status: 'hidden' };
+    if (coverageEntry?.status === 'error' || previousCoverage?.status === 'error') return { status: 'hidden' };
+    if (coverageEntry?.status !== 'ready' || previousCoverage?.status !== 'ready') return { status: 'loading' };
+    if (!coverageEntry.coverage || !previousCoverage.coverage) return { status: 'hidden' };
+    return { status: 'ready', operations: lostOperations(previousCoverage.coverage.operations, coverageEntry.coverage.operations) };
+  }, [previousId, ended, coverageEntry, previousCoverage]);
 
   const move = useCallback(
     (key: SelectionKey, focus?: boolean) => {
@@ -192,6 +220,25 @@ export default function ScanPage(): ReactElement {
     if (index >= 0) listRef.current?.reveal(index, false);
     // Only a tab change or new rows call for it; moving the selection reveals by itself.
   }, [tab, rows]);
+
+  const tabs: { id: Tab; label: string }[] = [
+    { id: 'findings', label: `Findings (${findings.length})` },
+    { id: 'coverage', label: COVERAGE_MESSAGES.tab },
+    { id: 'compare', label: 'Compare with previous scan' },
+  ];
+
+  // ARIA tabs: arrows, Home and End move between tabs and select them (the selected one is the tab stop).
+  const onTabKey = (e: ReactKeyboardEvent<HTMLButtonElement>, index: number) => {
+    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    let next = index + delta;
+    if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = tabs.length - 1;
+    else if (!delta) return;
+    e.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length]!;
+    setTab(target.id);
+    tabRefs.current[target.id]?.focus();
+  };
 
   const setFilter = <K extends keyof FindingFilters>(key: K, value: FindingFilters[K]) => setFilters((f) => ({ ...f, [key]: value }));
 
@@ -311,21 +358,21 @@ export default function ScanPage(): ReactElement {
           )}
 
           <div className="tabs" role="tablist" aria-label="Scan views">
-            {(
-              [
-                { id: 'findings', label: `Findings (${total})` },
-                { id: 'compare', label: 'Compare with previous scan' },
-              ] as const
-            ).map((t) => (
+            {tabs.map((t, i) => (
               <button
                 key={t.id}
+                ref={(el) => {
+                  tabRefs.current[t.id] = el;
+                }}
                 type="button"
                 role="tab"
                 id={`scan-tab-${t.id}`}
                 className="tab"
                 aria-selected={tab === t.id}
                 aria-controls={`scan-panel-${t.id}`}
+                tabIndex={tab === t.id ? 0 : -1}
                 onClick={() => setTab(t.id)}
+                onKeyDown={(e) => onTabKey(e, i)}
                 data-testid={`scan-tab-${t.id}`}
               >
                 {t.label}
@@ -434,11 +481,27 @@ export default function ScanPage(): ReactElement {
             </div>
           )}
 
+          {tab === 'coverage' && (
+            <div role="tabpanel" id="scan-panel-coverage" aria-labelledby="scan-tab-coverage" data-testid="coverage-panel">
+              <CoverageView
+                scanStatus={details.status}
+                entry={coverageEntry}
+                filter={coverageFilter}
+                query={coverageQuery}
+                onFilter={setCoverageFilter}
+                onQuery={setCoverageQuery}
+                onRetry={() => void scanCoverageStore.getState().load(scanId, true)}
+                checkName={checkName}
+              />
+            </div>
+          )}
+
           {tab === 'compare' && compared && (
             <div role="tabpanel" id="scan-panel-compare" aria-labelledby="scan-tab-compare">
               <CompareView
                 compared={compared}
                 previous={previous}
+                lost={lost}
                 onOpen={openFromCompare}
                 onShowTrend={(trend) => {
                   setFilters({ ...NO_FILTERS, trend });
