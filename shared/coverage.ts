@@ -174,7 +174,8 @@ export function summarizeCoverage(operations: readonly CoverageOperation[], iden
 export function coverageHeadline(s: Pick<CoverageSummary, 'operations' | 'reached' | 'not_exercised' | 'checks_not_run'>): string {
   const ops = (n: number) => `${n} operation${n === 1 ? '' : 's'}`;
   const reached = `reached ${s.reached} of ${ops(s.operations)} with a 2xx as some identity`;
-  if (!s.not_exercised) return `${reached}; every check exercised every operation it applies to`;
+  // Nothing reached: no claim about the checks (a scan that failed before them exercised nothing).
+  if (!s.not_exercised) return s.reached ? `${reached}; every check exercised every operation it applies to` : reached;
   return `${reached}; ${ops(s.not_exercised)} not exercised by ${s.checks_not_run} check${s.checks_not_run === 1 ? '' : 's'}`;
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SkippedCheck } from '../../shared/contract';
+import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport } from '../../shared/identities';
 import { ROOT } from '../../test/helpers/bundle';
 import type { DetectMode, ReportedFinding, ScoreSummary } from '../../test/helpers/detect';
@@ -23,6 +24,8 @@ export interface ScoredRun {
   startSeconds: number | null;
   notes: string[];
   skipped: SkippedCheck[];
+  /** The scans' coverage ledgers, each with the base path its operations sit under. */
+  coverage?: { basePath: string; coverage: ScanCoverage }[];
   identities: IdentityReport[];
   warnings: string[];
   /** A scan that did not complete, or a target that did not start. */
@@ -118,7 +121,7 @@ export function aggregate(mode: DetectMode, runs: ScoredRun[], truth: TruthEntry
         for (const i of mine.findings) if (r.findings[i]) labels.add(findingLabel(r.findings[i]));
       } else {
         const entry = truth.find((e) => e.id === row.id);
-        if (entry) why.push(missReasons(entry, { imported, notes: r.notes, skipped: r.skipped }));
+        if (entry) why.push(missReasons(entry, { imported, notes: r.notes, skipped: r.skipped, coverage: r.coverage ?? [] }));
       }
     }
     rows.push({ id: row.id, name: row.name, where: row.where, runsFound, foundBy: [...labels], why: union(why) });

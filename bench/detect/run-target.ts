@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { ScanCoverage } from '../../shared/coverage';
 import type { ScanInfo } from '../../shared/contract';
 import { main } from '../../electron/cli';
 import { withStderr } from '../../test/helpers/detect';
@@ -175,4 +176,6 @@ function log(line: string): void {
 export interface FindingsReport {
   scan: Pick<ScanInfo, 'errors' | 'skipped_checks' | 'identities' | 'created_users' | 'requests_sent' | 'failure_reason'> & { status: string };
   findings: ScanFinding[];
+  /** The scan's coverage ledger (null when it kept none). */
+  coverage?: ScanCoverage | null;
 }

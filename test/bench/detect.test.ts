@@ -11,6 +11,7 @@ import { importApiDocument } from '../../electron/importer/index';
 import { mergeFindings, originPath, type ScanFinding } from '../../bench/detect/findings';
 import { BENCH_DIR, EXTERNAL_TARGETS, TARGETS_DIR } from '../../bench/detect/targets';
 import { missReasons, type TruthEntry } from '../../bench/detect/why';
+import { summarizeCoverage, type CoverageOperation } from '../../shared/coverage';
 
 const finding = (over: Partial<ScanFinding>): ScanFinding => ({ check_id: 'c', vulnerability_name: 'n', severity: 'medium', method: 'GET', path: '/', ...over });
 
@@ -48,6 +49,31 @@ describe('why a flaw was missed', () => {
   it('quotes a note that the route was not exercised at all, for any flaw there', () => {
     const note = 'PATCH /reviews/{reviewId} was not exercised: no object of its own (writes and deletes only touch objects the scan created).';
     expect(missReasons(bola, { imported, notes: [note], skipped: [] })).toEqual([`Scan note: ${note}`]);
+  });
+
+  it("quotes the scan's coverage: the flaw's operation not reached, and checks of its category that could not exercise it", () => {
+    const op = (over: Partial<CoverageOperation>): CoverageOperation => ({ method: 'PATCH', path: '/reviews/{reviewId}', operation: null, identities: {}, ran: [], found: [], skipped: [], ...over });
+    const refused = op({
+      identities: { alice: { requests: 3, classes: { '4xx': 3 } }, anonymous: { requests: 1, classes: { '4xx': 1 } } },
+      skipped: [
+        { check_id: 'api1-bola-token-swap', reason: 'existing-object', detail: '{reviewId} would address an object the scan did not create' },
+        { check_id: 'api8-sql-injection', reason: 'refused', detail: "alice's unchanged request was refused: 401" },
+      ],
+    });
+    const coverage = (ops: CoverageOperation[]) => [{ basePath: '/api', coverage: { summary: summarizeCoverage(ops, ['alice', 'anonymous']), operations: ops } }];
+    const under = [{ method: 'PATCH', path: '/api/reviews/{reviewId}' }];
+    const bolaAt: TruthEntry = { ...bola, locations: [{ method: 'PATCH', path: '/api/reviews/{id}' }] };
+    const why = missReasons(bolaAt, { imported: under, notes: [], skipped: [], coverage: coverage([refused]) });
+    expect(why).toEqual([
+      'Coverage: PATCH /reviews/{reviewId} answered no 2xx to any identity (alice: 4xx 3; anonymous: 4xx 1).',
+      expect.stringMatching(/^Coverage: ".+" did not exercise PATCH \/reviews\/\{reviewId\}: would write to an object the scan did not create \(\{reviewId\} would address/),
+    ]);
+    // The SQL check's skip belongs to the injection flaw on the same route, not to the BOLA one.
+    const sqlAt: TruthEntry = { ...sqli, locations: bolaAt.locations };
+    expect(missReasons(sqlAt, { imported: under, notes: [], skipped: [], coverage: coverage([refused]) }).some((w) => /SQL injection" did not exercise .*refused by the API/.test(w))).toBe(true);
+    // A reached operation whose checks all ran says nothing.
+    const fine = op({ identities: { alice: { requests: 5, classes: { '2xx': 5 } } }, ran: ['api1-bola-token-swap'] });
+    expect(missReasons(bolaAt, { imported: under, notes: [], skipped: [], coverage: coverage([fine]) })).toEqual([]);
   });
 
   it('says when the route is not in the imported description', () => {

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { ScanCoverage } from '../../shared/coverage';
 import type { SkippedCheck } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import { main } from '../../electron/cli';
@@ -57,6 +58,8 @@ export interface DetectRun {
   notes: string[];
   skipped: SkippedCheck[];
   identities: IdentityReport[];
+  /** The scan's coverage ledger (findings.json `coverage`); null when it kept none. */
+  coverage: ScanCoverage | null;
 }
 
 export function detectAvailable(): boolean {
@@ -90,6 +93,7 @@ export async function detectVampi(mode: DetectMode): Promise<DetectRun> {
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as {
       scan: { status: string; failure_reason: string | null; requests_sent: number; errors: string[]; skipped_checks: SkippedCheck[]; identities: IdentityReport[] };
       findings: ReportedFinding[];
+      coverage?: ScanCoverage | null;
     };
     const summary = await scoreFindings('vampi', path.join(dir, 'findings.json'), mode);
     return {
@@ -103,6 +107,7 @@ export async function detectVampi(mode: DetectMode): Promise<DetectRun> {
       notes: report.scan.errors,
       skipped: report.scan.skipped_checks,
       identities: report.scan.identities,
+      coverage: report.coverage ?? null,
     };
   } finally {
     await vampi.stop();
