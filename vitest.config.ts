@@ -7,7 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['test/setup/postgres-clusters.ts'],
+    globalSetup: ['test/setup/postgres-clusters.ts', 'test/setup/import-worker.ts'],
     setupFiles: ['test/setup/stop-shared-cluster.ts'],
   },
 });

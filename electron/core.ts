@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './clock';
 import { resolveConfig, type CoreConfig, type CoreConfigInput } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir } from './file-modes';
+import { heapFlagOf, importRunner } from './importer/import-runner';
 import { createLogger, type Logger } from './log';
 import { isPostgresUrl, openStore, type OpenedStore } from './store/database';
 import { createNotifier } from './store/notify';
@@ -35,6 +36,11 @@ export interface CoreOptions extends CoreConfigInput {
    * outside the data dir; the core refuses to start, before it creates a file, when it does not.
    */
   listenHost?: string;
+  /**
+   * Start an import worker now, so the first import does not wait for one (default: on for the desktop
+   * and the team server; tests that never import leave it off).
+   */
+  warmImportWorker?: boolean;
 }
 
 export interface Core {
@@ -62,6 +68,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     listenHost: options.listenHost,
     sharedDatabase: config.databaseUrl !== undefined,
   });
+  // PORTCULLIS_IMPORT_* are read (a wrong value stops the start) and the worker's bundle is found now.
+  const imports = importRunner();
+  // Not awaited: the worker loads on its own thread while the core opens.
+  if (options.warmImportWorker ?? config.shell !== 'cli') void imports.warm();
+  const heapFlag = heapFlagOf();
+  if (heapFlag)
+    logger.warn(`${heapFlag} replaces the import workers' memory limit (PORTCULLIS_IMPORT_MEMORY_MB): an import may use that much memory. Remove the flag from the command line or NODE_OPTIONS.`, {
+      importMemoryMb: imports.settings.memoryMb,
+    });
   ensurePrivateDir(config.dataDir, logger);
   // One core per data dir: a second one would fail the first one's running scans as "interrupted".
   const lock = lockDataDir(config.dataDir, config.shell);

@@ -1,9 +1,11 @@
 // Runs a benchmark: `npm run bench -- <name> [args]` bundles bench/<name>/index.ts with esbuild
-// (dependencies external) and runs it with node, so benchmarks measure the same code the app runs.
+// (dependencies external) and runs it with node, so benchmarks measure the same code the app runs;
+// the import worker is bundled next to it, as the build puts it next to the app's bundles.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { buildImportWorker } from './import-worker-build.mjs';
 
 const [name, ...args] = process.argv.slice(2);
 const available = fs.readdirSync('bench', { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(path.join('bench', d.name, 'index.ts'))).map((d) => d.name);
@@ -23,5 +25,6 @@ await build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
+await buildImportWorker(path.join('dist', 'bench', 'import-worker.cjs'));
 const res = spawnSync(process.execPath, ['--expose-gc', outfile, ...args], { stdio: 'inherit' });
 process.exit(res.status ?? 1);

@@ -23,7 +23,7 @@ const check = (ok, message) => {
   }
 };
 
-for (const built of ['dist/desktop/main.js', 'dist/desktop/preload.cjs', 'dist/renderer/index.html']) {
+for (const built of ['dist/desktop/main.js', 'dist/desktop/preload.cjs', 'dist/desktop/import-worker.cjs', 'dist/renderer/index.html']) {
   if (!fs.existsSync(path.join(root, built))) {
     console.error(`${built} is missing: run \`npm run build\` first.`);
     process.exit(1);
@@ -82,7 +82,7 @@ try {
   const has = (f) => files.has(f.startsWith('/') ? f : `/${f}`);
 
   // The app: the bundles, the renderer build, package.json pointing at the main bundle.
-  for (const f of ['dist/desktop/main.js', 'dist/desktop/preload.cjs', 'dist/desktop/icon.png', 'dist/desktop/fonts/DejaVuSans.ttf', 'dist/renderer/index.html', 'package.json']) {
+  for (const f of ['dist/desktop/main.js', 'dist/desktop/preload.cjs', 'dist/desktop/import-worker.cjs', 'dist/desktop/icon.png', 'dist/desktop/fonts/DejaVuSans.ttf', 'dist/renderer/index.html', 'package.json']) {
     check(has(f), `asar holds ${f}`);
   }
   for (const f of fs.readdirSync(path.join(root, 'dist/renderer/assets'))) {
@@ -109,7 +109,8 @@ try {
   // Every package the bundles import at run time is in the asar, with its own dependencies.
   const bundles = fs
     .readdirSync(path.join(root, 'dist/desktop'), { recursive: true })
-    .filter((f) => f.endsWith('.js'))
+    // The import worker (.cjs) is loaded by path in a worker thread: whatever it requires must be there too.
+    .filter((f) => f.endsWith('.js') || f === 'import-worker.cjs')
     .map((f) => fs.readFileSync(path.join(root, 'dist/desktop', f), 'utf8'));
   const imported = new Set();
   const importRe = [/(?:^|;)\s*import\s[^;'"]*?from\s*"([^"]+)"/gm, /(?:^|;)\s*import\s*"([^"]+)"/gm, /\bimport\(\s*"([^"]+)"\s*\)/g, /\brequire\(\s*"([^"]+)"\s*\)/g];

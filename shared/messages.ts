@@ -232,6 +232,12 @@ export const SERVER_MESSAGES = {
   invalidJson: 'The request body must be valid JSON.',
   bodyTooLarge: 'The request body is too large.',
   importTooLarge: 'The file is too large: the limit is 25 MB.',
+  /** An import is read in a worker thread with a memory limit and a deadline (electron/importer/import-runner.ts). */
+  importOutOfMemory: (mb: number) =>
+    `The file is too large or complex to import: reading it needed more than ${mb} MB of memory. Import a smaller part of it (fewer operations or types).`,
+  importTimedOut: (seconds: number) =>
+    `The file is too large or complex to import: reading it did not finish within ${seconds.toLocaleString('en-US', { maximumFractionDigits: 1 })} s. Import a smaller part of it (fewer operations or types).`,
+  importsBusy: 'Too many imports are being read right now. Please try again in a minute.',
   validationFailed: 'Please fix the validation errors above.',
   invalidCredentials: 'Invalid username/email or password.',
   tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',

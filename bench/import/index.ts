@@ -1,6 +1,8 @@
-// Import budget (issue 3): for each fixture, the end-to-end import (read the file, parse, extract,
-// store into a real SQLite file) measured in the same run as SwaggerParser.validate() on the same
-// file. Each tool runs in its own child process per round; rounds alternate which tool goes first,
+// Import budget (issue 3): for each fixture, the end-to-end import (read the file, parse, extract in
+// the import worker as the server does, store into a real SQLite file) measured in the same run as
+// SwaggerParser.validate() on the same file. The worker is started half a second before the first
+// import, as the server and the desktop app start it with the core; what a worker's start adds to an
+// import that starts one (the CLI) is measured apart, against the import in the calling thread. Each tool runs in its own child process per round; rounds alternate which tool goes first,
 // so both see the same machine load. The first call of a process is "cold", the others "warm".
 // Ratios are paired: import/validate within a round, then the median over rounds; CPU time
 // (user + system of the process) is reported next to wall time because the machine is shared.
@@ -14,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFastYamlReader } from '../../electron/importer/fast-yaml';
 import { importApiDocument } from '../../electron/importer/index';
+import { importRunner } from '../../electron/importer/import-runner';
 import { YAML_SCHEMA } from '../../electron/importer/parse-document';
 import { storeImport } from '../../electron/importer/store-import';
 import { openStore } from '../../electron/store/database';
@@ -70,18 +73,24 @@ async function measure(fn: () => Promise<void> | void): Promise<Sample> {
   return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
-async function childImport(file: string, iterations: number): Promise<ChildResult> {
+/** `worker`: the import as the server runs it; `thread`: importApiDocument in this thread (before issue 30). */
+async function childImport(file: string, iterations: number, how: 'worker' | 'thread'): Promise<ChildResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-bench-import-'));
   const store = await openStore(path.join(dir, 'bench.db'));
   const repos = createRepos(store.db);
   const owner = await repos.users.create({ email: 'b@example.com', username: 'bench', firstName: 'B', lastName: 'M', passwordHash: null }, new Date());
+  // Started with the server's core; loaded by the time a user imports.
+  if (how === 'worker') await importRunner().warm();
   const samples: Sample[] = [];
   let endpoints = 0;
   for (let i = 0; i < iterations; i += 1) {
     samples.push(
       await measure(async () => {
         const bytes = fs.readFileSync(file);
-        const result = importApiDocument(bytes, { filename: path.basename(file) });
+        const result =
+          how === 'worker'
+            ? await importRunner().importDocument(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { filename: path.basename(file) })
+            : importApiDocument(bytes, { filename: path.basename(file) });
         await storeImport(repos, { ownerId: owner.id, result, filename: path.basename(file), now: new Date() });
         endpoints = result.endpoints.length;
       }),
@@ -110,6 +119,15 @@ async function childValidate(file: string, iterations: number): Promise<ChildRes
     );
   }
   return { samples, maxRssMB: rssMB(), ...(error ? { error } : {}) };
+}
+
+/** One import of `file` in a fresh process: in the calling thread, or in a worker the import starts (the CLI). */
+async function childFirstImport(file: string, how: 'thread' | 'worker'): Promise<Sample> {
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  return measure(async () => {
+    if (how === 'thread') importApiDocument(bytes, { filename: path.basename(file) });
+    else await importRunner().importDocument(bytes, { filename: path.basename(file) });
+  });
 }
 
 type YamlTimes = { jsYaml: number[]; yaml: number[]; fastBlock: number[] };
@@ -151,6 +169,8 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 interface Round {
   imp: ChildResult;
   val: ChildResult;
+  /** The import in the calling thread, as before issue 30: what the worker costs, under the same load. */
+  thr: ChildResult;
 }
 
 function summarize(rounds: Round[], pick: (s: Sample) => number) {
@@ -163,23 +183,32 @@ function summarize(rounds: Round[], pick: (s: Sample) => number) {
     importWarm: r1(median(rounds.map((r) => warm(r.imp)))),
     validateWarm: r1(median(rounds.map((r) => warm(r.val)))),
     warmRatio: r2(median(rounds.map((r) => warm(r.imp) / warm(r.val)))),
+    threadCold: r1(median(rounds.map((r) => cold(r.thr)))),
+    threadWarm: r1(median(rounds.map((r) => warm(r.thr)))),
+    workerOverThreadCold: r2(median(rounds.map((r) => cold(r.imp) / cold(r.thr)))),
+    workerOverThreadWarm: r2(median(rounds.map((r) => warm(r.imp) / warm(r.thr)))),
   };
 }
 
 async function main(): Promise<void> {
   const [mode, file, n] = process.argv.slice(2);
-  if (mode === 'import' || mode === 'validate' || mode === 'yaml') {
+  if (mode === 'first-thread' || mode === 'first-worker') {
+    process.stdout.write(`${JSON.stringify(await childFirstImport(file!, mode === 'first-thread' ? 'thread' : 'worker'))}\n`);
+    process.exit(0);
+  }
+  if (mode === 'import' || mode === 'import-thread' || mode === 'validate' || mode === 'yaml') {
     const iterations = Number(n);
-    const out = mode === 'import' ? await childImport(file!, iterations) : mode === 'validate' ? await childValidate(file!, iterations) : await childYaml(file!, iterations);
+    const out = mode === 'import' || mode === 'import-thread' ? await childImport(file!, iterations, mode === 'import' ? 'worker' : 'thread') : mode === 'validate' ? await childValidate(file!, iterations) : await childYaml(file!, iterations);
     process.stdout.write(`${JSON.stringify(out)}\n`);
-    return;
+    // The warm worker would keep nothing alive, but the store's handles and timers are not worth waiting for.
+    process.exit(0);
   }
   const roundsArg = process.argv.indexOf('--rounds');
   const roundCount = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 7;
   const rows: Record<string, unknown>[] = [];
   let failed = false;
   console.log(`import vs SwaggerParser.validate: ${roundCount} rounds; ms; ratios are paired per round (median)`);
-  console.log(['fixture'.padEnd(40), 'eps', 'wall cold i/v', 'ratio', 'wall warm i/v', 'ratio', 'cpu cold', 'cpu warm', 'RSS MB', ''].join('\t'));
+  console.log(['fixture'.padEnd(40), 'eps', 'wall cold i/v', 'ratio', 'wall warm i/v', 'ratio', 'cpu cold', 'cpu warm', 'RSS MB', 'thread c/w', 'w/t c/w', ''].join('\t'));
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg > 0 ? process.argv[onlyArg + 1]! : null;
   for (const name of FIXTURES.filter((f) => !only || f.includes(only))) {
@@ -188,13 +217,11 @@ async function main(): Promise<void> {
     const iterations = size > 1_000_000 ? 5 : 10;
     const rounds: Round[] = [];
     for (let r = 0; r < roundCount; r += 1) {
-      if (r % 2 === 0) {
-        const imp = runChild<ChildResult>('import', file, iterations);
-        rounds.push({ imp, val: runChild<ChildResult>('validate', file, iterations) });
-      } else {
-        const val = runChild<ChildResult>('validate', file, iterations);
-        rounds.push({ imp: runChild<ChildResult>('import', file, iterations), val });
-      }
+      // Each tool goes first in turn.
+      const order = (['import', 'import-thread', 'validate'] as const).map((_, i, all) => all[(i + r) % all.length]!);
+      const got: Partial<Record<(typeof order)[number], ChildResult>> = {};
+      for (const mode of order) got[mode] = runChild<ChildResult>(mode, file, iterations);
+      rounds.push({ imp: got.import!, thr: got['import-thread']!, val: got.validate! });
     }
     const wall = summarize(rounds, (s) => s.wall);
     const cpu = summarize(rounds, (s) => s.cpu);
@@ -215,6 +242,8 @@ async function main(): Promise<void> {
         cpu.coldRatio,
         cpu.warmRatio,
         rss,
+        `${wall.threadCold}/${wall.threadWarm}`,
+        `${wall.workerOverThreadCold}/${wall.workerOverThreadWarm}`,
         budgeted ? (ok ? 'pass' : 'FAIL') : validateError ? `(validate: ${validateError.slice(0, 50)})` : '',
       ].join('\t'),
     );
@@ -234,7 +263,15 @@ async function main(): Promise<void> {
     fastBlockReader: { coldMs: coldOf('fastBlock'), warmMs: warmOf('fastBlock') },
   };
   console.log('YAML parsers on the Azure spec (ms):', JSON.stringify(yamlParsers));
-  writeResult('import', { rounds: roundCount, ratioBudget: RATIO_BUDGET, rssBudgetMB: RSS_BUDGET_MB, fixtures: rows, yamlParsers, loadAverage: os.loadavg().map(r2) });
+  // What starting a worker adds to an import that starts one (the CLI), on a small and a large file.
+  const workerStart: Record<string, { threadMs: number; workerMs: number }> = {};
+  for (const name of [FIXTURES[8]!, FIXTURES[0]!]) {
+    const file = path.join(FIXTURE_DIR, name);
+    const runs = Array.from({ length: 7 }, () => ({ thread: runChild<Sample>('first-thread', file, 1), worker: runChild<Sample>('first-worker', file, 1) }));
+    workerStart[name] = { threadMs: r1(median(runs.map((x) => x.thread.wall))), workerMs: r1(median(runs.map((x) => x.worker.wall))) };
+  }
+  console.log('first import of a process, in the calling thread / in a worker it starts (ms):', JSON.stringify(workerStart));
+  writeResult('import', { rounds: roundCount, ratioBudget: RATIO_BUDGET, rssBudgetMB: RSS_BUDGET_MB, fixtures: rows, yamlParsers, workerStart, loadAverage: os.loadavg().map(r2) });
   console.log(failed ? 'Budget: FAIL' : 'Budget: pass');
   if (failed) process.exitCode = 1;
 }

@@ -12,7 +12,8 @@ import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCovera
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
 import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
 import { createCore, type Core } from '../core';
-import { importApiDocument, ImportError } from '../importer/index';
+import { ImportError } from '../importer/index';
+import { importRunner } from '../importer/import-runner';
 import { parseReportFormats, writeReports } from '../reports/index';
 import { createLogger } from '../log';
 import type { ScanEvent } from '../scanner/events';
@@ -256,7 +257,8 @@ export const scanCommand: CliCommand = {
     }
     let imported;
     try {
-      imported = importApiDocument(new Uint8Array(bytes), { filename: path.basename(values.spec) });
+      // In the import worker, as the server reads it: the same memory and time limits, the same refusals.
+      imported = await importRunner().importDocument(new Uint8Array(bytes), { filename: path.basename(values.spec) });
     } catch (err) {
       if (err instanceof ImportError) throw new UsageError(`Cannot import ${values.spec}: ${err.message}`);
       throw err;

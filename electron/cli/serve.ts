@@ -39,7 +39,9 @@ PORTCULLIS_OIDC_CLIENT_ID (+ _CLIENT_SECRET, _ISSUER, Google by default) turns o
 PORTCULLIS_CORS_ORIGINS lists more browser origins allowed to call the API (the desktop app's is built in);
 PORTCULLIS_SECRET_KEY (or PORTCULLIS_SECRET_KEY_FILE) is the key of stored scan keys: on 127.0.0.1 a key file
 is generated in the data dir, beyond loopback one of them is required (make one: openssl rand -base64 32);
-PORTCULLIS_QUOTA_APIS, _ENDPOINTS and _BYTES limit what each user owns (default 200, 100000, 1GB; 0 = none).`;
+PORTCULLIS_QUOTA_APIS, _ENDPOINTS and _BYTES limit what each user owns (default 200, 100000, 1GB; 0 = none);
+PORTCULLIS_IMPORT_MEMORY_MB, _READ_TIMEOUT_MS and _WORKERS bound the worker threads that read imports
+(default 500 MB and 60 s per import, 2 at once).`;
 
 /** dist/renderer relative to this bundle (dist/core/cli.js). */
 function defaultWebDir(): string {

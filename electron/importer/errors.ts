@@ -13,6 +13,14 @@ export class ImportError extends Error {
   }
 }
 
+/** A file the import refuses for its size or cost rather than its content: 413. */
+export class ImportTooLargeError extends ImportError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportTooLargeError';
+  }
+}
+
 export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;

@@ -7,7 +7,7 @@ import { singleLine } from '../../shared/validation';
 import { SERVER_MESSAGES } from '../../shared/messages';
 import { decodeText } from './decode-text';
 import { detectFormat } from './detect-format';
-import { ImportError } from './errors';
+import { ImportError, ImportTooLargeError } from './errors';
 import { guardDocument, mayHaveAliases } from './guard-document';
 import { IMPORT_LIMITS } from './limits';
 import { parseDocument } from './parse-document';
@@ -21,8 +21,8 @@ import type { ImportResult, SourceFormat } from './result';
 import { clampText, type Obj } from './values';
 import { Warnings } from './warnings';
 
-export { ImportError } from './errors';
-export type { ImportResult } from './result';
+export { ImportError, ImportTooLargeError } from './errors';
+export type { ImportResult, PreparedImport } from './result';
 
 export interface ImportOptions {
   /** The uploaded file's name: the API's name when the file has none. */
@@ -30,8 +30,6 @@ export interface ImportOptions {
   /** Told about an error no reader meant to throw (the operation is skipped either way): logs, tests. */
   onUnexpectedError?: UnexpectedErrorHook;
 }
-
-export class ImportTooLargeError extends ImportError {}
 
 /** "petstore.v2.yaml" -> "petstore.v2". */
 function nameFromFile(filename: string | undefined): string {

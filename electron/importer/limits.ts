@@ -8,6 +8,14 @@ export const IMPORT_LIMITS = {
   maxExpandedNodes: 2_000_000,
   /** ...or this many times its distinct values, whichever is larger. */
   maxExpansionRatio: 8,
+  /**
+   * Marks that open or separate values in JSON ({ [ and , outside strings), counted before parsing
+   * (count-values.ts): JSON.parse allocates one value per mark. Real descriptions have one per ~50
+   * bytes (about 500,000 in 25 MB); 25 MB of "{}," has 17 million.
+   */
+  maxJsonValueMarks: 2_500_000,
+  /** The same in YAML, where - : and line ends count too (strings included): one per 10-20 bytes in real files. */
+  maxYamlValueMarks: 5_000_000,
   /** `$ref` -> `$ref` chains longer than this are cut. */
   maxRefChain: 32,
   /** Nesting of a stored schema; deeper parts become `{ "x-truncated": "depth" }`. */

@@ -2,10 +2,12 @@
 // through js-yaml (about 8x faster than the `yaml` package on a 2.3 MB spec, see
 // docs/benchmarks.md) with the YAML 1.2 core schema plus merge keys: no timestamps, no binary, no
 // custom tags; plain block YAML first tries fast-yaml.ts, which reads the same values or gives up.
-// Errors name a line and column. Alias expansion and depth are checked afterwards by
+// Errors name a line and column. The values a parser would allocate are counted first
+// (count-values.ts); alias expansion and depth are checked afterwards by
 // guard-document.ts, which js-yaml cannot bound itself.
 
 import yaml from 'js-yaml';
+import { guardValueCount } from './count-values';
 import { ImportError, lineColumn, lineColumnOf } from './errors';
 import { createFastYamlReader } from './fast-yaml';
 import { findJsonSyntaxError } from './json-syntax';
@@ -73,6 +75,7 @@ export function parseDocument(text: string): ParsedDocument {
   if (!start) throw new ImportError('The file is empty.');
   const first = text[start.index];
   const syntax: Syntax = first === '{' || first === '[' ? 'json' : 'yaml';
+  guardValueCount(text, syntax);
   const value = syntax === 'json' ? parseJson(text) : parseYaml(text);
   return { syntax, value };
 }

@@ -2,6 +2,7 @@
 
 import type { ApiSecurity, ImportWarning } from '../../shared/contract';
 import type { NewEndpoint } from '../store/apis';
+import type { PreparedEndpoint } from '../store/endpoint-row';
 
 export type SourceFormat =
   | 'openapi-3.0'
@@ -15,15 +16,18 @@ export type SourceFormat =
   | 'graphql-introspection'
   | 'manual';
 
-export interface ImportResult {
+export interface ImportResult<E = NewEndpoint> {
   name: string;
   base_url: string;
   format: SourceFormat;
   spec_version: string | null;
   security: ApiSecurity;
-  endpoints: NewEndpoint[];
+  endpoints: E[];
   warnings: ImportWarning[];
 }
+
+/** What the import worker answers: the endpoints as the store writes them (store/endpoint-row.ts). */
+export type PreparedImport = ImportResult<PreparedEndpoint>;
 
 /** An endpoint before its default flags are derived. */
 export type ExtractedEndpoint = Omit<NewEndpoint, 'flags'>;

@@ -3,11 +3,11 @@
 
 import type { Repos } from '../store/index';
 import type { QuotaLimits } from '../store/quotas';
-import type { ImportResult } from './result';
+import type { ImportResult, PreparedImport } from './result';
 
 export async function storeImport(
   repos: Repos,
-  input: { ownerId: string; result: ImportResult; filename: string | null; now: Date; quotas?: QuotaLimits },
+  input: { ownerId: string; result: ImportResult | PreparedImport; filename: string | null; now: Date; quotas?: QuotaLimits },
 ): Promise<string> {
   const { result } = input;
   return repos.apis.createWithEndpoints(

@@ -2,12 +2,13 @@
 // engine (the scan's scope and local-target rules, its timeouts and size limits), as the user's identity
 // when one is given (logged in as a scan would), and the schema it returns imported like a file.
 // Nothing of the identity is kept: the engine and session end with the call, and every message is redacted.
+// The answer (megabytes for a large schema) is parsed and its schema built in the import worker.
 
-import { getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery } from 'graphql';
 import { configSecrets, type IdentityConfig } from '../../shared/identities';
-import { importGraphqlSchema, readGraphqlIntrospection } from '../importer/read-graphql';
-import { ImportError } from '../importer/errors';
-import type { ImportResult } from '../importer/result';
+import { ImportError, ImportTooLargeError } from '../importer/errors';
+import { importRunner } from '../importer/import-runner';
+import type { PreparedImport } from '../importer/result';
 import { answerExcerpt } from './identities/answers';
 import { IdentityBook } from './identities/book';
 import { loginOrigins, placementFromConfig, type CredentialPlacement } from './identities/placement';
@@ -33,10 +34,12 @@ export interface IntrospectInput {
 /** Why an introspection import failed, in words for the user (redacted). */
 export class IntrospectionError extends ImportError {}
 
-/** The introspection result in a GraphQL answer ({ data: { __schema } }), or null. */
-export function schemaIn(value: unknown): IntrospectionQuery | null {
-  const v = value as { data?: { __schema?: unknown } } | null;
-  return v && typeof v === 'object' && v.data && typeof v.data === 'object' && v.data.__schema ? (v.data as IntrospectionQuery) : null;
+/**
+ * Whether an answer may hold a schema, without parsing it on the event loop: complete, and naming
+ * `__schema` (an answer that does is parsed in the worker, which says whether it really holds one).
+ */
+export function mayHoldSchema(ex: Exchange): boolean {
+  return !!ex.response && !ex.response.truncated && ex.body.includes('"__schema"');
 }
 
 function errorsIn(value: unknown): string[] {
@@ -45,7 +48,7 @@ function errorsIn(value: unknown): string[] {
 }
 
 /** Sends the introspection query to a live endpoint and imports the schema it describes. */
-export async function introspectGraphql(input: IntrospectInput): Promise<ImportResult> {
+export async function introspectGraphql(input: IntrospectInput): Promise<PreparedImport> {
   const endpoint = new URL(input.url);
   const origin = endpoint.origin;
   const redactor = new Redactor([]);
@@ -99,31 +102,32 @@ export async function introspectGraphql(input: IntrospectInput): Promise<ImportR
       body: JSON.stringify({ query, operationName: 'IntrospectionQuery' }),
     });
     // Some servers take queries by GET only (or refuse a POST without a CSRF header).
-    if (!schemaIn(ex.json()) && ex.response && (ex.status === 405 || ex.status === 400 || ex.status === 415)) {
+    if (!mayHoldSchema(ex) && ex.response && (ex.status === 405 || ex.status === 400 || ex.status === 415)) {
       const get = new URL(endpoint);
       get.searchParams.set('query', query);
       ex = await engine.send({ method: 'GET', url: get, auth, placements, headers: { accept: 'application/json' } });
     }
     if (!ex.response) fail(`${origin} did not answer: ${ex.error ?? 'no response'}.`);
+    let imported: PreparedImport | null = null;
+    if (mayHoldSchema(ex)) {
+      try {
+        imported = await importRunner().importIntrospectionAnswer(ex.body, { name: input.name?.trim() || endpoint.host, baseUrl: origin, path: endpoint.pathname || '/graphql' });
+      } catch (err) {
+        // Too large or costly to read stays itself (413); "The GraphQL introspection result is not valid: ..." and
+        // the import limits are the user's to read, redacted.
+        if (err instanceof ImportError && !(err instanceof ImportTooLargeError)) fail(err.message);
+        throw err;
+      }
+    }
+    if (imported) return imported;
     const value = ex.json();
-    const schema = schemaIn(value);
-    if (!schema) {
-      const errors = errorsIn(value);
-      // A GraphQL answer refusing the query (a 404 with an errors list is a missing route, not a refusal).
-      if (errors.length && ex.status !== 404) fail(`${endpoint.pathname} refused the introspection query: ${errors[0]!.slice(0, 300)} Import the schema as an SDL file instead.`);
-      if (ex.status === 401 || ex.status === 403)
-        fail(`${endpoint.pathname} answered ${ex.status}: introspection needs credentials${identity ? ` ${identity.name} does not have` : ''}. ${identity ? '' : 'Add an identity.'}`.trim());
-      if (ex.response?.truncated) fail(`The introspection answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB.`);
-      fail(`${endpoint.pathname} did not answer with a GraphQL schema (HTTP ${ex.status}: ${answerExcerpt(ex)}).`);
-    }
-    let built;
-    try {
-      built = readGraphqlIntrospection({ value: schema!, where: '/data' });
-    } catch (err) {
-      // "The GraphQL introspection result is not valid: ..." or too large for the import limits.
-      fail((err as Error).message);
-    }
-    return importGraphqlSchema(built!, { name: input.name?.trim() || endpoint.host, baseUrl: origin, path: endpoint.pathname || '/graphql', format: 'graphql-introspection' });
+    const errors = errorsIn(value);
+    // A GraphQL answer refusing the query (a 404 with an errors list is a missing route, not a refusal).
+    if (errors.length && ex.status !== 404) fail(`${endpoint.pathname} refused the introspection query: ${errors[0]!.slice(0, 300)} Import the schema as an SDL file instead.`);
+    if (ex.status === 401 || ex.status === 403)
+      fail(`${endpoint.pathname} answered ${ex.status}: introspection needs credentials${identity ? ` ${identity.name} does not have` : ''}. ${identity ? '' : 'Add an identity.'}`.trim());
+    if (ex.response?.truncated) fail(`The introspection answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB.`);
+    return fail(`${endpoint.pathname} did not answer with a GraphQL schema (HTTP ${ex.status}: ${answerExcerpt(ex)}).`);
   } catch (err) {
     if (deadline.expired() && !(err instanceof IntrospectionError)) fail(`${(err as Error).message} ${origin} kept the import waiting: check the URL, or import the schema as an SDL file.`);
     throw err;

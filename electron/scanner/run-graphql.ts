@@ -7,9 +7,9 @@
 import { getIntrospectionQuery } from 'graphql';
 import type { Endpoint } from '../../shared/contract';
 import { isWholeGraphqlEndpoint } from '../importer/graphql-endpoint';
-import { importGraphqlSchema, readGraphqlIntrospection } from '../importer/read-graphql';
+import { importRunner } from '../importer/import-runner';
 import { describeEndpoint } from './checks/common/helpers';
-import { schemaIn } from './graphql-introspect';
+import { mayHoldSchema } from './graphql-introspect';
 import { authSpecFor } from './identities/placement';
 import type { ScanRun } from './run-state';
 
@@ -31,14 +31,20 @@ export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
       },
       [run.budgetOf(e)],
     );
-    const schema = schemaIn(ex.json());
-    if (!schema) {
+    const noSchema = () =>
       run.note(`${describeEndpoint(e)} did not answer the introspection query (${ex.response ? `HTTP ${ex.status}` : (ex.error ?? 'no response')}): only its endpoint-wide GraphQL checks ran. Import its schema (SDL) to scan each operation.`);
+    if (!mayHoldSchema(ex)) {
+      noSchema();
       continue;
     }
     let operations: Endpoint[];
     try {
-      const result = importGraphqlSchema(readGraphqlIntrospection({ value: schema, where: '/data' }), { name: run.api.name, baseUrl: run.api.baseUrl, path: e.path, format: 'graphql-introspection' });
+      // Parsed and built in the import worker: the scan's other tasks keep the loop meanwhile.
+      const result = await importRunner().readIntrospectionAnswer(ex.body, { name: run.api.name, baseUrl: run.api.baseUrl, path: e.path });
+      if (!result) {
+        noSchema();
+        continue;
+      }
       operations = result.endpoints.map((op, i) => ({ ...op, id: `${e.id}~${i}`, security: e.security }));
     } catch (err) {
       run.note(`${describeEndpoint(e)} answered introspection with a schema that could not be read (${(err as Error).message}).`);

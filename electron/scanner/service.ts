@@ -40,7 +40,7 @@ import type { Check } from './checks/types';
 import { ScanEvents } from './events';
 import { identityDefaults, testIdentity } from './identities/probe';
 import { introspectGraphql } from './graphql-introspect';
-import type { ImportResult } from '../importer/result';
+import type { PreparedImport } from '../importer/result';
 import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
@@ -698,7 +698,7 @@ export function createScanService(deps: ScanServiceDeps) {
     },
 
     /** Imports a live GraphQL endpoint by introspection, under the scan rules, as the identity when one is given. */
-    async introspectGraphql(input: { url: string; name?: string; identity?: IdentityInput | null }): Promise<ImportResult> {
+    async introspectGraphql(input: { url: string; name?: string; identity?: IdentityInput | null }): Promise<PreparedImport> {
       await target(input.url);
       const identity = input.identity ? (await identitiesOf({ apiId: '', profile: SCAN_PROFILE_OWASP, identities: [input.identity] })).identities[0]! : null;
       return introspectGraphql({

@@ -73,6 +73,8 @@ export async function createTestCore(
     signupThrottle: { maxFailures: 10_000, windowMs: 10 * 60 * 1000 },
     allowLocalScans: true,
     publicUrl: 'http://portcullis.test',
+    // A worker thread per test core would cost every test file its start; the first import starts one.
+    warmImportWorker: false,
     ...(shared ? { databaseUrl: databaseOfDir.get(dataDir) ?? (await newTestDatabase()) } : {}),
     ...(shared && overrides.secretKey === undefined && overrides.secretKeyFile === undefined ? { secretKey: TEST_SHARED_SECRET_KEY } : {}),
     ...overrides,

@@ -7,7 +7,7 @@ import type { Accounts } from '../../accounts/service';
 import { isClientAbort } from '../client-abort';
 import type { AppEnv } from '../env';
 import { badRequest, forbidden, unauthorized } from '../errors';
-import { jsonBody } from '../input';
+import { formBody, jsonBody } from '../input';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{16,512})$/i;
 const CLAIMED_ID_FIELDS = ['user_id', 'owner_user_id'] as const;
@@ -41,9 +41,9 @@ export const userIdGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       const body = await jsonBody(c);
       for (const field of CLAIMED_ID_FIELDS) claims(body[field], me);
     } else if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) {
-      let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+      let form: Awaited<ReturnType<typeof formBody>>;
       try {
-        form = await c.req.parseBody({ all: true });
+        form = await formBody(c);
       } catch (err) {
         if (isClientAbort(err, c.req.raw.signal)) throw err;
         // A malformed multipart or form body is the client's error, not a 500.

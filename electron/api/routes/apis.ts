@@ -9,7 +9,8 @@ import type { ImportData } from '../../../shared/contract';
 import { API_MESSAGES, SERVER_MESSAGES } from '../../../shared/messages';
 import { identitySchema } from '../../../shared/identities';
 import { isHttpUrl, singleLine } from '../../../shared/validation';
-import { ImportError, ImportTooLargeError, importApiDocument, type ImportResult } from '../../importer/index';
+import { ImportError, ImportTooLargeError, type ImportResult, type PreparedImport } from '../../importer/index';
+import { importRunner, ImportsBusyError } from '../../importer/import-runner';
 import { IMPORT_LIMITS } from '../../importer/limits';
 import { buildManualApi, MANUAL_METHODS, normalizeManualPath } from '../../importer/manual-api';
 import { storeImport } from '../../importer/store-import';
@@ -18,8 +19,8 @@ import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
 import { isClientAbort } from '../client-abort';
 import type { AppEnv } from '../env';
-import { ApiError, badRequest, validationError } from '../errors';
-import { idField, parseBody } from '../input';
+import { ApiError, badRequest, serviceUnavailable, validationError } from '../errors';
+import { formBody, idField, parseBody } from '../input';
 import { ok } from '../respond';
 import { asApiError } from '../scan-errors';
 
@@ -113,7 +114,7 @@ async function readUpload(c: Context<AppEnv>): Promise<File> {
   if (!type.includes('multipart/form-data')) throw badRequest(APIS_MESSAGES.notMultipart, 'file');
   let form: Record<string, unknown>;
   try {
-    form = (await c.req.parseBody({ all: true })) as Record<string, unknown>;
+    form = await formBody(c);
   } catch (err) {
     if (isClientAbort(err, c.req.raw.signal)) throw err;
     throw badRequest(APIS_MESSAGES.notMultipart, 'file');
@@ -126,13 +127,21 @@ async function readUpload(c: Context<AppEnv>): Promise<File> {
   return file;
 }
 
+/** What an import's failure answers: 413 for too large or too costly to read, 400 for what is wrong in it, 503 while the workers are all busy. */
+function importRefusal(err: unknown, field: string): unknown {
+  if (err instanceof ImportTooLargeError) return new ApiError(413, err.message);
+  if (err instanceof ImportError) return badRequest(err.message, field);
+  if (err instanceof ImportsBusyError) return serviceUnavailable(30, err.message);
+  return err;
+}
+
 /** A quota refusal (issue 18, item 6) is 413: this request would make the user's APIs too large; waiting does not help. */
 function quotaError(err: QuotaExceededError): ApiError {
   return new ApiError(413, err.message);
 }
 
 export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
-  async function created(c: Context<AppEnv>, result: ImportResult, filename: string | null, message: string): Promise<Response> {
+  async function created(c: Context<AppEnv>, result: ImportResult | PreparedImport, filename: string | null, message: string): Promise<Response> {
     const me = c.get('user');
     let apiId: string;
     try {
@@ -159,16 +168,15 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
     if (full) throw quotaError(full);
     const file = await readUpload(c);
     const filename = cleanFilename(file.name);
-    let result: ImportResult;
+    let result: PreparedImport;
     try {
-      result = importApiDocument(new Uint8Array(await file.arrayBuffer()), {
+      // Read in a worker thread (import-runner.ts), the file's bytes too: a large file costs the loop nothing and its memory is bounded.
+      result = await importRunner().importDocument(file, {
         filename,
         onUnexpectedError: (error, operation) => s.logger.warn('Import skipped an operation after an unexpected error', { operation, error }),
       });
     } catch (err) {
-      if (err instanceof ImportTooLargeError) throw new ApiError(413, SERVER_MESSAGES.importTooLarge);
-      if (err instanceof ImportError) throw badRequest(err.message, 'file');
-      throw err;
+      throw importRefusal(err, 'file');
     }
     return created(c, result, filename, API_MESSAGES.imported(filename));
   });
@@ -179,12 +187,11 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
     const input = await parseBody(c, graphqlImportSchema);
     const full = quotaRefusal(s.config.quotas, await s.repos.quotas.usage(c.get('user').id));
     if (full) throw quotaError(full);
-    let result: ImportResult;
+    let result: PreparedImport;
     try {
       result = await s.scans.introspectGraphql({ url: input.url, name: input.name, identity: input.identity ?? null }).catch(asApiError);
     } catch (err) {
-      if (err instanceof ImportError) throw badRequest(err.message, 'url');
-      throw err;
+      throw importRefusal(err, 'url');
     }
     return created(c, result, null, APIS_MESSAGES.graphqlImported(result.name, result.endpoints.length));
   });
