@@ -9,9 +9,9 @@ export const IMPORT_LIMITS = {
   /** ...or this many times its distinct values, whichever is larger. */
   maxExpansionRatio: 8,
   /**
-   * Marks that open or separate values in JSON ({ [ and , outside strings), counted before parsing
-   * (count-values.ts): JSON.parse allocates one value per mark. Real descriptions have one per ~50
-   * bytes (about 500,000 in 25 MB); 25 MB of "{}," has 17 million.
+   * Marks that open or separate values in JSON ({ [ and , strings included: an upper bound), counted
+   * before parsing (count-values.ts): JSON.parse allocates at most one value per mark. Real descriptions
+   * have one per 40-50 bytes (about 600,000 in 25 MB); 25 MB of "{}," has 17 million.
    */
   maxJsonValueMarks: 2_500_000,
   /** The same in YAML, where - : and line ends count too (strings included): one per 10-20 bytes in real files. */

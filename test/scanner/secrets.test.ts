@@ -85,6 +85,8 @@ describe('OS keychain (a real, throw-away gnome-keyring)', () => {
       XDG_CACHE_HOME: path.join(home, 'cache'),
       XDG_RUNTIME_DIR: path.join(home, 'run'),
       TMPDIR: process.env.TMPDIR ?? '/tmp',
+      // The desktop core starts its import worker: the bundle of it this test run made (test/setup/import-worker.ts).
+      ...(process.env.PORTCULLIS_IMPORT_WORKER_FILE ? { PORTCULLIS_IMPORT_WORKER_FILE: process.env.PORTCULLIS_IMPORT_WORKER_FILE } : {}),
     };
     fs.mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
     const dataDir = path.join(home, 'portcullis');
