@@ -5,7 +5,6 @@
 
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +12,7 @@ import type { ScanCoverage } from '../../shared/coverage';
 import type { ScanInfo } from '../../shared/contract';
 import { main } from '../../electron/cli';
 import { withStderr } from '../../test/helpers/detect';
+import { freePort } from '../../test/helpers/vampi';
 import type { ScanFinding } from './findings';
 import { BENCH_DIR, TARGETS_DIR, type DetectTarget } from './targets';
 
@@ -38,14 +38,6 @@ export interface TargetOutcome {
   scans: ScanOutcome[];
   /** Why the target could not be scanned, when it could not. */
   error: string | null;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 const startScript = (t: DetectTarget) => path.join(TARGETS_DIR, t.dir, 'start.sh');
