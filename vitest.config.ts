@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one on a 2-core CI machine, where the files
+    // spend much of their time waiting on sockets and child processes (load ~0.7). Two halve the run.
+    maxWorkers: 2,
     globalSetup: ['test/setup/postgres-clusters.ts', 'test/setup/import-worker.ts'],
     setupFiles: ['test/setup/stop-shared-cluster.ts'],
   },
