@@ -74,12 +74,12 @@ describe('API4 Unrestricted Resource Consumption', () => {
     expectEvidence(s, pageSizeAbuse, t);
   });
 
-  it('finds an ordinary endpoint without any rate limit (no-rate-limit), low severity', async () => {
+  it('finds an ordinary endpoint without any rate limit (no-rate-limit): information, as no answer carries personal data', async () => {
     const t = await only('no-rate-limit');
     const before = t.requests.count({ path: '/api/v2/integrations' });
     const s = await scan(t, [noRateLimit], { only: ['GET /integrations'], rps: 200 });
     const [f] = s.of(noRateLimit);
-    expect(f).toMatchObject({ severity: 'low', confidence: 'medium', method: 'GET', path: '/integrations' });
+    expect(f).toMatchObject({ severity: 'info', confidence: 'medium', method: 'GET', path: '/integrations' });
     // The burst, the baselines and the key health check, nothing more.
     expect(t.requests.count({ path: '/api/v2/integrations' }) - before).toBeLessThanOrEqual(noRateLimit.budget + 6);
   });
@@ -211,7 +211,8 @@ describe('API9 Improper Inventory Management', () => {
   it('finds an old version answering (old-version)', async () => {
     const t = await only('old-version');
     const s = await scan(t, [oldVersions], { only: ['GET /me', 'GET /activity'] });
-    expect(s.of(oldVersions).map((f) => [f.path, f.confidence])).toEqual([['/api/v1/', 'high']]);
+    // Reported at the operation that answered, not at the version prefix.
+    expect(s.of(oldVersions).map((f) => [f.method, f.path, f.confidence])).toEqual([['GET', '/api/v1/me', 'high']]);
     expect(t.requests.count({ pathPrefix: '/api/v999/' })).toBeGreaterThan(0);
   });
 

@@ -48,7 +48,8 @@ describe('findings across scans', () => {
   it('marks findings new, then recurring, and lists the fixed ones', async () => {
     const first = await scan();
     expect(first.status).toBe('completed');
-    expect(first.results.results.length).toBe(4);
+    // Four risks and one remark (no-store missing on answers without personal data: info, no weight).
+    expect(first.results.results.length).toBe(5);
     expect(first.results.results.every((f) => f.trend === 'new')).toBe(true);
     expect(first.results.scan_info.fixed).toEqual([]);
     expect(first.results.scan_info.score).toBe(expectedScore(first));
@@ -58,6 +59,7 @@ describe('findings across scans', () => {
     const second = await scan();
     expect(second.results.results.map((f) => [f.vulnerability_name, f.trend]).sort()).toEqual([
       ['Authenticated responses may be cached', 'recurring'],
+      ['Authenticated responses without personal data may be cached', 'recurring'],
       ['Server software version disclosed', 'recurring'],
       ['X-Content-Type-Options: nosniff missing', 'recurring'],
     ]);
@@ -74,6 +76,7 @@ describe('findings across scans', () => {
     expect(third.results.scan_info.score).toBe(Math.max(0, 100 - 25 * critical.length));
     expect(third.results.scan_info.fixed.map((f) => f.vulnerability_name).sort()).toEqual([
       'Authenticated responses may be cached',
+      'Authenticated responses without personal data may be cached',
       'Server software version disclosed',
       'X-Content-Type-Options: nosniff missing',
     ]);

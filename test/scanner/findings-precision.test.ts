@@ -18,7 +18,7 @@ import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authe
 import { jwtTampering } from '../../electron/scanner/checks/api2-authentication/jwt-tampering';
 import { tokenInResponse } from '../../electron/scanner/checks/api2-authentication/token-exposure';
 import { noRateLimit } from '../../electron/scanner/checks/api4-resource-consumption/rate-limit';
-import { flowNotThrottled, sensitiveFlow } from '../../electron/scanner/checks/api6-business-flows/flow-throttling';
+import { flowNotThrottled, flowStake, sensitiveFlow } from '../../electron/scanner/checks/api6-business-flows/flow-throttling';
 import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
 import { statefulSteps } from '../../electron/scanner/evidence';
 import { buildFinding } from '../../electron/scanner/findings';
@@ -105,6 +105,77 @@ describe('business flows vs the missing rate limit', () => {
     expect(f).toMatchObject({ check_id: 'api4-no-rate-limit', method: 'GET', path: '/items', parameter: 'rate-limit' });
     expect(f!.description).toContain('Seen on (3): GET /items, GET /orders, GET /reports');
     expect(f!.evidence).toContain('GET /orders: no rate-limit header in its answer');
+  });
+});
+
+// ---------------------------------------------------------------- what is at stake (issue 28 item 6)
+
+describe('a missing limit or cache header is information unless money, credentials, messages or personal data are at stake', () => {
+  it('a flow is scored by what it moves: nouns of the route itself, actions of its summary', () => {
+    const e = (method: string, p: string, over = {}) => endpoint(method, p, { flags: ['UABF'], ...over }) as never;
+    expect(flowStake(e('POST', '/orders'))).toBe('money');
+    expect(flowStake(e('POST', '/b2b/v2/orders'))).toBe('money');
+    expect(flowStake(e('POST', '/basket/{id}/checkout'))).toBe('money');
+    expect(flowStake(e('POST', '/wallet/{id}', { summary: 'Transfer funds to another user' }))).toBe('money');
+    expect(flowStake(e('POST', '/password/reset'))).toBe('credentials');
+    expect(flowStake(e('POST', '/auth/otp/send'))).toBe('credentials');
+    expect(flowStake(e('POST', '/invitations'))).toBe('messages');
+    // Storage of a card, sign-ups, votes and reviews move none of these.
+    expect(flowStake(e('POST', '/api/Cards', { summary: 'Save a payment card' }))).toBeNull();
+    expect(flowStake(e('POST', '/users/v1/register', { summary: 'Register new user' }))).toBeNull();
+    expect(flowStake(e('POST', '/posts/{id}/votes'))).toBeNull();
+    expect(flowStake(e('PUT', '/products/{id}/reviews', { summary: 'Write a review of a product' }))).toBeNull();
+  });
+
+  it('an unthrottled sign-up is information, an unthrottled order a risk (same burst, same server)', async () => {
+    let n = 0;
+    const base = await serve((req) => (req.method === 'POST' ? { status: 201, body: { id: ++n } } : { status: 404, body: {} }));
+    const body = { content_type: 'application/json', required: true, schema: { type: 'object', properties: { note: { type: 'string' } } } };
+    const eps = ['/signup', '/orders'].map((p) => endpoint('POST', p, { ...PUBLIC, flags: ['UABF'], request_body: body, responses: { '201': { description: 'ok', content_type: 'application/json', schema: null } } }));
+    const { findings } = await scanServer(base, eps, [flowNotThrottled], { 1: KEY1 }, undefined, 'auto');
+    expect(findings.map((f) => [f.path, f.severity]).sort()).toEqual([
+      ['/orders', 'medium'],
+      ['/signup', 'info'],
+    ]);
+    expect(findings.find((f) => f.path === '/signup')!.description).toContain('moves no money, credentials or messages');
+  });
+
+  it('no rate limit: information on answers without personal data, low where they carry e-mail addresses', async () => {
+    const quiet = await serve((req) => (bearer(req) === KEY1 ? { status: 200, body: [{ id: 1, title: 'Blue mug', price: 9 }] } : { status: 401, body: {} }));
+    const personal = await serve((req) => (bearer(req) === KEY1 ? { status: 200, body: [{ id: 1, email: 'ada@example.com' }] } : { status: 401, body: {} }));
+    const eps = [endpoint('GET', '/items', { flags: ['URC', 'SEC_MISC'] })];
+    const [a, b] = await Promise.all([scanServer(quiet, eps, [noRateLimit], { 1: KEY1 }), scanServer(personal, eps, [noRateLimit], { 1: KEY1 })]);
+    expect(a.findings.map((f) => f.severity)).toEqual(['info']);
+    expect(a.findings[0]!.description).toContain('No answer seen carries personal or secret data');
+    expect(b.findings.map((f) => f.severity)).toEqual(['low']);
+    expect(b.findings[0]!.description).toContain('an e-mail address in [0].email of GET /items');
+  });
+
+  it('no Cache-Control: no-store: low where the authenticated answer carries personal data, information elsewhere', async () => {
+    const base = await serve((req) => {
+      if (bearer(req) !== KEY1) return { status: 401, body: {}, headers: { 'cache-control': 'private' } };
+      const body = req.url === '/me' ? { id: 7, email: 'ada@example.com', phone: '+44 20 7946 0000' } : [{ id: 3, title: 'Spring sale' }];
+      return { status: 200, body, headers: { 'cache-control': 'private' } };
+    });
+    const eps = ['/me', '/adverts'].map((p) => endpoint('GET', p, { flags: ['SEC_MISC'] }));
+    const { findings } = await scanServer(base, eps, [securityHeaders], { 1: KEY1 });
+    expect(findings.map((f) => [f.vulnerability_name, f.path, f.severity]).sort()).toEqual([
+      ['Authenticated responses may be cached', '/me', 'low'],
+      ['Authenticated responses without personal data may be cached', '/adverts', 'info'],
+    ]);
+  });
+
+  it('a two-factor route handing the caller its own setup token is not an exposure; a one-time code there is', async () => {
+    const setup = jwt('caller-setup');
+    const base = await serve((req) => {
+      if (bearer(req) !== KEY1) return { status: 401, body: {} };
+      if (req.url === '/2fa/status') return { status: 200, body: { setup: true, setupToken: setup } };
+      if (req.url === '/2fa/code') return { status: 200, body: { sent: true, otp: '482913' } };
+      return { status: 404, body: {} };
+    });
+    const eps = ['/2fa/status', '/2fa/code'].map((p) => endpoint('GET', p, { flags: ['BKEN_AUTH'] }));
+    const { findings } = await scanServer(base, eps, [tokenInResponse], { 1: KEY1 });
+    expect(findings.map((f) => [f.path, f.parameter])).toEqual([['/2fa/code', 'otp']]);
   });
 });
 

@@ -92,9 +92,11 @@ describe('API8 on the test target', () => {
     ['version-disclosure', securityHeaders.id, 'Server software version disclosed', 'low'],
   ] as const)('finds %s', async (flaw, check, name, severity) => {
     const run = await scanTarget(hardenedWith(flaw));
-    expect(byCheck(run.d, check).map((f) => [f.vulnerability_name, f.severity])).toEqual([[name, severity]]);
+    // Remarks (info) about other answers may come with it: the flaw is the one finding at its severity.
+    const found = byCheck(run.d, check).filter((f) => f.vulnerability_name === name || f.severity !== 'info');
+    expect(found.map((f) => [f.vulnerability_name, f.severity])).toEqual([[name, severity]]);
     // API-wide, shown at the first endpoint where it was seen (never "* *").
-    expect(byCheck(run.d, check).map((f) => `${f.method} ${f.path}`)).toEqual([expect.stringMatching(/^[A-Z]+ \/\S*$/)]);
+    expect(found.map((f) => `${f.method} ${f.path}`)).toEqual([expect.stringMatching(/^[A-Z]+ \/\S*$/)]);
     const other = check === corsPolicy.id ? securityHeaders.id : corsPolicy.id;
     expect(byCheck(run.d, other)).toEqual([]);
     withinBudgets(run);

@@ -173,7 +173,8 @@ export const tokenInResponse = defineCheck({
     'reach the user another way or not at all: password-reset tokens and codes, one-time codes, session tokens and JWTs. A value counts when its property is named like a token and it looks like one (random, ≥ 16 characters; a 4-8 digit ' +
     'code for OTPs), or a JWT, and is not something the request itself sent: that is a finding. Routes whose job is to issue tokens (login, ' +
     'sign-up, token, OAuth, session, refresh, and the login and sign-up operations the scan itself uses) are not reported, nor is the ' +
-    'requester\'s own credential echoed to it or its own two-factor setup secret (the answer of a 2FA enrolment to the caller); another ' +
+    'requester\'s own credential echoed to it or its own two-factor setup secret (the answer of a 2FA enrolment to the caller, or a setup ' +
+    'token any two-factor route gives the caller); another ' +
     'identity\'s credential in an answer is (high).',
   coverage:
     'Other routes are read passively: a token returned only for some inputs is found only when the baseline hits that case. The reset ' +
@@ -187,7 +188,8 @@ export const tokenInResponse = defineCheck({
     const ep = ctx.endpoint;
     // The scan's own login and sign-up answers carry the token the client asked for: the normal contract.
     if (scansOwnIssuer(ctx, ep)) return;
-    const ownSetup = TWO_FACTOR_SETUP.test(routeWords(ep)) && SETUP_ACTION.test(routeWords(ep));
+    const twoFactor = TWO_FACTOR_SETUP.test(routeWords(ep));
+    const ownSetup = twoFactor && SETUP_ACTION.test(routeWords(ep));
     const answers: { ex: Exchange | null; who: string; key: KeyNumber | null }[] = [];
     const key1 = await ctx.baseline('key1');
     answers.push({ ex: key1, who: 'key 1', key: 1 });
@@ -211,8 +213,11 @@ export const tokenInResponse = defineCheck({
       const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
       const hits = findTokens(json, sent).flatMap((h) => {
         const owner = credentialOwner(ctx, h.value, key);
-        // The requester's own credential, or its own two-factor setup secret: what it asked for.
+        // The requester's own credential, or its own two-factor setup secret: what it asked for. Any
+        // two-factor route (its status too) may hand the caller its own enrolment secret or setup
+        // token; a one-time code or reset token there is still the flaw (it belongs in a text or mail).
         if (owner === 'own' || (owner === null && ownSetup && key !== null)) return [];
+        if (owner === null && twoFactor && key !== null && (h.kind === 'jwt' || h.kind === 'session')) return [];
         return [{ ...h, others: owner === 'other' }];
       });
       if (!hits.length) continue;

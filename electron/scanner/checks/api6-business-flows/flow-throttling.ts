@@ -7,6 +7,7 @@ import type { Endpoint } from '../../../../shared/contract';
 import { ANONYMOUS, type Exchange, type RequestAuth } from '../../http/exchange';
 import type { PreparedRequest } from '../../requests';
 import { wordsOf } from '../../../importer/default-flags';
+import { adjustCvss } from '../../cvss';
 import { describeEndpoint, defineCheck } from '../common/helpers';
 import { AS_KEY1, challengeSignal, freshRequest, throttleSignals } from '../common/input-points';
 import type { CheckContext } from '../types';
@@ -36,6 +37,31 @@ const SENSITIVE_FLOW =
 
 export function sensitiveFlow(e: Endpoint): boolean {
   return SENSITIVE_FLOW.test(wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id, e.summary));
+}
+
+/**
+ * What an abused flow moves, which decides whether a missing throttle is a risk or a remark: money
+ * (orders, payments, transfers, vouchers), credentials (resets, one-time codes) or messages (mail,
+ * SMS, invitations sent to others). Nouns count as the route's own resource (its path or operation
+ * id: POST /payments); the summary adds only actions ("Buy", "Transfer"), so "Save a payment card"
+ * is storage, not a payment. Sign-ups, votes, likes, reviews and comments move none of these: the
+ * burst is still reported, as information.
+ */
+const MONEY_RESOURCE =
+  / (purchases?|checkouts?|orders?|payments?|charges?|refunds?|transfers?|withdrawals?|deposits?|payouts?|redeem|redemptions?|coupons?|vouchers?|gift ?cards?|bids?|trades?|donations?|bookings?|reservations?|tickets?|invoices?|wallets?|balances?|credits?) /;
+const MONEY_ACTION = / (buy|purchase|checkout|check out|order|pay|charge|refund|transfer|withdraw|deposit|redeem|donate|bid|trade|reserve) /;
+const CREDENTIALS = / (reset|forgot|recover|recovery|passwords?|passwd|otp|totp|passcode|pin|2fa|mfa|verify|verification|codes?) /;
+const MESSAGES = / (messages?|mails?|e ?mails?|sms|invites?|invitations?|notify|notifications?|contact|send|sends) /;
+
+export type FlowStake = 'money' | 'credentials' | 'messages';
+
+export function flowStake(e: Endpoint): FlowStake | null {
+  const resource = wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id);
+  const all = wordsOf(e.path.replace(/\{[^}]*\}/g, ' '), e.operation_id, e.summary);
+  if (MONEY_RESOURCE.test(resource) || MONEY_ACTION.test(all)) return 'money';
+  if (CREDENTIALS.test(all)) return 'credentials';
+  if (MESSAGES.test(all)) return 'messages';
+  return null;
 }
 
 function flowName(e: Endpoint): string {
@@ -90,7 +116,9 @@ export const flowNotThrottled = defineCheck({
     `On endpoints flagged as business flows that are sensitive by nature (sign-up, purchase, order, checkout, transfer, payment, password reset, vote, like, ` +
     `comment, review, one-time-code checks), sends a bounded burst of ${FLOW_BURST} valid requests (without credentials on public flows, else as key 1; fresh values for creates; writes only on objects the scan created or as new items under an ` +
     'existing parent). Finding (medium confidence, never high; naming the flow) when every request succeeds with no 429, no Retry-After, no exhausted rate ' +
-    'limit and no CAPTCHA or challenge; for one-time-code checks, when every wrong code is answered the same way without a throttle. Coverage is ' +
+    'limit and no CAPTCHA or challenge; for one-time-code checks, when every wrong code is answered the same way without a throttle. Scored ' +
+    'as a risk when the flow moves money, credentials or messages (orders, payments, resets, codes, mail); otherwise (sign-up, votes, ' +
+    'reviews, comments) as information. Coverage is ' +
     'partial: business rules (quotas, fraud checks, human review) and limits above the burst size are not seen. Other creates (a note, a ' +
     'book) are not business flows: a missing limit there is the API-wide api4-no-rate-limit finding.',
   remediation:
@@ -142,7 +170,10 @@ export const flowNotThrottled = defineCheck({
     const first = results[0]!;
     const last = results[results.length - 1]!;
     const flow = flowName(ep);
+    const stake = flowStake(ep);
     yield {
+      // A flow that moves no money, credentials or messages: the burst is a remark, not a risk.
+      ...(stake ? {} : { cvss: adjustCvss(ctx.check.cvss, { C: 'N', I: 'N', A: 'N' }) }),
       name: allOk ? `Business flow not throttled: ${ep.summary || ep.operation_id || describeEndpoint(ep)}` : `One-time code guesses not throttled: ${ep.summary || describeEndpoint(ep)}`,
       parameter: 'burst',
       description:
@@ -153,6 +184,9 @@ export const flowNotThrottled = defineCheck({
           : `${FLOW_BURST} wrong one-time codes sent to "${flow}" were each answered HTTP ${first.status}, with no throttling, lockout or ` +
             'challenge: the code space can be guessed.') +
         (limits.length ? ` The responses advertise only a generic limit (${limits.join('; ')}), which this burst stayed within.` : '') +
+        (stake
+          ? ` The flow moves ${stake}, so abuse has a direct cost.`
+          : ' The flow moves no money, credentials or messages, so this is reported as information: decide whether it needs a limit.') +
         ' Two signals (every request of the burst succeeded; no throttle, limit or challenge in any answer), but medium confidence at most: ' +
         'whether this flow needs protecting is a business judgement, and automated testing covers this category only in part (business ' +
         'rules, quotas and human review are not seen).',

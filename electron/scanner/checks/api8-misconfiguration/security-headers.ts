@@ -3,7 +3,9 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import { headerCheck } from '../common/helpers';
+import type { Exchange } from '../../http/exchange';
 import type { CheckContext } from '../types';
+import { personalData } from '../common/personal-data';
 import { OWASP_API8 } from '../common/references';
 
 const HEADER_REFS = [
@@ -20,6 +22,11 @@ async function authenticatedResponse(ctx: CheckContext, endpoint: Endpoint): Pro
 
 const VERSION = /\d+\.\d+/;
 
+function noStoreMissing(ex: Exchange): string | null {
+  const v = ex.header('cache-control');
+  return v?.toLowerCase().includes('no-store') ? null : v ? `Cache-Control: ${v}` : 'Cache-Control absent';
+}
+
 export const securityHeaders = headerCheck({
   id: 'api8-security-headers',
   protocols: ['rest', 'graphql'],
@@ -33,7 +40,8 @@ export const securityHeaders = headerCheck({
   budget: 0,
   description:
     'Reads the headers of each endpoint\'s successful key-1 response (no extra requests): X-Content-Type-Options: nosniff on every response, ' +
-    'Cache-Control: no-store on authenticated responses (key 1 gets them, a request without credentials is refused), Strict-Transport-Security ' +
+    'Cache-Control: no-store on authenticated responses (key 1 gets them, a request without credentials is refused; low where they carry personal ' +
+    'or secret data, information otherwise), Strict-Transport-Security ' +
     'over HTTPS, and version numbers in Server / X-Powered-By. One finding per header problem for the whole API, listing the endpoints.',
   remediation:
     'Set the headers once, in the API gateway or a shared middleware: `X-Content-Type-Options: nosniff` everywhere, `Cache-Control: no-store` on ' +
@@ -57,20 +65,30 @@ export const securityHeaders = headerCheck({
         return v?.toLowerCase().includes('nosniff') ? null : v ? `X-Content-Type-Options: ${v}` : 'header absent';
       },
     },
+    // A risk where the answer carries personal or secret data; a remark on other authenticated answers.
     {
       id: 'cache-control-no-store',
       name: 'Authenticated responses may be cached',
       confidence: 'high',
       cvss: 'CVSS:3.1/AV:L/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
       description:
-        'Responses that need credentials (a request without them is refused) do not carry `Cache-Control: no-store`, so browsers and ' +
-        'intermediaries may keep copies of user data.',
+        'Responses that need credentials (a request without them is refused) and carry personal or secret data do not carry ' +
+        '`Cache-Control: no-store`, so browsers and intermediaries may keep copies of that data.',
       recommendation: 'Send `Cache-Control: no-store` on every response that carries user data.',
-      applies: async (ex, endpoint, ctx) => endpoint.method === 'GET' && (await authenticatedResponse(ctx, endpoint)),
-      inspect: (ex) => {
-        const v = ex.header('cache-control');
-        return v?.toLowerCase().includes('no-store') ? null : v ? `Cache-Control: ${v}` : 'Cache-Control absent';
-      },
+      applies: async (ex, endpoint, ctx) => endpoint.method === 'GET' && personalData(ex) !== null && (await authenticatedResponse(ctx, endpoint)),
+      inspect: noStoreMissing,
+    },
+    {
+      id: 'cache-control-no-store-other',
+      name: 'Authenticated responses without personal data may be cached',
+      confidence: 'high',
+      cvss: 'CVSS:3.1/AV:L/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:N',
+      description:
+        'Responses that need credentials (a request without them is refused) do not carry `Cache-Control: no-store`. No personal or secret ' +
+        'data was seen in them, so this is information: check that none of them can carry user data.',
+      recommendation: 'Send `Cache-Control: no-store` on every response that carries user data.',
+      applies: async (ex, endpoint, ctx) => endpoint.method === 'GET' && personalData(ex) === null && (await authenticatedResponse(ctx, endpoint)),
+      inspect: noStoreMissing,
     },
     {
       id: 'strict-transport-security',

@@ -88,7 +88,12 @@ export const oldVersions = defineCheck({
         },
         hits,
       );
-      yield { ...f, method: hits[0]!.exchange.request.method, path: label };
+      // Reported at the operation that answered (never at the version prefix), as the API's paths are written.
+      const first = hits[0]!;
+      const other = VERSION.exec(label)![1];
+      const template = decodeURIComponent(ctx.url(first.endpoint.path).pathname);
+      const at = VERSION.test(first.endpoint.path) ? first.endpoint.path : template;
+      yield { ...f, method: first.exchange.request.method, path: at.replace(VERSION, `/v${other}`) };
     }
   },
 });
