@@ -17,6 +17,7 @@ import { bolaCreateSteal } from '../../electron/scanner/checks/api1-object-autho
 import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authentication/credentials-not-enforced';
 import { jwtTampering } from '../../electron/scanner/checks/api2-authentication/jwt-tampering';
 import { tokenInResponse } from '../../electron/scanner/checks/api2-authentication/token-exposure';
+import { tokenClaims } from '../../electron/scanner/checks/api3-property-authorization/token-claims';
 import { noRateLimit } from '../../electron/scanner/checks/api4-resource-consumption/rate-limit';
 import { flowNotThrottled, flowStake, sensitiveFlow } from '../../electron/scanner/checks/api6-business-flows/flow-throttling';
 import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
@@ -146,9 +147,9 @@ describe('a missing limit or cache header is information unless money, credentia
     const eps = [endpoint('GET', '/items', { flags: ['URC', 'SEC_MISC'] })];
     const [a, b] = await Promise.all([scanServer(quiet, eps, [noRateLimit], { 1: KEY1 }), scanServer(personal, eps, [noRateLimit], { 1: KEY1 })]);
     expect(a.findings.map((f) => f.severity)).toEqual(['info']);
-    expect(a.findings[0]!.description).toContain('No answer seen carries personal or secret data');
+    expect(a.findings[0]!.description).toContain('Its answer carries no personal or secret data');
     expect(b.findings.map((f) => f.severity)).toEqual(['low']);
-    expect(b.findings[0]!.description).toContain('an e-mail address in [0].email of GET /items');
+    expect(b.findings[0]!.description).toContain('an e-mail address in [0].email');
   });
 
   it('no Cache-Control: no-store: low where the authenticated answer carries personal data, information elsewhere', async () => {
@@ -176,6 +177,15 @@ describe('a missing limit or cache header is information unless money, credentia
     const eps = ['/2fa/status', '/2fa/code'].map((p) => endpoint('GET', p, { flags: ['BKEN_AUTH'] }));
     const { findings } = await scanServer(base, eps, [tokenInResponse], { 1: KEY1 });
     expect(findings.map((f) => [f.path, f.parameter])).toEqual([['/2fa/code', 'otp']]);
+  });
+
+  it("a token carrying the holder's own two-factor secret, from a two-factor route, is not an exposure; from another route it is", async () => {
+    const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const token = (route: string) => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '7', route, secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' })}.c2lnbmF0dXJlLW5vdC1jaGVja2Vk`;
+    const base = await serve((req) => (bearer(req) !== KEY1 ? { status: 401, body: {} } : { status: 200, body: { setupToken: token(req.url ?? '') } }));
+    const eps = ['/2fa/status', '/profile/export'].map((p) => endpoint('GET', p, { flags: ['BOPLA', 'BKEN_AUTH'] }));
+    const { findings } = await scanServer(base, eps, [tokenClaims], { 1: KEY1 });
+    expect(findings.map((f) => [f.vulnerability_name, f.path])).toEqual([['Token issued by the API carries secrets or API keys', '/profile/export']]);
   });
 });
 

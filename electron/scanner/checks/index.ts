@@ -20,6 +20,7 @@ import { signupMassAssignment } from './api3-property-authorization/signup-privi
 import { tokenClaims } from './api3-property-authorization/token-claims';
 import { algorithmicComplexity } from './api4-resource-consumption/algorithmic-complexity';
 import { graphqlBatching } from './api4-resource-consumption/graphql-batching';
+import { graphqlDocumentAbuse } from './api4-resource-consumption/graphql-document-abuse';
 import { graphqlDepth } from './api4-resource-consumption/graphql-depth';
 import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brute-force';
 import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
@@ -53,6 +54,7 @@ import { followsRedirects, openRedirect, unsignedWebhook } from './api10-unsafe-
 import { debugEndpoints, graphqlIntrospection } from './api9-inventory/debug-endpoints';
 import { graphqlDebugErrors } from './api8-misconfiguration/graphql-debug-errors';
 import { graphqlFieldSuggestions } from './api8-misconfiguration/graphql-field-suggestions';
+import { graphqlIde } from './api8-misconfiguration/graphql-ide';
 import { graphqlGetMutation } from './api8-misconfiguration/graphql-get-mutation';
 import { undocumentedEndpoints } from './api9-inventory/discovery';
 import { exposedDocs } from './api9-inventory/exposed-docs';
@@ -90,6 +92,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   algorithmicComplexity,
   graphqlDepth,
   graphqlBatching,
+  graphqlDocumentAbuse,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
@@ -119,6 +122,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   debugEndpoints,
   graphqlIntrospection,
   graphqlFieldSuggestions,
+  graphqlIde,
   graphqlDebugErrors,
   graphqlGetMutation,
   undocumentedEndpoints,

@@ -83,6 +83,21 @@ export const GRAPHQL_FLAWS = {
     description: 'Query.members and Query.loans (lists with e-mails, addresses and private loan notes) answer without credentials, with every member and every loan.',
     hardened: 'Without a valid token: null for the field and an error "Unauthorized" (extensions.code UNAUTHENTICATED). With one: a member sees their own row and loans, an admin everything.',
   },
+  graphiql: {
+    owasp: 'API8',
+    description: 'The GraphiQL IDE is served in production: GET /graphiql, and GET /graphql asked for HTML without a query, answer its page.',
+    hardened: '/graphiql is a 404; /graphql answers GraphQL only (a GET without a query is a 400).',
+  },
+  'token-limit': {
+    owasp: 'API4',
+    description: 'Documents of any size are parsed and run, and the field-merge validation (which aborts on thousands of repeated fields in recent graphql-js) is left out: a selection repeating __typename thousands of times is answered in full.',
+    hardened: 'Parsing stops at 1,500 tokens (graphql-js maxTokens): a 400 syntax error before anything runs.',
+  },
+  'fragment-cycles': {
+    owasp: 'API4',
+    description: 'A field-count rule expands fragment spreads without remembering the ones it is in, and graphql-js\'s NoFragmentCyclesRule is left out: two fragments that spread each other recurse until the stack overflows (HTTP 500).',
+    hardened: 'NoFragmentCyclesRule: a 400 "Cannot spread fragment ... within itself" before anything runs.',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -115,4 +130,7 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'debug-errors': ['api8-graphql-debug-errors'],
   'get-mutation': ['api8-graphql-get-mutation'],
   'unauthenticated-fields': ['api2-graphql-unauthenticated'],
+  graphiql: ['api8-graphql-ide-exposed'],
+  'token-limit': ['api4-graphql-document-abuse'],
+  'fragment-cycles': ['api4-graphql-document-abuse'],
 };

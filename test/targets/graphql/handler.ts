@@ -11,6 +11,8 @@ import {
   type GraphQLSchema,
   NoSchemaIntrospectionCustomRule,
   parse,
+  NoFragmentCyclesRule,
+  OverlappingFieldsCanBeMergedRule,
   specifiedRules,
   validate,
   type ValidationRule,
@@ -18,12 +20,14 @@ import {
 import { WindowLimiter } from '../limits';
 import type { GraphqlFlawId } from './flaws';
 import type { RequestContext } from './resolvers';
-import { MAX_BATCH, maxAliasesRule, maxDepthRule, withoutSuggestions } from './rules';
+import { MAX_BATCH, MAX_TOKENS, maxAliasesRule, maxDepthRule, naiveFieldCountRule, withoutSuggestions } from './rules';
 import type { LibraryStore, MemberRow } from './store';
 
 export interface HttpReply {
   status: number;
   body: unknown;
+  /** An HTML page instead of the JSON body (the IDE). */
+  html?: string;
   headers?: Record<string, string>;
 }
 
@@ -37,6 +41,11 @@ interface OperationParams {
   variables?: unknown;
   operationName?: unknown;
 }
+
+/** The IDE's page as graphql-http / express-graphql serve it (its scripts left out: nothing here loads them). */
+const GRAPHIQL_PAGE =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>GraphiQL</title>' +
+  '<link rel="stylesheet" href="/graphiql/graphiql.min.css"></head><body><div id="graphiql">Loading GraphiQL…</div></body></html>';
 
 const reply = (status: number, message: string, headers?: Record<string, string>, code?: string): HttpReply => ({
   status,
@@ -53,7 +62,7 @@ function rootCause(e: GraphQLError): Error {
 
 export class GraphqlHandler {
   private readonly limiter = new WindowLimiter();
-  private readonly rules: ValidationRule[];
+  private rules: ValidationRule[];
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -66,6 +75,9 @@ export class GraphqlHandler {
     if (!has('introspection')) this.rules.push(NoSchemaIntrospectionCustomRule);
     if (!has('depth-limit')) this.rules.push(maxDepthRule());
     if (!has('batching-limit')) this.rules.push(maxAliasesRule());
+    // The field-merge rule of recent graphql-js aborts on thousands of repeated fields: without a token limit, servers on older engines run them.
+    if (has('token-limit')) this.rules = this.rules.filter((r) => r !== OverlappingFieldsCanBeMergedRule);
+    if (has('fragment-cycles')) this.rules = [...this.rules.filter((r) => r !== NoFragmentCyclesRule), naiveFieldCountRule()];
   }
 
   /** Unexpected errors (not a GraphQLError a resolver meant) are masked unless debug-errors is on. */
@@ -129,7 +141,7 @@ export class GraphqlHandler {
     const operationName = typeof p.operationName === 'string' ? p.operationName : undefined;
     let document;
     try {
-      document = parse(p.query);
+      document = parse(p.query, this.has('token-limit') ? {} : { maxTokens: MAX_TOKENS });
     } catch (e) {
       if (e instanceof GraphQLError) return { status: 400, body: { errors: [this.format(e)] } };
       throw e;
@@ -157,6 +169,8 @@ export class GraphqlHandler {
 
   async handle(req: http.IncomingMessage, url: URL, rawBody: Buffer): Promise<HttpReply> {
     const method = (req.method ?? 'GET').toUpperCase();
+    const htmlWanted = method === 'GET' && /text\/html/i.test(req.headers.accept ?? '') && !url.searchParams.has('query');
+    if (this.has('graphiql') && (url.pathname === '/graphiql' || (url.pathname === '/graphql' && htmlWanted))) return { status: 200, body: null, html: GRAPHIQL_PAGE };
     if (url.pathname !== '/graphql') return reply(404, 'Not found. The GraphQL endpoint is /graphql.', undefined, 'NOT_FOUND');
     if (method !== 'GET' && method !== 'POST') return reply(405, `${method} is not allowed.`, { allow: 'GET, POST' }, 'METHOD_NOT_ALLOWED');
     const ctx: RequestContext = { viewer: this.viewer(req), attempt: this.attempts(req.socket.remoteAddress ?? '-') };

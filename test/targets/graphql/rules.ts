@@ -6,6 +6,30 @@ import { type ASTVisitor, type FragmentDefinitionNode, GraphQLError, Kind, type 
 export const MAX_DEPTH = 8;
 export const MAX_ALIASES = 10;
 export const MAX_BATCH = 5;
+export const MAX_TOKENS = 1500;
+
+/** The flaw of fragment-cycles: fields counted through fragment spreads with no memory of the open ones. */
+function naiveFieldCount(ctx: ValidationContext, set: SelectionSetNode): number {
+  let n = 0;
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) n += 1 + (sel.selectionSet ? naiveFieldCount(ctx, sel.selectionSet) : 0);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) n += naiveFieldCount(ctx, sel.selectionSet);
+    else {
+      const frag = ctx.getFragment(sel.name.value);
+      if (frag) n += naiveFieldCount(ctx, frag.selectionSet);
+    }
+  }
+  return n;
+}
+
+/** A field-count limit written without cycle detection (a cycle overflows the stack). */
+export function naiveFieldCountRule(max = 10_000): ValidationRule {
+  return (ctx: ValidationContext): ASTVisitor => ({
+    OperationDefinition(node) {
+      if (naiveFieldCount(ctx, node.selectionSet) > max) ctx.reportError(new GraphQLError(`The operation selects more than ${max} fields.`, { nodes: [node] }));
+    },
+  });
+}
 
 /** Depth of a selection set: a leaf field counts 1; introspection fields (__schema, __type, __typename) are not counted. */
 function depthOf(ctx: ValidationContext, set: SelectionSetNode, memo: Map<string, number>, open: Set<string>): number {

@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the fourteen flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(14);
-    expect(v.flaws.size).toBe(14);
+  it('has the seventeen flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(17);
+    expect(v.flaws.size).toBe(17);
     expect(h.flaws.size).toBe(0);
   });
 
@@ -165,6 +165,31 @@ describe('aliases and array batches', () => {
     const b = await gql(h, batch(6));
     expect(b.status).toBe(400);
     expect(messages(b)[0]).toMatch(/Batch too large/);
+  });
+});
+
+describe('documents and the IDE', () => {
+  const repeated = (n: number) => `{ ${Array.from({ length: n }, () => '__typename').join(' ')} }`;
+  const cycle = 'query { ...A } fragment A on Query { __typename ...B } fragment B on Query { __typename ...A }';
+  const page = (t: GraphqlTarget, p: string) => fetch(`${t.url}${p}`, { headers: { accept: 'text/html' } });
+  it('the vulnerable target runs 3,000 repeated fields, overflows on a fragment cycle and serves GraphiQL', async () => {
+    const r = await gql(v, repeated(3000));
+    expect([r.status, r.json.data]).toEqual([200, { __typename: 'Query' }]);
+    expect((await gql(v, cycle)).status).toBe(500);
+    for (const p of ['/graphiql', '/graphql']) {
+      const res = await page(v, p);
+      expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/html; charset=utf-8', expect.stringContaining('<title>GraphiQL</title>')]);
+    }
+  });
+  it('the hardened twin stops at 1,500 tokens, refuses the cycle at validation and serves no IDE', async () => {
+    const r = await gql(h, repeated(3000));
+    expect(r.status).toBe(400);
+    expect(messages(r)[0]).toMatch(/Document contains more th\w+ 1500 tokens/);
+    const c = await gql(h, cycle);
+    expect(c.status).toBe(400);
+    expect(messages(c)[0]).toMatch(/Cannot spread fragment "A" within itself/);
+    expect((await page(h, '/graphiql')).status).toBe(404);
+    expect((await page(h, '/graphql')).status).toBe(400);
   });
 });
 

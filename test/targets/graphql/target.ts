@@ -115,11 +115,11 @@ export async function startGraphqlTarget(options: GraphqlTargetOptions): Promise
       if (body.length) record.body = body.subarray(0, 4096).toString('utf8');
       out = await handler.handle(req, url, body);
     }
-    const payload = Buffer.from(JSON.stringify(out.body));
+    const payload = Buffer.from(out.html ?? JSON.stringify(out.body));
     record.status = out.status;
     record.durationMs = Date.now() - started;
     res.writeHead(out.status, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': out.html === undefined ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
       'content-length': String(payload.length),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',

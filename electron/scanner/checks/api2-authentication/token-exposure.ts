@@ -89,6 +89,10 @@ export const JWT_VALUE = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0
 
 /** Two-factor enrolment (POST /2fa/setup, /mfa/enable): its answer gives the caller its own setup secret. */
 const TWO_FACTOR_SETUP = /(2fa|mfa|totp|two[-_ ]?factor|authenticator)/i;
+/** A two-factor route (enrolment, status, verification): what it hands its caller about the caller's own second factor is theirs. */
+export function twoFactorRoute(e: Endpoint): boolean {
+  return TWO_FACTOR_SETUP.test(routeWords(e));
+}
 const SETUP_ACTION = /(^|[^a-z])(setup|set[-_ ]?up|enable|enrol+|activate|provision|register|new)([^a-z]|$)/i;
 
 /** The operations the scan itself gets credentials from (its login and sign-up): their answers carry the token it asked for. */
@@ -188,7 +192,7 @@ export const tokenInResponse = defineCheck({
     const ep = ctx.endpoint;
     // The scan's own login and sign-up answers carry the token the client asked for: the normal contract.
     if (scansOwnIssuer(ctx, ep)) return;
-    const twoFactor = TWO_FACTOR_SETUP.test(routeWords(ep));
+    const twoFactor = twoFactorRoute(ep);
     const ownSetup = twoFactor && SETUP_ACTION.test(routeWords(ep));
     const answers: { ex: Exchange | null; who: string; key: KeyNumber | null }[] = [];
     const key1 = await ctx.baseline('key1');

@@ -4,7 +4,7 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import { Exchange, type KeyNumber } from '../../http/exchange';
-import { JWT_VALUE } from '../api2-authentication/token-exposure';
+import { JWT_VALUE, twoFactorRoute } from '../api2-authentication/token-exposure';
 import { defineCheck, describeEndpoint, forEachLimit } from '../common/helpers';
 import { identityMarks, isObj, marksIn, otherKey } from '../common/objects';
 import { OWASP_API3 } from '../common/references';
@@ -149,7 +149,8 @@ export const tokenClaims = defineCheck({
     'answer (body and headers, Set-Cookie included). The claims are read with the same rules as response bodies (excessive data exposure): ' +
     'password hashes and plain-text passwords, secrets and API keys, private keys, card numbers, national id numbers, each needing its name ' +
     'and its value; and another user\'s e-mail or username (from their /me) in a token issued to key 1 or key 2. Standard claims (sub, exp, ' +
-    'iat, iss, aud, jti, scope, role) are not findings. No request of its own.',
+    'iat, iss, aud, jti, scope, role) are not findings, nor is the holder\'s own two-factor secret in a token a two-factor route gives it. ' +
+    'No request of its own.',
   coverage:
     'Only JWTs (three base64url parts with a JSON payload): encrypted tokens (JWE) and opaque tokens cannot be read. Tokens issued only by ' +
     'flows the scan does not run (a refresh, another grant) are not seen.',
@@ -164,7 +165,11 @@ export const tokenClaims = defineCheck({
       for (const h of hits) byKind.set(h.kind, [...(byKind.get(h.kind) ?? []), h]);
       const others = otherUsersData(ctx, t);
       const where = `${t.exchange.request.method} ${new URL(t.exchange.request.url).pathname}`;
+      // A two-factor route's token for its own holder carries the holder's own enrolment secret: theirs to have.
+      const issuer = endpointOf(ctx, t.exchange);
+      const ownSecondFactor = t.key !== null && !!issuer && twoFactorRoute(issuer);
       for (const [kind, list] of byKind) {
+        if (ownSecondFactor && kind === 'api-key') continue;
         if (seen.has(`${where} ${kind}`)) continue;
         seen.add(`${where} ${kind}`);
         yield finding(ctx, t, kind, list, []);

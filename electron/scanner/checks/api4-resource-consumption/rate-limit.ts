@@ -13,7 +13,7 @@ import {
     throttleSignals,
 } from '../common/input-points';
 import { CWE770, OWASP_API4 } from '../common/references';
-import { personalData, type PersonalData } from '../common/personal-data';
+import { personalData } from '../common/personal-data';
 import { adjustCvss } from '../../cvss';
 
 // ---------------------------------------------------------------- rate limit
@@ -53,8 +53,8 @@ export const noRateLimit = defineCheck({
   budget: BURST,
   description:
     `Sends a bounded burst of ${BURST} identical reads (key 1) to one ordinary endpoint, within the scan's own rate cap. Finding when none is ` +
-    'refused with 429 or 503 and no response carries rate-limit headers (RateLimit-*, X-RateLimit-*, Retry-After): low when answers seen carry ' +
-    'personal or secret data (e-mail addresses, phone numbers, tokens), information otherwise. A limit enforced further ' +
+    'refused with 429 or 503 and no response carries rate-limit headers (RateLimit-*, X-RateLimit-*, Retry-After): low when the endpoint\'s ' +
+    'answer carries personal or secret data (e-mail addresses, phone numbers, tokens), information otherwise. A limit enforced further ' +
     'in front of the API, or above the burst size, is not seen: the finding says what was observed.',
   remediation:
     'Rate-limit every endpoint per client and per credential (an API gateway or middleware), answer 429 with Retry-After when the limit is ' +
@@ -95,16 +95,8 @@ export const noRateLimit = defineCheck({
     const last = results[results.length - 1]!;
     const others = await quietEndpoints(ctx, endpoint);
     const seen = [endpoint, ...others];
-    // A risk where answers carry personal or secret data (scraped as fast as a client likes); a remark otherwise.
-    let personal: { endpoint: Endpoint; data: PersonalData } | null = null;
-    for (const e of seen) {
-      const ex = e === endpoint ? baseline : await ctx.baseline('key1', e);
-      const data = ex ? personalData(ex) : null;
-      if (data) {
-        personal = { endpoint: e, data };
-        break;
-      }
-    }
+    // A risk where the answer carries personal or secret data (harvested at that pace); a remark otherwise.
+    const personal = personalData(baseline);
     const vector = withPrivileges(ctx, ctx.check.cvss, endpoint);
     yield {
       endpoint: null,
@@ -119,8 +111,8 @@ export const noRateLimit = defineCheck({
         'as a client sends them, which lets one client exhaust it (and makes brute force and scraping cheap). A limit enforced further in front of ' +
         `the API or above this small burst would not show here. Seen on (${seen.length}): ${endpointList(seen, 20)}. ` +
         (personal
-          ? `Answers carry personal or secret data (${personal.data.kind} in ${personal.data.field} of ${describeEndpoint(personal.endpoint)}), which a client can harvest at that pace.`
-          : 'No answer seen carries personal or secret data, so this is reported as information.'),
+          ? `Its answer carries personal or secret data (${personal.kind} in ${personal.field}), which a client can harvest at that pace.`
+          : 'Its answer carries no personal or secret data, so this is reported as information.'),
       notes: [
         `Burst: ${BURST} requests as key 1 to ${describeEndpoint(endpoint)}, ${ctx.parallelism} at a time, in ${ms(elapsed)}; statuses: ${results.map((r) => r.status).join(',')}.`,
         `Endpoints where no limit was seen (${seen.length}):`,
