@@ -101,6 +101,9 @@ export const SCAN_PROFILE_ALIASES = ['OWASP_API_10', 'owasp'] as const;
 export type ScanProfileValue = (typeof SCAN_PROFILE_ALIASES)[number];
 export const SCAN_PROFILES = [{ value: SCAN_PROFILE_OWASP, label: 'Default OWASP API Top 10 Scan' }] as const;
 
+/** A scan's seed (the source of its probe values and choices) is a whole number from 0 to this. */
+export const SCAN_SEED_MAX = 4_294_967_295;
+
 export const SCAN_STATUSES = ['created', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
 

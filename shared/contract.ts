@@ -304,6 +304,8 @@ export interface ScanInfo {
   score: number | null;
   failure_reason: string | null;
   skipped_checks: SkippedCheck[];
+  /** The seed the scan's probe values and choices came from (a scan with the same seed repeats them); null or absent on older scans. */
+  seed?: number | null;
   /** Findings of the previous scan that this scan no longer sees. */
   fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity }[];
   /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
@@ -539,6 +541,8 @@ export interface CreateScanRequest extends ApiScoped {
   identities?: IdentityInput[];
   /** Whether the scan registers its own test users (default: on for local targets). */
   signup?: SignupSetting;
+  /** The seed of the scan's probe values and choices, 0 to 4294967295 (default: a new one per scan). */
+  seed?: number;
 }
 /** Configure Scan's Test button: log in as one identity and say who the API thinks it is. */
 export interface TestIdentityRequest extends ApiScoped {

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { compileUserPattern } from './user-pattern';
+import { SCAN_SEED_MAX } from './constants';
 
 export const IDENTITY_ROLES = ['user', 'privileged', 'lower'] as const;
 /** user: ordinary users of one role (two of them enable cross-user tests); privileged: an admin; lower: a lower-privileged user. */
@@ -263,6 +264,13 @@ export const operationNameSchema = z
 export const writesSchema = z.enum(['created', 'existing']);
 export type WritesSetting = z.output<typeof writesSchema>;
 
+/** A scan's seed: the same seed sends the same probe values and makes the same choices. */
+export const scanSeedSchema = z
+  .number({ error: 'seed must be a whole number.' })
+  .int({ error: 'seed must be a whole number.' })
+  .min(0, { error: `seed must be from 0 to ${SCAN_SEED_MAX}.` })
+  .max(SCAN_SEED_MAX, { error: `seed must be from 0 to ${SCAN_SEED_MAX}.` });
+
 export const scanConfigSchema = z
   .object({
     identities: z
@@ -278,6 +286,8 @@ export const scanConfigSchema = z
      * route that wipes data, file paths on a write, payloads that could widen an update (probe-safety.ts).
      */
     destructive: z.array(operationNameSchema).max(100, { error: 'Name at most 100 operations under destructive.' }).optional(),
+    /** The seed of the scan's probe values and choices (default: a new one per scan, shown with its results). */
+    seed: scanSeedSchema.optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

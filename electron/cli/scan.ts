@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SEVERITIES, type Severity } from '../../shared/constants';
+import { SCAN_SEED_MAX, SEVERITIES, type Severity } from '../../shared/constants';
 import type { Finding, ScanDetails } from '../../shared/contract';
 import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
@@ -51,6 +51,8 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
                  do not fail the run (only findings nobody has looked at do)
   --format       reports to write next to findings.json: pdf (both), executive, technical, json,
                  sarif, html, junit; comma-separated (default: none)
+  --seed         the seed of the scan's probe values and choices (0-4294967295; default: the config's
+                 \`seed:\`, else a new one, shown at the end): the same seed sends the same values
   --data-dir     keep the database here (default: a temp dir, removed afterwards)
   --quiet        no progress bar
 
@@ -129,6 +131,7 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       score: info.score,
       requests_sent: info.requests_sent,
       failure_reason: info.failure_reason,
+      seed: info.seed ?? null,
       skipped_checks: info.skipped_checks,
       errors: info.errors,
       identities: info.identities,
@@ -144,6 +147,11 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
     // What the scan reached and exercised: per operation and identity, per check (docs/report-formats.md).
     coverage,
   };
+}
+
+/** The seed line: what a user passes to send the same probe values again. */
+export function seedLine(seed: number): string {
+  return `Seed: ${seed} (--seed ${seed} sends the same probe values and makes the same choices again).`;
 }
 
 /** The coverage lines after the summary: the header line, then the commonest reasons with their fix. */
@@ -212,6 +220,7 @@ export const scanCommand: CliCommand = {
         'fail-on': { type: 'string', default: 'high' },
         baseline: { type: 'string' },
         'data-dir': { type: 'string' },
+        seed: { type: 'string' },
         format: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -240,6 +249,7 @@ export const scanCommand: CliCommand = {
     const timeoutMs = positiveInt('timeout-ms', values['timeout-ms'], 100, 600_000);
     const maxDurationS = positiveInt('max-duration', values['max-duration'], 10, 7 * 24 * 3600);
     const minCoverage = positiveInt('min-coverage', values['min-coverage'], 0, 100);
+    const seed = positiveInt('seed', values.seed, 0, SCAN_SEED_MAX) ?? scanConfig.seed;
     const outDir = path.resolve(values.out ?? '.');
     let formats: string[] = [];
     if (values.format) {
@@ -310,6 +320,7 @@ export const scanCommand: CliCommand = {
         concurrency,
         timeoutMs,
         ...(maxDurationS !== undefined ? { maxDurationMs: maxDurationS * 1000 } : {}),
+        ...(seed !== undefined ? { seed } : {}),
       });
       const off = s.scanEvents.subscribe((e) => {
         if (e.scanId === scanId) bar.update(e);
@@ -331,6 +342,7 @@ export const scanCommand: CliCommand = {
       const coverage = await s.scans.coverage(scanId);
       fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }, coverage), null, 2)}\n`, { mode: 0o600 });
       const info = details.results.scan_info;
+      if (typeof info.seed === 'number') process.stderr.write(`${seedLine(info.seed)}\n`);
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
         if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);

@@ -79,6 +79,7 @@ export class OobListener implements OobService {
     this.port = (server.address() as AddressInfo).port;
   }
 
+  /** Crypto-random, not from the scan's seed: a late callback of an earlier scan must never match a token of this one. */
   token(): string {
     if (this.issued.size >= MAX_TOKENS) this.issued.clear();
     const t = `pcb${randomHex(8)}`;

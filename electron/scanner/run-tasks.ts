@@ -14,6 +14,7 @@ import { LocalTargetError } from './net-guard';
 import { CONSENT_HINT, fileWriteRefusal } from './probe-safety';
 import { recordTaskCoverage, recordUnrunTasks } from './run-coverage';
 import { toProbe, type PreparedRequest } from './requests';
+import { SeededRandom } from './random';
 import { purposeOf } from './resources';
 import type { ScanRun } from './run-state';
 
@@ -93,6 +94,8 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
     identities: run.identities!,
     accounts: run.accounts,
     options: run.job.options,
+    // Per check and operation (by method and path, not by the stored id): the same values whatever order the tasks run in.
+    random: new SeededRandom(run.job.options.seed ?? 0, `${task.check.id} ${task.endpoint ? describeEndpoint(task.endpoint) : '*'}`),
     resources,
     signal: run.signal,
     parallelism: Math.max(1, run.job.engine.concurrency),

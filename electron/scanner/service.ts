@@ -45,6 +45,7 @@ import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
+import { newScanSeed } from './random';
 import { checkScanTarget } from './target';
 
 /** The scan's own settings, stored in scans.config (never a secret: the identities' secrets live in the SecretStore). */
@@ -63,6 +64,8 @@ export interface ScanConfig {
   identities?: IdentitySummary[];
   /** The sign-up setting the user chose (absent: the default, on for local targets). */
   signup?: SignupSetting;
+  /** The seed of the scan's probe values and choices (absent on scans from before it). */
+  seed?: number;
 }
 
 export interface CreateScanInput {
@@ -83,6 +86,8 @@ export interface CreateScanInput {
   allowExistingObjects?: boolean;
   /** Operations whose destructive requests and probes the user allows ("PUT /files/raw"); needs allowExistingObjects. */
   namedOperations?: string[];
+  /** The seed of the scan's probe values and choices; default a new one. */
+  seed?: number;
 }
 
 export class ScanError extends Error {
@@ -270,6 +275,7 @@ export function createScanService(deps: ScanServiceDeps) {
       ...(input.signup !== undefined ? { signup: input.signup } : {}),
       ...(input.allowExistingObjects ? { writes: 'existing' } : {}),
       ...(input.namedOperations?.length ? { destructive: input.namedOperations } : {}),
+      ...(input.seed !== undefined ? { seed: input.seed } : {}),
     });
     if (!parsed.success) {
       const first = issuesOf(parsed.error)[0]!;
@@ -332,7 +338,7 @@ export function createScanService(deps: ScanServiceDeps) {
             identities: { identities: stored.identities, signup },
             allowCommands: config.shell !== 'server',
             engine,
-            options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false, namedOperations: cfg.namedOperations ?? [] },
+            options: { lowerPrivilegeKey: cfg.lowerPrivilegeKey ?? 2, allowExistingObjects: cfg.allowExistingObjects ?? false, namedOperations: cfg.namedOperations ?? [], seed: cfg.seed ?? 0 },
             checks: deps.checks ?? checksForProfile(row.profile),
             signal: controller.signal,
           },
@@ -466,6 +472,7 @@ export function createScanService(deps: ScanServiceDeps) {
         hasKey2: users >= 2,
         identities: identities.identities.map(summarizeIdentity),
         ...(identities.signup !== undefined ? { signup: identities.signup } : {}),
+        seed: identities.seed ?? newScanSeed(),
       };
       const stored: StoredIdentities = { v: 2, identities: identities.identities, ...(identities.signup !== undefined ? { signup: identities.signup } : {}) };
       await secrets.set(ref, JSON.stringify(stored));
@@ -527,6 +534,8 @@ export function createScanService(deps: ScanServiceDeps) {
         ...(cfg.maxDurationMs !== undefined ? { maxDurationMs: cfg.maxDurationMs } : {}),
         allowExistingObjects: cfg.allowExistingObjects,
         ...(cfg.namedOperations?.length ? { namedOperations: cfg.namedOperations } : {}),
+        // A repeat (schedule, retry) sends the same probe values and makes the same choices as the scan it repeats.
+        ...(cfg.seed !== undefined ? { seed: cfg.seed } : {}),
       });
     },
 
@@ -639,6 +648,7 @@ export function createScanService(deps: ScanServiceDeps) {
             score: row.score,
             failure_reason: row.failure_reason,
             skipped_checks: notes.skipped_checks,
+            seed: parseConfig(row.config).seed ?? null,
             fixed,
             requests_by_check: notes.requests_by_check,
             // Before the scan has run: the configured identities, not yet verified.

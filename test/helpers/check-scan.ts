@@ -37,6 +37,8 @@ export interface CheckScanOptions {
   rps?: number;
   concurrency?: number;
   tlsVerify?: boolean;
+  /** The scan's seed (default 0). */
+  seed?: number;
 }
 
 let imported: { specText: string; name: string; endpoints: Omit<Endpoint, 'id'>[]; security: ApiSecurity } | null = null;
@@ -110,7 +112,7 @@ export async function runCheckScan(input: {
         tlsVerify: opts.tlsVerify ?? true,
         allowLocal: true,
       },
-      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: opts.allowExistingObjects ?? false, namedOperations: opts.namedOperations ?? [] },
+      options: { lowerPrivilegeKey: opts.lowerPrivilegeKey ?? 2, allowExistingObjects: opts.allowExistingObjects ?? false, namedOperations: opts.namedOperations ?? [], seed: opts.seed ?? 0 },
       checks,
       signal: new AbortController().signal,
     },

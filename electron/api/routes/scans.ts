@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
-import { identitySchema, operationNameSchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
+import { identitySchema, operationNameSchema, scanSeedSchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
 import { API_MESSAGES } from '../../../shared/messages';
 import { SCAN_TEXT } from '../../scanner/service';
 import { asApiError } from '../scan-errors';
@@ -47,6 +47,8 @@ const createSchema = z.object({
   /** Named identities (shared/identities.ts): they take the place of the keys. */
   identities: z.array(identitySchema).min(1, { error: 'List at least one identity.' }).max(IDENTITY_LIMITS.identities).optional(),
   signup: signupSchema.optional(),
+  /** The seed of the scan's probe values and choices (default: a new one); the same seed repeats them. */
+  seed: scanSeedSchema.optional(),
 }).superRefine((b, ctx) => {
   if (!b.identities && !b.api_key_1) ctx.addIssue({ code: 'custom', path: ['api_key_1'], message: API_MESSAGES.primaryKeyRequired });
 });
@@ -96,6 +98,7 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
         ...(body.max_duration_s !== undefined ? { maxDurationMs: body.max_duration_s * 1000 } : {}),
         allowExistingObjects: body.allow_existing_objects,
         namedOperations: body.destructive_operations,
+        ...(body.seed !== undefined ? { seed: body.seed } : {}),
       })
       .catch(asApiError);
     return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);

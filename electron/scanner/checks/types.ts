@@ -13,6 +13,7 @@ import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
 import type { Accounts } from '../identities/accounts';
 import type { OobService } from '../oob';
 import type { PreparedRequest } from '../requests';
+import type { SeededRandom } from '../random';
 import type { Purpose, ResourcePool } from '../resources';
 
 export type CheckFlag = Exclude<Flag, 'SKIP'>;
@@ -159,6 +160,8 @@ export interface ScanOptions {
    * (probe-safety.ts).
    */
   namedOperations?: readonly string[];
+  /** The seed of the scan's probe values and choices (ctx.random); default 0. */
+  seed?: number;
 }
 
 export interface CheckContext {
@@ -175,6 +178,11 @@ export interface CheckContext {
   /** Users the scan may register for itself (victims of account checks); null where sign-up is off or not found. */
   readonly accounts: Accounts | null;
   readonly options: ScanOptions;
+  /**
+   * Probe values and choices of this check on this operation, from the scan's seed (random.ts): made-up
+   * credentials, origins, ids and codes. Markers stored on the target and passwords stay crypto-random.
+   */
+  readonly random: SeededRandom;
   readonly resources: ResourcePool;
   readonly signal: AbortSignal;
   /** How many requests the engine runs at once: a sensible limit for a check's own parallel loops. */

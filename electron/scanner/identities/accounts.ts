@@ -263,7 +263,11 @@ export class Accounts {
     return this.deps.operation.endpoint;
   }
 
-  /** Made-up credentials for a new user: its own random password, fitting the usual rules (length, case, digit, symbol). */
+  /**
+   * Made-up credentials for a new user: its own random password, fitting the usual rules (length, case, digit,
+   * symbol). Crypto-random, not from the scan's seed: the password must stay secret, and the name must not
+   * collide with a user an earlier scan registered.
+   */
   private newAccount(purpose: string): CreatedAccount {
     const tag = randomAlnum(8).toLowerCase();
     const op = this.deps.operation;

@@ -422,7 +422,13 @@ export function ScanReportModal({
             </section>
           )}
           <p className="muted small" style={{ marginTop: 16, marginBottom: 0 }}>
-            {info.requests_sent} requests sent. curl commands use shell variables (<code>$PORTCULLIS_KEY_1</code>, or{' '}
+            {info.requests_sent} requests sent.{' '}
+            {typeof info.seed === 'number' && (
+              <span data-testid="scan-seed">
+                Seed <span className="mono">{info.seed}</span>: a scan with this seed (<code>--seed {info.seed}</code>) sends the same probe values.{' '}
+              </span>
+            )}
+            curl commands use shell variables (<code>$PORTCULLIS_KEY_1</code>, or{' '}
             <code>$VICTIM_TOKEN</code> and <code>$ATTACKER_TOKEN</code> in numbered steps) in place of keys, tokens and passwords.
           </p>
         </>

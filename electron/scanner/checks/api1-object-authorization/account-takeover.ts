@@ -7,7 +7,7 @@ import type { Endpoint } from '../../../../shared/contract';
 import type { ChosenSecret } from '../../evidence';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { CONFIRM_FIELD, PASSWORD_FIELD, propsOf } from '../../identities/accounts';
-import { randomAlnum } from '../../random';
+import { randomAlnum, type SeededRandom } from '../../random';
 import { type PreparedRequest } from '../../requests';
 import { aimAtVictim, aimedAt, asIdentity, bodyObject, proofLines, setupOf, userParam } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -27,17 +27,17 @@ function fieldNames(e: Endpoint, body: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys((propsOf(e.request_body?.schema) ?? {})), ...Object.keys(body)])];
 }
 
-function setCurrent(body: Record<string, unknown>, name: string, current: Current): void {
+function setCurrent(random: SeededRandom, body: Record<string, unknown>, name: string, current: Current): void {
   if (current === 'omit') delete body[name];
-  else body[name] = `Wrong-${randomAlnum(10)}-1`;
+  else body[name] = `Wrong-${random.alnum(10)}-1`;
 }
 
 /** A password-change body: every new-password field set. */
-export function passwordBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
+export function passwordBody(random: SeededRandom, e: Endpoint, next: string, current: Current): Record<string, unknown> {
   const body = bodyObject(e);
   let set = false;
   for (const n of fieldNames(e, body)) {
-    if (CURRENT_PASSWORD.test(n)) setCurrent(body, n, current);
+    if (CURRENT_PASSWORD.test(n)) setCurrent(random, body, n, current);
     else if (PASSWORD_FIELD.test(n) || CONFIRM_FIELD.test(n) || /^new[-_]?pass/i.test(n)) {
       body[n] = next;
       set = true;
@@ -47,14 +47,14 @@ export function passwordBody(e: Endpoint, next: string, current: Current): Recor
   return body;
 }
 
-export function emailBody(e: Endpoint, next: string, current: Current): Record<string, unknown> {
+export function emailBody(random: SeededRandom, e: Endpoint, next: string, current: Current): Record<string, unknown> {
   const body = bodyObject(e);
   let set = false;
   for (const n of fieldNames(e, body)) {
     if (EMAIL_FIELD.test(n)) {
       body[n] = next;
       set = true;
-    } else if (CURRENT_PASSWORD.test(n) || PASSWORD_FIELD.test(n)) setCurrent(body, n, current);
+    } else if (CURRENT_PASSWORD.test(n) || PASSWORD_FIELD.test(n)) setCurrent(random, body, n, current);
   }
   if (!set) body.email = next;
   return body;
@@ -105,12 +105,13 @@ export const accountPasswordOther = defineCheck({
     const setup = await aimAtVictim(ctx, 'password change');
     if (!setup) return;
     const { attacker, victim, param, value } = setup;
+    // Crypto-random: the victim account's new password on the target (never derived from the seed the report shows).
     const next = `Pc-${randomAlnum(12)}-8y`;
-    const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, param, value, passwordBody(ep, next, current)), asIdentity(attacker.session));
+    const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, param, value, passwordBody(ctx.random, ep, next, current)), asIdentity(attacker.session));
     if (!attack.response || attack.status >= 400) return;
     const proof = await ctx.accounts!.tryLogin(victim.account, next);
     if (!proof.ok) return;
-    const madeUp = `Pc-${randomAlnum(12)}-9z`;
+    const madeUp = `Pc-${ctx.random.alnum(12)}-9z`;
     const control = await ctx.accounts!.tryLogin(victim.account, madeUp);
     if (control.ok) return;
     yield {
@@ -180,8 +181,9 @@ export const accountEmailOther = defineCheck({
       ctx.note(`${describeEndpoint(ep)}: no /me-like endpoint shows a created user its own e-mail address; not tested.`);
       return;
     }
+    // Crypto-random: the address stays on the target and must not collide with an earlier scan's.
     const next = `pcs.${randomAlnum(8).toLowerCase()}.taken@example.com`;
-    const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, param, value, emailBody(ep, next, current)), asIdentity(attacker.session));
+    const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, param, value, emailBody(ctx.random, ep, next, current)), asIdentity(attacker.session));
     if (!attack.response || attack.status >= 400) return;
     const after = await ctx.accounts!.profile(victim.session);
     if (!after?.ok || !after.body.includes(next) || before.body.includes(next)) return;

@@ -4,7 +4,7 @@
 
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
-import { randomAlnum } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects';
@@ -97,12 +97,12 @@ export function asUser(ep: Endpoint, body: Json, ident: Record<string, string>):
   return out;
 }
 
-function wrongSecret(schema: JsonSchema | null | undefined, i: number): string {
+function wrongSecret(random: SeededRandom, schema: JsonSchema | null | undefined, i: number): string {
   const min = typeof schema?.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema?.maxLength === 'number' ? schema.maxLength : 64;
-  let v = `Wrong-${randomAlnum(Math.max(8, Math.min(24, min)))}-${i}`;
+  let v = `Wrong-${random.alnum(Math.max(8, Math.min(24, min)))}-${i}`;
   if (schema?.pattern && /\[0-9\]|\\d/.test(String(schema.pattern)) && !/[a-z]/i.test(String(schema.pattern).replace(/\\d/g, ''))) v = String(100000 + ((i * 7919) % 900000));
-  while (v.length < min) v += randomAlnum(1);
+  while (v.length < min) v += random.alnum(1);
   return v.slice(0, max);
 }
 
@@ -156,7 +156,7 @@ export const authBruteForce = defineCheck({
     const attempts: Exchange[] = [];
     for (let i = 0; i < BURST; i += 1) {
       if (ctx.budgetLeft() <= 0) return;
-      const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(props[route.secret], i) };
+      const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], i) };
       const ex = await ctx.sendPrepared(mutate(base, { bodyValue: value }), { kind: 'none' });
       if (!ex.response || ex.status >= 500) return;
       if (throttleSign(ex)) return;

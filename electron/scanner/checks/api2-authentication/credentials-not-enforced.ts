@@ -2,7 +2,7 @@
 // they need them, or that accept made-up credentials.
 
 import { adjustCvss } from '../../cvss';
-import { randomAlnum, randomBase64url } from '../../random';
+import type { SeededRandom } from '../../random';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { compareBodies, containedIn, isEmptyBody, valuesFoundIn } from '../../similarity';
 import { endpointsAtTemplate } from '../../resources';
@@ -14,20 +14,20 @@ import { OWASP_API2 } from '../common/references';
 
 
 const JWT = /^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*$/;
-function randomLike(template: string): string {
-  return randomAlnum(Math.max(16, Math.min(template.length, 256)));
+function randomLike(random: SeededRandom, template: string): string {
+  return random.alnum(Math.max(16, Math.min(template.length, 256)));
 }
 
 /** A credential of the same shape as the real key, that no server issued. */
-export function garbageCredential(real: string): string {
+export function garbageCredential(random: SeededRandom, real: string): string {
   const bare = real.replace(/^(bearer|basic|token)\s+/i, '');
   if (JWT.test(bare)) {
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: `portcullis-invalid-${randomAlnum(8)}`, iat: 1767225600 })).toString('base64url');
-    return `${header}.${payload}.${randomBase64url(32)}`;
+    const payload = Buffer.from(JSON.stringify({ sub: `portcullis-invalid-${random.alnum(8)}`, iat: 1767225600 })).toString('base64url');
+    return `${header}.${payload}.${random.base64url(32)}`;
   }
-  if (bare.includes(':')) return `portcullis-invalid:${randomLike(bare)}`;
-  return randomLike(bare);
+  if (bare.includes(':')) return `portcullis-invalid:${randomLike(random, bare)}`;
+  return randomLike(random, bare);
 }
 
 /** Does the attack's answer carry what key 1's did? Reads: the same data. Writes: the same kind of answer. */
@@ -190,7 +190,7 @@ export const noOrInvalidCredentials = defineCheck({
     let gone: Exchange | null = null;
     for (let i = 0; i < 2; i += 1) {
       if (ctx.budgetLeft() <= 0) return;
-      const auth: RequestAuth = { kind: 'credential', value: garbageCredential(real), label: `made-up credential #${i + 1}` };
+      const auth: RequestAuth = { kind: 'credential', value: garbageCredential(ctx.random, real), label: `made-up credential #${i + 1}` };
       const ex = await ctx.sendPrepared(request, auth);
       if (ep.method === 'DELETE') {
         // A delete answers with nothing to compare: the proof is that key 1 cannot read the object any more.

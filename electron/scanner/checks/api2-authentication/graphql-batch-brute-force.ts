@@ -7,7 +7,7 @@
 import type { Endpoint, EndpointParameter, JsonSchema } from '../../../../shared/contract';
 import { wordsOf } from '../../../importer/default-flags';
 import { ANONYMOUS, type Exchange } from '../../http/exchange';
-import { randomAlnum, randomBytesPooled } from '../../random';
+import type { SeededRandom } from '../../random';
 import { adjustCvss } from '../../cvss';
 import {
   aliasedCopiesDocument,
@@ -109,10 +109,10 @@ function digitsOf(s: JsonSchema | null): number {
 }
 
 /** The i-th wrong secret: a made-up password, a code of the expected length counted up from a random start, a random token. */
-function wrongSecret(plan: Plan, start: number, i: number): unknown {
+function wrongSecret(random: SeededRandom, plan: Plan, start: number, i: number): unknown {
   const s = plan.secret;
-  if (s.kind === 'password') return `Wrong-${randomAlnum(10)}-${i}`;
-  if (s.kind === 'token') return randomAlnum(24);
+  if (s.kind === 'password') return `Wrong-${random.alnum(10)}-${i}`;
+  if (s.kind === 'token') return random.alnum(24);
   const digits = digitsOf(s.schema);
   const n = (start + i) % 10 ** digits;
   return isInt(s.schema) ? n : String(n).padStart(digits, '0');
@@ -129,7 +129,7 @@ async function throwawayAccount(ctx: CheckContext, user: Slot | null): Promise<{
       if (value) return { value, who: `${value}, a user the scan registered for it` };
     }
   }
-  const tag = randomAlnum(10).toLowerCase();
+  const tag = ctx.random.alnum(10).toLowerCase();
   const value = email ? `pcl.${tag}@example.com` : `pcl_${tag}`;
   return { value, who: `${value}, a user name the scan made up` };
 }
@@ -225,10 +225,10 @@ export const graphqlBatchBruteForce = defineCheck({
     const op = operationOf(endpoint);
     const base = await operationVariables(ctx, endpoint);
     const account = await throwawayAccount(ctx, plan.user);
-    const start = randomBytesPooled(4).readUInt32BE(0);
+    const start = ctx.random.uint32();
     const attempt = (i: number) => {
       let vars = plan.user && account.value !== null ? setAt(base, plan.user.path, account.value) : base;
-      vars = setAt(vars, plan.secret.path, wrongSecret(plan, start, i));
+      vars = setAt(vars, plan.secret.path, wrongSecret(ctx.random, plan, start, i));
       return vars;
     };
     // Every required argument must have a value (the scan's, or the account and the secret).

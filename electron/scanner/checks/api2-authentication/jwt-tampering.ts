@@ -5,7 +5,6 @@ import { createHmac } from 'node:crypto';
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { isMeLike } from '../../identities/verify';
-import { randomAlnum, randomBase64url } from '../../random';
 import { pathParamNames, type PreparedRequest } from '../../requests';
 import { isEmptyBody } from '../../similarity';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -232,7 +231,7 @@ export const jwtTampering = defineCheck({
     }
 
     const controlHeader = enc({ alg: String(jwt.header.alg), typ: 'JWT' });
-    const control = await send(`${controlHeader}.${enc({ ...jwt.payload, sub: `portcullis-${randomAlnum(8)}`, jti: randomAlnum(12) })}.${randomBase64url(32)}`, 'made-up JWT');
+    const control = await send(`${controlHeader}.${enc({ ...jwt.payload, sub: `portcullis-${ctx.random.alnum(8)}`, jti: ctx.random.alnum(12) })}.${ctx.random.base64url(32)}`, 'made-up JWT');
     if (control.ok) {
       // The missing-credentials check reports this where it tests the same endpoint; held back, this
       // finding is reported only if it did not (it may be off, or its made-up credential differ).
@@ -258,7 +257,7 @@ export const jwtTampering = defineCheck({
     // The stripped signature first: when an empty signature passes, "alg": "none" (which has none either) proves nothing more.
     variants.push({ id: 'signature-stripped', name: 'JWT without signature accepted', token: `${jwt.h}.${jwt.p}.`, what: 'with its signature removed' });
     for (const alg of ['none', 'None', 'NONE']) variants.push({ id: 'alg-none', name: 'JWT with "alg": "none" accepted', token: `${enc({ ...jwt.header, alg })}.${jwt.p}.`, what: `rebuilt with "alg": "${alg}" and no signature` });
-    const flipped = jwt.sig.length > 4 ? `${jwt.sig.slice(0, -4)}${[...jwt.sig.slice(-4)].map((c) => (c === 'A' ? 'B' : 'A')).join('')}` : randomBase64url(32);
+    const flipped = jwt.sig.length > 4 ? `${jwt.sig.slice(0, -4)}${[...jwt.sig.slice(-4)].map((c) => (c === 'A' ? 'B' : 'A')).join('')}` : ctx.random.base64url(32);
     variants.push({ id: 'signature-altered', name: 'JWT with an altered signature accepted', token: `${jwt.h}.${jwt.p}.${flipped}`, what: 'with its signature altered' });
     const expiredClaims = { ...jwt.payload, exp: now - 86_400, ...(typeof jwt.payload.iat === 'number' ? { iat: now - 90_000 } : {}), ...(typeof jwt.payload.nbf === 'number' ? { nbf: now - 90_000 } : {}) };
     variants.push({
@@ -303,7 +302,7 @@ export const jwtTampering = defineCheck({
         return `${jwt.h}.${p}.${sign(alg, secret, `${jwt.h}.${p}`)}`;
       };
       const masked = secret === '' ? '(empty)' : `"${secret.slice(0, 2)}${'*'.repeat(Math.max(0, secret.length - 2))}"`;
-      const forged = await send(forge({ ...jwt.payload, jti: `portcullis-${randomAlnum(10)}`, ...(exp !== null ? { exp: now + 600 } : {}) }), 'JWT re-signed with the guessed secret');
+      const forged = await send(forge({ ...jwt.payload, jti: `portcullis-${ctx.random.alnum(10)}`, ...(exp !== null ? { exp: now + 600 } : {}) }), 'JWT re-signed with the guessed secret');
       if (await acceptedAsKey1(forged)) {
         yield finding(
           { id: 'weak-secret', name: 'JWT signed with a guessable secret', token: '', what: `re-signed with a well-known HMAC secret (${masked}, ${secret.length} characters) after editing its claims` },

@@ -60,12 +60,13 @@ function how(ep: Endpoint): string {
 
 async function passwordProof(ctx: CheckContext, o: Owner, at: { param: string; value: string }): Promise<FindingDraft | null> {
   const ep = ctx.endpoint;
+  // Crypto-random: the account's new password on the target (never derived from the seed the report shows).
   const next = `Pc-${randomAlnum(12)}-8y`;
-  const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, passwordBody(ep, next, current)), asIdentity(o.session));
+  const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, passwordBody(ctx.random, ep, next, current)), asIdentity(o.session));
   if (!accepted(attack)) return null;
   const proof = await ctx.accounts!.tryLogin(o.account, next);
   if (!proof.ok) return null;
-  const madeUp = `Pc-${randomAlnum(12)}-9z`;
+  const madeUp = `Pc-${ctx.random.alnum(12)}-9z`;
   const control = await ctx.accounts!.tryLogin(o.account, madeUp);
   if (control.ok) return null;
   return {
@@ -93,8 +94,9 @@ async function emailProof(ctx: CheckContext, o: Owner, at: { param: string; valu
     ctx.note(`${describeEndpoint(ep)}: no /me-like endpoint shows a created user its own e-mail address; change without the current password not tested.`);
     return null;
   }
+  // Crypto-random: the address stays on the target and must not collide with an earlier scan's.
   const next = `pcs.${randomAlnum(8).toLowerCase()}.moved@example.com`;
-  const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, emailBody(ep, next, current)), asIdentity(o.session));
+  const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, emailBody(ctx.random, ep, next, current)), asIdentity(o.session));
   if (!accepted(attack)) return null;
   const after = await ctx.accounts!.profile(o.session);
   if (!after?.ok || !after.body.includes(next) || before.body.includes(next)) return null;

@@ -6,7 +6,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import { AS_KEY1, type Exchange, type RequestAuth } from '../../http/exchange';
 import { failedInBody } from '../../identities/accounts';
-import { randomBytesPooled } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
 import { asIdentity } from '../common/accounts';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
@@ -56,8 +56,8 @@ async function ownTarget(ctx: CheckContext, base: PreparedRequest): Promise<Targ
   return { request: base, auth, who: ctx.identityName(1) };
 }
 
-function wrongCode(digits: number, integer: boolean): string | number {
-  const n = randomBytesPooled(6).readUIntBE(0, 6) % 10 ** digits;
+function wrongCode(random: SeededRandom, digits: number, integer: boolean): string | number {
+  const n = random.int(0, 10 ** digits - 1);
   return integer ? n : String(n).padStart(digits, '0');
 }
 
@@ -156,7 +156,7 @@ async function burst(ctx: CheckContext, target: Target, code: ShortCode, ep: End
   const started = Date.now();
   for (let i = 0; i < CODE_BURST; i += 1) {
     if (ctx.budgetLeft() <= 0) return null;
-    const value = wrongCode(code.digits, integer);
+    const value = wrongCode(ctx.random, code.digits, integer);
     firstCode ||= String(value);
     const ex = await send(value);
     if (!ex.response || ex.status >= 500 || throttleSign(ex) || challengeSignal(ex) || !refusedCode(ex)) return null;

@@ -5,7 +5,6 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, KeyNumber } from '../../http/exchange';
 import { findLoginOperation } from '../../identities/accounts';
-import { randomAlnum } from '../../random';
 import { mutate } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, maskBody } from '../common/objects';
@@ -59,7 +58,7 @@ export const credentialsInUrl = defineCheck({
       const req = mutate(probe.request, { query: { [name]: key } });
       const ex = await ctx.sendPrepared(req, { kind: 'none' });
       if (!(await probe.asKey1(ex))) continue;
-      const control = await ctx.sendPrepared(mutate(probe.request, { query: { [name]: randomAlnum(Math.max(16, Math.min(key.length, 64))) } }), { kind: 'none' });
+      const control = await ctx.sendPrepared(mutate(probe.request, { query: { [name]: ctx.random.alnum(Math.max(16, Math.min(key.length, 64))) } }), { kind: 'none' });
       if (control.ok) return;
       yield {
         endpoint: probe.endpoint,

@@ -6,7 +6,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { failedInBody } from '../../identities/accounts';
-import { randomAlnum } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects';
@@ -30,8 +30,8 @@ interface Attempt {
   json: unknown;
 }
 
-function madeUpUser(): Record<string, string> {
-  const tag = randomAlnum(10).toLowerCase();
+function madeUpUser(random: SeededRandom): Record<string, string> {
+  const tag = random.alnum(10).toLowerCase();
   return { username: `pcsnone${tag}`, email: `pcs.none.${tag}@example.com` };
 }
 
@@ -197,7 +197,7 @@ export const userEnumeration = defineCheck({
     const body = base.bodyValue;
     const sides: Sides = {
       request(side) {
-        const value = { ...asUser(ep, body, side === 'known' ? known : madeUpUser()), [route.secret]: `Wrong-${randomAlnum(12)}-1` };
+        const value = { ...asUser(ep, body, side === 'known' ? known : madeUpUser(ctx.random)), [route.secret]: `Wrong-${ctx.random.alnum(12)}-1` };
         return { request: mutate(base, { bodyValue: value }), sent: sentStrings(value) };
       },
     };

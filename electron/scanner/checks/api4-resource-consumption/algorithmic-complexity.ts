@@ -13,7 +13,7 @@ import { accountValue, aimedAt, asIdentity, bodyObject, userParam } from '../com
 import { AS_KEY1, describePoint, injectionPoints, ms, pointSource, type InjectionPoint, type PointSource } from '../common/input-points';
 import { OWASP_API4 } from '../common/references';
 import { BaselineTimes, fastestAnswer, type SlowBar } from '../common/baseline-times';
-import { timingScreen, withTimingLock } from '../common/timing-gate';
+import { confirmUntilAgreed, MAX_CONFIRMATIONS, timingScreen } from '../common/timing-gate';
 import type { CheckContext, FindingDraft } from '../types';
 import { shapeFor, type EvilShape, type FieldKind } from './backtracking-inputs';
 
@@ -148,50 +148,49 @@ interface Proof {
  * with the probes: unchanged, the slow run (a run 2 longer when it no longer passes the screening bar),
  * unchanged, the run one shorter, unchanged, a well-formed value as long as the slow run, the slow run
  * again. Both slow answers must pass the bar of all three baselines; the shorter run must cost part of
- * the extra time (the cost multiplies with each character) and the well-formed value little of it.
+ * the extra time (the cost multiplies with each character) and the well-formed value little of it. A second
+ * attempt (when the first did not agree with the screening) starts from a run 2 longer: more room above the noise.
  */
-async function confirm(ctx: CheckContext, subject: Subject, c: Candidate, rungs: Rung[]): Promise<Proof | null> {
+async function confirm(ctx: CheckContext, subject: Subject, c: Candidate, rungs: Rung[], attempt: number): Promise<Proof | null> {
   const top = rungs[rungs.length - 1]!;
   const evil = (n: number) => sendValue(ctx, subject, c.point.name, c.shape.evil(n));
-  return withTimingLock(ctx, async () => {
-    const base = new BaselineTimes();
-    const unchanged = async () => {
-      const ex = ctx.budgetLeft() > 0 ? await subject.reference() : null;
-      return ex && !throttled(ex) && base.add(ex) ? ex : null;
-    };
-    const ref = await unchanged();
-    if (!ref) return null;
-    let n = top.n;
-    let slow = await evil(n);
-    if (slow && !throttled(slow) && !base.slow(slow, SCREEN_SLOW, true) && ctx.budgetLeft() >= CONFIRM_REQUESTS - 1) {
-      // Under the screening bar now (that answer was slowed by other work too, or load slows this one less):
-      // a run 2 longer, so the repeat keeps room above the bar however unevenly load slows it.
-      n += SMALL_STEP;
-      slow = await evil(n);
-    }
-    if (!slow || throttled(slow) || !base.slow(slow, SLOW, true)) return null;
-    if (!(await unchanged())) return null;
-    const smalls = [await evil(n - 1)];
-    if (!(await unchanged())) return null;
-    const benigns = [await sendValue(ctx, subject, c.point.name, c.shape.benign(n))];
-    const repeat = await evil(n);
-    // Judged against all three baselines (the bar may have risen since the first answer).
-    if (!repeat || throttled(repeat) || !base.slow(slow, SLOW, true) || !base.slow(repeat, SLOW, true)) return null;
-    const largeMs = Math.max(slow.durationMs, repeat.durationMs);
-    // Load only ever slows a sample down: a control that came too late is timed once more and the faster one counts.
-    const smallLate = (x: Exchange | null) => !x?.response || throttled(x) || base.shareOf(x.durationMs, largeMs) > SHORTER_MAX_SHARE;
-    const benignLate = (x: Exchange | null) => !x?.response || throttled(x) || base.slow(x, SLOW) || base.shareOf(x.durationMs, largeMs) > BENIGN_SHARE;
-    if (smallLate(smalls[0]!) && ctx.budgetLeft() > 0) smalls.push(await evil(n - 1));
-    if (benignLate(benigns[0]!) && ctx.budgetLeft() > 0) benigns.push(await sendValue(ctx, subject, c.point.name, c.shape.benign(n)));
-    const small = fastestAnswer(smalls);
-    const benign = fastestAnswer(benigns);
-    if (!small || !benign || smallLate(small) || benignLate(benign)) return null;
-    // The shorter run must stand out of the baselines too (slow itself when a slow run timed out: its length is unknown).
-    const grows = base.slow(small, timedOut(slow) || timedOut(repeat) ? SLOW : SHORTER_ABOVE);
-    if (!grows) return null;
-    const answered = (xs: (Exchange | null)[]) => xs.filter((x): x is Exchange => !!x);
-    return { base, ref, slow, repeat, screened: n === top.n ? top.ex : null, small, smalls: answered(smalls), benign, benigns: answered(benigns), n };
-  });
+  const base = new BaselineTimes();
+  const unchanged = async () => {
+    const ex = ctx.budgetLeft() > 0 ? await subject.reference() : null;
+    return ex && !throttled(ex) && base.add(ex) ? ex : null;
+  };
+  const ref = await unchanged();
+  if (!ref) return null;
+  let n = top.n + attempt * SMALL_STEP;
+  let slow = await evil(n);
+  if (slow && !throttled(slow) && !base.slow(slow, SCREEN_SLOW, true) && ctx.budgetLeft() >= CONFIRM_REQUESTS - 1) {
+    // Under the screening bar now (that answer was slowed by other work too, or load slows this one less):
+    // a run 2 longer, so the repeat keeps room above the bar however unevenly load slows it.
+    n += SMALL_STEP;
+    slow = await evil(n);
+  }
+  if (!slow || throttled(slow) || !base.slow(slow, SLOW, true)) return null;
+  if (!(await unchanged())) return null;
+  const smalls = [await evil(n - 1)];
+  if (!(await unchanged())) return null;
+  const benigns = [await sendValue(ctx, subject, c.point.name, c.shape.benign(n))];
+  const repeat = await evil(n);
+  // Judged against all three baselines (the bar may have risen since the first answer).
+  if (!repeat || throttled(repeat) || !base.slow(slow, SLOW, true) || !base.slow(repeat, SLOW, true)) return null;
+  const largeMs = Math.max(slow.durationMs, repeat.durationMs);
+  // Load only ever slows a sample down: a control that came too late is timed once more and the faster one counts.
+  const smallLate = (x: Exchange | null) => !x?.response || throttled(x) || base.shareOf(x.durationMs, largeMs) > SHORTER_MAX_SHARE;
+  const benignLate = (x: Exchange | null) => !x?.response || throttled(x) || base.slow(x, SLOW) || base.shareOf(x.durationMs, largeMs) > BENIGN_SHARE;
+  if (smallLate(smalls[0]!) && ctx.budgetLeft() > 0) smalls.push(await evil(n - 1));
+  if (benignLate(benigns[0]!) && ctx.budgetLeft() > 0) benigns.push(await sendValue(ctx, subject, c.point.name, c.shape.benign(n)));
+  const small = fastestAnswer(smalls);
+  const benign = fastestAnswer(benigns);
+  if (!small || !benign || smallLate(small) || benignLate(benign)) return null;
+  // The shorter run must stand out of the baselines too (slow itself when a slow run timed out: its length is unknown).
+  const grows = base.slow(small, timedOut(slow) || timedOut(repeat) ? SLOW : SHORTER_ABOVE);
+  if (!grows) return null;
+  const answered = (xs: (Exchange | null)[]) => xs.filter((x): x is Exchange => !!x);
+  return { base, ref, slow, repeat, screened: n === top.n ? top.ex : null, small, smalls: answered(smalls), benign, benigns: answered(benigns), n };
 }
 
 function describeTime(ex: Exchange): string {
@@ -286,8 +285,8 @@ export const algorithmicComplexity = defineCheck({
   kind: 'active',
   safety: 'intrusive',
   scope: 'endpoint',
-  // One more for the screening baseline re-timed, one for the baseline on the scan's own user.
-  budget: MAX_POINTS * (MAX_RUNGS + CONFIRM_REQUESTS) + CONFIRM_EXTRA + 2,
+  // One more for the screening baseline re-timed, one for the baseline on the scan's own user; a second confirmation when the first disagrees.
+  budget: MAX_POINTS * (MAX_RUNGS + CONFIRM_REQUESTS) + CONFIRM_EXTRA + 2 + (MAX_CONFIRMATIONS - 1) * (CONFIRM_REQUESTS + CONFIRM_EXTRA),
   techniques: ['API4.algorithmic-complexity'],
   description:
     `In up to ${MAX_POINTS} string values of key 1's request that validators usually check with regular expressions (schema patterns with ` +
@@ -302,7 +301,8 @@ export const algorithmicComplexity = defineCheck({
     `one shorter passes the slowest baseline by ${SHORTER_ABOVE.floorMs} ms (or twice the spread) and takes at most ${SHORTER_MAX_SHARE * 100}% ` +
     'of the slower run\'s extra time (each character multiplies the work) ' +
     `and the well-formed value stays under the bar and at most ${BENIGN_SHARE * 100}% of it; a control that came too late is timed once more and the faster ` +
-    'answer counts. A merely slow or erratic endpoint, or a big body, is not a finding. A route ' +
+    'answer counts. When that confirmation fails, it runs once more from a run 2 longer, and that one decides (two of the three verdicts, ' +
+    'the screening\'s included). A merely slow or erratic endpoint, or a big body, is not a finding. A route ' +
     'that names a user (PUT /users/{name}/email) is probed on a user the scan registers, on its own account. Requests that carry a ' +
     'password (logins, sign-ups, password changes) are left alone: failures there count toward lockouts and sign-up limits.',
   coverage:
@@ -331,7 +331,7 @@ export const algorithmicComplexity = defineCheck({
     for (const c of candidates(subject.src.points)) {
       const rungs = await climb(ctx, subject, c, screenBase);
       if (!rungs) continue;
-      const proof = await confirm(ctx, subject, c, rungs);
+      const proof = await confirmUntilAgreed(ctx, (attempt) => confirm(ctx, subject, c, rungs, attempt));
       if (!proof) continue;
       yield findingFrom(ctx, subject, c, proof);
       return;

@@ -13,7 +13,7 @@ import {
     valueText,
     type InjectionPoint,
 } from '../common/input-points';
-import { timingScreen, withTimingLock } from '../common/timing-gate';
+import { confirmUntilAgreed, MAX_CONFIRMATIONS, timingScreen } from '../common/timing-gate';
 import { regexValidated } from './backtracking-inputs';
 import type { CheckContext } from '../types';
 import { BaselineTimes, fastestAnswer, type SlowBar } from '../common/baseline-times';
@@ -274,15 +274,16 @@ export const slowOversize = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  // One more for the re-timed screening baseline.
-  budget: SLOW_POINTS * SLOW_REQUESTS + 1,
+  // One more for the re-timed screening baseline; a second confirmation (all but the screening) when the first disagrees.
+  budget: SLOW_POINTS * SLOW_REQUESTS + 1 + (MAX_CONFIRMATIONS - 1) * (SLOW_REQUESTS - 1),
   description:
     'On reads, and on writes whose request key 1 can repeat, sends one free-text value repeated to 20x its maxLength (at least 2,000 ' +
     'characters). When that answer is slow, confirms with no other timing measurement of the scan in flight, interleaving the unchanged ' +
     'request with the probes: unchanged, oversized, unchanged, half the size, unchanged, oversized again. Finding when both oversized ' +
     'answers take 3x as long as the slowest of the three baselines and more than it by 200 ms or twice the baselines\' spread, whichever ' +
     'is larger (a loaded machine or a noisy server raises the bar), and half the size costs clearly less (between 10% and 80% of the extra time, ' +
-    'timed twice when too slow): the cost grows with the input, where a merely erratic server is slow for any size or none.',
+    'timed twice when too slow): the cost grows with the input, where a merely erratic server is slow for any size or none. A confirmation ' +
+    'that fails runs once more, and that one decides (two of the three verdicts, the screening\'s included).',
   remediation:
     'Reject input past its documented size before doing work on it, bound the cost of expensive operations (fuzzy matching, regular ' +
     'expressions, parsing) and set time limits on request handling.',
@@ -324,7 +325,7 @@ export const slowOversize = defineCheck({
         }
       }
       if (!slow) continue;
-      const proof = await withTimingLock(ctx, () =>
+      const proof = await confirmUntilAgreed(ctx, () =>
         confirmSlow(ctx, unchanged, () => ctx.sendPrepared(p.with(big), AS_KEY1), () => ctx.sendPrepared(p.with(padded(valueText(p), halfSize)), AS_KEY1)),
       );
       if (!proof) continue;

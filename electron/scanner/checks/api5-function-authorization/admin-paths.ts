@@ -5,7 +5,6 @@ import type { Endpoint } from '../../../../shared/contract';
 import { modeOf } from '../../baselines';
 import { type Exchange, type KeyNumber } from '../../http/exchange';
 import { isMeLike } from '../../identities/verify';
-import { randomHex } from '../../random';
 import { pathParamNames } from '../../requests';
 import { normalizeTemplate } from '../../resources';
 import { compareBodies, distinctiveValues, isEmptyBody, sameData } from '../../similarity';
@@ -108,7 +107,7 @@ export const adminPathInsertion = defineCheck({
       ctx.send({ method: 'GET', url: new URL(ctx.api.baseUrl).origin + path, auth: key ? asKey(key) : { kind: 'none' }, placements: ctx.authSpec().placements, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } });
     const base = new URL(ctx.api.baseUrl).pathname.replace(/\/+$/, '');
     const controls: Exchange[] = [];
-    for (const p of [`${base}/admin-${randomHex(4)}/${randomHex(4)}`, `/admin/${randomHex(5)}`]) {
+    for (const p of [`${base}/admin-${ctx.random.hex(4)}/${ctx.random.hex(4)}`, `/admin/${ctx.random.hex(5)}`]) {
       const anon = await get(p, null);
       controls.push(anon);
       if (refused(anon)) controls.push(await get(p, low));

@@ -119,7 +119,7 @@ function creatorsOf(ctx: CheckContext, types: readonly string[], except: Endpoin
 
 const USER_NAME = /^(user_?name|login|handle|nick_?name|screen_?name)$/i;
 
-/** User names of letters and digits only (sign-ups often refuse the synthesised "portcullis-<n>"). */
+/** User names of letters and digits only (sign-ups often refuse the synthesised "portcullis-<n>"); crypto-random, as users registered on the target must not collide with an earlier scan's. */
 function plainNames(vars: Record<string, unknown>): Record<string, unknown> {
   const out = { ...vars };
   for (const [k, v] of Object.entries(out)) if (typeof v === 'string' && USER_NAME.test(k)) out[k] = `pcs${randomAlnum(10).toLowerCase()}`;

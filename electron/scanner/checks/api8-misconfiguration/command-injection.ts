@@ -13,7 +13,7 @@ import {
     urlKind,
     type InjectionPoint,
 } from '../common/input-points';
-import { delayExchanges, delayNotes, timeBased } from '../common/time-proof';
+import { delayExchanges, delayNotes, TIME_CONFIRM_BUDGET, timeBased } from '../common/time-proof';
 import { OWASP_API8 } from '../common/references';
 import type { FindingDraft } from '../types';
 
@@ -56,12 +56,12 @@ export const commandInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + 4,
+  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + TIME_CONFIRM_BUDGET,
   description:
     `In up to ${CMD_POINTS} string values of key 1's request (names like file, path, host, cmd first), appends shell separators with a sleep ` +
     '(;, |, $(), backticks, a single-quote break-out, a newline, and ping on Windows). Finding when the answer is delayed by the requested time ' +
     'against a measured baseline, again at a second, different delay, and not when asking for no delay. Screened alongside other requests; a delayed answer is confirmed with no other timing ' +
-    'measurement of the scan in flight.',
+    'measurement of the scan in flight, and once more when that confirmation fails (two of the three verdicts decide).',
   remediation:
     'Do not build shell commands from input: call programs with an argument list (no shell), or use a library instead of a command; ' +
     'validate values against an allow-list (known file names, hosts).',

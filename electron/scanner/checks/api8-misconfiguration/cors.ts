@@ -3,9 +3,9 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
-import { randomHex } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate, toProbe } from '../../requests';
-import { apiWideFinding, defineCheck, forEachLimit, type ApiWideIssue, type Hit } from '../common/helpers';
+import { apiWideFinding, defineCheck, describeEndpoint, forEachLimit, type ApiWideIssue, type Hit } from '../common/helpers';
 import type { CheckContext } from '../types';
 import { OWASP_API8 } from '../common/references';
 
@@ -72,8 +72,8 @@ const CORS_ISSUES: Record<string, ApiWideIssue> = {
   },
 };
 
-function randomOrigin(): string {
-  return `https://${randomHex(6)}.portcullis-cors-probe.example`;
+function randomOrigin(random: SeededRandom): string {
+  return `https://${random.hex(6)}.portcullis-cors-probe.example`;
 }
 
 interface CorsProbe {
@@ -134,7 +134,7 @@ export const corsPolicy = defineCheck({
     const hits: Record<'reflectedCredentials' | 'reflected' | 'nullCredentials' | 'null' | 'wildcard', Hit[]> = { reflectedCredentials: [], reflected: [], nullCredentials: [], null: [], wildcard: [] };
     const quiet: Endpoint[] = [];
     await forEachLimit(ctx.endpoints, ctx.parallelism, async (endpoint) => {
-      const probe = await corsProbe(ctx, endpoint, randomOrigin());
+      const probe = await corsProbe(ctx, endpoint, randomOrigin(ctx.random.fork(describeEndpoint(endpoint))));
       if (!probe?.exchange.response) return;
       const acao = (probe.exchange.header('access-control-allow-origin') ?? '').trim();
       const creds = allowsCredentials(probe.exchange);

@@ -54,7 +54,7 @@ export const debugConsole = defineCheck({
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/489.html', 'https://werkzeug.palletsprojects.com/en/latest/debug/'],
   async *run(ctx) {
     const get = (path: string) => ctx.send({ method: 'GET', url: originUrl(ctx, path), auth: ANON, followRedirects: false, headers: { accept: 'text/html, application/json;q=0.9, */*;q=0.5' } });
-    const model = new NotFoundModel(get);
+    const model = new NotFoundModel(get, ctx.random);
     const base = ctx.url('/').pathname.replace(/\/+$/, '');
     const jobs = [...new Set(['', base])].flatMap((prefix) => CONSOLES.map((c) => ({ prefix, c })));
     const hits = new Map<string, Hit[]>();

@@ -13,9 +13,10 @@ import { argumentSource, moreOfField, pointGraphqlType } from '../common/graphql
 import { scalar } from '../common/injection';
 import { AS_KEY1, describePoint, valueText, type InjectionPoint } from '../common/input-points';
 import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
-import { timeBased } from '../common/time-proof';
+import { TIME_CONFIRM_BUDGET, timeBased } from '../common/time-proof';
 import type { CheckContext, FindingDraft } from '../types';
 import { commandFinding, commandPoints, commandTemplates, CMD_POINTS, CMD_TEMPLATES } from './command-injection';
+import type { SeededRandom } from '../../random';
 import { bodyOperators, jsExpressions, OPERATORS_HELD_BACK, proveFamily, type Family, type Hit, type Outcome } from './nosql-injection';
 import { SQL_POINTS, sqlInjection, sqlInjectionFindings } from './sql-injection';
 import { probeBlocked } from '../../probe-safety';
@@ -86,8 +87,8 @@ const STRING_POINTS = 2;
 const FILTER_KEYS = 2;
 
 /** The body operators under one field of a filter object: {"username": {"$ne": null}} vs {"username": {"$in": [random]}}. */
-function keyedOperators(key: string): Family {
-  return bodyOperators().map((p) => ({ yes: { [key]: p.yes }, no: { [key]: p.no }, label: [`{"${key}": ${p.label[0]}}`, `{"${key}": ${p.label[1]}}`] }));
+function keyedOperators(random: SeededRandom, key: string): Family {
+  return bodyOperators(random).map((p) => ({ yes: { [key]: p.yes }, no: { [key]: p.no }, label: [`{"${key}": ${p.label[0]}}`, `{"${key}": ${p.label[1]}}`] }));
 }
 
 /**
@@ -103,14 +104,14 @@ function filterKeys(point: InjectionPoint, op: GraphqlOperation): string[] {
 }
 
 /** Families for a custom-scalar argument: whole operator objects, then (when it takes objects) operators under filter keys. */
-function objectFamilies(point: InjectionPoint, op: GraphqlOperation): Family[] {
+function objectFamilies(random: SeededRandom, point: InjectionPoint, op: GraphqlOperation): Family[] {
   const takesObjects = point.type === 'object' || point.schema?.type === 'object';
-  return [bodyOperators(), ...(takesObjects ? filterKeys(point, op).map(keyedOperators) : [])];
+  return [bodyOperators(random), ...(takesObjects ? filterKeys(point, op).map((key) => keyedOperators(random, key)) : [])];
 }
 
 /** The body operators as strings: for servers that JSON.parse a String argument into a filter. */
-function encodedOperators(): Family {
-  return bodyOperators().map((p) => ({ yes: JSON.stringify(p.yes), no: JSON.stringify(p.no), label: [`"${p.label[0]}" (a string)`, `"${p.label[1]}" (a string)`] }));
+function encodedOperators(random: SeededRandom): Family {
+  return bodyOperators(random).map((p) => ({ yes: JSON.stringify(p.yes), no: JSON.stringify(p.no), label: [`"${p.label[0]}" (a string)`, `"${p.label[1]}" (a string)`] }));
 }
 
 const STAGES = ['operator objects', 'string-encoded operators', 'server-side JavaScript'] as const;
@@ -163,8 +164,8 @@ export const graphqlNosqlInjection = defineCheck({
     const text = points.filter((p) => ['String', 'ID'].includes(pointGraphqlType(p) ?? '') && typeof p.value === 'string').slice(0, STRING_POINTS);
     const custom = points.filter((p) => !['String', 'ID'].includes(pointGraphqlType(p) ?? '')).slice(0, OBJECT_POINTS);
     const stages: { point: InjectionPoint; families: Family[] }[][] = [
-      custom.map((point) => ({ point, families: objectFamilies(point, operationOf(ep)) })),
-      text.map((point) => ({ point, families: [encodedOperators()] })),
+      custom.map((point) => ({ point, families: objectFamilies(ctx.random, point, operationOf(ep)) })),
+      text.map((point) => ({ point, families: [encodedOperators(ctx.random)] })),
       text.map((point) => ({ point, families: jsExpressions(valueText(point)) })),
     ];
     // Operators widen what a filter matches: never on a mutation that changes data (probe-safety.ts).
@@ -230,13 +231,13 @@ export const graphqlCommandInjection = defineCheck({
   safety: 'safe',
   scope: 'endpoint',
   protocols: ['graphql'],
-  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + 4,
+  budget: 1 + CMD_POINTS * CMD_TEMPLATES.length + TIME_CONFIRM_BUDGET,
   description:
     `In up to ${CMD_POINTS} String, ID or custom-scalar arguments (names like file, path, host, cmd first), one at a time as GraphQL ` +
     'variables, appends shell separators with a sleep (;, |, $(), backticks, a single-quote break-out, a newline, and ping on Windows). ' +
     'Finding when the answer is delayed by the requested time against a measured baseline, again at a second, different delay, and not ' +
     'when asking for no delay. Screened alongside other requests; a delayed answer is confirmed with no other timing measurement of the ' +
-    'scan in flight. ' +
+    'scan in flight, and once more when that confirmation fails (two of the three verdicts decide). ' +
     SAFETY,
   coverage:
     'Time-based only: a command whose output comes back but takes no time is found only if sleep runs too (it does in any shell). ' +

@@ -2,7 +2,6 @@
 // script any site may load with the visitor's cookies.
 
 import type { Exchange } from '../../http/exchange';
-import { randomHex } from '../../random';
 import { mutate } from '../../requests';
 import { compareBodies, isEmptyBody } from '../../similarity';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -86,10 +85,10 @@ export const jsonpCallback = defineCheck({
     const baseline = await ctx.baseline('key1');
     const request = await ctx.baselineRequest(ep, 'key1');
     if (!baseline?.ok || !request || !/json/.test(baseline.contentType) || baseline.json() === undefined || isEmptyBody(baseline)) return;
-    let names = new Map<string, string>(PARAMS.map((p) => [p, `pcljp${randomHex(4)}`]));
+    let names = new Map<string, string>(PARAMS.map((p) => [p, `pcljp${ctx.random.hex(4)}`]));
     let attack = await ctx.sendPrepared(mutate(request, { query: Object.fromEntries(names) }), AS_KEY1);
     if (refused(attack) && ctx.budgetLeft() > 0) {
-      names = new Map([['callback', `pcljp${randomHex(4)}`]]);
+      names = new Map([['callback', `pcljp${ctx.random.hex(4)}`]]);
       attack = await ctx.sendPrepared(mutate(request, { query: Object.fromEntries(names) }), AS_KEY1);
     }
     if (!attack.ok) return;

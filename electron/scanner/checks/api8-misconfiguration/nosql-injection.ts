@@ -3,7 +3,7 @@
 // input must answer with more than an always-false one, for two different pairs.
 
 import type { Exchange } from '../../http/exchange';
-import { randomAlnum } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { byPlace, scalar } from '../common/injection';
@@ -40,11 +40,11 @@ export interface Pair {
 /** Pairs tried in turn: the first must hold, and one more of the rest. */
 export type Family = Pair[];
 
-const token = () => `portcullis-${randomAlnum(12)}`;
+const token = (random: SeededRandom) => `portcullis-${random.alnum(12)}`;
 
 /** Operator objects for JSON bodies. */
-export function bodyOperators(): Family {
-  const r = token();
+export function bodyOperators(random: SeededRandom): Family {
+  const r = token(random);
   return [
     { yes: { $ne: null }, no: { $in: [r] }, label: ['{"$ne": null}', '{"$in": [random]}'] },
     { yes: { $gt: '' }, no: { $lt: '' }, label: ['{"$gt": ""}', '{"$lt": ""}'] },
@@ -53,8 +53,8 @@ export function bodyOperators(): Family {
 }
 
 /** Operators in query strings (name[$op]=value, as qs-style parsers read them): [operator, value]. */
-function queryOperators(): Family {
-  const r = token();
+function queryOperators(random: SeededRandom): Family {
+  const r = token(random);
   return [
     { yes: ['$ne', r], no: ['$eq', r], label: ['[$ne]=random', '[$eq]=random'] },
     { yes: ['$regex', '.*'], no: ['$regex', `^${r}$`], label: ['[$regex]=.*', '[$regex]=^random$'] },
@@ -156,7 +156,7 @@ export const nosqlInjection = defineCheck({
       for (const set of [...(strings.length >= 2 ? [strings] : []), ...strings.map((p) => [p])]) {
         stages[0]!.push({
           where: `${set.length > 1 ? 'body fields' : 'body field'} ${set.map((p) => p.name).join(', ')}`,
-          families: [bodyOperators()],
+          families: [bodyOperators(ctx.random)],
           sendValue: async (op) => {
             const request = await requestNow();
             if (!request) return null;
@@ -171,7 +171,7 @@ export const nosqlInjection = defineCheck({
     for (const p of filters.slice(0, QUERY_POINTS)) {
       stages[1]!.push({
         where: `query parameter ${p.name}`,
-        families: [queryOperators()],
+        families: [queryOperators(ctx.random)],
         sendValue: async (opValue) => {
           const [op, value] = opValue as [string, string];
           const request = await requestNow();

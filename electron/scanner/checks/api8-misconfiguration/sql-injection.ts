@@ -18,7 +18,7 @@ import {
     type InjectionPoint,
     type PointSource,
 } from '../common/input-points';
-import { delayExchanges, delayNotes, timeBased } from '../common/time-proof';
+import { delayExchanges, delayNotes, TIME_CONFIRM_REQUESTS, timeBased } from '../common/time-proof';
 import type { CheckContext, FindingDraft } from '../types';
 import { describeDifference } from './nosql-injection';
 import { sqlSignature } from './verbose-errors';
@@ -94,7 +94,7 @@ export const sqlInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 44 + READ_PROOF_BUDGET,
+  budget: 44 + TIME_CONFIRM_REQUESTS + READ_PROOF_BUDGET,
   description:
     `In up to ${SQL_POINTS} query, path, header and body values of key 1's request (array members too): (1) error-based: a quote that makes the ` +
     'answer carry a database parse error (MySQL, PostgreSQL, SQLite, SQL Server, Oracle, ORMs) absent from the baseline, the same again on a ' +
@@ -102,7 +102,7 @@ export const sqlInjection = defineCheck({
     'Server, measured against the baseline, confirmed at a second, different delay and with a zero delay answering at baseline speed; ' +
     '(3) boolean-based: an always-true condition that answers like the baseline and an always-false one that does not, twice with different ' +
     'conditions. Sleep payloads are screened alongside other requests; a delayed answer is confirmed with no other timing measurement of the ' +
-    'scan in flight. Then a harmless read is shown: a boolean pair (\' AND \'1\'=\'1 / \' AND \'1\'=\'2, or 1 AND 1=1 / 1 AND 1=2), and a ' +
+    'scan in flight, and once more when that confirmation fails (two of the three verdicts decide). Then a harmless read is shown: a boolean pair (\' AND \'1\'=\'1 / \' AND \'1\'=\'2, or 1 AND 1=1 / 1 AND 1=2), and a ' +
     `UNION SELECT of constants the database computes (a*b: an echoed input cannot fake it), 1 to ${UNION_MAX_COLUMNS} columns, then the ` +
     'version (sqlite_version(), version(), @@version) in the column shown. Reads only: no stacked queries, no writes.',
   coverage:
@@ -141,7 +141,7 @@ export async function* sqlInjectionFindings(ctx: CheckContext, src: PointSource,
   const narrow = probeBlocked(ep, 'widening', ctx.options) !== null;
   const read = async (p: InjectionPoint, syntaxes: SqlSyntax[], pair = true): Promise<ReadProof> => {
     const ref = pair ? await reference(ctx, src) : null;
-    return readProof(async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline, !narrow);
+    return readProof(ctx.random, async (value) => (await send(p.name, value))?.ex ?? null, valueText(p), syntaxes, ref, baseline, !narrow);
   };
   const allowed = (ts: SqlTemplate[]) => (narrow ? ts.filter((t) => !widensStatement(t)) : ts);
   if (narrow) ctx.holdBack('SQL payloads that end or comment out the statement (a stacked WAITFOR, a UNION read) never go to operations that change data');

@@ -4,7 +4,7 @@
 // no writes, a bounded number of requests.
 
 import type { Exchange } from '../../http/exchange';
-import { randomBytesPooled } from '../../random';
+import type { SeededRandom } from '../../random';
 import { bodyText, otherAnswer, sameAnswer } from '../common/answers';
 
 /** How the value sits in the query: inside quotes (which quote), or as a bare number. */
@@ -51,10 +51,6 @@ export interface ReadProof {
 
 type Send = (value: string) => Promise<Exchange | null>;
 
-function randomInt(min: number, max: number): number {
-  return min + (randomBytesPooled(4).readUInt32BE(0) % (max - min + 1));
-}
-
 /** The always-true and always-false conditions for a syntax, appended to the original value. */
 export function booleanPair(v: string, s: SqlSyntax): [string, string] {
   if (s.quote === null) return [`${v} AND 1=1`, `${v} AND 1=2`];
@@ -63,18 +59,18 @@ export function booleanPair(v: string, s: SqlSyntax): [string, string] {
 }
 
 /** A value that matches no row, closed for the syntax, so that only the UNION's row comes back. */
-function unionPrefix(s: SqlSyntax): string {
-  return s.quote === null ? `-${randomInt(100000, 999999)}` : `pcx${randomInt(100000, 999999)}${s.quote}`;
+function unionPrefix(random: SeededRandom, s: SqlSyntax): string {
+  return s.quote === null ? `-${random.int(100000, 999999)}` : `pcx${random.int(100000, 999999)}${s.quote}`;
 }
 
 /**
  * Products the database computes (a*b), one per column: the request carries "a*b", the answer the
  * product, so an input echoed back can never look like a read.
  */
-function markers(columns: number): { expr: string; value: string }[] {
-  const a = randomInt(10007, 49999);
+function markers(random: SeededRandom, columns: number): { expr: string; value: string }[] {
+  const a = random.int(10007, 49999);
   return Array.from({ length: columns }, (_, i) => {
-    const b = 1013 + i * 17 + randomInt(0, 15);
+    const b = 1013 + i * 17 + random.int(0, 15);
     return { expr: `${a}*${b}`, value: String(a * b) };
   });
 }
@@ -102,10 +98,10 @@ async function booleanRead(send: Send, v: string, s: SqlSyntax, reference: Excha
   return { yes, no, conditions };
 }
 
-async function unionRead(send: Send, s: SqlSyntax, baseline: Exchange): Promise<UnionRead | null> {
-  const prefix = unionPrefix(s);
+async function unionRead(random: SeededRandom, send: Send, s: SqlSyntax, baseline: Exchange): Promise<UnionRead | null> {
+  const prefix = unionPrefix(random, s);
   for (let columns = 1; columns <= UNION_MAX_COLUMNS; columns += 1) {
-    const cols = markers(columns);
+    const cols = markers(random, columns);
     const payload = unionPayload(prefix, cols.map((c) => c.expr));
     const ex = await send(payload);
     if (!ex) return null;
@@ -136,12 +132,12 @@ async function versionRead(send: Send, union: UnionRead): Promise<VersionRead | 
  * (when a reference answer is given and succeeded), then a UNION of computed constants, then the
  * version (`union` false: the boolean pair only). `send` returns null when the budget is spent.
  */
-export async function readProof(send: Send, v: string, syntaxes: SqlSyntax[], reference: Exchange | null, baseline: Exchange, union = true): Promise<ReadProof> {
+export async function readProof(random: SeededRandom, send: Send, v: string, syntaxes: SqlSyntax[], reference: Exchange | null, baseline: Exchange, union = true): Promise<ReadProof> {
   const proof: ReadProof = { boolean: null, union: null, version: null };
   for (const s of syntaxes) {
     proof.boolean ??= await booleanRead(send, v, s, reference);
     // The UNION ends in a comment that cuts off the rest of the statement: never on an operation that changes data (probe-safety.ts).
-    proof.union = union ? await unionRead(send, s, baseline) : null;
+    proof.union = union ? await unionRead(random, send, s, baseline) : null;
     if (proof.union) {
       proof.version = await versionRead(send, proof.union);
       return proof;

@@ -3,7 +3,6 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
-import { randomHex } from '../../random';
 import { toProbe } from '../../requests';
 import { describeEndpoint, defineCheck } from '../common/helpers';
 import { sameAnswer } from '../common/input-points';
@@ -36,7 +35,7 @@ export const traceEnabled = defineCheck({
     if (sample) urls.push(ctx.url(sample.path).href);
     for (const url of [...new Set(urls)]) {
       if (ctx.budgetLeft() <= 0) return;
-      const token = `portcullis-${randomHex(8)}`;
+      const token = `portcullis-${ctx.random.hex(8)}`;
       const ex = await ctx.send({ method: 'TRACE', url, headers: { 'x-portcullis-trace': token }, followRedirects: false });
       if (!ex.ok || !ex.body.includes(token)) continue;
       yield {

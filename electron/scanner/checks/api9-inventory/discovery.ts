@@ -177,8 +177,8 @@ export const undocumentedEndpoints = defineCheck({
     const documented = documentedPaths(ctx);
     const get = (path: string, auth: RequestAuth) =>
       ctx.send({ method: 'GET', url: originUrl(ctx, path), auth, placements: ctx.authSpec().placements, followRedirects: false, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } });
-    const anon = new NotFoundModel((p) => get(p, ANON));
-    const key1 = new NotFoundModel((p) => get(p, AS_KEY1));
+    const anon = new NotFoundModel((p) => get(p, ANON), ctx.random.fork('anonymous'));
+    const key1 = new NotFoundModel((p) => get(p, AS_KEY1), ctx.random.fork('key 1'));
     const found: Found[] = [];
 
     const tryOne = async (c: Candidate, first: RequestAuth) => {

@@ -3,7 +3,7 @@
 // is never mistaken for a hidden route.
 
 import type { Exchange } from '../../http/exchange';
-import { randomHex } from '../../random';
+import type { SeededRandom } from '../../random';
 import { compareBodies } from '../../similarity';
 
 /** A guessed path with the part that was guessed marked, e.g. "/api/v2/*" for "/api/v2/users". */
@@ -14,9 +14,9 @@ export interface Guess {
 }
 
 /** "/api/v2/*" -> "/api/v2/portcullis-1a2b3c" (a leaf with an extension keeps one, so static-file handlers answer). */
-function controlPath(shape: string, guessedLeaf: string): string {
+function controlPath(random: SeededRandom, shape: string, guessedLeaf: string): string {
   const ext = /\.[a-z0-9]{1,5}$/i.exec(guessedLeaf)?.[0] ?? '';
-  return shape.replace('*', `portcullis-${randomHex(4)}${ext}`);
+  return shape.replace('*', `portcullis-${random.hex(4)}${ext}`);
 }
 
 // "/api" + "/.git/config" gives "/api/*/*": every guessed segment is made random, the prefix is kept.
@@ -27,8 +27,11 @@ export function shapeOf(prefix: string, guessed: string): string {
 export class NotFoundModel {
   private readonly controls = new Map<string, Promise<Exchange[]>>();
 
-  /** Two controls per plain shape, one per file extension guessed at that shape. */
-  constructor(private readonly fetch: (path: string) => Promise<Exchange>) {}
+  /** Two controls per plain shape, one per file extension guessed at that shape; their random paths come from `random`, per shape. */
+  constructor(
+    private readonly fetch: (path: string) => Promise<Exchange>,
+    private readonly random: SeededRandom,
+  ) {}
 
   /** The control answers for a shape, fetched once (concurrent callers share them). */
   controlsFor(shape: string, leaf: string): Promise<Exchange[]> {
@@ -36,17 +39,18 @@ export class NotFoundModel {
     const key = `${shape}|${ext}`;
     let p = this.controls.get(key);
     if (!p) {
-      p = Promise.all(Array.from({ length: ext ? 1 : 2 }, () => this.fetch(this.materialise(shape, leaf))));
+      const random = this.random.fork(key);
+      p = Promise.all(Array.from({ length: ext ? 1 : 2 }, () => this.fetch(this.materialise(random, shape, leaf))));
       this.controls.set(key, p);
     }
     return p;
   }
 
-  private materialise(shape: string, leaf: string): string {
+  private materialise(random: SeededRandom, shape: string, leaf: string): string {
     // Every "*" is random; the last keeps the guessed leaf's extension.
     const parts = shape.split('/');
     const last = parts.lastIndexOf('*');
-    return parts.map((p, i) => (p !== '*' ? p : i === last ? controlPath('*', leaf) : `portcullis-${randomHex(3)}`)).join('/');
+    return parts.map((p, i) => (p !== '*' ? p : i === last ? controlPath(random, '*', leaf) : `portcullis-${random.hex(3)}`)).join('/');
   }
 }
 

@@ -2,9 +2,9 @@
 // methods). The spec is the inventory: anything answering outside it is the finding.
 
 import type { Endpoint } from '../../../../shared/contract';
-import { randomHex } from '../../random';
+import type { SeededRandom } from '../../random';
 import { mutate, pathParamNames } from '../../requests';
-import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
+import { apiWideFinding, defineCheck, describeEndpoint, forEachLimit, type Hit } from '../common/helpers';
 import { AS_KEY1, injectionPoints } from '../common/input-points';
 import { looksLikeError } from '../common/objects';
 import { isEmptyBody } from '../../similarity';
@@ -21,12 +21,12 @@ function declaredStatus(endpoint: Endpoint, status: number): boolean {
   return codes.some((c) => c === s || (/^[1-5]xx$/i.test(c) && c[0] === s[0]));
 }
 
-function unknownValue(endpoint: Endpoint, name: string): string {
+function unknownValue(random: SeededRandom, endpoint: Endpoint, name: string): string {
   const p = endpoint.parameters.find((x) => x.in === 'path' && x.name === name);
   const t = p?.schema?.type;
-  if (t === 'integer' || t === 'number') return String(900_000_000 + Math.floor(Math.random() * 90_000_000));
-  if (p?.schema?.format === 'uuid') return `${randomHex(4)}-${randomHex(2)}-4${randomHex(2).slice(1)}-8${randomHex(2).slice(1)}-${randomHex(6)}`;
-  return `portcullis-missing-${randomHex(6)}`;
+  if (t === 'integer' || t === 'number') return String(random.int(900_000_000, 989_999_999));
+  if (p?.schema?.format === 'uuid') return `${random.hex(4)}-${random.hex(2)}-4${random.hex(2).slice(1)}-8${random.hex(2).slice(1)}-${random.hex(6)}`;
+  return `portcullis-missing-${random.hex(6)}`;
 }
 
 export const undocumentedBehaviour = defineCheck({
@@ -72,7 +72,7 @@ export const undocumentedBehaviour = defineCheck({
       const name = pathParamNames(endpoint.path)[0]!;
       const point = injectionPoints(ctx, endpoint, request).find((p) => p.where === 'path' && p.name === name);
       if (!point) return;
-      const ex = await ctx.sendPrepared(point.with(unknownValue(endpoint, name)), AS_KEY1);
+      const ex = await ctx.sendPrepared(point.with(unknownValue(ctx.random.fork(describeEndpoint(endpoint)), endpoint, name)), AS_KEY1);
       if (ex.response && ex.status < 400 && !declaredStatus(endpoint, ex.status)) {
         statusHits.push({ endpoint, exchange: ex, detail: `HTTP ${ex.status} for an id that does not exist (declared: ${Object.keys(endpoint.responses).join(', ')})` });
       }
@@ -137,7 +137,7 @@ async function undocumentedMethods(ctx: CheckContext): Promise<Hit[]> {
     const attempt = await ctx.sendPrepared(read, AS_KEY1);
     if (!attempt.ok || isEmptyBody(attempt) || looksLikeError(attempt)) return;
     const pathname = read.url.pathname;
-    const control = await ctx.sendPrepared(mutate(read, { path: `${pathname.slice(0, pathname.lastIndexOf('/'))}/portcullis-${randomHex(4)}` }), AS_KEY1);
+    const control = await ctx.sendPrepared(mutate(read, { path: `${pathname.slice(0, pathname.lastIndexOf('/'))}/portcullis-${ctx.random.fork(`${describeEndpoint(endpoint)} OPTIONS`).hex(4)}` }), AS_KEY1);
     if (presence(attempt, [control]) !== 'present') return;
     hits.push({ endpoint, exchange: attempt, detail: `Allow: ${allow.join(', ')}; GET (undocumented) answered HTTP ${attempt.status}, a random path next to it ${control.status}` });
   });

@@ -314,7 +314,10 @@ export function sameValue(sent: unknown, read: unknown): boolean {
   return sent === read;
 }
 
-/** A random marker: unique enough to prove a value came from this request. */
+/**
+ * A random marker: unique enough to prove a value came from this request. Crypto-random, not from the
+ * scan's seed: markers stay on the target, and one must never match what an earlier scan left there.
+ */
 export function newMarker(prefix = 'pcl'): string {
   return `${prefix}${randomHex(5)}`;
 }

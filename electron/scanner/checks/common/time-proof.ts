@@ -15,7 +15,7 @@ import {
     type InjectionPoint,
     type PointSource,
 } from './input-points';
-import { timingScreen, withTimingLock } from './timing-gate';
+import { confirmUntilAgreed, MAX_CONFIRMATIONS, timingScreen } from './timing-gate';
 
 export function delayNotes(proof: DelayProof, baseMs: number): string[] {
   return [
@@ -36,6 +36,11 @@ export function delayExchanges(baseline: Exchange, proof: DelayProof): { label: 
 
 type DelayTemplate = (value: string, seconds: number) => string;
 
+/** Requests of one confirmation: the re-timed baseline, both delays and the 0 s control. */
+export const TIME_CONFIRM_REQUESTS = 4;
+/** A check's budget for its time-based confirmations (a second one when the first disagrees with the screening). */
+export const TIME_CONFIRM_BUDGET = MAX_CONFIRMATIONS * TIME_CONFIRM_REQUESTS;
+
 /** A first baseline slower than this is timed again before screening (a cold start hides a 1 s delay). */
 const SLOW_BASELINE_MS = 300;
 
@@ -52,8 +57,9 @@ interface TimeProof {
 
 /**
  * Time-based proof for delaying payloads: each template is screened at 1 s alongside the scan's other
- * requests (timingScreen); one that answers late is confirmed alone (withTimingLock): the unchanged
- * request re-timed, then 1 s again, 2 s and 0 s (confirmDelay).
+ * requests (timingScreen); one that answers late is confirmed alone: the unchanged request re-timed, then
+ * 1 s again, 2 s and 0 s (confirmDelay), once more when that does not agree with the screening
+ * (confirmUntilAgreed).
  */
 export async function timeBased(
   ctx: CheckContext,
@@ -78,7 +84,7 @@ export async function timeBased(
       const probe = await timingScreen(ctx, () => send(p.name, t(v, 1)));
       if (!probe) return null;
       if (!delayed(probe, screenMs, 1)) continue;
-      const confirmed = await withTimingLock(ctx, async (): Promise<TimeProof | null> => {
+      const confirmed = await confirmUntilAgreed(ctx, async (): Promise<TimeProof | null> => {
         const ref = await reference(ctx, src);
         if (!ref?.response) return null;
         const baseMs = Math.min(ref.durationMs, baseline.durationMs);

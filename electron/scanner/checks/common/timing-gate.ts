@@ -77,3 +77,21 @@ export function timingScreen<T>(ctx: { resources: ResourcePool }, fn: () => Prom
 export function withTimingLock<T>(ctx: { resources: ResourcePool }, fn: () => Promise<T>): Promise<T> {
   return timingGate(ctx).run(true, fn);
 }
+
+/** Confirmations of one timing proof, at most: with the screening that asked for it, three verdicts, so two always agree. */
+export const MAX_CONFIRMATIONS = 2;
+
+/**
+ * A timing proof repeated until two verdicts agree (issue 27): the screening that found the slow answer
+ * is the first vote for a finding, a confirmation that agrees ends it, and one that does not is followed
+ * by one more, which decides. A load spike during one confirmation (a slow baseline sample raises the
+ * bar, a slowed control looks delayed) then no longer decides whether a finding exists. Each attempt runs
+ * alone; `attempt` (0, 1) lets the second ask for more headroom over the noise.
+ */
+export async function confirmUntilAgreed<T>(ctx: { resources: ResourcePool }, confirm: (attempt: number) => Promise<T | null>): Promise<T | null> {
+  for (let attempt = 0; attempt < MAX_CONFIRMATIONS; attempt += 1) {
+    const proof = await withTimingLock(ctx, () => confirm(attempt));
+    if (proof) return proof;
+  }
+  return null;
+}
