@@ -5,10 +5,10 @@
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import type { SeededRandom } from '../../random';
-import { mutate } from '../../requests';
+import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects';
-import type { CheckContext } from '../types';
+import type { CheckContext, FindingDraft } from '../types';
 import { isShortCodeRoute } from '../common/short-codes';
 import { OWASP_API2 } from '../common/references';
 
@@ -106,6 +106,68 @@ function wrongSecret(random: SeededRandom, schema: JsonSchema | null | undefined
   return v.slice(0, max);
 }
 
+/** Attempts sent with client-address headers once throttled: the first that gets through, then two more to confirm. */
+const BYPASS_TRIES = 4;
+const ADDRESS_HEADERS = ['x-forwarded-for', 'x-real-ip', 'x-client-ip', 'true-client-ip'];
+
+interface Bypass {
+  header: string;
+  attempts: Exchange[];
+}
+
+/** A documentation-range address (RFC 5737) per attempt: never a real client's. */
+function clientAddress(i: number): string {
+  return `203.0.113.${(i % 250) + 2}`;
+}
+
+/**
+ * After a throttle: the same attempt with a made-up client address in each header in turn; a header whose
+ * attempts are processed again, like the first of the burst (same status, no throttle sign), 3 in a row.
+ */
+async function addressBypass(ctx: CheckContext, throttled: PreparedRequest, first: Exchange, n: number, next: (j: number) => Json): Promise<Bypass | null> {
+  let j = 0;
+  for (const header of ADDRESS_HEADERS) {
+    if (ctx.budgetLeft() <= 0) return null;
+    const tryOnce = async (): Promise<Exchange | null> => {
+      j += 1;
+      const ex = await ctx.sendPrepared(mutate(throttled, { bodyValue: next(j), headers: { [header]: clientAddress(n + j) } }), { kind: 'none' });
+      return ex.response && ex.status === first.status && !throttleSign(ex) ? ex : null;
+    };
+    const got = await tryOnce();
+    if (!got) continue;
+    const attempts = [got];
+    while (attempts.length < BYPASS_TRIES - 1 && ctx.budgetLeft() > 0) {
+      const again = await tryOnce();
+      if (!again) return null;
+      attempts.push(again);
+    }
+    return attempts.length === BYPASS_TRIES - 1 ? { header, attempts } : null;
+  }
+  return null;
+}
+
+function bypassFinding(ep: Endpoint, kind: AuthRoute['kind'], throttled: Exchange, sign: string, bypass: Bypass): FindingDraft {
+  const what = kind === 'login' ? 'password guesses' : kind === 'reset-confirm' ? 'reset-token guesses' : 'reset requests';
+  return {
+    parameter: bypass.header,
+    name: `Attempt limit bypassed with ${headerName(bypass.header)}`,
+    confidence: 'high',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:L/A:N',
+    description:
+      `${describeEndpoint(ep)} limits ${what} (${sign} after a burst), but the next ${bypass.attempts.length} attempts, each with a different ` +
+      `made-up address in ${headerName(bypass.header)}, were processed again (HTTP ${bypass.attempts[0]!.status}, no throttle). The limit ` +
+      'keys on a client address the client itself sends, so an attacker resets it at will and guesses at full speed.',
+    notes: [`Addresses sent: ${bypass.attempts.map((a) => a.request.headers[bypass.header]).join(', ')} (RFC 5737 documentation range).`],
+    exchanges: [
+      { label: `Throttled attempt (${sign})`, exchange: throttled },
+      { label: `Attack: ${headerName(bypass.header)} with a new address`, exchange: bypass.attempts[bypass.attempts.length - 1]! },
+    ],
+    reproduce: bypass.attempts[bypass.attempts.length - 1]!,
+  };
+}
+
+const headerName = (h: string) => h.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => `${d}${c.toUpperCase()}`).replace(/\bIp\b/, 'IP');
+
 export const authBruteForce = defineCheck({
   id: 'api2-auth-brute-force',
   title: 'No throttling of login, token or password-reset attempts',
@@ -118,16 +180,18 @@ export const authBruteForce = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: BURST,
+  budget: BURST + BYPASS_TRIES,
   needsKey2: false,
-  techniques: ['API2.3'],
+  techniques: ['API2.3', 'API2.throttle-bypass'],
   description:
     `On login and token routes (a POST with a user field and a password field) and password-reset routes (request: a user or e-mail field; ` +
     `confirm: a token or code field), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
     'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
     'wrong reset tokens. Finding: every attempt is processed the same way ' +
     '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
-    'may sit in front of the application and not show at this volume.',
+    'may sit in front of the application and not show at this volume. When the burst is throttled, the next attempts carry a different ' +
+    `client address in X-Forwarded-For (then X-Real-IP, X-Client-IP, True-Client-IP); finding (high) when ${BYPASS_TRIES - 1} of them in a ` +
+    'row are processed again: the limit keys on an address the client chooses.',
   coverage:
     `A burst of ${BURST} finds missing limits, not weak ones (a limit of 50 attempts per minute passes). A limit enforced per source address ` +
     'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the targeted account or send reset mails to ' +
@@ -159,7 +223,17 @@ export const authBruteForce = defineCheck({
       const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], i) };
       const ex = await ctx.sendPrepared(mutate(base, { bodyValue: value }), { kind: 'none' });
       if (!ex.response || ex.status >= 500) return;
-      if (throttleSign(ex)) return;
+      const sign = throttleSign(ex);
+      if (sign) {
+        // A limit exists: does it trust a client address the client itself sends?
+        if (attempts.length) {
+          const bypass = await addressBypass(ctx, mutate(base, { bodyValue: value }), attempts[0]!, BURST + i, (j) =>
+            route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], BURST + i + j) },
+          );
+          if (bypass) yield bypassFinding(ep, route.kind, ex, sign, bypass);
+        }
+        return;
+      }
       attempts.push(ex);
     }
     const statuses = [...new Set(attempts.map((a) => a.status))];
