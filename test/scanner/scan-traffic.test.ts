@@ -8,6 +8,7 @@ import type { Har } from 'har-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCore, openTransport, signUpAndLogin, type TestCore, type Transport, type TestUser } from '../helpers/core';
 import { miniApiInput, startMiniApi, type MiniApi } from '../helpers/mini-api';
+import { PACE_MESSAGES, SCAN_PACE_LIMITS } from '../../shared/scan-traffic';
 import { harSchemaErrors } from '../helpers/har';
 import { closedPort, startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy';
 
@@ -127,6 +128,25 @@ describe('scan traffic through a proxy', () => {
     const res = await t.call('GET', `/api/scan/traffic?scan_id=${scan.scanId}`, { token: user.token });
     expect(res.status).toBe(404);
   }, 20_000);
+
+  it('validates the pace Configure Scan sends, on the server, with the bounds the dialog shows', async () => {
+    const apiId = await tc.core.services.repos.apis.createWithEndpoints({ ...miniApiInput(user.id, target.url), name: 'Pace' }, new Date());
+    for (const [field, value, message] of [
+      ['rps', 1001, PACE_MESSAGES.rps],
+      ['rps', -1, PACE_MESSAGES.rps],
+      ['concurrency', 0, PACE_MESSAGES.concurrency],
+      ['concurrency', 2.5, PACE_MESSAGES.concurrency],
+      ['concurrency', SCAN_PACE_LIMITS.concurrency.max + 1, PACE_MESSAGES.concurrency],
+    ] as const) {
+      const res = await t.call<{ message: string }>('POST', '/api/scan/create', { token: user.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: target.users.alice.token, [field]: value } });
+      expect(res.status, `${field} ${value}`).toBe(400);
+      expect(res.text).toContain(message);
+    }
+    const okay = await t.call('POST', '/api/scan/create', { token: user.token, body: { api_id: apiId, scan_profile: 'owasp', api_key_1: target.users.alice.token, rps: 5, concurrency: 1 } });
+    expect(okay.status, okay.text).toBe(201);
+    const last = await t.call<{ data: { last: { rps: number; concurrency: number } } }>('GET', `/api/scan/last-config?api_id=${apiId}`, { token: user.token });
+    expect(last.json.data.last).toMatchObject({ rps: 5, concurrency: 1 });
+  });
 
   it('refuses a proxy URL that is not an http(s) proxy, saying what to fix without echoing it', async () => {
     for (const [url, message] of [
