@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OWASP_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
 import type { ThrottleRule } from './accounts/throttle';
+import { proxyFromOptions, type ScanProxy } from './scanner/http/proxy';
 import type { SecretStoreChoice } from './secrets/index';
 import { NO_QUOTAS, type QuotaLimits } from './store/quotas';
 
@@ -31,6 +32,12 @@ export interface ScanDefaults {
   maxDurationMs: number;
   /** A live import's time limit, logins included (PORTCULLIS_IMPORT_TIMEOUT_MS; default 2 min). */
   importTimeoutMs: number;
+  /**
+   * The upstream proxy of every scan (PORTCULLIS_PROXY, PORTCULLIS_PROXY_CA; the CLI's --proxy): the
+   * operator's choice, so its address is not held to the local-address guard. A user's own proxy
+   * (Settings → Scan traffic) takes its place for that user's scans. Null: scans go direct.
+   */
+  proxy: ScanProxy | null;
 }
 
 export interface CoreConfig {
@@ -296,6 +303,10 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
       tlsVerify: input.scan?.tlsVerify ?? env.PORTCULLIS_SCAN_TLS_VERIFY !== '0',
       maxDurationMs: input.scan?.maxDurationMs ?? envNumber(env.PORTCULLIS_SCAN_MAX_DURATION_MS) ?? 60 * 60 * 1000,
       importTimeoutMs: input.scan?.importTimeoutMs ?? envNumber(env.PORTCULLIS_IMPORT_TIMEOUT_MS) ?? 2 * 60 * 1000,
+      proxy:
+        input.scan?.proxy !== undefined
+          ? input.scan.proxy
+          : proxyFromOptions({ url: env.PORTCULLIS_PROXY, caFile: env.PORTCULLIS_PROXY_CA, source: 'PORTCULLIS_PROXY', caSource: 'PORTCULLIS_PROXY_CA' }),
     },
     oidc: input.oidc !== undefined ? (input.oidc && { ...input.oidc, issuer: checkIssuer(input.oidc.issuer) }) : oidcFromEnv(env),
     corsOrigins: input.corsOrigins ?? corsOriginsFromEnv(env),

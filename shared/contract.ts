@@ -543,6 +543,31 @@ export interface CreateScanRequest extends ApiScoped {
   signup?: SignupSetting;
   /** The seed of the scan's probe values and choices, 0 to 4294967295 (default: a new one per scan). */
   seed?: number;
+  /** Requests per second, 0 = no cap (shared/scan-traffic.ts SCAN_PACE_LIMITS; default: the server's). */
+  rps?: number;
+  /** Requests in flight at once (SCAN_PACE_LIMITS; default: the server's). */
+  concurrency?: number;
+}
+/** Settings → Scan traffic (issue 27): the user's upstream proxy, never with its password. */
+export interface ScanTrafficSettings {
+  /** The user's proxy URL without its password (the user name stays), or null for none. */
+  proxy_url: string | null;
+  /** The stored URL carries a password (kept when the form saves the URL unchanged). */
+  proxy_password_set: boolean;
+  /** The CA trusted for a TLS-intercepting proxy: its first certificate, described. */
+  ca: { subject: string; valid_to: string; fingerprint256: string; certificates: number } | null;
+  /** The server's proxy for every scan (PORTCULLIS_PROXY), password masked; the user's own takes its place. */
+  server_proxy: string | null;
+  /** false on a team server without local scans: a user's proxy must have a public address there. */
+  local_proxy_allowed: boolean;
+}
+export interface UpdateScanTrafficRequest {
+  /** http(s)://[user[:password]@]host:port, or null (or '') for none. */
+  proxy_url: string | null;
+  /** A new password; absent: the stored one is kept for the same scheme, host, port and user name; '' removes it. */
+  proxy_password?: string;
+  /** The proxy's CA certificate(s) in PEM; null removes it; absent keeps it. */
+  ca_pem?: string | null;
 }
 /** Configure Scan's Test button: log in as one identity and say who the API thinks it is. */
 export interface TestIdentityRequest extends ApiScoped {
@@ -653,6 +678,8 @@ export interface ApiContract {
   'POST /api/user/sessions/revoke-others': { body: Record<string, never>; data: undefined };
   'GET /api/user/sign-ins': { query: Record<string, never>; data: { sign_ins: SignInRecord[] } };
   'PUT /api/user/extended-profile': { body: UpdateExtendedProfileRequest; data: { profile: ExtendedProfile } };
+  'GET /api/user/scan-traffic': { query: Record<string, never>; data: { traffic: ScanTrafficSettings } };
+  'PUT /api/user/scan-traffic': { body: UpdateScanTrafficRequest; data: { traffic: ScanTrafficSettings } };
   'GET /api/stats/platform': { query: Record<string, never>; data: PlatformStats };
   'GET /api/dashboard/overview': { query: { user_id?: string }; data: DashboardOverview };
   'GET /api/environment': { query: Record<string, never>; data: Environment };
@@ -685,6 +712,8 @@ export interface ApiContract {
   'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };
   'POST /api/scans/schedule': { body: ScheduleRequest; data: { schedule: Schedule } };
   'DELETE /api/scans/schedule': { body: ApiScoped; data: undefined };
+  /** The scan's traffic as HAR 1.2 (a file, like a report): once the scan has ended. */
+  'GET /api/scan/traffic': { query: { scan_id: string }; data: undefined };
   'GET /api/reports/download': {
     query: { scan_id: string; report_type: ReportType; user_id?: string };
     data: undefined;

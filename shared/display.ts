@@ -169,6 +169,13 @@ export function reportFileName(apiName: string, type: ReportType, at: Date, time
   return `${p.year}-${p.month}-${p.day}_${p.hour}${p.minute} - ${label} - ${name}.${ext}`;
 }
 
+/** A scan's traffic, named like the reports: "YYYY-MM-DD_HHMM - Scan Traffic - {api name}.har". */
+export function trafficFileName(apiName: string, at: Date, timeZone?: string): string {
+  const p = parts(at, timeZone ?? defaultTimeZone());
+  const name = [...apiName.trim().replace(UNSAFE_FILENAME, '_')].slice(0, FILENAME_NAME_MAX).join('') || 'API';
+  return `${p.year}-${p.month}-${p.day}_${p.hour}${p.minute} - Scan Traffic - ${name}.har`;
+}
+
 /** LOCAL badge: the base URL names localhost or an IP address. */
 export function isLocalBaseUrl(baseUrl: string | null | undefined): boolean {
   if (!baseUrl) return false;

@@ -19,6 +19,8 @@ import { createLogger } from '../log';
 import type { ScanEvent } from '../scanner/events';
 import { securityScore } from '../scanner/findings';
 import { readBaseline, type Baseline } from './baseline';
+import { maskProxyUrl, TRAFFIC_LIMITS } from '../../shared/scan-traffic';
+import { proxyFromOptions, ProxyError, type ScanProxy } from '../scanner/http/proxy';
 import { UsageError, type CliCommand } from './types';
 
 const HELP = `Usage: portcullis scan --spec <file> --base-url <url> (--config <scan.yaml> | --key1 <key>) [options]
@@ -42,6 +44,13 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --timeout-ms   per-request timeout, headers and body together (default 15000)
   --max-duration the whole scan's time limit in seconds (default 3600): past it the scan stops,
                  failed with the reason, and keeps what it found
+  --proxy        send every request through this HTTP proxy (Burp, ZAP, an egress proxy):
+                 http://host:port or http://user:password@host:port (or PORTCULLIS_PROXY; its
+                 password is never printed)
+  --proxy-ca     a PEM file with the CA of a TLS-intercepting proxy, trusted besides the system's
+                 (or PORTCULLIS_PROXY_CA)
+  --har          write the scan's traffic to this file as HAR 1.2 (the last ${TRAFFIC_LIMITS.maxEntries} requests,
+                 secrets redacted like evidence); written for failed scans too
   --out          directory for findings.json (default: the current directory)
   --min-coverage fail the run (exit 2) when fewer than this percentage of the operations answered a
                  2xx to some identity (0-100; default none)
@@ -181,6 +190,18 @@ function readScanConfig(file: string | undefined, key1Flag: string | undefined, 
   return { identities: identitiesFromKeys(key1, key2) };
 }
 
+/** --har: the scan's stored traffic to a file (0600: it shows the API's answers); a scan that kept none says so. */
+async function writeHar(s: Core['services'], scanId: string, file: string): Promise<void> {
+  const stored = await s.repos.scanTraffic.find(scanId);
+  if (!stored) {
+    process.stderr.write(`No traffic was kept for this scan (it sent no request): ${file} not written.\n`);
+    return;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, stored.har, { mode: 0o600 });
+  process.stderr.write(`wrote ${file} (${stored.entries} requests${stored.dropped ? `; the ${stored.dropped} oldest were dropped` : ''})\n`);
+}
+
 const MAX_LISTED_USERS = 12;
 
 /** The identity table the scan result carries, as terminal lines. */
@@ -217,6 +238,9 @@ export const scanCommand: CliCommand = {
         'max-duration': { type: 'string' },
         'min-coverage': { type: 'string' },
         out: { type: 'string' },
+        proxy: { type: 'string' },
+        'proxy-ca': { type: 'string' },
+        har: { type: 'string' },
         'fail-on': { type: 'string', default: 'high' },
         baseline: { type: 'string' },
         'data-dir': { type: 'string' },
@@ -251,6 +275,23 @@ export const scanCommand: CliCommand = {
     const minCoverage = positiveInt('min-coverage', values['min-coverage'], 0, 100);
     const seed = positiveInt('seed', values.seed, 0, SCAN_SEED_MAX) ?? scanConfig.seed;
     const outDir = path.resolve(values.out ?? '.');
+    const harFile = values.har !== undefined ? path.resolve(values.har) : null;
+    if (values.har !== undefined && !values.har.trim()) throw new UsageError('--har needs a file name.');
+    let proxy: ScanProxy | null | undefined;
+    try {
+      // The flags replace the environment's proxy; without them the core reads PORTCULLIS_PROXY itself.
+      proxy =
+        values.proxy !== undefined || values['proxy-ca'] !== undefined
+          ? proxyFromOptions({
+              url: values.proxy ?? process.env.PORTCULLIS_PROXY,
+              caFile: values['proxy-ca'] ?? process.env.PORTCULLIS_PROXY_CA,
+              source: values.proxy !== undefined ? '--proxy' : 'PORTCULLIS_PROXY',
+              caSource: values['proxy-ca'] !== undefined ? '--proxy-ca' : 'PORTCULLIS_PROXY_CA',
+            })
+          : undefined;
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     let formats: string[] = [];
     if (values.format) {
       try {
@@ -288,7 +329,13 @@ export const scanCommand: CliCommand = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      core = await createCore({ shell: 'cli', dataDir, logger });
+      try {
+        core = await createCore({ shell: 'cli', dataDir, logger, ...(proxy !== undefined ? { scan: { proxy } } : {}) });
+      } catch (err) {
+        if (err instanceof ProxyError) throw new UsageError(err.message);
+        throw err;
+      }
+      if (!values.quiet && core.config.scan.proxy) process.stderr.write(`Through the proxy ${maskProxyUrl(core.config.scan.proxy.url)}\n`);
       const s = core.services;
       const now = s.clock.now();
       const user = (await s.repos.users.findByUsername(CLI_USER.username)) ?? (await s.repos.users.create({ ...CLI_USER, passwordHash: null }, now));
@@ -343,6 +390,7 @@ export const scanCommand: CliCommand = {
       fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }, coverage), null, 2)}\n`, { mode: 0o600 });
       const info = details.results.scan_info;
       if (typeof info.seed === 'number') process.stderr.write(`${seedLine(info.seed)}\n`);
+      if (harFile) await writeHar(s, scanId, harFile);
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
         if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);

@@ -256,3 +256,36 @@ export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, c
     callback(null, first.address, first.family);
   });
 }
+
+/**
+ * The guard for requests that go through a proxy, which resolves the target's name itself (so the
+ * connect-time lookup above never sees it): each host is resolved here and refused when any of its
+ * addresses is local, the verdict kept for `ttlMs`. The proxy's own resolution can still differ (DNS
+ * rebinding between the two lookups): docs/decisions.md says what that leaves open.
+ */
+export class ProxiedHostGuard {
+  private readonly verdicts = new Map<string, { until: number; error: NodeJS.ErrnoException | null }>();
+
+  constructor(
+    private readonly resolve: Resolver = systemResolver,
+    private readonly ttlMs = 10_000,
+  ) {}
+
+  /** Resolves when the host may be reached; rejects with code EPORTCULLIS_LOCAL (or ENOTFOUND) when not. */
+  async check(hostname: string): Promise<void> {
+    const host = hostname.toLowerCase();
+    const now = performance.now();
+    let verdict = this.verdicts.get(host);
+    if (!verdict || verdict.until < now) {
+      let error: NodeJS.ErrnoException | null = null;
+      try {
+        await assertPublicHost(host, this.resolve);
+      } catch (err) {
+        error = Object.assign(new Error((err as Error).message), { code: err instanceof LocalTargetError ? 'EPORTCULLIS_LOCAL' : 'ENOTFOUND' });
+      }
+      verdict = { until: now + this.ttlMs, error };
+      this.verdicts.set(host, verdict);
+    }
+    if (verdict.error) throw verdict.error;
+  }
+}

@@ -25,6 +25,7 @@ import type { RequestAuth } from './http/exchange';
 import { operationLabel } from './probe-safety';
 import { registeredAccount, registrationOperation, registrationOperations } from './registrations';
 import { ResourcePool } from './resources';
+import { TrafficRecorder } from './traffic';
 import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -60,6 +61,8 @@ export class ScanRun {
   readonly baselines: Baselines;
   /** What the scan tested: every exchange by operation and identity, every check's run by operation (issue 26). */
   readonly coverage: CoverageLedger;
+  /** The requests the scan sent, the last ones within bounds: its HAR when it ends (traffic.ts). */
+  readonly traffic = new TrafficRecorder();
   readonly progress: ScanProgress = { done: 0, total: 0, requestsSent: 0, findings: 0 };
   /** What the scan does outside the tasks (signing in); the tasks in flight take its place. */
   phase: ScanCurrent | null = null;
@@ -126,7 +129,9 @@ export class ScanRun {
         return password;
       },
       signal: this.controller.signal,
+      proxy: job.engine.proxy ?? null,
       onExchange: (ex) => {
+        this.traffic.record(ex);
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
         this.book.observe(ex);
         this.coverage.observe(ex, this.identityOf(ex.request.auth));
@@ -304,6 +309,7 @@ export class ScanRun {
       createdUserSecrets: created.map((a) => ({ username: a.username, email: a.email, operation: a.operation, purpose: a.purpose, password: a.password })),
       refreshes: this.book.refreshes,
       rotatedRefreshTokens: Object.fromEntries(this.rotated),
+      traffic: this.traffic.size ? this.traffic.toLog(this.redactor) : null,
     };
   }
 }

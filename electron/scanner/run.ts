@@ -10,6 +10,8 @@ import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { Logger } from '../log';
 import type { Check, ScanApi, ScanOptions } from './checks/types';
 import type { BuiltFinding } from './findings';
+import type { ScanProxy } from './http/proxy';
+import type { TrafficLog } from './traffic';
 import { describeEndpoint } from './checks/common/helpers';
 import { LocalTargetError } from './net-guard';
 import { OobListener } from './oob';
@@ -30,6 +32,8 @@ export interface EngineSettings {
   allowLocal: boolean;
   /** The whole scan's time limit: past it the scan stops, failed with the reason, keeping what it found. None when absent. */
   maxDurationMs?: number;
+  /** The upstream proxy every request goes through (http/proxy.ts); none when absent. */
+  proxy?: ScanProxy | null;
 }
 
 export interface ScanJob {
@@ -106,6 +110,8 @@ export interface ScanOutcome {
   refreshes: number;
   /** OAuth2 refresh tokens handed out during the scan, by identity: the next scan must use these (they rotate). */
   rotatedRefreshTokens: Record<string, string>;
+  /** The requests the scan sent (the last ones, redacted) as a HAR; null when it sent none. */
+  traffic: TrafficLog | null;
 }
 
 export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome> {

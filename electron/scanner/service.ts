@@ -24,6 +24,7 @@ import {
   type SignupSetting,
 } from '../../shared/identities';
 import { SCAN_MESSAGES } from '../../shared/messages';
+import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
@@ -47,6 +48,10 @@ import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { newScanSeed } from './random';
 import { checkScanTarget } from './target';
+import { checkProxyReachable, ProxyError } from './http/proxy';
+import { createProxySettings, ProxySettingsError } from './proxy-settings';
+import type { ScanTrafficSettings, UpdateScanTrafficRequest } from '../../shared/contract';
+import type { StoredTraffic } from '../store/scan-traffic';
 
 /** The scan's own settings, stored in scans.config (never a secret: the identities' secrets live in the SecretStore). */
 export interface ScanConfig {
@@ -208,6 +213,7 @@ function failedOutcome(reason: string): ScanOutcome {
     createdUserSecrets: [],
     refreshes: 0,
     rotatedRefreshTokens: {},
+    traffic: null,
   };
 }
 
@@ -218,6 +224,7 @@ export function createScanService(deps: ScanServiceDeps) {
   const { repos, secrets, config, logger, clock } = deps;
   const events = deps.events ?? new ScanEvents();
   const active = new Map<string, ActiveScan>();
+  const proxies = createProxySettings({ secrets, config, resolver: deps.resolver });
   /** Several nodes share the database: leases decide which running scans are alive. */
   const shared = config.databaseUrl !== undefined;
   const leases = createLeaseKeeper({
@@ -328,9 +335,12 @@ export function createScanService(deps: ScanServiceDeps) {
           tlsVerify: config.scan.tlsVerify,
           allowLocal: config.allowLocalScans,
           maxDurationMs: cfg.maxDurationMs ?? config.scan.maxDurationMs,
+          proxy: await proxies.proxyFor(row.user_id),
         };
         let findings = 0;
-        outcome = await runScan(
+        // A proxy that cannot be reached fails the scan with that one reason, before a request is sent.
+        const proxyTrouble = engine.proxy ? await checkProxyReachable(engine.proxy, Math.min(engine.timeoutMs, 10_000), engine.tlsVerify).then(() => null, (err: unknown) => (err instanceof ProxyError ? err.message : String(err))) : null;
+        outcome = proxyTrouble ? failedOutcome(proxyTrouble) : await runScan(
           {
             scanId,
             api: { id: api.id, name: api.name, baseUrl: api.base_url, security: parseSecurity(api.security_schemes) },
@@ -384,6 +394,16 @@ export function createScanService(deps: ScanServiceDeps) {
     } catch (err) {
       logger.error('Scan failed to run', { scan_id: scanId, error: (err as Error)?.message });
       outcome = failedOutcome(`The scan stopped on an internal error: ${(err as Error).message}`);
+    }
+    // The requests it sent, as a HAR for the download: a scan that lost them still ends as it ended.
+    if (outcome.traffic) {
+      try {
+        await repos.scanTraffic.save(scanId, outcome.traffic, clock.now());
+        if (outcome.traffic.dropped) outcome.errors.push(`The scan's traffic keeps its last ${outcome.traffic.entries} requests: the ${outcome.traffic.dropped} before them were dropped to stay within bounds.`);
+      } catch (err) {
+        logger.error('Could not store the traffic of a scan', { scan_id: scanId, error: (err as Error)?.message });
+        outcome.errors.push('The traffic of the scan could not be stored: it cannot be downloaded.');
+      }
     }
     // The users the scan registered stay on the target: their passwords are kept like scan keys, for those who may see the scan.
     if (outcome.createdUserSecrets.length) {
@@ -662,6 +682,30 @@ export function createScanService(deps: ScanServiceDeps) {
           results: await repos.findings.listForScan(scanId),
         },
       };
+    },
+
+    /** A finished scan's traffic (HAR 1.2 JSON); 409 while it has not ended, 404 when none was kept. The caller has checked access. */
+    async traffic(scanId: string): Promise<StoredTraffic & { row: ScanRow }> {
+      const row = await repos.scans.findById(scanId);
+      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+      if (row.status === 'created' || row.status === 'running') throw new ScanError(409, SCAN_TRAFFIC_MESSAGES.harNotEnded(row.status));
+      const stored = await repos.scanTraffic.find(scanId);
+      if (!stored) throw new ScanError(404, SCAN_TRAFFIC_MESSAGES.harNone);
+      return { ...stored, row };
+    },
+
+    /** Settings → Scan traffic: the user's proxy (no password) and CA, and the server's proxy (masked). */
+    trafficSettings(userId: string): Promise<ScanTrafficSettings> {
+      return proxies.get(userId);
+    },
+
+    async updateTrafficSettings(userId: string, input: UpdateScanTrafficRequest): Promise<ScanTrafficSettings> {
+      try {
+        return await proxies.update(userId, input);
+      } catch (err) {
+        if (err instanceof ProxySettingsError) throw new ScanError(400, err.message);
+        throw err;
+      }
     },
 
     /** The coverage ledger of a scan (issue 26): null while it runs and for scans from before it. */

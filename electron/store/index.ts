@@ -10,6 +10,7 @@ import type { Notifier } from './notify';
 import { createPasswordResetsRepo } from './password-resets';
 import { createQuotasRepo } from './quotas';
 import { createScansRepo } from './scans';
+import { createScanTrafficRepo } from './scan-traffic';
 import { createSecretsRepo } from './secrets';
 import { createSchedulesRepo } from './schedules';
 import { createSessionsRepo } from './sessions';
@@ -33,6 +34,7 @@ export function createRepos(db: Db, notifier?: Notifier) {
     apis: createApisRepo(db),
     endpoints: createEndpointsRepo(db),
     scans: createScansRepo(db),
+    scanTraffic: createScanTrafficRepo(db),
     findings: createFindingsRepo(db),
     secrets: createSecretsRepo(db),
     shares: createSharesRepo(db),

@@ -122,6 +122,28 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
       }
     });
 
+    it('keep a scan\'s traffic compressed, replace it, and drop it with its scan (migration 016)', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 't@x.io', username: 't', firstName: 'T', lastName: 'T', passwordHash: null }, EARLIER);
+        const api = await addApi(repos, user.id, 'Traffic');
+        await addScan(repos, 'scan-t', api, user.id, NOW);
+        expect(await repos.scanTraffic.find('scan-t')).toBeNull();
+        const entry = { startedDateTime: NOW.toISOString(), time: 1, request: { method: 'GET', url: 'https://api.example.com/é', httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 }, response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 2, mimeType: 'application/json', text: '{}' }, redirectURL: '', headersSize: -1, bodySize: 2 }, cache: {}, timings: { send: 0, wait: 1, receive: 0 } };
+        const har = (n: number) => ({ log: { version: '1.2', creator: { name: 'Portcullis', version: '0' }, entries: Array.from({ length: n }, () => entry) } });
+        await repos.scanTraffic.save('scan-t', { har: har(1), entries: 1, dropped: 0 }, NOW);
+        await repos.scanTraffic.save('scan-t', { har: har(300), entries: 300, dropped: 7 }, NOW);
+        const stored = await repos.scanTraffic.find('scan-t');
+        expect(stored).toMatchObject({ entries: 300, dropped: 7 });
+        expect(JSON.parse(stored!.har)).toEqual(har(300));
+        await sql`DELETE FROM scans WHERE id = 'scan-t'`.execute(store.db);
+        expect(await repos.scanTraffic.find('scan-t')).toBeNull();
+      } finally {
+        await store.close();
+      }
+    });
+
     it('list the recent scans of one millisecond newest inserted first', async () => {
       const store = await open();
       const repos = createRepos(store.db);

@@ -167,6 +167,18 @@ export interface ScansTable {
   coverage: WithDefault<string | null>;
 }
 
+/** The HAR of a finished scan's requests (migration 016; electron/scanner/traffic.ts). */
+export interface ScanTrafficTable {
+  scan_id: string;
+  entries: number;
+  /** Older requests left out to stay within the bounds. */
+  dropped: number;
+  /** The HAR's size before compression. */
+  bytes: number;
+  har_gzip: Buffer;
+  created_at: string;
+}
+
 export interface FindingsTable {
   id: string;
   scan_id: string;
@@ -263,6 +275,7 @@ export interface Database {
   endpoints: EndpointsTable;
   endpoint_flags: EndpointFlagsTable;
   scans: ScansTable;
+  scan_traffic: ScanTrafficTable;
   findings: FindingsTable;
   finding_triage: FindingTriageTable;
   schedules: SchedulesTable;

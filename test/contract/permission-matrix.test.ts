@@ -58,6 +58,7 @@ describe('permission matrix', () => {
       score: 85,
     });
     await seedFinding(db, completedScanId, apiId, { name: 'Missing security headers', cvss: 5.3 });
+    await repos.scanTraffic.save(completedScanId, { har: { log: { version: '1.2', creator: { name: 'Portcullis', version: '0' }, entries: [] } }, entries: 0, dropped: 0 }, tc.clock.now());
     const created = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/create', {
       token: users.owner.token,
       body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token },
@@ -71,6 +72,7 @@ describe('permission matrix', () => {
     { route: 'POST /api/scan/details', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/details', body: { scan_id: f.completedScanId } }) },
     { route: 'POST /api/scan/coverage', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/coverage', body: { scan_id: f.completedScanId } }) },
     { route: 'POST /api/scan/created-users', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/created-users', body: { scan_id: f.completedScanId } }) },
+    { route: 'GET /api/scan/traffic', expect: VIEW, request: async (f) => ({ method: 'GET', path: `/api/scan/traffic?scan_id=${f.completedScanId}` }) },
     {
       route: 'GET /api/reports/download',
       expect: VIEW,

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { SCAN_PROFILE_ALIASES } from '../../../shared/constants';
 import { identitySchema, operationNameSchema, scanSeedSchema, signupSchema, IDENTITY_LIMITS } from '../../../shared/identities';
 import { API_MESSAGES } from '../../../shared/messages';
+import { PACE_MESSAGES, SCAN_PACE_LIMITS } from '../../../shared/scan-traffic';
+import { defaultTimeZone, trafficFileName } from '../../../shared/display';
+import { contentDisposition, resolveTimeZone } from '../../reports/index';
 import { SCAN_TEXT } from '../../scanner/service';
 import { asApiError } from '../scan-errors';
 import type { Services } from '../../services';
@@ -35,9 +38,19 @@ const createSchema = z.object({
     .max(KEY_MAX, { error: 'api_key_2 is too long.' })
     .nullish(),
   lower_privilege_key: z.union([z.literal(1), z.literal(2)]).optional(),
-  /** Requests per second (0 = no cap) and requests in flight; the server bounds both. */
-  rps: z.number().int().min(0).max(1000).optional(),
-  concurrency: z.number().int().min(1).max(64).optional(),
+  /** Requests per second (0 = no cap) and requests in flight; the server bounds both (Configure Scan shows the same bounds). */
+  rps: z
+    .number({ error: PACE_MESSAGES.rps })
+    .int({ error: PACE_MESSAGES.rps })
+    .min(SCAN_PACE_LIMITS.rps.min, { error: PACE_MESSAGES.rps })
+    .max(SCAN_PACE_LIMITS.rps.max, { error: PACE_MESSAGES.rps })
+    .optional(),
+  concurrency: z
+    .number({ error: PACE_MESSAGES.concurrency })
+    .int({ error: PACE_MESSAGES.concurrency })
+    .min(SCAN_PACE_LIMITS.concurrency.min, { error: PACE_MESSAGES.concurrency })
+    .max(SCAN_PACE_LIMITS.concurrency.max, { error: PACE_MESSAGES.concurrency })
+    .optional(),
   timeout_ms: z.number().int().min(500).max(120_000).optional(),
   /** The whole scan's time limit in seconds (default: the server's, 1 h). */
   max_duration_s: z.number().int().min(10).max(7 * 24 * 3600).optional(),
@@ -181,6 +194,27 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     await scanWithAccess(s, user.id, body.scan_id, 'scan');
     const started = await s.scans.retry(user.id, body.scan_id).catch(asApiError);
     return ok(c, SCAN_TEXT.started, { scan_id: started.scanId, status: started.status });
+  });
+
+  // The scan's traffic as HAR 1.2 (issue 27): for whoever may see the scan, like its reports; secrets redacted as in evidence.
+  app.get('/api/scan/traffic', async (c) => {
+    const q = parseQuery(c, scanIdSchema);
+    const me = c.get('user');
+    await scanWithAccess(s, me.id, q.scan_id, 'view');
+    const traffic = await s.scans.traffic(q.scan_id).catch(asApiError);
+    const api = await s.repos.apis.findById(traffic.row.api_id);
+    const zone = resolveTimeZone((await s.repos.userSettings.getProfile(me.id)).timezone, defaultTimeZone());
+    const at = new Date(traffic.row.completed_at ?? traffic.row.started_at ?? traffic.row.created_at);
+    const body = Buffer.from(traffic.har, 'utf8');
+    s.logger.info('Scan traffic downloaded', { scan_id: q.scan_id, user_id: me.id, entries: traffic.entries, bytes: body.length });
+    return new Response(new Uint8Array(body), {
+      status: 200,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': contentDisposition(trafficFileName(api?.name ?? 'API', at, zone)),
+        'content-length': String(body.length),
+      },
+    });
   });
 
   app.get('/api/scan/list', async (c) => {

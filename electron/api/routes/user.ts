@@ -23,6 +23,15 @@ import type { AppEnv } from '../env';
 import { conflict, validationError } from '../errors';
 import { jsonBody, parseBody } from '../input';
 import { ok } from '../respond';
+import { asApiError } from '../scan-errors';
+import { PROXY_LIMITS, SCAN_TRAFFIC_MESSAGES } from '../../../shared/scan-traffic';
+
+/** Settings → Scan traffic: the URL and CA are checked in depth by the scan service (proxy-settings.ts). */
+const scanTrafficSchema = z.object({
+  proxy_url: z.string({ error: 'proxy_url must be a URL or null.' }).max(PROXY_LIMITS.urlMax, { error: `The proxy URL is too long (at most ${PROXY_LIMITS.urlMax} characters).` }).nullable(),
+  proxy_password: z.string().max(1024, { error: 'The proxy password is too long.' }).optional(),
+  ca_pem: z.string().max(PROXY_LIMITS.caMaxBytes, { error: `The CA file is too large (at most ${PROXY_LIMITS.caMaxBytes / 1024} KB).` }).nullable().optional(),
+});
 
 const MIN_SESSION_TIMEOUT = 5;
 const MAX_SESSION_TIMEOUT = 24 * 60;
@@ -174,6 +183,18 @@ export function registerUserRoutes(app: Hono<AppEnv>, s: Services): void {
     await s.repos.userSettings.setPreferences(userId, next, s.clock.now());
     if (next.security.sessionTimeout !== current.security.sessionTimeout) await s.accounts.applySessionTimeout(userId);
     return ok(c, SERVER_MESSAGES.preferencesUpdated, { preferences: next });
+  });
+
+  // The proxy answers never carry its password (masked, or left out).
+  app.get('/api/user/scan-traffic', async (c) => {
+    const traffic = await s.scans.trafficSettings(c.get('user').id).catch(asApiError);
+    return ok(c, SERVER_MESSAGES.ok, { traffic });
+  });
+
+  app.put('/api/user/scan-traffic', async (c) => {
+    const input = await parseBody(c, scanTrafficSchema);
+    const traffic = await s.scans.updateTrafficSettings(c.get('user').id, input).catch(asApiError);
+    return ok(c, SCAN_TRAFFIC_MESSAGES.saved, { traffic });
   });
 
   app.get('/api/user/extended-profile', async (c) => {

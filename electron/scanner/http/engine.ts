@@ -5,11 +5,12 @@
 
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
-import { publicOnlyLookup, isLocalAddress, LocalTargetError } from '../net-guard';
+import { publicOnlyLookup, isLocalAddress, LocalTargetError, ProxiedHostGuard } from '../net-guard';
 import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../passwords';
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
+import { proxyDispatcher, type ScanProxy } from './proxy';
 
 export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
 
@@ -51,6 +52,8 @@ export interface EngineOptions {
   tlsVerify?: boolean;
   /** Called after every attempt that reached (or failed to reach) the target. */
   onExchange?: (exchange: Exchange) => void;
+  /** An upstream proxy every request goes through (Burp, ZAP, an egress proxy); none when absent. */
+  proxy?: ScanProxy | null;
 }
 
 export interface ProbeRequest {
@@ -191,6 +194,7 @@ function describeError(err: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (code === 'EPORTCULLIS_LOCAL') return 'refused: the host resolves to a local address';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timeout';
+  if (/Proxy Authentication Required|Proxy response \(407\)/.test((err as Error)?.message ?? '')) return 'the proxy asked for credentials (407): put user:password in the proxy URL';
   if (code.startsWith('ERR_TLS') || code.includes('CERT')) return `TLS error (${code})`;
   return (err as Error)?.message || code || 'request failed';
 }
@@ -315,7 +319,7 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 }
 
 /** One request and its answer, within `deadlineMs` from start to the last byte. Rejects with the transport error. */
-function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes: number, deadlineMs: number): Promise<ExchangeResponse> {
+function exchangeOver(pool: Dispatcher, opts: Dispatcher.DispatchOptions, maxBodyBytes: number, deadlineMs: number): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
     pool.dispatch(opts, new AnswerCollector(maxBodyBytes, deadlineMs, resolve, reject));
   });
@@ -324,7 +328,9 @@ function exchangeOver(pool: Pool, opts: Dispatcher.DispatchOptions, maxBodyBytes
 export class HttpEngine {
   readonly base: URL;
   readonly budget: Budget;
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Dispatcher>();
+  /** With a proxy and no local scans: the target's name is resolved here, since the proxy resolves it (net-guard.ts). */
+  private readonly proxiedHosts: ProxiedHostGuard | null;
   private readonly credentials: CredentialProvider;
   private readonly loginOrigins: Set<string>;
   private readonly skipped: { method: string; path: RegExp }[];
@@ -343,6 +349,7 @@ export class HttpEngine {
     this.budget = new Budget('scan', options.maxRequests);
     this.credentials = options.credentials ?? staticCredentials(options.keys ?? {});
     this.loginOrigins = new Set((options.loginOrigins ?? []).map((o) => new URL(o).origin));
+    this.proxiedHosts = options.proxy && !options.allowLocal ? new ProxiedHostGuard() : null;
     const patterns = (list: readonly { method: string; path: string }[] = []) => list.map((e) => ({ method: e.method.toUpperCase(), path: this.pathPattern(e.path) }));
     this.skipped = patterns(options.skipped);
     this.scanned = this.skipped.length ? patterns(options.scanned) : [];
@@ -398,8 +405,15 @@ export class HttpEngine {
     return new URL(`${this.base.origin}${basePath}${rel}`);
   }
 
-  private pool(origin: string): Pool {
-    let pool = this.pools.get(origin);
+  private pool(origin: string): Dispatcher {
+    const proxy = this.options.proxy;
+    // One proxy dispatcher for every origin: it keeps its own pool per origin behind the proxy.
+    const key = proxy ? 'proxy' : origin;
+    let pool = this.pools.get(key);
+    if (!pool && proxy) {
+      pool = proxyDispatcher(proxy, { connections: this.options.concurrency, tlsVerify: this.options.tlsVerify !== false });
+      this.pools.set(key, pool);
+    }
     if (!pool) {
       pool = new Pool(origin, {
         connections: Math.max(1, this.options.concurrency),
@@ -585,12 +599,14 @@ export class HttpEngine {
       try {
         if (this.limiter.enabled) await this.limiter.take(signal);
         if (signal.aborted) throw new AbortedError(signal.reason);
+        if (this.proxiedHosts) await this.proxiedHosts.check(wire.url.hostname);
         // Durations are the server's time, not the pacing wait: time-based checks compare them.
         t0 = performance.now();
         this.sent += 1;
         response = await exchangeOver(
           this.pool(origin),
-          { method: method as Dispatcher.HttpMethod, path: target, headers: wire.headers, body: body ?? undefined, headersTimeout: timeout, bodyTimeout: timeout },
+          // The proxy dispatcher adds a host header to the object it gets: a copy keeps the exchange's headers as the check set them.
+          { origin, method: method as Dispatcher.HttpMethod, path: target, headers: this.options.proxy ? { ...wire.headers } : wire.headers, body: body ?? undefined, headersTimeout: timeout, bodyTimeout: timeout },
           this.options.maxBodyBytes,
           timeout,
         );

@@ -18,6 +18,7 @@ import * as m012 from './012-scan-leases';
 import * as m013 from './013-recent-scans-order';
 import * as m014 from './014-graphql-operations';
 import * as m015 from './015-scan-coverage';
+import * as m016 from './016-scan-traffic';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -40,4 +41,5 @@ export const migrations: Record<string, StoreMigration> = {
   '013-recent-scans-order': m013,
   '014-graphql-operations': m014,
   '015-scan-coverage': m015,
+  '016-scan-traffic': m016,
 };

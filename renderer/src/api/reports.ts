@@ -10,11 +10,20 @@ export type DownloadResult =
   | { ok: true; blob: Blob; contentType: string }
   | { ok: false; status: number; message: string };
 
-export async function downloadReport(auth: Auth, scanId: string, type: ReportType): Promise<DownloadResult> {
+export function downloadReport(auth: Auth, scanId: string, type: ReportType): Promise<DownloadResult> {
   const qs = new URLSearchParams({ scan_id: scanId, report_type: type, user_id: auth.userId });
+  return downloadFile(auth, `/api/reports/download?${qs.toString()}`);
+}
+
+/** A scan's traffic as HAR 1.2 (issue 27): a file like a report, once the scan has ended. */
+export function downloadTraffic(auth: Auth, scanId: string): Promise<DownloadResult> {
+  return downloadFile(auth, `/api/scan/traffic?${new URLSearchParams({ scan_id: scanId }).toString()}`);
+}
+
+async function downloadFile(auth: Auth, path: string): Promise<DownloadResult> {
   let res: Response;
   try {
-    res = await request(`/api/reports/download?${qs.toString()}`, {
+    res = await request(path, {
       method: 'GET',
       headers: { accept: '*/*', authorization: `Bearer ${auth.token}` },
     });

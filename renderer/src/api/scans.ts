@@ -6,9 +6,14 @@ import { call } from './client';
 import type { Auth } from './session';
 
 /** The quick path (keys) or named identities (shared/identities.ts), with the sign-up choice. */
-export type ScanConfig =
-  | { scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 }
-  | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting };
+/** The pace of a scan (Configure Scan): requests per second (0 = no cap) and requests in flight; absent: the server's defaults. */
+export interface ScanPace {
+  rps?: number;
+  concurrency?: number;
+}
+
+export type ScanConfig = ScanPace &
+  ({ scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 } | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting });
 
 export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
   call('POST /api/scan/create', { token: auth.token, body: { ...config, api_id: apiId, user_id: auth.userId } });

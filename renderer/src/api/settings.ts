@@ -3,7 +3,7 @@
 // session after its 3 s notice.
 
 import { SETTINGS_TIMEOUTS, type Preferences } from '../../../shared/constants';
-import type { ApiContract, RouteKey, UpdateExtendedProfileRequest, UpdateProfileRequest } from '../../../shared/contract';
+import type { ApiContract, RouteKey, UpdateExtendedProfileRequest, UpdateProfileRequest, UpdateScanTrafficRequest } from '../../../shared/contract';
 import { PASSWORD_CHANGE_MESSAGES, SETTINGS_MESSAGES } from '../../../shared/messages';
 import type { ValidationError } from '../../../shared/validation';
 import { call, type CallOptions } from './client';
@@ -130,3 +130,10 @@ export const signOutOtherSessions = (token: string, o?: SettingsCallOptions) =>
   settingsCall('POST /api/user/sessions/revoke-others', token, { body: {} }, o);
 
 export const listSignIns = (token: string, o?: SettingsCallOptions) => settingsCall('GET /api/user/sign-ins', token, {}, o);
+
+// Settings → Scan traffic (issue 27): the user's upstream proxy and the CA of an intercepting proxy.
+
+export const getScanTraffic = (token: string, o?: SettingsCallOptions) => settingsCall('GET /api/user/scan-traffic', token, {}, { fallback: SETTINGS_MESSAGES.loadFailed, ...o });
+
+export const updateScanTraffic = (token: string, body: UpdateScanTrafficRequest, o?: SettingsCallOptions) =>
+  settingsCall('PUT /api/user/scan-traffic', token, { body }, { fallback: SETTINGS_MESSAGES.updateFailed, ...o });

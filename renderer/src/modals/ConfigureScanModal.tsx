@@ -8,6 +8,7 @@ import { SCAN_PROFILES } from '../../../shared/constants';
 import type { ApiSummary, LastScanConfiguration } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES, IDENTITY_MESSAGES } from '../../../shared/messages';
 import { validateScanConfig } from '../../../shared/validation';
+import { PACE_MESSAGES, SCAN_PACE_LIMITS } from '../../../shared/scan-traffic';
 import { createScan, lastScanConfig, repeatLastScan, type ScanConfig } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
@@ -19,6 +20,13 @@ import { useIdentitiesForm } from './identities/useIdentitiesForm';
 import { reasonOf } from './shared';
 
 type Mode = 'keys' | 'identities';
+
+/** The message for a pace field outside its bounds (or not a whole number); null when empty or fine. */
+function paceError(text: string, bounds: { min: number; max: number }, message: string): string | null {
+  if (!text.trim()) return null;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= bounds.min && n <= bounds.max ? null : message;
+}
 
 /** After a failed Next, the first field marked invalid (once rendered) takes the focus, so it is in view. */
 function focusFirstInvalid(): void {
@@ -45,6 +53,9 @@ export function ConfigureScanModal({
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [mode, setMode] = useState<Mode>('keys');
+  /** The pace as typed; empty: the server's default. */
+  const [rps, setRps] = useState('');
+  const [concurrency, setConcurrency] = useState('');
   const id = useId();
   const identities = useIdentitiesForm(api.id, mode === 'identities', { key1, key2, lower });
   const keysReady = validateScanConfig({ api_key_1: key1 }).length === 0;
@@ -52,6 +63,9 @@ export function ConfigureScanModal({
   const identitiesReady = identities.drafts.length > 0 && identities.envNames.length === 0;
   const ready = mode === 'keys' ? keysReady : identitiesReady;
   const hasKey2 = key2.trim() !== '';
+  const rpsError = paceError(rps, SCAN_PACE_LIMITS.rps, PACE_MESSAGES.rps);
+  const concurrencyError = paceError(concurrency, SCAN_PACE_LIMITS.concurrency, PACE_MESSAGES.concurrency);
+  const pace = { ...(rps.trim() ? { rps: Number(rps) } : {}), ...(concurrency.trim() ? { concurrency: Number(concurrency) } : {}) };
 
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -59,6 +73,10 @@ export function ConfigureScanModal({
     const auth = currentAuth();
     if (!auth) return;
     setError(null);
+    if (rpsError || concurrencyError) {
+      setError(API_MESSAGES.createScanError((rpsError ?? concurrencyError)!));
+      return;
+    }
     let config: ScanConfig;
     if (mode === 'identities') {
       const check = identities.check();
@@ -67,9 +85,9 @@ export function ConfigureScanModal({
         focusFirstInvalid();
         return;
       }
-      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup };
+      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup, ...pace };
     } else {
-      config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}) };
+      config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}), ...pace };
     }
     setCreating(true);
     try {
@@ -241,6 +259,51 @@ export function ConfigureScanModal({
             </label>
           </>
         )}
+        <fieldset className="scan-pace" data-testid="scan-pace">
+          <legend>Pace</legend>
+          <div className="field">
+            <label htmlFor={`${id}-rps`}>Requests per second</label>
+            <input
+              id={`${id}-rps`}
+              type="number"
+              inputMode="numeric"
+              min={SCAN_PACE_LIMITS.rps.min}
+              max={SCAN_PACE_LIMITS.rps.max}
+              step={1}
+              value={rps}
+              placeholder={last?.rps !== null && last?.rps !== undefined ? String(last.rps) : 'server default'}
+              onChange={(e) => setRps(e.target.value)}
+              disabled={creating}
+              aria-invalid={rpsError ? true : undefined}
+              aria-describedby={`${id}-rps-hint`}
+              data-testid="scan-rps"
+            />
+            <small id={`${id}-rps-hint`} className={rpsError ? 'field-error' : 'field-hint'}>
+              {rpsError ?? `0 for no cap; at most ${SCAN_PACE_LIMITS.rps.max}. Lower it for a server that slows down or limits its clients.`}
+            </small>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-concurrency`}>Requests in flight</label>
+            <input
+              id={`${id}-concurrency`}
+              type="number"
+              inputMode="numeric"
+              min={SCAN_PACE_LIMITS.concurrency.min}
+              max={SCAN_PACE_LIMITS.concurrency.max}
+              step={1}
+              value={concurrency}
+              placeholder={last?.concurrency !== null && last?.concurrency !== undefined ? String(last.concurrency) : 'server default'}
+              onChange={(e) => setConcurrency(e.target.value)}
+              disabled={creating}
+              aria-invalid={concurrencyError ? true : undefined}
+              aria-describedby={`${id}-concurrency-hint`}
+              data-testid="scan-concurrency"
+            />
+            <small id={`${id}-concurrency-hint`} className={concurrencyError ? 'field-error' : 'field-hint'}>
+              {concurrencyError ?? `From ${SCAN_PACE_LIMITS.concurrency.min} to ${SCAN_PACE_LIMITS.concurrency.max}; 1 for a server that answers one request at a time.`}
+            </small>
+          </div>
+        </fieldset>
         <p className="key-note" style={{ margin: 0 }}>
           <Icon name="lock" size={14} style={{ verticalAlign: '-2px' }} /> {mode === 'keys' ? 'Keys are' : 'Tokens, passwords and secrets are'} kept in the system
           keychain (or encrypted on a team server) and redacted from evidence, logs and reports.

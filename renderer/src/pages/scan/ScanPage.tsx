@@ -12,7 +12,9 @@ import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { SEVERITY_NAMES } from '../../../../shared/display';
 import { FALLBACK_MESSAGES } from '../../../../shared/messages';
 import { exportTriage } from '../../api/findings';
-import { saveBlob } from '../../api/reports';
+import { downloadTraffic, saveBlob } from '../../api/reports';
+import { trafficFileName } from '../../../../shared/display';
+import { SCAN_TRAFFIC_MESSAGES } from '../../../../shared/scan-traffic';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
@@ -102,6 +104,7 @@ export default function ScanPage(): ReactElement {
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [downloadingHar, setDownloadingHar] = useState(false);
   const [retrying, setRetrying] = useState(false);
   const navigate = useNavigate();
   const listRef = useRef<FindingListHandle>(null);
@@ -263,6 +266,26 @@ export default function ScanPage(): ReactElement {
     }
   };
 
+  // The scan's traffic (issue 27): every request it sent, secrets redacted, for Burp, ZAP or the browser's DevTools.
+  const downloadHar = async () => {
+    const auth = currentAuth();
+    if (!auth || !details || downloadingHar) return;
+    setDownloadingHar(true);
+    try {
+      const res = await downloadTraffic(auth, details.scan_id);
+      if (!res.ok) {
+        noticeStore.getState().show('error', SCAN_TRAFFIC_MESSAGES.harFailed(res.message || SCAN_TRAFFIC_MESSAGES.harFallback));
+        return;
+      }
+      const at = new Date(details.results.scan_info.completed_at ?? details.results.scan_info.started_at ?? Date.now());
+      if (await saveBlob(res.blob, trafficFileName(api?.name || 'API', at))) noticeStore.getState().show('success', SCAN_TRAFFIC_MESSAGES.harDownloaded);
+    } catch (err) {
+      noticeStore.getState().show('error', SCAN_TRAFFIC_MESSAGES.harFailed(reasonOf(err, SCAN_TRAFFIC_MESSAGES.harFallback)));
+    } finally {
+      setDownloadingHar(false);
+    }
+  };
+
   const retry = async () => {
     if (!details || !api || retrying) return;
     setRetrying(true);
@@ -298,6 +321,12 @@ export default function ScanPage(): ReactElement {
               <Icon name="download" size={16} />
               {exporting ? 'Exporting...' : 'Export triage'}
             </button>
+            {details && details.status !== 'running' && details.status !== 'created' && (
+              <button type="button" className="button button-secondary" onClick={() => void downloadHar()} disabled={downloadingHar} data-testid="download-har">
+                <Icon name="download" size={16} />
+                {downloadingHar ? 'Downloading...' : 'Download traffic (HAR)'}
+              </button>
+            )}
           </div>
         )}
       </div>

@@ -19,6 +19,7 @@ import { useAuthStore } from '../../stores/useAuthStore';
 import { useThemeStore } from '../../stores/useThemeStore';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ProfileTab } from './ProfileTab';
+import { ScanTrafficPanel } from './ScanTrafficPanel';
 import { SecurityTab } from './SecurityTab';
 import type { Banner, PreferencesControl, SettingsContext } from './types';
 
@@ -27,13 +28,15 @@ const PREFERENCES_SAVED = 'Preferences updated successfully';
 /** Settings calls take the token from local storage (spec section 6), at the moment of each call. */
 const readToken = (): string | null => browserStorage().getItem(STORAGE_KEYS.authToken);
 
-type TabId = 'profile' | 'notifications' | 'security' | 'preferences' | 'team-server';
+type TabId = 'profile' | 'notifications' | 'security' | 'preferences' | 'scan-traffic' | 'team-server';
 
 const ALL_TABS: { id: TabId; label: string; icon: IconName }[] = [
   { id: 'profile', label: 'Profile', icon: 'user' },
   { id: 'notifications', label: 'Notifications', icon: 'bell' },
   { id: 'security', label: 'Security', icon: 'lock' },
   { id: 'preferences', label: 'Preferences', icon: 'sliders' },
+  // Issue 27: the proxy scans go through (Burp, ZAP), per user.
+  { id: 'scan-traffic', label: 'Scan traffic', icon: 'activity' },
   // Sync mode (docs/desktop.md): which server this app talks to. Desktop only: a browser already is on a server.
   { id: 'team-server', label: 'Team server', icon: 'server' },
 ];
@@ -53,7 +56,7 @@ export default function SettingsPage(): ReactElement {
   const [draftPrefs, setDraftPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
   const [savingPrefs, setSavingPrefs] = useState(false);
   const setTheme = useThemeStore((s) => s.setDarkMode);
-  const tabRefs = useRef<Record<TabId, HTMLButtonElement | null>>({ profile: null, notifications: null, security: null, preferences: null, 'team-server': null });
+  const tabRefs = useRef<Record<TabId, HTMLButtonElement | null>>({ profile: null, notifications: null, security: null, preferences: null, 'scan-traffic': null, 'team-server': null });
   const bannerSeq = useRef(0);
 
   const setBanner = useCallback(
@@ -163,7 +166,7 @@ export default function SettingsPage(): ReactElement {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <p>Your profile, notifications, password, preferences and team server.</p>
+          <p>Your profile, notifications, password, preferences, scan traffic and team server.</p>
         </div>
       </div>
 
@@ -219,6 +222,8 @@ export default function SettingsPage(): ReactElement {
               <SecurityTab ctx={ctx} prefs={prefs} />
             ) : t.id === 'team-server' ? (
               <TeamServerPanel />
+            ) : t.id === 'scan-traffic' ? (
+              <ScanTrafficPanel ctx={ctx} />
             ) : (
               <PreferencesPanel section={t.id} prefs={prefs} disabled={ending} />
             )}
