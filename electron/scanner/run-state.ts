@@ -10,6 +10,7 @@ import { Baselines } from './baselines';
 import { describeEndpoint } from './checks/common/helpers';
 import type { Check, Identities, ScanApi } from './checks/types';
 import { Budget, HttpEngine, type RegistrationOperation } from './http/engine';
+import type { PaceChange } from './http/pace';
 import type { Exchange } from './http/exchange';
 import type { Accounts } from './identities/accounts';
 import { IdentityBook } from './identities/book';
@@ -33,6 +34,8 @@ const REGISTERED_USERS = 'registered users';
 /** Users registered by the checks' requests that a scan lists (and keeps the passwords of). */
 const MAX_RECORDED_REGISTRATIONS = 200;
 const MAX_ERRORS = 50;
+/** Changes of pace listed one by one in the notes; the rest are counted. */
+const MAX_PACE_NOTES = 12;
 
 function isStopReason(x: unknown): x is StopReason {
   return !!x && typeof x === 'object' && 'status' in x && 'message' in x;
@@ -78,6 +81,11 @@ export class ScanRun {
   private readonly onOuterAbort: () => void;
   private lastEmit = 0;
   private unique = 0;
+  /** Checks that had no verdict on an operation (answers lost after retries), and the answers lost. */
+  private readonly open = { tasks: 0, checks: new Set<string>(), timeout: 0, throttled: 0, failed: 0 };
+  /** Changes of pace the notes do not list one by one. */
+  private paceUnlisted = 0;
+  private paceNotes = 0;
 
   constructor(
     readonly job: ScanJob,
@@ -126,6 +134,7 @@ export class ScanRun {
         return password;
       },
       signal: this.controller.signal,
+      onPaceChange: (origin, change) => this.paceChanged(origin, change),
       onExchange: (ex) => {
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
         this.book.observe(ex);
@@ -178,6 +187,28 @@ export class ScanRun {
   /** Every user the scan registered: the Accounts service's, then those the checks' requests made. */
   private createdAccounts(): CreatedAccount[] {
     return [...(this.accounts?.created ?? []), ...this.registered];
+  }
+
+  /** A change of pace toward a target: a note (the first ones; the rest counted), and the live view at once. */
+  private paceChanged(origin: string, c: PaceChange): void {
+    if (this.paceNotes >= MAX_PACE_NOTES) this.paceUnlisted += 1;
+    else {
+      this.paceNotes += 1;
+      const toward = origin === new URL(this.job.api.baseUrl).origin ? '' : ` toward ${origin}`;
+      const rate = c.rps ? ` and ${Math.round(c.rps * 10) / 10} requests per second` : '';
+      const verb = c.to < c.from ? 'slowed down' : 'sped up';
+      this.note(`Pace${toward}: at ${Math.round(c.atMs / 1000)} s the scan ${verb} to ${c.to} request${c.to === 1 ? '' : 's'} in flight (from ${c.from})${rate}: ${c.reason}.`);
+    }
+    this.emit(true);
+  }
+
+  /** A check could not conclude on an operation: answers it needed never came, after retries (the coverage says which). */
+  inconclusive(check: Check, lost: { timeout: number; throttled: number; failed: number }): void {
+    this.open.tasks += 1;
+    this.open.checks.add(check.id);
+    this.open.timeout += lost.timeout;
+    this.open.throttled += lost.throttled;
+    this.open.failed += lost.failed;
   }
 
   /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
@@ -243,7 +274,7 @@ export class ScanRun {
     if (!force && now - this.lastEmit < PROGRESS_INTERVAL_MS) return;
     this.lastEmit = now;
     this.progress.requestsSent = this.engine.requestsSent;
-    this.sink.progress({ ...this.progress }, this.current());
+    this.sink.progress({ ...this.progress }, this.current(), this.engine.paceView());
   }
 
   taskStarted(task: object, current: ScanCurrent): void {
@@ -269,6 +300,15 @@ export class ScanRun {
     this.job.signal.removeEventListener('abort', this.onOuterAbort);
     await this.engine.close();
     await this.oob?.close();
+    if (this.open.tasks) {
+      const o = this.open;
+      const parts = [o.timeout && `${o.timeout} timed out`, o.throttled && `${o.throttled} got 429 (too many requests)`, o.failed && `${o.failed} lost their connection`].filter(Boolean).join(', ');
+      this.note(
+        `${o.checks.size} check${o.checks.size === 1 ? '' : 's'} could not conclude on ${o.tasks} operation${o.tasks === 1 ? '' : 's'}: requests they needed went unanswered even after retries (${parts}). ` +
+          'The Coverage tab lists them as inconclusive; slow the scan down (--rps, --concurrency) or raise the request timeout, and scan again.',
+      );
+    }
+    if (this.paceUnlisted) this.note(`The pace changed ${this.paceUnlisted} more time${this.paceUnlisted === 1 ? '' : 's'} than the notes above list.`);
     if (this.failures.size) {
       const parts = [...this.failures.entries()].map(([k, n]) => `${k}: ${n}`);
       this.note(`Requests without a response: ${parts.join(', ')}.`);
