@@ -7,6 +7,7 @@
 import type { Endpoint } from '../../shared/contract';
 import type { CoverageReason } from '../../shared/coverage';
 import type { Check } from './checks/types';
+import { NOT_SENT_SLOW } from './http/engine';
 import type { Exchange } from './http/exchange';
 import { answerExcerpt } from './identities/answers';
 import type { ScanRun } from './run-state';
@@ -16,9 +17,15 @@ export interface CoverageTask {
   endpoints: readonly Endpoint[];
 }
 
-type LostKind = 'timeout' | 'throttled' | 'failed';
-const LOST_REASON: Record<LostKind, CoverageReason> = { timeout: 'timeout', throttled: 'rate-limited', failed: 'server-error' };
-const LOST_WORDS: Record<LostKind, [string, string]> = { timeout: ['timeout', 'timeouts'], throttled: ['429', '429s'], failed: ['dropped connection', 'dropped connections'] };
+type LostKind = 'timeout' | 'throttled' | 'failed' | 'slow';
+// A slow operation's time budget is spent: the requests were not sent (http/engine.ts timeOperation).
+const LOST_REASON: Record<LostKind, CoverageReason> = { timeout: 'timeout', throttled: 'rate-limited', failed: 'server-error', slow: 'budget' };
+const LOST_WORDS: Record<LostKind, [string, string]> = {
+  timeout: ['timeout', 'timeouts'],
+  throttled: ['429', '429s'],
+  failed: ['dropped connection', 'dropped connections'],
+  slow: ['request not sent: the operation answers too slowly', 'requests not sent: the operation answers too slowly'],
+};
 
 /**
  * A task's answers that never came, by operation: a timeout, a 429 or a transport failure that the engine's
@@ -35,10 +42,11 @@ export class LostAnswers {
     let kind: LostKind | null = null;
     if (ex.response) kind = ex.status === 429 && !how.throttleIsAnswer ? 'throttled' : null;
     else if (ex.error === 'timeout') kind = how.ownTimeLimit ? null : 'timeout';
+    else if (ex.error?.startsWith(NOT_SENT_SLOW)) kind = 'slow';
     else if (ex.error && !ex.error.startsWith('not sent')) kind = 'failed';
     if (!kind) return;
     let counts = this.byOperation.get(endpoint.id);
-    if (!counts) this.byOperation.set(endpoint.id, (counts = { timeout: 0, throttled: 0, failed: 0 }));
+    if (!counts) this.byOperation.set(endpoint.id, (counts = { timeout: 0, throttled: 0, failed: 0, slow: 0 }));
     counts[kind] += 1;
   }
 
@@ -48,7 +56,8 @@ export class LostAnswers {
     if (!counts) return null;
     const kinds = (Object.keys(counts) as LostKind[]).filter((k) => counts[k] > 0).sort((a, b) => counts[b] - counts[a]);
     const parts = kinds.map((k) => `${counts[k]} ${LOST_WORDS[k][counts[k] === 1 ? 0 : 1]}`);
-    return { reason: LOST_REASON[kinds[0]!], detail: `inconclusive: ${parts.join(', ')} (after retries)`, counts };
+    const retried = kinds.some((k) => k !== 'slow') ? ' (after retries)' : '';
+    return { reason: LOST_REASON[kinds[0]!], detail: `inconclusive: ${parts.join(', ')}${retried}`, counts };
   }
 }
 

@@ -82,7 +82,7 @@ export class ScanRun {
   private lastEmit = 0;
   private unique = 0;
   /** Checks that had no verdict on an operation (answers lost after retries), and the answers lost. */
-  private readonly open = { tasks: 0, checks: new Set<string>(), timeout: 0, throttled: 0, failed: 0 };
+  private readonly open = { tasks: 0, checks: new Set<string>(), timeout: 0, throttled: 0, failed: 0, slow: 0 };
   /** Changes of pace the notes do not list one by one. */
   private paceUnlisted = 0;
   private paceNotes = 0;
@@ -203,12 +203,13 @@ export class ScanRun {
   }
 
   /** A check could not conclude on an operation: answers it needed never came, after retries (the coverage says which). */
-  inconclusive(check: Check, lost: { timeout: number; throttled: number; failed: number }): void {
+  inconclusive(check: Check, lost: { timeout: number; throttled: number; failed: number; slow: number }): void {
     this.open.tasks += 1;
     this.open.checks.add(check.id);
     this.open.timeout += lost.timeout;
     this.open.throttled += lost.throttled;
     this.open.failed += lost.failed;
+    this.open.slow += lost.slow;
   }
 
   /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
@@ -300,11 +301,24 @@ export class ScanRun {
     this.job.signal.removeEventListener('abort', this.onOuterAbort);
     await this.engine.close();
     await this.oob?.close();
+    for (const s of this.engine.slowOperations().filter((o) => o.alone)) {
+      const e = this.active.find((x) => x.id === s.operation);
+      if (!e) continue;
+      this.note(
+        `${operationLabel(e)} took ${(s.ms / 1000).toFixed(1)} s to answer with nothing else in flight (past ${Math.round(this.engine.slowOperationMs / 1000)} s): the scan sent it no more ` +
+          'requests, so that it would not hold the API (and every request queued behind it). The checks it kept from testing the operation are in the Coverage tab.',
+      );
+    }
     if (this.open.tasks) {
       const o = this.open;
-      const parts = [o.timeout && `${o.timeout} timed out`, o.throttled && `${o.throttled} got 429 (too many requests)`, o.failed && `${o.failed} lost their connection`].filter(Boolean).join(', ');
+      const parts = [
+        o.timeout && `${o.timeout} timed out`,
+        o.throttled && `${o.throttled} got 429 (too many requests)`,
+        o.failed && `${o.failed} lost their connection`,
+        o.slow && `${o.slow} were not sent to an operation that answers too slowly`,
+      ].filter(Boolean);
       this.note(
-        `${o.checks.size} check${o.checks.size === 1 ? '' : 's'} could not conclude on ${o.tasks} operation${o.tasks === 1 ? '' : 's'}: requests they needed went unanswered even after retries (${parts}). ` +
+        `${o.checks.size} check${o.checks.size === 1 ? '' : 's'} could not conclude on ${o.tasks} operation${o.tasks === 1 ? '' : 's'}: requests they needed went unanswered${o.slow < o.timeout + o.throttled + o.failed + o.slow ? ' even after retries' : ''} (${parts.join(', ')}). ` +
           'The Coverage tab lists them as inconclusive; slow the scan down (--rps, --concurrency) or raise the request timeout, and scan again.',
       );
     }

@@ -168,6 +168,18 @@ export class BudgetExceededError extends Error {
 export const NOT_SENT_SKIP = 'not sent: the operation is marked SKIP';
 /** The error of an exchange that never left because it would register a user and sign-up is off. */
 export const NOT_SENT_SIGNUP_OFF = 'not sent: the operation registers users and sign-up is off';
+/** The start of the error of an exchange that never left because its operation answers too slowly to be sent more. */
+export const NOT_SENT_SLOW = 'not sent: the operation answers too slowly';
+
+/** An operation whose answers take long: it runs alone, and once timed alone past the bar, gets no more requests. */
+export interface SlowOperation {
+  /** The operation's id (ProbeRequest.operation). */
+  operation: string;
+  /** Its slowest answer (or timeout) so far. */
+  ms: number;
+  /** Timed with nothing else in flight to the target: the time is its own, and it is sent nothing more. */
+  alone: boolean;
+}
 
 export class OutOfScopeError extends Error {
   constructor(readonly url: string) {
@@ -353,6 +365,7 @@ export class HttpEngine {
   private readonly scanned: { method: string; path: RegExp }[];
   private readonly registrations: { op: RegistrationOperation; method: string; path: RegExp; call: RegExp | null }[];
   private readonly paces = new Map<string, Pace>();
+  private readonly slow = new Map<string, SlowOperation>();
   private seq = 0;
   private sent = 0;
   private closed = false;
@@ -392,6 +405,20 @@ export class HttpEngine {
       this.paces.set(origin, pace);
     }
     return pace;
+  }
+
+  /**
+   * The bar past which an answer is too slow for its operation to be sent many requests: a quarter of the
+   * request timeout, and at least 5 s (an answer that holds a one-worker server for that long holds every
+   * request queued behind it).
+   */
+  get slowOperationMs(): number {
+    return Math.max(5_000, this.options.timeoutMs / 4);
+  }
+
+  /** Operations found slow so far (timed alone: sent nothing more). */
+  slowOperations(): SlowOperation[] {
+    return [...this.slow.values()];
   }
 
   /** The API's pace now, for the live view. */
@@ -533,6 +560,8 @@ export class HttpEngine {
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
+    const slow = req.operation && !req.login ? this.slow.get(req.operation) : undefined;
+    if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${(slow.ms / 1000).toFixed(1)} s with nothing else in flight)`);
     const filled = this.withPasswords(req, url);
     const exchange = await this.exchange(filled.req, method, filled.url, budgets);
     if (registration) this.options.registrations!.answered(registration, exchange);
@@ -611,7 +640,10 @@ export class HttpEngine {
     const body = req.body ?? null;
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     const pace = this.pace(origin);
-    const alone = req.alone ?? sendsAlone();
+    // A probe built to be slow (a sleep, a deep query) says nothing about its operation; an ordinary request does.
+    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation;
+    const suspect = req.operation ? this.slow.get(req.operation) : undefined;
+    const alone = req.alone ?? (sendsAlone() || !!suspect);
     let retried = 0;
     for (let attempt = 0; ; attempt += 1) {
       // A retry is the scan's, not the check's: the check asked for one request.
@@ -656,7 +688,8 @@ export class HttpEngine {
             : 'none';
       // The pause a 429 asks for, when the scan honours it: a check measuring throttling provoked it, and a longer wait is not taken.
       const honoured = throttled && !req.throttleIsAnswer && (waitMs ?? 0) <= MAX_RETRY_AFTER_MS;
-      pace.leave(ticket, outcome, duration, honoured ? (waitMs ?? DEFAULT_THROTTLE_PAUSE_MS) : undefined);
+      const ranAlone = pace.leave(ticket, outcome, duration, honoured ? (waitMs ?? DEFAULT_THROTTLE_PAUSE_MS) : undefined);
+      if (measured && (response || error === 'timeout')) this.timeOperation(req.operation!, duration, ranAlone);
       const exchange = new Exchange(
         ++this.seq,
         { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
@@ -686,6 +719,24 @@ export class HttpEngine {
       if (!retryable || !canRetry) return { exchange, location: null, stamp: wire.stamp };
       await sleep(200 * 2 ** retried, signal);
       retried += 1;
+    }
+  }
+
+  /**
+   * Learns which operations are slow from ordinary requests: one answer past the bar makes the operation run
+   * alone (it may only have waited behind another); past the bar alone, it is sent nothing more; at the usual
+   * speed alone, it is cleared.
+   */
+  private timeOperation(operation: string, ms: number, ranAlone: boolean): void {
+    const known = this.slow.get(operation);
+    if (ms < this.slowOperationMs) {
+      if (known && ranAlone && !known.alone) this.slow.delete(operation);
+      return;
+    }
+    if (!known) this.slow.set(operation, { operation, ms, alone: ranAlone });
+    else {
+      known.ms = Math.max(known.ms, ms);
+      known.alone ||= ranAlone;
     }
   }
 
