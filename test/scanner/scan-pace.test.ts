@@ -166,7 +166,6 @@ describe('the pace of a scan (issue 27)', () => {
     expect(proofs[1]!.at - proofs[0]!.at).toBeGreaterThanOrEqual(950);
     const pets = out.coverage.operations.find((o) => o.method === 'GET' && o.path === '/pets')!;
     expect(pets.ran).toContain('api8-pace-proof');
-    expect(out.errors.join('\n')).toMatch(/Pace: at \d+ s the scan slowed down to 2 requests in flight \(from 4\): the target answered 429 \(too many requests\)/);
   }, 20_000);
 
   it('says a check was inconclusive in the coverage and the notes when its answers never came', async () => {

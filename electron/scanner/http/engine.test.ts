@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalTargetError } from '../net-guard';
-import { BudgetExceededError, Budget, HttpEngine, OutOfScopeError, STREAM_LIMITS, type EngineOptions } from './engine';
+import { BudgetExceededError, Budget, HttpEngine, NOT_SENT_SLOW, OutOfScopeError, STREAM_LIMITS, type EngineOptions } from './engine';
 import { AbortedError } from './limits';
 import { MAX_RETRY_AFTER_MS, runAlone } from './pace';
 
@@ -229,6 +229,20 @@ describe('failures', () => {
     expect(limited.hits).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(MAX_RETRY_AFTER_MS);
   });
+
+  it('sends nothing more to an operation that took past the bar to answer with nothing else in flight (issue 27)', async () => {
+    const api = await target((req, res) => setTimeout(() => ok(req, res), req.url === '/slow' ? 5_100 : 5));
+    const e = engine(api.url, { timeoutMs: 8_000 });
+    expect(e.slowOperationMs).toBe(5_000);
+    const first = await e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    expect(first.status).toBe(200);
+    const again = await e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    expect(again.response).toBeNull();
+    expect(again.error).toMatch(new RegExp(`^${NOT_SENT_SLOW} \\(5\\.\\d s with nothing else in flight\\)$`));
+    expect(api.hits.filter((h) => h.url === '/slow')).toHaveLength(1);
+    expect((await e.send({ method: 'POST', url: `${api.url}/fast`, body: '{}', operation: 'op-fast' })).status).toBe(200);
+    expect(e.slowOperations()).toEqual([{ operation: 'op-slow', ms: expect.any(Number), alone: true }]);
+  }, 15_000);
 
   it('runs a heavy probe alone: it waits for what is in flight, and nothing else starts until it ends (issue 27)', async () => {
     const during: number[] = [];

@@ -686,10 +686,12 @@ export class HttpEngine {
           : LOAD_ERRORS.has(code)
             ? 'failed'
             : 'none';
-      // The pause a 429 asks for, when the scan honours it: a check measuring throttling provoked it, and a longer wait is not taken.
+      // A 429 is honoured by the request it answered: it waits what the target asks (a check measuring throttling
+      // provoked it; a longer wait is not taken). Limits are often per route, so the rest of the scan goes on.
       const honoured = throttled && !req.throttleIsAnswer && (waitMs ?? 0) <= MAX_RETRY_AFTER_MS;
-      const ranAlone = pace.leave(ticket, outcome, duration, honoured ? (waitMs ?? DEFAULT_THROTTLE_PAUSE_MS) : undefined);
-      if (measured && (response || error === 'timeout')) this.timeOperation(req.operation!, duration, ranAlone);
+      const ranAlone = pace.leave(ticket, outcome, duration);
+      // Answers only: a timeout says the request was given up on, not how long the operation takes.
+      if (measured && response) this.timeOperation(req.operation!, duration, ranAlone);
       const exchange = new Exchange(
         ++this.seq,
         { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
@@ -706,6 +708,7 @@ export class HttpEngine {
       // A 429 (or a 503 with Retry-After): once the pause the target asked for is over, the same request again.
       if (throttled) {
         if (!honoured || !canRetry) return { exchange, location: null, stamp: wire.stamp };
+        await sleep(waitMs ?? DEFAULT_THROTTLE_PAUSE_MS, signal);
         retried += 1;
         continue;
       }

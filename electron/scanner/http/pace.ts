@@ -1,9 +1,10 @@
 // The adaptive pace of one target (issue 27): how many requests may be in flight to it and how fast they
 // start, adjusted to what it shows. It starts at the configured concurrency and rate; an answer that comes
-// back far slower than usual, a timeout, a 429 or a dropped connection halves the requests in flight (down
+// back far slower than usual, a timeout or a dropped connection halves the requests in flight (down
 // to one) and the rate with them, once per round of requests; answers at the usual speed win them back one
-// at a time (AIMD, docs/decisions.md "Adaptive pace"). A 429's Retry-After pauses every start to the target
-// (bounded). A heavy probe runs alone: it waits for what is in flight, and nothing else starts until it ends.
+// at a time (AIMD, docs/decisions.md "Adaptive pace"). A 429 is left to the request it answered (engine.ts:
+// it waits the Retry-After and is sent again). A heavy probe runs alone: it waits for what is in flight, and
+// nothing else starts until it ends.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AbortedError, sleep } from './limits';
@@ -53,9 +54,9 @@ const MIN_SAMPLES = 5;
 const SAMPLES = 32;
 /** One more request in flight after this many rounds (the current limit's worth of answers) at the usual speed. */
 export const RECOVERY_ROUNDS = 2;
-/** The longest Retry-After honoured by pausing (longer: the request is given up as refused). */
+/** The longest Retry-After a request waits before it is sent again (longer: it is given up as refused). */
 export const MAX_RETRY_AFTER_MS = 30_000;
-/** A 429 without Retry-After pauses the target this long. */
+/** A 429 without Retry-After is sent again after this long. */
 export const DEFAULT_THROTTLE_PAUSE_MS = 1_000;
 
 type Waiter = { alone: boolean; resolve: (t: PaceTicket) => void; reject: (e: Error) => void };
@@ -87,11 +88,12 @@ export class Pace {
   private readonly samples: number[] = [];
   private usual = 0;
   private sinceMedian = 0;
-  private pauseUntil = 0;
   private lastStart = -Infinity;
   private rateTail: Promise<void> = Promise.resolve();
   private readonly born = performance.now();
   private aborted = false;
+  /** When the last request toward the target timed out: the target may still be working on it. */
+  private abandonedAt = -Infinity;
 
   constructor(
     private readonly settings: { concurrency: number; rps: number; timeoutMs: number },
@@ -130,7 +132,8 @@ export class Pace {
       throw err;
     }
     ticket.index = ++this.starts;
-    ticket.sole = ticket.alone || this.inFlight === 1;
+    // Alone means nothing else in flight, and nothing given up on lately that the target may still be working on.
+    ticket.sole = (ticket.alone || this.inFlight === 1) && performance.now() - this.abandonedAt > this.settings.timeoutMs;
     return ticket;
   }
 
@@ -141,18 +144,17 @@ export class Pace {
   }
 
   /**
-   * Gives the ticket back with how the attempt ended, and the pause the target asked for (a 429's Retry-After)
-   * when the scan honours it. A heavy probe's time says nothing about load, and a
+   * Gives the ticket back with how the attempt ended. A heavy probe's time says nothing about load, and a
    * request started before the last slow-down is not counted again (one slow-down per round). Returns
    * whether the request ran with no other request to the target in flight (its time is its own).
    */
-  leave(ticket: PaceTicket, outcome: PaceOutcome, durationMs: number, retryAfterMs?: number): boolean {
+  leave(ticket: PaceTicket, outcome: PaceOutcome, durationMs: number): boolean {
     if (ticket.released) return false;
     ticket.released = true;
     const ranAlone = ticket.sole && ticket.index === this.starts;
     if (ticket.alone) this.aloneHeld = false;
     else this.inFlight -= 1;
-    if (retryAfterMs !== undefined) this.pause(retryAfterMs);
+    if (outcome === 'timeout') this.abandonedAt = performance.now();
     if (!ticket.alone && outcome !== 'none') this.learn(ticket, outcome, durationMs);
     this.pump();
     return ranAlone;
@@ -169,7 +171,8 @@ export class Pace {
         this.usual = sorted[Math.floor(sorted.length / 2)]!;
       }
     }
-    if (ticket.epoch !== this.epoch) return;
+    // A 429 is the answer of one route's limit more often than the target's load: its request waits (engine.ts), the pace stays.
+    if (ticket.epoch !== this.epoch || outcome === 'throttled') return;
     if (outcome === 'ok') {
       if (this.limit >= this.settings.concurrency) return;
       this.credit += 1;
@@ -180,11 +183,9 @@ export class Pace {
     const why =
       outcome === 'timeout'
         ? 'a request timed out'
-        : outcome === 'throttled'
-          ? 'the target answered 429 (too many requests)'
-          : outcome === 'failed'
-            ? 'the target dropped a connection'
-            : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
+        : outcome === 'failed'
+          ? 'the target dropped a connection'
+          : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
     this.change(Math.max(1, Math.floor(this.limit / 2)), why, true);
   }
 
@@ -198,11 +199,6 @@ export class Pace {
     const max = Math.max(1, this.settings.concurrency);
     this.rpsNow = this.settings.rps > 0 ? Math.max(1, (this.settings.rps * to) / max) : 0;
     this.onChange({ atMs: performance.now() - this.born, from, to, rps: this.rpsNow, reason });
-  }
-
-  private pause(ms: number): void {
-    const until = performance.now() + Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
-    if (until > this.pauseUntil) this.pauseUntil = until;
   }
 
   private admissible(alone: boolean): boolean {
@@ -224,14 +220,14 @@ export class Pace {
     }
   }
 
-  /** The rate's next start, and the end of a Retry-After pause: starts are spaced 1/rps apart, in order. */
+  /** The rate's next start: starts are spaced 1/rps apart, in order. */
   private startSlot(): Promise<void> {
-    if (!this.rpsNow && this.pauseUntil <= performance.now()) return Promise.resolve();
+    if (!this.rpsNow) return Promise.resolve();
     const turn = this.rateTail.then(async () => {
       for (;;) {
         const now = performance.now();
         const interval = this.rpsNow > 0 ? 1000 / this.rpsNow : 0;
-        const wait = Math.max(this.lastStart + interval, this.pauseUntil) - now;
+        const wait = this.lastStart + interval - now;
         if (wait <= 0) break;
         await sleep(wait, this.signal);
       }
