@@ -295,6 +295,19 @@ export interface ScanCurrent {
   endpoint: string | null;
 }
 
+/**
+ * A running scan's pace toward its API (issue 27): the requests it lets be in flight now (halved when the
+ * API slows down or times out, won back as it recovers), the configured most, and the request rate now.
+ */
+export interface ScanPace {
+  limit: number;
+  max: number;
+  /** Request starts per second allowed now; 0 without a cap. */
+  rps: number;
+  /** A heavy probe runs alone now (nothing else in flight to the API). */
+  alone: boolean;
+}
+
 export interface ScanInfo {
   started_at: string | null;
   completed_at: string | null;
@@ -318,6 +331,8 @@ export interface ScanInfo {
   refreshes: number;
   /** While the scan runs (and the process running it answers): its current check and endpoint; else null. */
   current?: ScanCurrent | null;
+  /** While the scan runs (and the process running it answers): its pace toward the API; else null. */
+  pace?: ScanPace | null;
   /** What the scan reached and exercised (issue 26); the whole ledger is GET /api/scan/coverage. Absent on older scans. */
   coverage?: CoverageSummary | null;
 }

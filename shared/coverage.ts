@@ -18,6 +18,7 @@ export type CoverageReason =
   | 'server-error'
   | 'budget'
   | 'timeout'
+  | 'rate-limited'
   | 'flags'
   | 'unsafe'
   | 'signup-off'
@@ -49,7 +50,7 @@ export const COVERAGE_REASONS: Record<CoverageReason, { label: string; fix: stri
     fix: "give the operation's parameters valid example values in the API description (the API's message says which)",
   },
   'server-error': {
-    label: 'the API failed (5xx)',
+    label: 'the API failed (5xx, or a dropped connection)',
     fix: "read the API's answer in the scan notes; fix the example values or the API",
   },
   budget: {
@@ -59,6 +60,10 @@ export const COVERAGE_REASONS: Record<CoverageReason, { label: string; fix: stri
   timeout: {
     label: 'timed out',
     fix: 'raise the request timeout (--timeout-ms) or slow the scan down (--rps, --concurrency)',
+  },
+  'rate-limited': {
+    label: "refused by the API's rate limit (429)",
+    fix: "lower the request rate (--rps, Configure Scan), or ask for the scanner's address to be exempt from the rate limit on the instance you scan",
   },
   flags: {
     label: 'excluded by flags',

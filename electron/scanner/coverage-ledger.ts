@@ -142,11 +142,12 @@ export class CoverageLedger {
     this.ran(checkId, endpoint);
   }
 
-  /** The check did not exercise the operation (a later run or finding on it wins). */
-  skipped(checkId: string, endpoint: Endpoint, reason: CoverageReason, detail = ''): void {
+  /** The check did not exercise the operation (a later run or finding on it wins); false when it was not recorded (it ran, or was skipped already). */
+  skipped(checkId: string, endpoint: Endpoint, reason: CoverageReason, detail = ''): boolean {
     const op = this.ops.get(endpoint.id);
-    if (!op || op.ran.has(checkId) || op.skipped.has(checkId)) return;
+    if (!op || op.ran.has(checkId) || op.skipped.has(checkId)) return false;
     op.skipped.set(checkId, { reason, detail: detail.slice(0, 300) });
+    return true;
   }
 
   /**

@@ -4,7 +4,7 @@
 
 import { EventEmitter } from 'node:events';
 import type { ScanStatus } from '../../shared/constants';
-import type { ScanCurrent } from '../../shared/contract';
+import type { ScanCurrent, ScanPace } from '../../shared/contract';
 import { inProcessNotifier, type Notifier } from '../store/notify';
 
 export interface ScanProgressEvent {
@@ -18,6 +18,8 @@ export interface ScanProgressEvent {
   findings: number;
   /** The check the scan last started and its endpoint, when the runner knows them. */
   current?: ScanCurrent | null;
+  /** The scan's pace toward the API (requests in flight allowed now, the most, the rate). */
+  pace?: ScanPace | null;
 }
 
 export interface ScanFinishedEvent {
@@ -110,6 +112,15 @@ function toReference(event: ScanEvent): ScanEventReference {
 
 const FINISHED_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled'];
 
+/** A pace from another node, field by field; null when it is not one. */
+function parsePace(value: unknown): ScanPace | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const p = value as Record<string, unknown>;
+  const count = (k: string) => typeof p[k] === 'number' && Number.isFinite(p[k]) && (p[k] as number) >= 0;
+  if (!count('limit') || !count('max') || !count('rps') || typeof p.alone !== 'boolean') return null;
+  return { limit: p.limit as number, max: p.max as number, rps: p.rps as number, alone: p.alone };
+}
+
 /** An event (or a reference) from another node, checked field by field; null when it is not one. */
 export function parseRemoteScanEvent(value: unknown): ScanEvent | ScanEventReference | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -125,7 +136,7 @@ export function parseRemoteScanEvent(value: unknown): ScanEvent | ScanEventRefer
     if (ref) return { ...base, ref: true };
     const c = v.current as Record<string, unknown> | null | undefined;
     const current = c && typeof c === 'object' && typeof c.check === 'string' && (typeof c.endpoint === 'string' || c.endpoint === null) ? { check: c.check, endpoint: c.endpoint } : null;
-    return { ...base, current };
+    return { ...base, current, pace: parsePace(v.pace) };
   }
   if (v.type === 'scan:finished') {
     if (typeof v.status !== 'string' || !FINISHED_STATUSES.includes(v.status)) return null;

@@ -10,6 +10,7 @@ import { Baselines } from './baselines';
 import { describeEndpoint } from './checks/common/helpers';
 import type { Check, Identities, ScanApi } from './checks/types';
 import { Budget, HttpEngine, type RegistrationOperation } from './http/engine';
+import type { PaceChange } from './http/pace';
 import type { Exchange } from './http/exchange';
 import type { Accounts } from './identities/accounts';
 import { IdentityBook } from './identities/book';
@@ -34,6 +35,8 @@ const REGISTERED_USERS = 'registered users';
 /** Users registered by the checks' requests that a scan lists (and keeps the passwords of). */
 const MAX_RECORDED_REGISTRATIONS = 200;
 const MAX_ERRORS = 50;
+/** Changes of pace listed one by one in the notes; the rest are counted. */
+const MAX_PACE_NOTES = 12;
 
 function isStopReason(x: unknown): x is StopReason {
   return !!x && typeof x === 'object' && 'status' in x && 'message' in x;
@@ -81,6 +84,11 @@ export class ScanRun {
   private readonly onOuterAbort: () => void;
   private lastEmit = 0;
   private unique = 0;
+  /** Checks that had no verdict on an operation (answers lost after retries), and the answers lost. */
+  private readonly open = { tasks: 0, checks: new Set<string>(), timeout: 0, throttled: 0, failed: 0, slow: 0 };
+  /** Changes of pace the notes do not list one by one. */
+  private paceUnlisted = 0;
+  private paceNotes = 0;
 
   constructor(
     readonly job: ScanJob,
@@ -130,6 +138,7 @@ export class ScanRun {
       },
       signal: this.controller.signal,
       proxy: job.engine.proxy ?? null,
+      onPaceChange: (origin, change) => this.paceChanged(origin, change),
       onExchange: (ex) => {
         this.traffic.record(ex);
         if (ex.error) this.failures.set(ex.error, (this.failures.get(ex.error) ?? 0) + 1);
@@ -183,6 +192,29 @@ export class ScanRun {
   /** Every user the scan registered: the Accounts service's, then those the checks' requests made. */
   private createdAccounts(): CreatedAccount[] {
     return [...(this.accounts?.created ?? []), ...this.registered];
+  }
+
+  /** A change of pace toward a target: a note (the first ones; the rest counted), and the live view at once. */
+  private paceChanged(origin: string, c: PaceChange): void {
+    if (this.paceNotes >= MAX_PACE_NOTES) this.paceUnlisted += 1;
+    else {
+      this.paceNotes += 1;
+      const toward = origin === new URL(this.job.api.baseUrl).origin ? '' : ` toward ${origin}`;
+      const rate = c.rps ? ` and ${Math.round(c.rps * 10) / 10} requests per second` : '';
+      const verb = c.to < c.from ? 'slowed down' : 'sped up';
+      this.note(`Pace${toward}: at ${Math.round(c.atMs / 1000)} s the scan ${verb} to ${c.to} request${c.to === 1 ? '' : 's'} in flight (from ${c.from})${rate}: ${c.reason}.`);
+    }
+    this.emit(true);
+  }
+
+  /** A check could not conclude on an operation: answers it needed never came, after retries (the coverage says which). */
+  inconclusive(check: Check, lost: { timeout: number; throttled: number; failed: number; slow: number }): void {
+    this.open.tasks += 1;
+    this.open.checks.add(check.id);
+    this.open.timeout += lost.timeout;
+    this.open.throttled += lost.throttled;
+    this.open.failed += lost.failed;
+    this.open.slow += lost.slow;
   }
 
   /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
@@ -248,7 +280,7 @@ export class ScanRun {
     if (!force && now - this.lastEmit < PROGRESS_INTERVAL_MS) return;
     this.lastEmit = now;
     this.progress.requestsSent = this.engine.requestsSent;
-    this.sink.progress({ ...this.progress }, this.current());
+    this.sink.progress({ ...this.progress }, this.current(), this.engine.paceView());
   }
 
   taskStarted(task: object, current: ScanCurrent): void {
@@ -274,6 +306,28 @@ export class ScanRun {
     this.job.signal.removeEventListener('abort', this.onOuterAbort);
     await this.engine.close();
     await this.oob?.close();
+    for (const s of this.engine.slowOperations().filter((o) => o.alone)) {
+      const e = this.active.find((x) => x.id === s.operation);
+      if (!e) continue;
+      this.note(
+        `${operationLabel(e)} took ${(s.ms / 1000).toFixed(1)} s to answer with nothing else in flight (past ${Math.round(this.engine.slowOperationMs / 1000)} s): the scan sent it no more ` +
+          'requests, so that it would not hold the API (and every request queued behind it). The checks it kept from testing the operation are in the Coverage tab.',
+      );
+    }
+    if (this.open.tasks) {
+      const o = this.open;
+      const parts = [
+        o.timeout && `${o.timeout} timed out`,
+        o.throttled && `${o.throttled} got 429 (too many requests)`,
+        o.failed && `${o.failed} lost their connection`,
+        o.slow && `${o.slow} were not sent to an operation that answers too slowly`,
+      ].filter(Boolean);
+      this.note(
+        `${o.checks.size} check${o.checks.size === 1 ? '' : 's'} could not conclude on ${o.tasks} operation${o.tasks === 1 ? '' : 's'}: requests they needed went unanswered${o.slow < o.timeout + o.throttled + o.failed + o.slow ? ' even after retries' : ''} (${parts.join(', ')}). ` +
+          'The Coverage tab lists them as inconclusive; slow the scan down (--rps, --concurrency) or raise the request timeout, and scan again.',
+      );
+    }
+    if (this.paceUnlisted) this.note(`The pace changed ${this.paceUnlisted} more time${this.paceUnlisted === 1 ? '' : 's'} than the notes above list.`);
     if (this.failures.size) {
       const parts = [...this.failures.entries()].map(([k, n]) => `${k}: ${n}`);
       this.note(`Requests without a response: ${parts.join(', ')}.`);

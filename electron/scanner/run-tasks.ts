@@ -12,7 +12,7 @@ import { AbortedError } from './http/limits';
 import { authSpecFor } from './identities/placement';
 import { LocalTargetError } from './net-guard';
 import { CONSENT_HINT, fileWriteRefusal } from './probe-safety';
-import { recordTaskCoverage, recordUnrunTasks } from './run-coverage';
+import { LostAnswers, recordTaskCoverage, recordUnrunTasks } from './run-coverage';
 import { toProbe, type PreparedRequest } from './requests';
 import { SeededRandom } from './random';
 import { purposeOf } from './resources';
@@ -65,7 +65,7 @@ export function planTasks(run: ScanRun): Task[] {
   return tasks;
 }
 
-function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number; sentOn: ReadonlyMap<string, number> } {
+function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number; sentOn: ReadonlyMap<string, number>; lost: LostAnswers } {
   const { engine, baselines, resources, security } = run;
   const checkBudget = new Budget(`${task.check.id}${task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : ''}`, task.check.budget);
   const first = task.endpoint ?? task.endpoints[0]!;
@@ -74,6 +74,16 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
   const budgets = (e?: Endpoint | null) => {
     if (e) sentOn.set(e.id, (sentOn.get(e.id) ?? 0) + 1);
     return e ? [checkBudget, run.budgetOf(e)] : [checkBudget];
+  };
+  // Answers the check needed and did not get, after the engine's retries: its verdict on the operation is open.
+  const lost = new LostAnswers();
+  const throttleIsAnswer = !!task.check.measuresThrottling;
+  const sending = (request: ProbeRequest, endpoint: Endpoint | null | undefined): Promise<Exchange> => {
+    const probe = throttleIsAnswer ? { ...request, throttleIsAnswer } : request;
+    return engine.send(probe, budgets(endpoint)).then((ex) => {
+      if (endpoint) lost.observe(endpoint, ex, { ownTimeLimit: request.timeoutMs !== undefined, throttleIsAnswer });
+      return ex;
+    });
   };
   // Whatever a check builds, a write that names a file keeps the file name the scan made up (probe-safety.ts).
   const guarded = (request: ProbeRequest, endpoint: Endpoint | null | undefined): Promise<Exchange> | null => {
@@ -85,6 +95,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
   return {
     spent: () => checkBudget.used,
     sentOn,
+    lost,
     check: task.check,
     api: run.api,
     endpoint: first,
@@ -105,11 +116,11 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
       const target = endpoint ?? task.endpoint;
       // The operation it is for, for the coverage ledger (which still checks the path fits a REST operation's template).
       const tagged = request.operation || !target ? request : { ...request, operation: target.id };
-      return guarded(tagged, target) ?? engine.send(tagged, budgets(target));
+      return guarded(tagged, target) ?? sending(tagged, target);
     },
     sendPrepared: (request: PreparedRequest, auth, extra) => {
       const probe = toProbe(request, auth, extra);
-      return guarded(probe, request.endpoint ?? task.endpoint) ?? engine.send(probe, budgets(request.endpoint ?? task.endpoint));
+      return guarded(probe, request.endpoint ?? task.endpoint) ?? sending(probe, request.endpoint ?? task.endpoint);
     },
     baseline: (mode, endpoint) => baselines.get(endpoint ?? first, mode),
     baselineRequest: (endpoint, mode) => baselines.request(endpoint ?? first, mode),
@@ -176,7 +187,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     started.add(task);
     try {
       await runChecked(task, ctx);
-      if (!run.signal.aborted) await recordTaskCoverage(run, task, ctx.sentOn);
+      if (!run.signal.aborted) await recordTaskCoverage(run, task, ctx.sentOn, ctx.lost);
     } finally {
       run.taskEnded(task);
       run.requestsByCheck[task.check.id] = (run.requestsByCheck[task.check.id] ?? 0) + ctx.spent();

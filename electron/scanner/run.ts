@@ -4,7 +4,7 @@
 // they expire, progress and findings handed to a sink as they come. The same runner serves the app
 // (sink = the store) and the CLI.
 
-import type { Endpoint, ScanCurrent, SkippedCheck } from '../../shared/contract';
+import type { Endpoint, ScanCurrent, ScanPace, SkippedCheck } from '../../shared/contract';
 import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { Logger } from '../log';
@@ -67,8 +67,8 @@ export interface ScanProgress {
 }
 
 export interface ScanSink {
-  /** `current`: the check the scan last started and its endpoint (for a live view; never a secret). */
-  progress(p: ScanProgress, current?: ScanCurrent | null): void;
+  /** `current`: the check the scan last started and its endpoint (for a live view; never a secret); `pace`: its pace toward the API. */
+  progress(p: ScanProgress, current?: ScanCurrent | null, pace?: ScanPace | null): void;
   /** Stores the finding; false when the scan already has one with its fingerprint. */
   finding(f: BuiltFinding): Promise<boolean>;
   logger: Logger;

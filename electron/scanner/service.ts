@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { CreatedUserWithPassword, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -153,6 +153,8 @@ interface ActiveScan {
   userId: string;
   /** What it checks now (memory only: the details of a running scan show it). */
   current: ScanCurrent | null;
+  /** Its pace toward the API now (memory only, like `current`). */
+  pace?: ScanPace | null;
 }
 
 const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
@@ -354,10 +356,13 @@ export function createScanService(deps: ScanServiceDeps) {
           },
           {
             logger,
-            progress: (p, current) => {
+            progress: (p, current, pace) => {
               findings = p.findings;
               const entry = active.get(scanId);
-              if (entry) entry.current = current ?? null;
+              if (entry) {
+                entry.current = current ?? null;
+                entry.pace = pace ?? null;
+              }
               repos.scans
                 .updateProgress(scanId, p, current ?? null)
                 .then(async (saved) => {
@@ -365,7 +370,7 @@ export function createScanService(deps: ScanServiceDeps) {
                   if (!saved && !controller.signal.aborted) await leases.stopIfEnded(scanId);
                 })
                 .catch((err) => logger[databaseTroubleOf(err) ? 'debug' : 'warn']('Could not save scan progress', { scan_id: scanId, error: (err as Error)?.message }));
-              events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null });
+              events.emit({ type: 'scan:progress', scanId, apiId: row.api_id, userId: row.user_id, ...p, findings, current: current ?? null, pace: pace ?? null });
             },
             finding: async (f) => {
               try {
@@ -678,6 +683,7 @@ export function createScanService(deps: ScanServiceDeps) {
             coverage: notes.coverage ?? null,
             // Running here: the runner's own; on another node: what that node last saved with its progress.
             current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
+            pace: row.status === 'running' ? (active.get(scanId)?.pace ?? null) : null,
           },
           results: await repos.findings.listForScan(scanId),
         },

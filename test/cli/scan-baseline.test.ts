@@ -48,7 +48,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('portcullis scan --baseline', () => {
+// Each test runs whole scans of the hardened target, whose per-route limits answer 429 with Retry-After: the scan
+// waits what they ask before sending the proof again (issue 27), so a test gets the time of several scans.
+describe('portcullis scan --baseline', { timeout: 120_000 }, () => {
   let first: Report;
   let firstDir: string;
 

@@ -42,9 +42,8 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
   const details = async (scanId: string) => (await call<ScanDetails>(owner, '/api/scan/details', { scan_id: scanId })).json.data;
   const retry = (u: TestUser | null, body: unknown) => call<{ scan_id: string; status: string }>(u, '/api/scan/retry', body);
 
-  /** `rps`: paced, so the progress events (at most four a second) catch the scan mid-task. */
-  async function runScan(u: TestUser, apiId: string, rps = 0): Promise<string> {
-    const created = await call<{ scan_id: string }>(u, '/api/scan/create', { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps });
+  async function runScan(u: TestUser, apiId: string): Promise<string> {
+    const created = await call<{ scan_id: string }>(u, '/api/scan/create', { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps: 0 });
     expect(created.status, created.text).toBe(201);
     const started = await call<{ scan_id: string }>(u, '/api/scan/start', { api_id: apiId, scan_id: created.json.data.scan_id });
     expect(started.status, started.text).toBe(200);
@@ -62,7 +61,7 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
     stranger = await signUpAndLogin(t, 'stranger');
     const { repos } = tc.core.services;
     deadApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, `http://127.0.0.1:${await closedPort()}`), tc.clock.now());
-    // Two endpoints: a short scan, paced below so its events catch it mid-task.
+    // Two endpoints: a short scan, held mid-task by the target below.
     liveApiId = await repos.apis.createWithEndpoints(miniApiInput(owner.id, mini.url, miniApiEndpoints().slice(0, 2)), tc.clock.now());
     await tc.core.store.db
       .insertInto('shares')
@@ -80,28 +79,59 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
   });
 
   it('names the current check and endpoint while the scan runs, in its events and details, and forgets them when it ends', async () => {
+    // Held on events, not on the clock: once the tasks are planned (the event with more than the sign-in
+    // task), the target holds every request; a progress event then names the task that waits, the details
+    // are read while it waits, and only then does the target answer.
     const seen: ScanEvent[] = [];
-    const currents: (ScanDetails['results']['scan_info']['current'] | undefined)[] = [];
+    let release!: () => void;
+    let heldOne!: () => void;
+    let named!: (e: ScanEvent) => void;
+    const held = new Promise<void>((r) => (heldOne = r));
+    const namedEvent = new Promise<ScanEvent>((r) => (named = r));
+    let gated = false;
     const off = tc.core.services.scans.events.subscribe((e) => {
       seen.push(e);
-      // The details of a running scan, read while it runs (the event comes from the scan itself).
-      if (e.type === 'scan:progress' && e.current?.endpoint && currents.length < 3) void details(e.scanId).then((d) => currents.push(d.status === 'running' ? d.results.scan_info.current : undefined));
+      if (e.type !== 'scan:progress') return;
+      if (e.total > 1 && !gated) {
+        gated = true;
+        mini.gate = new Promise<void>((r) => (release = r));
+        mini.onHeld = () => heldOne();
+      }
+      if (e.current?.endpoint) named(e);
     });
-    const scanId = await runScan(owner, liveApiId, 40);
-    off();
-    const progress = seen.filter((e): e is Extract<ScanEvent, { type: 'scan:progress' }> => e.type === 'scan:progress' && e.scanId === scanId);
-    const named = progress.filter((e) => e.current?.endpoint);
-    expect(named.length).toBeGreaterThan(0);
-    for (const e of named) {
-      expect(e.current!.check).toMatch(/\S/);
-      expect(e.current!.endpoint).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \//);
+    try {
+      const created = await call<{ scan_id: string }>(owner, '/api/scan/create', { api_id: liveApiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token, rps: 0 });
+      expect(created.status, created.text).toBe(201);
+      const started = await call<{ scan_id: string }>(owner, '/api/scan/start', { api_id: liveApiId, scan_id: created.json.data.scan_id });
+      expect(started.status, started.text).toBe(200);
+      const scanId = started.json.data.scan_id;
+      await held;
+      const event = await namedEvent;
+      expect(event).toMatchObject({ scanId, current: { check: expect.stringMatching(/\S/), endpoint: expect.stringMatching(/^(GET|POST|PUT|PATCH|DELETE) \//) } });
+      // The pace rides along: requests in flight allowed now and the configured most.
+      expect((event as Extract<ScanEvent, { type: 'scan:progress' }>).pace).toMatchObject({ limit: expect.any(Number), max: expect.any(Number), alone: false });
+      const running = await details(scanId);
+      expect(running.status).toBe('running');
+      expect(running.results.scan_info.current?.check).toMatch(/\S/);
+      expect(running.results.scan_info.pace?.max).toBeGreaterThan(0);
+      mini.gate = null;
+      mini.onHeld = null;
+      release();
+      await tc.core.services.scans.wait(scanId);
+      const progress = seen.filter((e): e is Extract<ScanEvent, { type: 'scan:progress' }> => e.type === 'scan:progress' && e.scanId === scanId);
+      for (const e of progress.filter((x) => x.current?.endpoint)) expect(e.current!.endpoint).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \//);
+      // No secret rides along: the key the scan used appears in no event.
+      expect(JSON.stringify(progress)).not.toContain(mini.users.alice.token);
+      const done = await details(scanId);
+      expect(done.status).toBe('completed');
+      expect(done.results.scan_info.current ?? null).toBeNull();
+      expect(done.results.scan_info.pace ?? null).toBeNull();
+    } finally {
+      off();
+      mini.gate = null;
+      mini.onHeld = null;
+      release?.();
     }
-    // No secret rides along: the key the scan used appears in no event.
-    expect(JSON.stringify(progress)).not.toContain(mini.users.alice.token);
-    expect(currents.some((c) => !!c?.check)).toBe(true);
-    const done = await details(scanId);
-    expect(done.status).toBe('completed');
-    expect(done.results.scan_info.current ?? null).toBeNull();
   });
 
   it('a scan whose target does not answer fails with its reason, on the summary and in the list', async () => {

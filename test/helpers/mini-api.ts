@@ -40,6 +40,12 @@ export interface MiniApi {
   revoke(token: string): void;
   /** Extra handler consulted first; return true when it answered. */
   extra: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null;
+  /**
+   * While set, requests wait for it before they are answered (as usual): a test holds a scan mid-task and
+   * looks at it, instead of hoping a timer catches it there. `onHeld` hears of each request held.
+   */
+  gate: Promise<void> | null;
+  onHeld: (() => void) | null;
   close(): Promise<void>;
 }
 
@@ -74,81 +80,87 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      if (api.extra?.(req, res)) return;
-      const url = new URL(req.url ?? '/', 'http://x');
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (!f.weakHeaders) {
-        headers['x-content-type-options'] = 'nosniff';
-        headers['cache-control'] = 'no-store';
-      } else headers.server = 'Werkzeug/2.0.1 Python/3.9.7';
-      const origin = req.headers.origin;
-      if (f.corsReflect && origin) {
-        headers['access-control-allow-origin'] = origin;
-        if (f.corsCredentials) headers['access-control-allow-credentials'] = 'true';
-        headers.vary = 'Origin';
-      }
-      const send = (status: number, body?: unknown, extra: Record<string, string> = {}) => {
-        const answer = () => {
-          res.writeHead(status, { ...headers, ...extra });
-          res.end(body === undefined ? '' : JSON.stringify(body));
-        };
-        if (f.delayMs > 0) setTimeout(answer, f.delayMs);
-        else answer();
+      if (api.gate) {
+        api.onHeld?.();
+        void api.gate.then(() => answer(req, res, raw));
+      } else answer(req, res, raw);
+    });
+  });
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string): void {
+    if (api.extra?.(req, res)) return;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (!f.weakHeaders) {
+      headers['x-content-type-options'] = 'nosniff';
+      headers['cache-control'] = 'no-store';
+    } else headers.server = 'Werkzeug/2.0.1 Python/3.9.7';
+    const origin = req.headers.origin;
+    if (f.corsReflect && origin) {
+      headers['access-control-allow-origin'] = origin;
+      if (f.corsCredentials) headers['access-control-allow-credentials'] = 'true';
+      headers.vary = 'Origin';
+    }
+    const send = (status: number, body?: unknown, extra: Record<string, string> = {}) => {
+      const answer = () => {
+        res.writeHead(status, { ...headers, ...extra });
+        res.end(body === undefined ? '' : JSON.stringify(body));
       };
-      if (req.method === 'OPTIONS') {
-        if (f.corsReflect && origin) return send(204, undefined, { 'access-control-allow-methods': 'GET,POST,PUT,DELETE' });
-        return send(204);
+      if (f.delayMs > 0) setTimeout(answer, f.delayMs);
+      else answer();
+    };
+    if (req.method === 'OPTIONS') {
+      if (f.corsReflect && origin) return send(204, undefined, { 'access-control-allow-methods': 'GET,POST,PUT,DELETE' });
+      return send(204);
+    }
+    const auth = req.headers.authorization ?? '';
+    const token = /^Bearer (.+)$/.exec(auth)?.[1];
+    let userId: number | null = null;
+    if (token && !revoked.has(token)) {
+      if (token === users.alice.token) userId = 1;
+      else if (token === users.bob.token) userId = 2;
+      else if (f.anyToken) userId = 1;
+    }
+    const path = url.pathname;
+    if (path === '/health' && req.method === 'GET') return send(200, { status: 'ok' });
+    const publicRead = f.noAuth && req.method === 'GET' && path.startsWith('/pets');
+    if (userId === null && publicRead) userId = 1;
+    if (userId === null) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    if (path === '/me' && req.method === 'GET') return send(200, profiles[userId]);
+    if (path === '/pets' && req.method === 'GET') return send(200, { items: [...pets.values()].filter((p) => p.owner === userId) });
+    if (path === '/pets' && req.method === 'POST') {
+      let body: Partial<Pet> = {};
+      try {
+        body = JSON.parse(raw || '{}') as Partial<Pet>;
+      } catch {
+        return send(400, { error: 'bad json' });
       }
-      const auth = req.headers.authorization ?? '';
-      const token = /^Bearer (.+)$/.exec(auth)?.[1];
-      let userId: number | null = null;
-      if (token && !revoked.has(token)) {
-        if (token === users.alice.token) userId = 1;
-        else if (token === users.bob.token) userId = 2;
-        else if (f.anyToken) userId = 1;
-      }
-      const path = url.pathname;
-      if (path === '/health' && req.method === 'GET') return send(200, { status: 'ok' });
-      const publicRead = f.noAuth && req.method === 'GET' && path.startsWith('/pets');
-      if (userId === null && publicRead) userId = 1;
-      if (userId === null) return send(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
-      if (path === '/me' && req.method === 'GET') return send(200, profiles[userId]);
-      if (path === '/pets' && req.method === 'GET') return send(200, { items: [...pets.values()].filter((p) => p.owner === userId) });
-      if (path === '/pets' && req.method === 'POST') {
+      const pet: Pet = { id: nextId++, name: String(body.name ?? 'x'), tag: String(body.tag ?? ''), owner: userId };
+      pets.set(pet.id, pet);
+      createdBy.set(pet.id, userId);
+      return send(201, pet, { location: `/pets/${pet.id}` });
+    }
+    const m = /^\/pets\/(\d+)$/.exec(path);
+    if (m) {
+      const pet = pets.get(Number(m[1]));
+      if (!pet || pet.owner !== userId) return send(404, { error: 'not found' });
+      if (req.method === 'GET') return send(200, pet);
+      if (req.method === 'PUT') {
         let body: Partial<Pet> = {};
         try {
           body = JSON.parse(raw || '{}') as Partial<Pet>;
         } catch {
           return send(400, { error: 'bad json' });
         }
-        const pet: Pet = { id: nextId++, name: String(body.name ?? 'x'), tag: String(body.tag ?? ''), owner: userId };
-        pets.set(pet.id, pet);
-        createdBy.set(pet.id, userId);
-        return send(201, pet, { location: `/pets/${pet.id}` });
+        pet.name = String(body.name ?? pet.name);
+        return send(200, pet);
       }
-      const m = /^\/pets\/(\d+)$/.exec(path);
-      if (m) {
-        const pet = pets.get(Number(m[1]));
-        if (!pet || pet.owner !== userId) return send(404, { error: 'not found' });
-        if (req.method === 'GET') return send(200, pet);
-        if (req.method === 'PUT') {
-          let body: Partial<Pet> = {};
-          try {
-            body = JSON.parse(raw || '{}') as Partial<Pet>;
-          } catch {
-            return send(400, { error: 'bad json' });
-          }
-          pet.name = String(body.name ?? pet.name);
-          return send(200, pet);
-        }
-        if (req.method === 'DELETE') {
-          pets.delete(pet.id);
-          return send(204);
-        }
+      if (req.method === 'DELETE') {
+        pets.delete(pet.id);
+        return send(204);
       }
-      return send(404, { error: 'not found' });
-    });
-  });
+    }
+    return send(404, { error: 'not found' });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const api: MiniApi = {
@@ -159,6 +171,8 @@ export async function startMiniApi(flaws: Partial<MiniApiFlaws> = {}): Promise<M
     setFlaws: (change) => Object.assign(f, change),
     revoke: (t) => revoked.add(t),
     extra: null,
+    gate: null,
+    onHeld: null,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -50,6 +50,11 @@ export interface CheckMeta {
    * data (a reset route), which would spoil every check still running.
    */
   destructive?: boolean;
+  /**
+   * A 429 (and its Retry-After) is what the check measures (a burst looking for a rate limit): its requests
+   * are not retried after one, as every other check's are (issue 27).
+   */
+  measuresThrottling?: boolean;
   /** Most requests the check itself may send: per endpoint (endpoint scope) or per scan (api scope). Baselines are not counted. */
   budget: number;
   /** What the check sends and what proves a finding (for docs/checks.md and the report). */

@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalTargetError } from '../net-guard';
-import { BudgetExceededError, Budget, HttpEngine, OutOfScopeError, STREAM_LIMITS, type EngineOptions } from './engine';
+import { BudgetExceededError, Budget, HttpEngine, NOT_SENT_SLOW, OutOfScopeError, STREAM_LIMITS, type EngineOptions } from './engine';
 import { AbortedError } from './limits';
+import { MAX_RETRY_AFTER_MS, runAlone } from './pace';
 
 interface Target {
   url: string;
@@ -183,12 +184,86 @@ describe('failures', () => {
     expect(flaky.hits).toHaveLength(3);
   });
 
-  it('times out without retrying', async () => {
+  it('retries a timeout (a check needs the answer), but not the timeout of a probe with its own time limit (issue 27)', async () => {
     const silent = await target(() => undefined);
-    const e = engine(silent.url, { timeoutMs: 200 });
-    const ex = await e.send({ method: 'GET', url: `${silent.url}/` });
+    const e = engine(silent.url, { timeoutMs: 200, retries: 2 });
+    const ex = await e.send({ method: 'POST', url: `${silent.url}/proof`, body: '{}' });
     expect(ex.error).toBe('timeout');
-    expect(silent.hits).toHaveLength(1);
+    expect(silent.hits.filter((h) => h.url === '/proof')).toHaveLength(3);
+    const own = await e.send({ method: 'GET', url: `${silent.url}/measured`, timeoutMs: 200 });
+    expect(own.error).toBe('timeout');
+    expect(silent.hits.filter((h) => h.url === '/measured')).toHaveLength(1);
+  });
+
+  it('honours a 429\'s Retry-After and sends the request again; a check measuring throttling gets the 429 (issue 27)', async () => {
+    let refused = 0;
+    const limited = await target((req, res) => {
+      if (req.url === '/burst' || (req.url === '/proof' && refused++ === 0)) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        return res.end('{"error":"slow down"}');
+      }
+      ok(req, res);
+    });
+    const e = engine(limited.url, { concurrency: 2 });
+    const budget = new Budget('check', 1);
+    const ex = await e.send({ method: 'POST', url: `${limited.url}/proof`, body: '{}' }, [budget]);
+    expect(ex.status).toBe(200);
+    const proofs = limited.hits.filter((h) => h.url === '/proof');
+    expect(proofs).toHaveLength(2);
+    // The target asked for a second; the retry is the scan's, not the check's (its budget of one is not spent twice).
+    expect(proofs[1]!.at - proofs[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(budget.used).toBe(1);
+    const burst = await e.send({ method: 'GET', url: `${limited.url}/burst`, throttleIsAnswer: true });
+    expect(burst.status).toBe(429);
+    expect(limited.hits.filter((h) => h.url === '/burst')).toHaveLength(1);
+  });
+
+  it('gives up on a Retry-After past the bound, keeping the 429', async () => {
+    const limited = await target((_req, res) => {
+      res.writeHead(429, { 'retry-after': '3600' });
+      res.end();
+    });
+    const e = engine(limited.url);
+    const started = performance.now();
+    expect((await e.send({ method: 'GET', url: `${limited.url}/x` })).status).toBe(429);
+    expect(limited.hits).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(MAX_RETRY_AFTER_MS);
+  });
+
+  it('sends nothing more to an operation that took past the bar to answer with nothing else in flight (issue 27)', async () => {
+    const api = await target((req, res) => setTimeout(() => ok(req, res), req.url === '/slow' ? 5_100 : 5));
+    const e = engine(api.url, { timeoutMs: 8_000 });
+    expect(e.slowOperationMs).toBe(5_000);
+    const first = await e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    expect(first.status).toBe(200);
+    const again = await e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    expect(again.response).toBeNull();
+    expect(again.error).toMatch(new RegExp(`^${NOT_SENT_SLOW} \\(5\\.\\d s with nothing else in flight\\)$`));
+    expect(api.hits.filter((h) => h.url === '/slow')).toHaveLength(1);
+    expect((await e.send({ method: 'POST', url: `${api.url}/fast`, body: '{}', operation: 'op-fast' })).status).toBe(200);
+    expect(e.slowOperations()).toEqual([{ operation: 'op-slow', ms: expect.any(Number), alone: true }]);
+  }, 15_000);
+
+  it('runs a heavy probe alone: it waits for what is in flight, and nothing else starts until it ends (issue 27)', async () => {
+    const during: number[] = [];
+    const api = await target((req, res, t) => {
+      if (req.url === '/heavy') during.push(t.inFlight);
+      setTimeout(() => {
+        if (req.url === '/heavy') during.push(t.inFlight);
+        ok(req, res);
+      }, req.url === '/heavy' ? 150 : 30);
+    });
+    const e = engine(api.url, { concurrency: 4 });
+    const first = Array.from({ length: 6 }, (_, i) => e.send({ method: 'GET', url: `${api.url}/a${i}` }));
+    const heavy = runAlone(() => e.send({ method: 'GET', url: `${api.url}/heavy` }));
+    const after = Array.from({ length: 6 }, (_, i) => e.send({ method: 'GET', url: `${api.url}/b${i}` }));
+    await Promise.all([...first, heavy, ...after]);
+    expect(api.maxInFlight).toBe(4);
+    expect(during).toEqual([1, 1]);
+    const order = api.hits.map((h) => h.url);
+    // Those queued before it went first; those queued after it waited for it.
+    expect(order.indexOf('/heavy')).toBeGreaterThan(Math.max(...first.map((_, i) => order.indexOf(`/a${i}`))));
+    expect(order.indexOf('/heavy')).toBeLessThan(Math.min(...after.map((_, i) => order.indexOf(`/b${i}`))));
   });
 
   it('cuts large bodies at the limit', async () => {

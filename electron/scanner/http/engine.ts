@@ -1,7 +1,8 @@
 // The scan's HTTP client: every request of a scan goes through send(), which applies scope (the
-// API's host only; off-host redirects are not followed), request budgets, the concurrency bound,
-// the requests-per-second cap, the per-request timeout, credentials, and retries for connection
-// errors only. Checks never import an HTTP library; they call this.
+// API's host only; off-host redirects are not followed), request budgets, the adaptive pace of each
+// target (requests in flight and per second, pace.ts), the per-request timeout, credentials, and
+// bounded retries: after connection errors, and for a request whose answer a check needs, after a
+// timeout or a 429 (its Retry-After honoured). Checks never import an HTTP library; they call this.
 
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
@@ -9,7 +10,8 @@ import { publicOnlyLookup, isLocalAddress, LocalTargetError, ProxiedHostGuard } 
 import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../passwords';
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
-import { AbortedError, RateLimiter, Semaphore, sleep } from './limits';
+import { AbortedError, sleep } from './limits';
+import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, type PaceChange, type PaceOutcome, type PaceView } from './pace';
 import { proxyDispatcher, type ScanProxy } from './proxy';
 
 export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
@@ -21,7 +23,10 @@ export interface EngineOptions {
   /** Request starts per second; 0 = no cap. */
   rps: number;
   timeoutMs: number;
-  /** Extra attempts after a connection error (never after a response or a timeout). */
+  /**
+   * Extra attempts after a connection error, a timeout or a 429 (never after another answer, nor after the
+   * timeout of a probe with its own time limit, nor after a 429 a check measures).
+   */
   retries: number;
   /** Response bodies are read up to this many bytes. */
   maxBodyBytes: number;
@@ -54,6 +59,8 @@ export interface EngineOptions {
   onExchange?: (exchange: Exchange) => void;
   /** An upstream proxy every request goes through (Burp, ZAP, an egress proxy); none when absent. */
   proxy?: ScanProxy | null;
+  /** Called when a target's pace changes (requests in flight, rate). */
+  onPaceChange?: (origin: string, change: PaceChange) => void;
 }
 
 export interface ProbeRequest {
@@ -77,6 +84,10 @@ export interface ProbeRequest {
   operation?: string;
   /** The scan's own registration of a test user (identities/accounts.ts): never withheld, recorded by its sender. */
   registers?: boolean;
+  /** Runs with nothing else in flight to the target (a heavy probe); default: inside runAlone (pace.ts). */
+  alone?: boolean;
+  /** A 429 is what the check measures (a burst looking for a rate limit): not retried. */
+  throttleIsAnswer?: boolean;
 }
 
 /** An operation that registers users: a REST operation, or a GraphQL mutation on its endpoint. */
@@ -160,6 +171,18 @@ export class BudgetExceededError extends Error {
 export const NOT_SENT_SKIP = 'not sent: the operation is marked SKIP';
 /** The error of an exchange that never left because it would register a user and sign-up is off. */
 export const NOT_SENT_SIGNUP_OFF = 'not sent: the operation registers users and sign-up is off';
+/** The start of the error of an exchange that never left because its operation answers too slowly to be sent more. */
+export const NOT_SENT_SLOW = 'not sent: the operation answers too slowly';
+
+/** An operation whose answers take long: it runs alone, and once timed alone past the bar, gets no more requests. */
+export interface SlowOperation {
+  /** The operation's id (ProbeRequest.operation). */
+  operation: string;
+  /** Its slowest answer (or timeout) so far. */
+  ms: number;
+  /** Timed with nothing else in flight to the target: the time is its own, and it is sent nothing more. */
+  alone: boolean;
+}
 
 export class OutOfScopeError extends Error {
   constructor(readonly url: string) {
@@ -176,6 +199,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_PLACEMENTS: CredentialPlacement[] = [DEFAULT_PLACEMENT];
 const NO_AUTH: RequestAuth = { kind: 'none' };
 const MAX_REDIRECTS = 5;
+// Connection errors that say the target is overloaded (not that nothing listens there).
+const LOAD_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** A Retry-After header in milliseconds (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
 
 function defaultPort(protocol: string): string {
   return protocol === 'https:' ? '443' : '80';
@@ -336,16 +370,14 @@ export class HttpEngine {
   private readonly skipped: { method: string; path: RegExp }[];
   private readonly scanned: { method: string; path: RegExp }[];
   private readonly registrations: { op: RegistrationOperation; method: string; path: RegExp; call: RegExp | null }[];
-  private readonly semaphore: Semaphore;
-  private readonly limiter: RateLimiter;
+  private readonly paces = new Map<string, Pace>();
+  private readonly slow = new Map<string, SlowOperation>();
   private seq = 0;
   private sent = 0;
   private closed = false;
 
   constructor(readonly options: EngineOptions) {
     this.base = new URL(options.baseUrl);
-    this.semaphore = new Semaphore(Math.max(1, options.concurrency), options.signal);
-    this.limiter = new RateLimiter(options.rps);
     this.budget = new Budget('scan', options.maxRequests);
     this.credentials = options.credentials ?? staticCredentials(options.keys ?? {});
     this.loginOrigins = new Set((options.loginOrigins ?? []).map((o) => new URL(o).origin));
@@ -369,6 +401,36 @@ export class HttpEngine {
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+
+  /** The pace of requests to an origin (the API's by default). */
+  pace(origin = this.base.origin): Pace {
+    let pace = this.paces.get(origin);
+    if (!pace) {
+      const o = this.options;
+      pace = new Pace({ concurrency: o.concurrency, rps: o.rps, timeoutMs: o.timeoutMs }, o.signal, (change) => o.onPaceChange?.(origin, change));
+      this.paces.set(origin, pace);
+    }
+    return pace;
+  }
+
+  /**
+   * The bar past which an answer is too slow for its operation to be sent many requests: a quarter of the
+   * request timeout, and at least 5 s (an answer that holds a one-worker server for that long holds every
+   * request queued behind it).
+   */
+  get slowOperationMs(): number {
+    return Math.max(5_000, this.options.timeoutMs / 4);
+  }
+
+  /** Operations found slow so far (timed alone: sent nothing more). */
+  slowOperations(): SlowOperation[] {
+    return [...this.slow.values()];
+  }
+
+  /** The API's pace now, for the live view. */
+  paceView(): PaceView {
+    return this.pace().view();
   }
 
   /** Requests that left the scanner (each attempt, each redirect hop). */
@@ -512,6 +574,8 @@ export class HttpEngine {
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
+    const slow = req.operation && !req.login ? this.slow.get(req.operation) : undefined;
+    if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${(slow.ms / 1000).toFixed(1)} s with nothing else in flight)`);
     const filled = this.withPasswords(req, url);
     const exchange = await this.exchange(filled.req, method, filled.url, budgets);
     if (registration) this.options.registrations!.answered(registration, exchange);
@@ -589,15 +653,21 @@ export class HttpEngine {
     const target = (hash >= 0 ? href.slice(0, hash) : href).slice(origin.length) || '/';
     const body = req.body ?? null;
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
+    const pace = this.pace(origin);
+    // A probe built to be slow (a sleep, a deep query) says nothing about its operation; an ordinary request does.
+    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation;
+    const suspect = req.operation ? this.slow.get(req.operation) : undefined;
+    const alone = req.alone ?? (sendsAlone() || !!suspect);
+    let retried = 0;
     for (let attempt = 0; ; attempt += 1) {
-      this.charge(budgets);
-      if (!this.semaphore.tryAcquire()) await this.semaphore.acquire();
+      // A retry is the scan's, not the check's: the check asked for one request.
+      this.charge(attempt === 0 ? budgets : []);
+      const ticket = await pace.enter(alone);
       let response: ExchangeResponse | null = null;
       let error: string | null = null;
       let code = '';
       let t0 = performance.now();
       try {
-        if (this.limiter.enabled) await this.limiter.take(signal);
         if (signal.aborted) throw new AbortedError(signal.reason);
         if (this.proxiedHosts) await this.proxiedHosts.check(wire.url.hostname);
         // Durations are the server's time, not the pacing wait: time-based checks compare them.
@@ -612,29 +682,80 @@ export class HttpEngine {
         );
       } catch (err) {
         if (signal.aborted || err instanceof AbortedError) {
-          this.semaphore.release();
+          pace.leave(ticket, 'none', 0);
           throw new AbortedError(signal.reason);
         }
         code = errorCode(err);
         error = describeError(err);
       }
-      this.semaphore.release();
+      const duration = performance.now() - t0;
+      const waitMs = response && (response.status === 429 || response.status === 503) ? retryAfterMs(response.headers['retry-after']) : null;
+      const throttled = !!response && (response.status === 429 || (response.status === 503 && waitMs !== null));
+      const outcome: PaceOutcome = response
+        ? throttled
+          ? 'throttled'
+          : pace.isSlow(duration, timeout)
+            ? 'slow'
+            : 'ok'
+        : error === 'timeout'
+          ? 'timeout'
+          : LOAD_ERRORS.has(code)
+            ? 'failed'
+            : 'none';
+      // A 429 is honoured by the request it answered: it waits what the target asks (a check measuring throttling
+      // provoked it; a longer wait is not taken). Limits are often per route, so the rest of the scan goes on.
+      const honoured = throttled && !req.throttleIsAnswer && (waitMs ?? 0) <= MAX_RETRY_AFTER_MS;
+      const ranAlone = pace.leave(ticket, outcome, duration);
+      // Answers only: a timeout says the request was given up on, not how long the operation takes.
+      if (measured && response) this.timeOperation(req.operation!, duration, ranAlone);
       const exchange = new Exchange(
         ++this.seq,
         { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
         response,
         error,
-        performance.now() - t0,
+        duration,
       );
       this.options.onExchange?.(exchange);
-      if (response) {
+      const canRetry = retried < this.options.retries && this.budget.left > 0;
+      if (response && !throttled) {
         const location = REDIRECTS.has(response.status) ? (response.headers.location ?? null) : null;
         return { exchange, location, stamp: wire.stamp };
       }
+      // A 429 (or a 503 with Retry-After): once the pause the target asked for is over, the same request again.
+      if (throttled) {
+        if (!honoured || !canRetry) return { exchange, location: null, stamp: wire.stamp };
+        await sleep(waitMs ?? DEFAULT_THROTTLE_PAUSE_MS, signal);
+        retried += 1;
+        continue;
+      }
+      // A timeout: the answer a check waits for never came. A probe with its own time limit measured just that.
+      if (error === 'timeout') {
+        if (req.timeoutMs !== undefined || !canRetry) return { exchange, location: null, stamp: wire.stamp };
+        retried += 1;
+        continue;
+      }
       const retryable = RETRYABLE_ALWAYS.has(code) || (RETRYABLE_IDEMPOTENT.has(code) && IDEMPOTENT.has(method));
-      const canRetry = attempt < this.options.retries && this.budget.left > 0 && budgets.every((b) => b.left > 0);
       if (!retryable || !canRetry) return { exchange, location: null, stamp: wire.stamp };
-      await sleep(200 * 2 ** attempt, signal);
+      await sleep(200 * 2 ** retried, signal);
+      retried += 1;
+    }
+  }
+
+  /**
+   * Learns which operations are slow from ordinary requests: one answer past the bar makes the operation run
+   * alone (it may only have waited behind another); past the bar alone, it is sent nothing more; at the usual
+   * speed alone, it is cleared.
+   */
+  private timeOperation(operation: string, ms: number, ranAlone: boolean): void {
+    const known = this.slow.get(operation);
+    if (ms < this.slowOperationMs) {
+      if (known && ranAlone && !known.alone) this.slow.delete(operation);
+      return;
+    }
+    if (!known) this.slow.set(operation, { operation, ms, alone: ranAlone });
+    else {
+      known.ms = Math.max(known.ms, ms);
+      known.alone ||= ranAlone;
     }
   }
 

@@ -2,7 +2,7 @@
 // channel on the desktop, the server-sent event stream GET /api/events over HTTP (browsers, sync
 // mode). Reconnects with back-off until unsubscribed.
 
-import type { ScanCurrent } from '../../../shared/contract';
+import type { ScanCurrent, ScanPace } from '../../../shared/contract';
 import { request, usesBridge } from './request';
 
 export interface ScanProgressEvent {
@@ -14,6 +14,7 @@ export interface ScanProgressEvent {
   requestsSent: number;
   findings: number;
   current?: ScanCurrent | null;
+  pace?: ScanPace | null;
 }
 
 export interface ScanFinishedEvent {

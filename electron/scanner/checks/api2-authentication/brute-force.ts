@@ -177,6 +177,7 @@ export const authBruteForce = defineCheck({
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
   kind: 'active',
+  measuresThrottling: true,
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,

@@ -88,6 +88,7 @@ export const shortCodeBruteForce = defineCheck({
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
   kind: 'active',
+  measuresThrottling: true,
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,

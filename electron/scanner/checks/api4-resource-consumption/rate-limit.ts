@@ -48,6 +48,7 @@ export const noRateLimit = defineCheck({
   // Low: no limit was seen, but exhausting the API or guessing through it takes sustained volume (AC:H).
   cvss: 'CVSS:3.1/AV:N/AC:H/PR:L/UI:N/S:U/C:N/I:N/A:L',
   kind: 'active',
+  measuresThrottling: true,
   safety: 'safe',
   scope: 'api',
   budget: BURST,

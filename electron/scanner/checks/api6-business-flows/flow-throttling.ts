@@ -108,6 +108,7 @@ export const flowNotThrottled = defineCheck({
   confidence: 'medium',
   cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:L/A:L',
   kind: 'active',
+  measuresThrottling: true,
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,

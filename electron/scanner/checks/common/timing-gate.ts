@@ -8,6 +8,7 @@
 // one-worker server cannot make this one look delayed. Without this split every probe of every
 // endpoint waited in one queue, and a scan of a large API was as slow as the sum of its round trips.
 
+import { runAlone } from '../../http/pace';
 import type { ResourcePool } from '../../resources';
 
 type Waiter = { exclusive: boolean; resolve: () => void };
@@ -68,14 +69,20 @@ export function timingGate(ctx: { resources: ResourcePool }): TimingGate {
   return gate;
 }
 
+// A confirmation's requests also run alone toward the target (pace.ts): they are built to make the server
+// work (sleeps, deep or batched queries, backtracking or oversized values), and on a server with one worker
+// the requests queued behind them would wait (and time out) while their own times would include those
+// requests'. Screening stays parallel: alone, every screening probe of every endpoint would wait for the
+// requests in flight, one after the other; its delay is short (1 s), and the pace absorbs what it costs.
+
 /** Runs a screening probe: in parallel with other screenings, never during a confirmation. */
 export function timingScreen<T>(ctx: { resources: ResourcePool }, fn: () => Promise<T>): Promise<T> {
   return timingGate(ctx).run(false, fn);
 }
 
-/** Runs a confirmation alone: no other time-based measurement of the scan is in flight meanwhile. */
+/** Runs a confirmation alone: no other time-based measurement of the scan, and no other request to the target, in flight meanwhile. */
 export function withTimingLock<T>(ctx: { resources: ResourcePool }, fn: () => Promise<T>): Promise<T> {
-  return timingGate(ctx).run(true, fn);
+  return timingGate(ctx).run(true, () => runAlone(fn));
 }
 
 /** Confirmations of one timing proof, at most: with the screening that asked for it, three verdicts, so two always agree. */

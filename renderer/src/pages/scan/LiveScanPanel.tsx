@@ -4,7 +4,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import type { ScanInfo } from '../../../../shared/contract';
 import { ProgressBar } from '../../components/ProgressBar';
-import { formatEta, formatRate, liveNumbers } from './live-scan';
+import { formatEta, formatPace, formatRate, liveNumbers } from './live-scan';
 
 export function LiveScanPanel({ info }: { info: ScanInfo }): ReactElement {
   // The rate and the time left move on between progress events too.
@@ -54,6 +54,12 @@ export function LiveScanPanel({ info }: { info: ScanInfo }): ReactElement {
         <div>
           <dt>Rate</dt>
           <dd data-testid="scan-live-rate">{formatRate(numbers.rate)}</dd>
+        </div>
+        <div>
+          <dt>Pace</dt>
+          <dd data-testid="scan-live-pace" title="Requests in flight to the API now: halved when it slows down or times out, won back as it recovers">
+            {formatPace(info.pace)}
+          </dd>
         </div>
         <div>
           <dt>Time left</dt>

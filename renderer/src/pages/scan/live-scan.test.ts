@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScanDetails } from '../../../../shared/contract';
-import { formatEta, formatRate, liveNumbers, withLiveProgress } from './live-scan';
+import { formatEta, formatPace, formatRate, liveNumbers, withLiveProgress } from './live-scan';
 
 const START = '2026-03-02T10:00:00.000Z';
 const at = (seconds: number) => new Date(START).getTime() + seconds * 1000;
@@ -49,5 +49,20 @@ describe('withLiveProgress', () => {
     expect(next.results.results).toBe(findings);
     expect(withLiveProgress(details, { done: 2, total: 9, requestsSent: 40 }).results.scan_info).toMatchObject({ requests_sent: 40, current: { check: 'A', endpoint: null } });
     expect(details.results.scan_info.progress.done).toBe(1);
+  });
+});
+
+describe('formatPace (issue 27)', () => {
+  it('says how many requests may be in flight, and when the scan slowed down', () => {
+    expect(formatPace({ limit: 8, max: 8, rps: 0, alone: false })).toBe('8 in flight');
+    expect(formatPace({ limit: 2, max: 8, rps: 25, alone: false })).toBe('2 of 8 in flight, 25 req/s (slowed down)');
+    expect(formatPace({ limit: 1, max: 8, rps: 2.5, alone: true })).toBe('a heavy probe, alone');
+    expect(formatPace(null)).toBe('—');
+  });
+
+  it("keeps the last pace until an event brings another, and takes the event's", () => {
+    const details = { scan_id: 's', api_id: 'a', status: 'running', results: { scan_info: { progress: { done: 1, total: 9 }, requests_sent: 3, pace: { limit: 8, max: 8, rps: 0, alone: false } }, results: [] } } as unknown as ScanDetails;
+    expect(withLiveProgress(details, { done: 2, total: 9, requestsSent: 5 }).results.scan_info.pace).toEqual({ limit: 8, max: 8, rps: 0, alone: false });
+    expect(withLiveProgress(details, { done: 2, total: 9, requestsSent: 5, pace: { limit: 4, max: 8, rps: 0, alone: false } }).results.scan_info.pace?.limit).toBe(4);
   });
 });

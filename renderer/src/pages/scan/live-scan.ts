@@ -2,7 +2,7 @@
 // (requests sent over the time since the scan started) and the time left (at the pace of the tasks
 // done so far), with the words the page shows for them.
 
-import type { ScanCurrent, ScanDetails } from '../../../../shared/contract';
+import type { ScanCurrent, ScanDetails, ScanPace } from '../../../../shared/contract';
 
 export interface LiveNumbers {
   /** Requests per second since the start; null before a second has passed or without a start time. */
@@ -40,10 +40,22 @@ export function formatEta(seconds: number | null): string {
   return m ? `about ${h} h ${m} min` : `about ${h} h`;
 }
 
-/** The details with a progress event's numbers (tasks, requests, current check) put in, findings untouched. */
+/**
+ * The pace in words: "8 in flight", "2 of 8 in flight, 25 req/s (slowed down)", "1 probe alone" while a heavy
+ * probe runs; "—" when unknown.
+ */
+export function formatPace(pace: ScanPace | null | undefined): string {
+  if (!pace) return '—';
+  if (pace.alone) return 'a heavy probe, alone';
+  const rate = pace.rps > 0 ? `, ${formatRate(pace.rps)}` : '';
+  if (pace.limit >= pace.max) return `${pace.limit} in flight${rate}`;
+  return `${pace.limit} of ${pace.max} in flight${rate} (slowed down)`;
+}
+
+/** The details with a progress event's numbers (tasks, requests, current check, pace) put in, findings untouched. */
 export function withLiveProgress(
   details: ScanDetails,
-  p: { done: number; total: number; requestsSent: number; current?: ScanCurrent | null },
+  p: { done: number; total: number; requestsSent: number; current?: ScanCurrent | null; pace?: ScanPace | null },
 ): ScanDetails {
   const info = details.results.scan_info;
   return {
@@ -55,6 +67,7 @@ export function withLiveProgress(
         progress: { done: p.done, total: p.total },
         requests_sent: Math.max(info.requests_sent ?? 0, p.requestsSent),
         current: p.current === undefined ? (info.current ?? null) : p.current,
+        pace: p.pace === undefined ? (info.pace ?? null) : p.pace,
       },
     },
   };
