@@ -136,7 +136,8 @@ export function parseRemoteScanEvent(value: unknown): ScanEvent | ScanEventRefer
     if (ref) return { ...base, ref: true };
     const c = v.current as Record<string, unknown> | null | undefined;
     const current = c && typeof c === 'object' && typeof c.check === 'string' && (typeof c.endpoint === 'string' || c.endpoint === null) ? { check: c.check, endpoint: c.endpoint } : null;
-    return { ...base, current, pace: parsePace(v.pace) };
+    // An event without a pace (a node of an older version) stays without one.
+    return { ...base, current, ...(v.pace === undefined ? {} : { pace: parsePace(v.pace) }) };
   }
   if (v.type === 'scan:finished') {
     if (typeof v.status !== 'string' || !FINISHED_STATUSES.includes(v.status)) return null;

@@ -238,6 +238,15 @@ export function createScanService(deps: ScanServiceDeps) {
     active,
     reasons: { nodeLost: SCAN_TEXT.nodeLost, userCancelled: SCAN_TEXT.userCancelled, apiDeleted: API_DELETED },
   });
+  /** The last pace another node announced for a scan it runs (memory only, like its progress events). */
+  const remotePace = new Map<string, ScanPace>();
+  events.subscribe((e) => {
+    if (e.type === 'scan:finished') remotePace.delete(e.scanId);
+    else if (e.type === 'scan:progress' && e.pace && !active.has(e.scanId)) {
+      if (remotePace.size >= 1_000 && !remotePace.has(e.scanId)) remotePace.delete(remotePace.keys().next().value!);
+      remotePace.set(e.scanId, e.pace);
+    }
+  });
   // A cancel on another node names the scan: if it runs here, look at its row now.
   deps.notifier?.subscribe('scan_cancelled', (payload) => {
     const scanId = (payload as { scanId?: unknown } | null)?.scanId;
@@ -683,7 +692,7 @@ export function createScanService(deps: ScanServiceDeps) {
             coverage: notes.coverage ?? null,
             // Running here: the runner's own; on another node: what that node last saved with its progress.
             current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
-            pace: row.status === 'running' ? (active.get(scanId)?.pace ?? null) : null,
+            pace: row.status === 'running' ? (active.get(scanId)?.pace ?? remotePace.get(scanId) ?? null) : null,
           },
           results: await repos.findings.listForScan(scanId),
         },

@@ -101,7 +101,7 @@ describe('portcullis scan', () => {
     res.status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/\[#+-*\]\s+\d+%/);
-    expect(res.stderr).toMatch(/Done: 3 findings/);
+    expect(res.stderr).toMatch(/Done: 4 findings/);
     expect(read(dir).summary.low).toBe(3);
     expect(res.stderr + res.stdout).not.toContain(api.users.alice.token);
   });
