@@ -57,8 +57,10 @@ for (const theme of ['light', 'dark'] as const) {
     });
 
     test('settings tabs and validation messages', async ({ page }) => {
+      // Seven full-page audits with screenshots: over 30 s on a loaded CI machine.
+      test.setTimeout(60_000);
       await page.goto('/settings');
-      for (const tab of ['profile', 'notifications', 'security', 'preferences'] as const) {
+      for (const tab of ['profile', 'notifications', 'security', 'preferences', 'scan-traffic'] as const) {
         await page.getByTestId(`settings-tab-${tab}`).click();
         await expect(page.getByTestId(`settings-panel-${tab}`)).toBeVisible();
         await check(page, `settings-${tab}-${theme}`);
