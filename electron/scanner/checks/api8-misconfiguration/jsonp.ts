@@ -61,7 +61,7 @@ export const jsonpCallback = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 2,
+  budget: 3,
   description:
     `GETs whose key-1 answer is JSON are sent again with ${PARAMS.map((p) => `${p}=<random name>`).join(', ')} (a different name each, so the ` +
     'answer tells which parameter works; callback alone if the three are refused). Finding: the answer is a call of that name with the ' +
@@ -94,8 +94,12 @@ export const jsonpCallback = defineCheck({
     if (!attack.ok) return;
     const wrap = wrappedCall(attack.body, names);
     if (!wrap) return;
-    const sim = compareBodies(wrap.data, baseline);
-    if (sim.values < 0.8 && sim.contained < 0.9) return;
+    const alike = (normal: Exchange) => {
+      const sim = compareBodies(wrap.data, normal);
+      return sim.values >= 0.8 || sim.contained >= 0.9;
+    };
+    // The shared baseline may predate other checks' writes (a profile changed since): compare with the normal answer now.
+    if (!alike(baseline) && (ctx.budgetLeft() <= 0 || !alike(await ctx.sendPrepared(request, AS_KEY1)))) return;
     const anon = await ctx.baseline('anonymous');
     const callerData = (!!anon && refused(anon)) || marksIn(identityMarks(ctx, 1), wrap.data).length > 0;
     const script = loadableAsScript(attack);
