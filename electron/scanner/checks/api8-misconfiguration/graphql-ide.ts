@@ -7,7 +7,7 @@
 import { randomAlnum } from '../../random';
 import type { Exchange } from '../../http/exchange';
 import { defineCheck, type Hit } from '../common/helpers';
-import { graphqlEndpoints } from '../common/graphql';
+import { graphqlEndpoints, graphqlPaths } from '../common/graphql';
 import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext } from '../types';
 
@@ -63,9 +63,9 @@ export const graphqlIde = defineCheck({
     'authentication for the team.',
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/489.html', OWASP_GRAPHQL_CHEAT_SHEET],
   async *run(ctx) {
-    const paths = [...new Set(graphqlEndpoints(ctx.endpoints).map((e) => e.path))].slice(0, PATHS);
-    for (const path of paths) {
-      const endpoint = graphqlEndpoints(ctx.endpoints).find((e) => e.path === path)!;
+    const endpoints = graphqlEndpoints(ctx.endpoints);
+    for (const path of graphqlPaths(endpoints).slice(0, PATHS)) {
+      const endpoint = endpoints.find((e) => e.path === path)!;
       const get = (url: URL) => ctx.send({ method: 'GET', url, auth: { kind: 'none' }, placements: [], headers: { accept: 'text/html,application/xhtml+xml' } }, endpoint);
       if (ctx.budgetLeft() <= 0) return;
       const control = await get(siblingUrl(ctx, path, `portcullis-${randomAlnum(10).toLowerCase()}`));
