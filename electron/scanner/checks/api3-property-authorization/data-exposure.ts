@@ -6,6 +6,7 @@ import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import {
+    forEachLeaf,
     isObj,
     maskBody,
     responseSchema,
@@ -78,14 +79,8 @@ function highEntropy(v: string): boolean {
 /** Sensitive values, each proven by its name and its value (or by an unmistakable value). */
 export function findSensitive(value: unknown, sentText: string): Sensitive[] {
   const out: Sensitive[] = [];
-  const walk = (v: unknown, path: string, key: string, depth: number) => {
-    if (depth > 8 || out.length > 20) return;
-    if (Array.isArray(v)) return v.slice(0, 25).forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
-    if (isObj(v)) {
-      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
-      return;
-    }
-    if (typeof v !== 'string' && typeof v !== 'number') return;
+  forEachLeaf(value, (v, path, key) => {
+    if (out.length > 20) return true;
     const s = String(v).trim();
     if (!s || (s.length >= 6 && sentText.includes(s))) return;
     if (PRIVATE_KEY.test(s)) return void out.push({ kind: 'private-key', path, value: s });
@@ -96,8 +91,7 @@ export function findSensitive(value: unknown, sentText: string): Sensitive[] {
     const digits = s.replace(/[ -]/g, '');
     if (/^\d{13,19}$/.test(digits) && luhn(digits) && !NOT_CARD_KEY.test(key) && (CARD_KEY.test(key) || CARD_BRAND.test(digits))) return void out.push({ kind: 'card-number', path, value: s });
     if (SSN_KEY.test(key) && /^\d{3}-?\d{2}-?\d{4}$/.test(s)) return void out.push({ kind: 'national-id', path, value: s });
-  };
-  walk(value, '', '', 0);
+  });
   return out;
 }
 

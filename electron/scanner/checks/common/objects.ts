@@ -280,6 +280,25 @@ export function isObj(v: unknown): v is Json {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+/**
+ * Visits the string and number leaves of a JSON value with their path ("users[0].email") and the key
+ * they sit under (an array item keeps its array's key): 8 levels deep, 25 items per array. The walk
+ * stops once `visit` returns true.
+ */
+export function forEachLeaf(value: unknown, visit: (v: string | number, path: string, key: string) => boolean | void): void {
+  let stopped = false;
+  const walk = (v: unknown, path: string, key: string, depth: number): void => {
+    if (stopped || depth > 8) return;
+    if (Array.isArray(v)) return v.slice(0, 25).forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
+    if (isObj(v)) {
+      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
+      return;
+    }
+    if ((typeof v === 'string' || typeof v === 'number') && visit(v, path, key) === true) stopped = true;
+  };
+  walk(value, '', '', 0);
+}
+
 /** The resource object in a body: the body itself, or inside a data/result/... wrapper. */
 export function resourceObject(value: unknown): Json | null {
   if (!isObj(value)) return null;

@@ -5,7 +5,7 @@
 
 import type { Exchange } from '../../http/exchange';
 import { findSensitive } from '../api3-property-authorization/data-exposure';
-import { isObj } from './objects';
+import { forEachLeaf } from './objects';
 
 const EMAIL_VALUE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[a-z]{2,}$/i;
 const PHONE_KEY = /^(phone|phone_?number|mobile|mobile_?number|telephone|tel|cell)$/i;
@@ -31,14 +31,8 @@ export function personalData(ex: Exchange): PersonalData | null {
   if (secret) return { field: secret.path, kind: secret.kind };
   let found: PersonalData | null = null;
   let seen = 0;
-  const walk = (v: unknown, path: string, key: string, depth: number): void => {
-    if (found || depth > 8 || (seen += 1) > 2_000) return;
-    if (Array.isArray(v)) return v.slice(0, 25).forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
-    if (isObj(v)) {
-      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
-      return;
-    }
-    if (typeof v !== 'string' && typeof v !== 'number') return;
+  forEachLeaf(body, (v, path, key) => {
+    if ((seen += 1) > 2_000) return true;
     const s = String(v).trim();
     if (!s) return;
     const kind =
@@ -57,8 +51,9 @@ export function personalData(ex: Exchange): PersonalData | null {
                   : TOKEN_KEY.test(key) && typeof v === 'string' && s.length >= 16
                     ? 'a token or secret'
                     : null;
-    if (kind) found = { field: path, kind };
-  };
-  walk(body, '', '', 0);
+    if (!kind) return;
+    found = { field: path, kind };
+    return true;
+  });
   return found;
 }
