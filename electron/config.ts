@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { OWASP_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
+import { OWASP_SCRYPT_COST, TEST_SCRYPT_COST, type HashingLimits, type ScryptCost } from './accounts/passwords';
 import type { ThrottleRule } from './accounts/throttle';
 import { proxyFromOptions, type ScanProxy } from './scanner/http/proxy';
 import type { SecretStoreChoice } from './secrets/index';
@@ -275,7 +275,7 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     allowLocalScans: input.allowLocalScans ?? (input.shell !== 'server' || truthy(env.PORTCULLIS_ALLOW_LOCAL_SCANS)),
     sessionMaxAgeMs: input.sessionMaxAgeMs ?? 7 * 24 * 60 * 60 * 1000,
     resetTokenTtlMs: input.resetTokenTtlMs ?? 60 * 60 * 1000,
-    scryptCost: input.scryptCost ?? OWASP_SCRYPT_COST,
+    scryptCost: input.scryptCost ?? (truthy(env.PORTCULLIS_TEST_FAST_HASHING) ? TEST_SCRYPT_COST : OWASP_SCRYPT_COST),
     smtpUrl: input.smtpUrl ?? env.PORTCULLIS_SMTP_URL,
     mailFrom: input.mailFrom ?? env.PORTCULLIS_MAIL_FROM ?? 'Portcullis <no-reply@portcullis.local>',
     throttle: input.throttle ?? {

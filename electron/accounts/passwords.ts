@@ -10,6 +10,12 @@ export interface ScryptCost {
 }
 
 export const OWASP_SCRYPT_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+/**
+ * For throwaway test servers only (PORTCULLIS_TEST_FAST_HASHING=1): a browser-test run signs up and in
+ * hundreds of accounts, each a 128 MB, half-second hash at the OWASP cost. The cost travels in each hash,
+ * so hashes made either way verify either way.
+ */
+export const TEST_SCRYPT_COST: ScryptCost = { N: 2 ** 12, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function scrypt(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../config';
+import { OWASP_SCRYPT_COST } from '../accounts/passwords';
 import { createCore } from '../core';
 import { createLogger } from '../log';
 import { isPostgresUrl, serverOf } from '../store/database';
@@ -111,6 +112,9 @@ export const serveCommand: CliCommand = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       // Settings before the "listening" line: whoever waits for that line reads what came before it.
+      if (core.config.scryptCost.N < OWASP_SCRYPT_COST.N) {
+        process.stdout.write('Password hashing at a test cost (PORTCULLIS_TEST_FAST_HASHING): for throwaway test servers only, never for real accounts.\n');
+      }
       if (trustProxy.length) process.stdout.write(`Trusted proxies: ${trustProxy.join(', ')} (client addresses from X-Forwarded-For)\n`);
       process.stdout.write(`Portcullis team server listening on ${server.url}\n`);
       process.stdout.write(`Data: ${dataDir}\n`);

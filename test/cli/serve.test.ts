@@ -30,6 +30,7 @@ describe('portcullis serve', () => {
   it('prints its URL on loopback and creates the database in the data dir', () => {
     expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(fs.existsSync(`${dataDir}/portcullis.db`)).toBe(true);
+    expect(srv.stdout()).not.toContain('Password hashing at a test cost');
   });
 
   it('walks through sign-up, login, password change, forgot and reset', async () => {
@@ -63,8 +64,9 @@ describe('portcullis serve', () => {
     expect(((await res.json()) as { data: { localScans: boolean } }).data.localScans).toBe(false);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
-    const other = await startServe(['--port', '0', '--data-dir', tempDir()]);
+  it('stops cleanly on SIGTERM; says so when it hashes passwords at the test cost', async () => {
+    const other = await startServe(['--port', '0', '--data-dir', tempDir()], { PORTCULLIS_TEST_FAST_HASHING: '1' });
+    expect(other.stdout()).toContain('Password hashing at a test cost (PORTCULLIS_TEST_FAST_HASHING): for throwaway test servers only, never for real accounts.');
     expect(await other.stop()).toBe(0);
   });
 

@@ -15,7 +15,7 @@ export interface SecondServer {
 
 export async function startSecondServer(env: Record<string, string>): Promise<SecondServer> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portcullis-e2e-2-'));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORTCULLIS_TEST_FAST_HASHING: '1', ...env };
   delete childEnv.PORTCULLIS_PUBLIC_URL;
   delete childEnv.PORTCULLIS_SMTP_URL;
   const child = spawn(

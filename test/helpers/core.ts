@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
+import { TEST_SCRYPT_COST } from '../../electron/accounts/passwords';
 import { manualClock } from '../../electron/clock';
 import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createBridgeHandler, type IpcInvokeEventLike } from '../../electron/ipc-bridge';
@@ -17,7 +18,7 @@ import { startServer, type RunningServer } from '../../electron/server';
 import { freshDatabase } from './postgres';
 
 /** Real scrypt with a test-sized cost; the OWASP cost is the default everywhere else. */
-export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
+export const TEST_SCRYPT = TEST_SCRYPT_COST;
 
 export const APP_ORIGIN = 'app://portcullis';
 
