@@ -217,7 +217,13 @@ export const bolaTokenSwap = defineCheck({
         if (own.ok && sameData(own, victimRead, 0.9)) continue; // the id makes no difference: nothing per-user here
       }
       const proofs = [
-        ...(owned ? [`${param.name}=${value} is in ${keyLabel(victim)}'s own listing of the collection and not in ${keyLabel(attacker)}'s`] : []),
+        ...(owned
+          ? [
+              ctx.resources.declaredIds(victim, ep.path, param).includes(value)
+                ? `${param.name}=${value} is ${keyLabel(victim)}'s by the scan configuration (objects:) and not in ${keyLabel(attacker)}'s`
+                : `${param.name}=${value} is in ${keyLabel(victim)}'s own listing of the collection and not in ${keyLabel(attacker)}'s`,
+            ]
+          : []),
         ...(leaked.length ? [`the answer carries ${keyLabel(victim)}'s identity (${leaked.slice(0, 3).join(', ')})`] : []),
         ...(own?.ok ? [`${keyLabel(attacker)}'s own object reads differently`] : []),
       ];
