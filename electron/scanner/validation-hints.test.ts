@@ -124,6 +124,19 @@ describe('validationHints', () => {
       { path: ['comment'], kind: 'required' },
     ]);
     expect(validationHints({ errors: [{ status: '422', source: { pointer: '/data/attributes/email' }, detail: 'must be a valid email' }] })).toEqual([{ path: ['email'], kind: 'format', format: 'email' }]);
+    // Sequelize's validator errors: the validator's name says the form.
+    expect(
+      validationHints({
+        name: 'SequelizeValidationError',
+        errors: [
+          { message: 'Validation isEmail on email failed', type: 'Validation error', path: 'email', value: 'x', validatorKey: 'isEmail' },
+          { message: 'Validation isUUID on ref failed', type: 'Validation error', path: 'ref', value: 'x', validatorKey: 'isUUID' },
+        ],
+      }),
+    ).toEqual([
+      { path: ['email'], kind: 'format', format: 'email' },
+      { path: ['ref'], kind: 'format', format: 'uuid' },
+    ]);
   });
 
   it('reads plain sentences, in JSON strings and in text', () => {

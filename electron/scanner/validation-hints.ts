@@ -136,6 +136,11 @@ function messagesOf(entry: Record<string, unknown>): string[] {
   for (const k of MESSAGE_KEYS) if (typeof entry[k] === 'string') out.push(entry[k] as string);
   if (typeof entry.type === 'string') out.push(entry.type.replace(/[._]/g, ' '));
   if (typeof entry.code === 'string') out.push(entry.code.replace(/[._]/g, ' '));
+  // Sequelize: { path, message: "Validation isEmail on email failed", validatorKey: "isEmail" }
+  if (typeof entry.validatorKey === 'string') {
+    const key = entry.validatorKey;
+    out.push(/^(notNull|notEmpty|is_null|isNull)$/i.test(key) ? 'cannot be null' : `invalid ${key.replace(/^is(?=[A-Z])/, '').replace(/([a-z])([A-Z])/g, '$1 $2')}`);
+  }
   // class-validator: { property, constraints: { isEmail: "email must be an email" } }
   if (isObj(entry.constraints)) for (const [k, v] of Object.entries(entry.constraints)) out.push(typeof v === 'string' ? v : k);
   return out;
