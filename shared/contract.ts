@@ -2,7 +2,8 @@
 // section 7 (plus the routes this product adds), used by the core and the renderer alike.
 
 import type { CoverageReason, CoverageSummary, ScanCoverage } from './coverage';
-import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting } from './identities';
+import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting, WritesSetting } from './identities';
+import type { WritePolicyData } from './write-policy';
 import type {
   ApiPermission,
   Confidence,
@@ -319,6 +320,9 @@ export interface ScanInfo {
   skipped_checks: SkippedCheck[];
   /** The seed the scan's probe values and choices came from (a scan with the same seed repeats them); null or absent on older scans. */
   seed?: number | null;
+  /** The write policy the scan ran with (absent on older scans), and the destructive operations it was allowed to call. */
+  writes?: WritesSetting;
+  destructive?: string[];
   /** Findings of the previous scan that this scan no longer sees. */
   fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity }[];
   /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
@@ -558,6 +562,10 @@ export interface CreateScanRequest extends ApiScoped {
   signup?: SignupSetting;
   /** The seed of the scan's probe values and choices, 0 to 4294967295 (default: a new one per scan). */
   seed?: number;
+  /** Writes and deletes may touch objects the scan did not create (a disposable instance); default false. */
+  allow_existing_objects?: boolean;
+  /** With allow_existing_objects: operations that look destructive which the scan may call ("GET /createdb"). */
+  destructive_operations?: string[];
   /** Requests per second, 0 = no cap (shared/scan-traffic.ts SCAN_PACE_LIMITS; default: the server's). */
   rps?: number;
   /** Requests in flight at once (SCAN_PACE_LIMITS; default: the server's). */
@@ -714,6 +722,8 @@ export interface ApiContract {
   'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };
   'GET /api/scan/last-config': { query: { api_id: string }; data: { last: LastScanConfiguration | null } };
   'POST /api/scan/repeat': { body: ApiScoped; data: { scan_id: string } };
+  /** Configure Scan's write policy: the operations that look destructive, and whether the API is local. */
+  'POST /api/scan/write-policy': { body: ApiScoped; data: WritePolicyData };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
   'POST /api/scan/coverage': { body: ScanIdRequest; data: { coverage: ScanCoverage | null } };

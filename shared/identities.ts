@@ -207,6 +207,43 @@ export const placementSchema = z
   });
 export type PlacementConfig = z.output<typeof placementSchema>;
 
+/**
+ * Objects an identity owns, for APIs where the scan cannot create its own (a CAPTCHA, admin-only
+ * creates): an object's path as the spec writes it ("/api/Feedbacks/{id}") to the ids that go in its
+ * last parameter. Every operation on that path, and below it, addresses them.
+ */
+export const OWNED_OBJECT_LIMITS = { paths: 50, ids: 50, idLength: 200 } as const;
+/** "/api/Feedbacks/{id}": a path relative to the API's base URL with at least one parameter. */
+const OWNED_PATH = /^\/\S*\{[A-Za-z_][\w.-]{0,99}\}\S*$/;
+const ownedIdSchema = z.union(
+  [
+    z.string().trim().min(1, { error: 'An id under objects must not be empty.' }).max(OWNED_OBJECT_LIMITS.idLength, { error: `An id under objects is too long (at most ${OWNED_OBJECT_LIMITS.idLength} characters).` }),
+    z.number().refine(Number.isFinite, { error: 'An id under objects must be a number or text.' }).transform((n) => String(n)),
+  ],
+  { error: 'An id under objects must be a number or text.' },
+);
+export const ownedObjectsSchema = z
+  .record(
+    z.string().max(500, { error: 'A path under objects is too long (at most 500 characters).' }),
+    z.array(ownedIdSchema, { error: 'List the ids of each path under objects: [3, 7].' }).min(1, { error: 'List at least one id for each path under objects.' }).max(OWNED_OBJECT_LIMITS.ids, { error: `At most ${OWNED_OBJECT_LIMITS.ids} ids per path under objects.` }),
+    { error: 'objects maps paths to the ids this identity owns: { "/api/Feedbacks/{id}": [3, 7] }.' },
+  )
+  .superRefine((o, ctx) => {
+    const paths = Object.keys(o);
+    if (paths.length > OWNED_OBJECT_LIMITS.paths) ctx.addIssue({ code: 'custom', message: `At most ${OWNED_OBJECT_LIMITS.paths} paths under objects.` });
+    for (const path of paths) {
+      if (!OWNED_PATH.test(path.trim())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [path],
+          message: `Name each object under objects by its path as the spec writes it, with the id's parameter ("/api/Feedbacks/{id}", no method: every operation on the path uses the ids); "${path.slice(0, 80)}" is not one.`,
+        });
+      }
+    }
+  })
+  .transform((o) => Object.fromEntries(Object.entries(o).map(([k, ids]) => [k.trim(), [...new Set(ids)]])));
+export type OwnedObjects = z.output<typeof ownedObjectsSchema>;
+
 const OBTAIN_FIELDS = ['token', 'login', 'oauth2', 'cookie', 'command'] as const;
 export type ObtainKind = 'static' | 'login' | 'oauth2' | 'cookie' | 'command';
 
@@ -223,6 +260,8 @@ export const identitySchema = z
     command: nonEmpty('command', IDENTITY_LIMITS.commandLength).optional(),
     /** Where the credential goes; default: as the API's security scheme says (bearer when it says nothing). */
     place: placementSchema.optional(),
+    /** Objects this identity owns: path -> ids (read always; written and deleted only with `writes: existing`). */
+    objects: ownedObjectsSchema.optional(),
   })
   .strict()
   .superRefine((i, ctx) => {

@@ -102,4 +102,25 @@ describe('scan config YAML', () => {
     const withSecrets = parseScanConfigYaml(toScanConfigYaml(r.config, { secrets: 'include' }));
     expect(withSecrets.ok && withSecrets.config).toEqual(r.config);
   });
+
+  it('reads the objects each identity owns, and names the line of a path written wrongly', () => {
+    const r = parseScanConfigYaml(
+      'identities:\n  - name: alice\n    token: a\n    objects:\n      "/api/Feedbacks/{id}": [3, 7, "7"]\n      /users/{userId}/cards/{cardId}: [c-1]\nwrites: existing\ndestructive: ["POST /reset"]\nseed: 42\n',
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.identities[0]!.objects).toEqual({ '/api/Feedbacks/{id}': ['3', '7'], '/users/{userId}/cards/{cardId}': ['c-1'] });
+    // Export YAML keeps them, and the write policy and seed with them.
+    const back = parseScanConfigYaml(toScanConfigYaml(r.config, { secrets: 'include' }));
+    expect(back.ok && back.config).toEqual(r.config);
+    const bad = parseScanConfigYaml('identities:\n  - name: alice\n    token: a\n    objects:\n      GET /api/Feedbacks/{id}: [3]\n');
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    const lines = formatConfigIssues(bad.issues, 'scan.yaml');
+    expect(lines.some((l) => l.startsWith('scan.yaml:5:') && l.includes('identities.0.objects.GET /api/Feedbacks/{id}: Name each object under objects by its path'))).toBe(true);
+    const empty = parseScanConfigYaml('identities:\n  - name: alice\n    token: a\n    objects: { "/notes/{id}": [] }\n');
+    expect(!empty.ok && empty.issues[0]!.message).toBe('List at least one id for each path under objects.');
+    const nested = parseScanConfigYaml('identities:\n  - name: alice\n    token: a\n    objects: { "/notes/{id}": [{ id: 3 }] }\n');
+    expect(!nested.ok && nested.issues[0]!.message).toBe('An id under objects must be a number or text.');
+  });
 });

@@ -177,7 +177,16 @@ function withEnvSecrets(i: IdentityConfig, names: string[]): IdentityConfig {
 export function toScanConfigYaml(config: ScanConfigInput | ScanConfig, opts: { secrets?: 'env' | 'include' } = {}): string {
   const names: string[] = [];
   const identities = (config.identities as IdentityConfig[]).map((i) => (opts.secrets === 'include' ? i : withEnvSecrets(i, names)));
-  const body = stringify({ identities: identities.map(stripDefaults), ...(config.signup !== undefined ? { signup: config.signup } : {}) }, { lineWidth: 0 });
+  const body = stringify(
+    {
+      identities: identities.map(stripDefaults),
+      ...(config.signup !== undefined ? { signup: config.signup } : {}),
+      ...(config.writes !== undefined ? { writes: config.writes } : {}),
+      ...(config.destructive?.length ? { destructive: config.destructive } : {}),
+      ...(config.seed !== undefined ? { seed: config.seed } : {}),
+    },
+    { lineWidth: 0 },
+  );
   const header = ['# Portcullis scan configuration: portcullis scan --config <this file> (docs/scan-config.md)'];
   if (names.length) header.push('# Secrets are read from the environment:', ...names.map((n) => `#   ${n}`));
   return `${header.join('\n')}\n${body}`;

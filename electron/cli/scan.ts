@@ -11,6 +11,7 @@ import type { Finding, ScanDetails } from '../../shared/contract';
 import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
 import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
+import type { DestructiveOperation, WritePolicyData } from '../../shared/write-policy';
 import { createCore, type Core } from '../core';
 import { ImportError } from '../importer/index';
 import { importRunner } from '../importer/import-runner';
@@ -356,6 +357,7 @@ export const scanCommand: CliCommand = {
       if (baseline) await applyBaseline(s, apiId, user.id, baseline);
       for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
       if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
+      if (!values.quiet && scanConfig.writes === 'existing') process.stderr.write(destructiveNotice(await s.scans.writePolicy(apiId), scanConfig.destructive ?? []));
       const scanId = await s.scans.create(user.id, {
         apiId,
         profile: 'owasp',
@@ -423,3 +425,11 @@ export const scanCommand: CliCommand = {
     }
   },
 };
+
+/** Before a scan that may write to existing objects: the operations that look destructive, and which of them the configuration allows. */
+export function destructiveNotice(policy: WritePolicyData, allowed: readonly string[]): string {
+  const named = (o: DestructiveOperation) => allowed.some((a) => a.trim().replace(/^(\S+)\s+/, (_, m: string) => `${m.toUpperCase()} `) === o.operation);
+  if (!policy.operations.length) return 'Writes: existing objects too. No operation looks destructive.\n';
+  const lines = policy.operations.map((o) => `  ${o.operation}: ${named(o) ? 'ALLOWED, called once after every other check' : 'skipped'} (${o.reason})\n`);
+  return `Writes: existing objects too. Operations that look destructive are skipped unless named under destructive: in --config:\n${lines.join('')}`;
+}

@@ -11,7 +11,8 @@ import { FILE_PARAM } from './probe-safety';
 import { isPasswordKey, PASSWORD_PLACEHOLDER, withPasswordPlaceholders } from './passwords';
 import { paramString, synthesize } from './schema-values';
 
-export type ValueSource = 'created' | 'harvested' | 'synthesized' | 'enum';
+/** declared: an id the user listed under the identity's `objects:` (declared-objects.ts). */
+export type ValueSource = 'created' | 'harvested' | 'synthesized' | 'enum' | 'declared';
 
 export interface PathValue {
   value: string;

@@ -10,7 +10,9 @@ import { altersByName, consentHint, consented, destructiveRead, wipeOperation, w
 import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
-import { enumPathValue, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
+import { applyLearned, CREATE_RETRIES, learnFromRefusal, relearned, type LearnedField } from './create-learning';
+import type { DeclaredParam } from './declared-objects';
+import { enumPathValue, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
 
 export interface CreatedObject {
   /** The value that goes in the consumer's path. */
@@ -179,6 +181,8 @@ export interface ResourceDeps {
   namedOperations?: readonly string[];
   /** Keys present in this scan. */
   hasKey(key: KeyNumber): boolean;
+  /** Ids the user says this key's identity owns for a parameter (`objects:`, declared-objects.ts); none when absent. */
+  declaredIds?(key: KeyNumber, endpointPath: string, param: DeclaredParam): string[];
 }
 
 export class ResourcePool {
@@ -193,6 +197,8 @@ export class ResourcePool {
   private readonly paramInfo = new WeakMap<Endpoint, { name: string; producer: Endpoint | null; list: Endpoint | null }[]>();
   /** For a collection template, the name its consumers give the id ({petId} for "/pets"). */
   private readonly idNames = new Map<string, string>();
+  /** Per create operation, the body fields its validation errors named (create-learning.ts). */
+  private readonly learnt = new Map<Endpoint, { fields: LearnedField[]; created: boolean; tries: number }>();
 
   constructor(private readonly deps: ResourceDeps) {
     for (const e of deps.endpoints) {
@@ -215,6 +221,11 @@ export class ResourcePool {
   /** Creates that did not give an usable object (status, or no id in the response). */
   get createFailures(): readonly { producer: Endpoint; key: KeyNumber; exchange: Exchange | null; reason: string }[] {
     return this.failures;
+  }
+
+  /** Ids the user says this key's identity owns for the parameter (`objects:` in the scan configuration). */
+  declaredIds(key: KeyNumber, endpointPath: string, param: DeclaredParam): string[] {
+    return this.deps.hasKey(key) ? (this.deps.declaredIds?.(key, endpointPath, param) ?? []) : [];
   }
 
   /** True when the value in this path parameter came from an object the scan created. */
@@ -305,7 +316,14 @@ export class ResourcePool {
           continue;
         }
       }
+      // Objects the user says this identity owns: read always, written and deleted only with `writes: existing`.
+      const declared = this.declaredIds(key, endpoint.path, { name, in: 'path' });
+      if (declared[0] !== undefined && (purpose === 'read' || this.deps.allowExistingObjects)) {
+        values[name] = { value: declared[0], source: 'declared' };
+        continue;
+      }
       if (purpose !== 'read' && !this.deps.allowExistingObjects) {
+        if (declared.length) return { ok: false, reason: `{${name}} would address an object the scan did not create (ids listed under objects: are written and deleted only with writes: existing)`, code: 'existing-object' };
         return producer
           ? { ok: false, reason: `no object of ${producer.method} ${producer.path} could be created to use for {${name}}`, code: 'no-object' }
           : { ok: false, reason: `{${name}} would address an object the scan did not create`, code: 'existing-object' };
@@ -338,7 +356,20 @@ export class ResourcePool {
     const spec = authSpecFor(endpoint, this.deps.security);
     // Creates get unique values; writes that name a file get a file name of their own (never one that may exist).
     const unique = endpoint.method === 'POST' || writesFiles(endpoint) ? this.deps.nextUnique() : undefined;
-    return { request: prepareRequest(endpoint, { base: this.base, placements: spec.placements, pathValues: path.values, unique }) };
+    return { request: this.withLearned(endpoint, prepareRequest(endpoint, { base: this.base, placements: spec.placements, pathValues: path.values, unique }), unique) };
+  }
+
+  /** The request with the fields its operation's validation errors named, filled (unchanged when none were learnt). */
+  private withLearned(endpoint: Endpoint, request: PreparedRequest, unique: string | undefined): PreparedRequest {
+    const learnt = this.learnt.get(endpoint);
+    if (!learnt?.fields.length) return request;
+    const body = applyLearned(endpoint, request.bodyValue, learnt.fields, unique ?? this.deps.nextUnique());
+    return body === request.bodyValue ? request : mutate(request, { bodyValue: body });
+  }
+
+  /** What the scan learnt from refused creates, per operation: the fields, and whether a create then succeeded. */
+  get learntCreates(): { producer: Endpoint; fields: readonly LearnedField[]; created: boolean }[] {
+    return [...this.learnt].map(([producer, l]) => ({ producer, fields: l.fields, created: l.created }));
   }
 
   /** The object this key uses for reads and updates of the producer's resource (created once). */
@@ -366,13 +397,25 @@ export class ResourcePool {
       return null;
     }
     const spec = authSpecFor(producer, this.deps.security);
-    const request = prepareRequest(producer, {
-      base: this.base,
-      placements: spec.placements,
-      pathValues: parents.values,
-      unique: this.deps.nextUnique(),
-    });
-    const exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+    const unique = this.deps.nextUnique();
+    let request = this.withLearned(producer, prepareRequest(producer, { base: this.base, placements: spec.placements, pathValues: parents.values, unique }), unique);
+    let exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+    // A create refused for what its body lacks (a field the spec does not declare, an enum, a format): fill what the answer names and try again.
+    for (let attempt = 0; !exchange.ok && attempt < CREATE_RETRIES; attempt += 1) {
+      const learnt = this.learnt.get(producer) ?? { fields: [], created: false, tries: 0 };
+      // Every object pays for its own tries only while the operation has not yet been created once.
+      if (learnt.tries >= CREATE_RETRIES * 2 && !learnt.created) break;
+      const fields = learnFromRefusal(learnt.fields, exchange);
+      if (!fields) break;
+      const next = relearned(producer, request, fields, unique);
+      this.learnt.set(producer, { ...learnt, fields });
+      if (!next) break;
+      request = next;
+      learnt.tries += 1;
+      this.learnt.set(producer, { fields, created: learnt.created, tries: learnt.tries });
+      exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+      if (exchange.ok) this.learnt.set(producer, { fields, created: true, tries: learnt.tries });
+    }
     if (!exchange.ok) {
       this.failures.push({ producer, key, exchange, reason: exchange.error ?? `status ${exchange.status}` });
       return null;

@@ -26,6 +26,7 @@ import type { RequestAuth } from './http/exchange';
 import { operationLabel } from './probe-safety';
 import { registeredAccount, registrationOperation, registrationOperations } from './registrations';
 import { ResourcePool } from './resources';
+import { declaredIds } from './declared-objects';
 import { TrafficRecorder } from './traffic';
 import type { ScanJob, ScanOutcome, ScanProgress, ScanSink, StopReason } from './run';
 
@@ -158,6 +159,7 @@ export class ScanRun {
       allowExistingObjects: job.options.allowExistingObjects,
       namedOperations: job.options.namedOperations ?? [],
       hasKey: (k) => this.book.slot(k) !== null,
+      declaredIds: (k, path, param) => declaredIds(this.book.slot(k)?.config.objects, path, param),
     });
     this.baselines = new Baselines({ engine: this.engine, resources: this.resources, budgetsFor: (e) => [this.budgetOf(e)], hasKey: (k) => this.book.slot(k) !== null });
     this.ticker = setInterval(() => this.emit(), 500);

@@ -19,6 +19,8 @@ import { scanConfigOf, startAccounts, startIdentities, verifyPhase } from './run
 import { ScanRun } from './run-state';
 import { planTasks, runTasks } from './run-tasks';
 import { learnGraphqlOperations } from './run-graphql';
+import { unmatchedPaths } from './declared-objects';
+import { describeLearned } from './create-learning';
 
 export interface EngineSettings {
   concurrency: number;
@@ -181,6 +183,7 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     if (failed) return run.finish('failed', failed);
     run.progress.done = 1;
     run.phase = null;
+    noteDeclaredObjects(run);
   } catch (err) {
     if (run.stopped()) return stoppedOutcome();
     if (err instanceof LocalTargetError) return run.finish('failed', `Scans for local APIs are disabled in this environment (${err.message}).`);
@@ -207,6 +210,13 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
   run.emit(true);
   await runTasks(run, tasks);
   if (run.stopped()) return stoppedOutcome();
+  for (const l of run.resources.learntCreates) {
+    if (!l.fields.length) continue;
+    run.note(
+      `${describeEndpoint(l.producer)} refused the scan's create for what its body lacked; from the answer the scan filled ${describeLearned(l.fields)}` +
+        (l.created ? ' and then created its objects.' : ', but the create was still refused: objects of this kind could not be created.'),
+    );
+  }
   for (const e of run.active) {
     const why = run.baselines.blockedReason(e);
     if (why) run.note(`${describeEndpoint(e)} was not exercised: ${why} (writes and deletes only touch objects the scan created).`);
@@ -216,4 +226,18 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
   if (unreached) return run.finish('failed', unreached);
   if (run.book.refreshes) run.note(`Credentials were renewed ${run.book.refreshes} time${run.book.refreshes === 1 ? '' : 's'} during the scan (${run.book.sessions.filter((s) => s.refreshes).map((s) => `${s.name}: ${s.refreshes}`).join(', ')}).`);
   return run.finish('completed', null);
+}
+
+/** What became of the objects the user listed per identity (`objects:`): paths the API does not have, identities no check speaks as. */
+function noteDeclaredObjects(run: ScanRun): void {
+  for (const s of run.book.sessions) {
+    const objects = s.config.objects;
+    if (!objects || s.account) continue;
+    if (s.slot === null) {
+      run.note(`The objects listed for ${s.name} were not used: the checks speak as the first two users, the first privileged and the first lower-privileged identity.`);
+      continue;
+    }
+    const unmatched = unmatchedPaths(objects, run.active.map((e) => e.path));
+    if (unmatched.length) run.note(`No operation of the API is at ${unmatched.map((p) => `"${p}"`).join(', ')}, listed under objects: for ${s.name}: write each path as the spec does.`);
+  }
 }

@@ -48,6 +48,8 @@ import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { newScanSeed } from './random';
 import { checkScanTarget } from './target';
+import { destructiveOperations } from './write-policy';
+import type { WritePolicyData } from '../../shared/write-policy';
 import { checkProxyReachable, ProxyError } from './http/proxy';
 import { createProxySettings, ProxySettingsError } from './proxy-settings';
 import type { ScanTrafficSettings, UpdateScanTrafficRequest } from '../../shared/contract';
@@ -683,6 +685,8 @@ export function createScanService(deps: ScanServiceDeps) {
             failure_reason: row.failure_reason,
             skipped_checks: notes.skipped_checks,
             seed: parseConfig(row.config).seed ?? null,
+            writes: parseConfig(row.config).allowExistingObjects ? 'existing' : 'created',
+            destructive: parseConfig(row.config).namedOperations ?? [],
             fixed,
             requests_by_check: notes.requests_by_check,
             // Before the scan has run: the configured identities, not yet verified.
@@ -790,6 +794,15 @@ export function createScanService(deps: ScanServiceDeps) {
         local = false;
       }
       return identityDefaults(parseSecurity(api.security_schemes), endpoints, local, config.shell !== 'server');
+    },
+
+    /** Configure Scan's write policy: the operations that look destructive, and whether the API is on this machine or a private network. */
+    async writePolicy(apiId: string): Promise<WritePolicyData> {
+      const api = await repos.apis.findById(apiId);
+      if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
+      const endpoints = await repos.endpoints.listForApi(api.id);
+      const local = await isLocalTarget(api.base_url).catch(() => false);
+      return { local, operations: destructiveOperations(endpoints) };
     },
 
     list(apiId: string): Promise<ScanSummary[]> {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../electron/cli';
 import { tempDir } from '../helpers/core';
 import { startVampi, VAMPI_SPEC, vampiAvailable } from '../helpers/vampi';
-import { onlyFlaws, startTarget } from '../targets';
+import { onlyFlaws, SEED, startTarget } from '../targets';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -102,6 +102,47 @@ describe('portcullis scan --config', () => {
     const both = await cli(['scan', '--spec', path.join(dir, 'spec.yaml'), '--config', path.join(dir, 'env.yaml'), '--key1', 'x', '--quiet']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('Give --config or --key1/--key2, not both.');
+  });
+});
+
+describe('portcullis scan --config with objects and writes: existing', () => {
+  it('takes the ids each identity owns as its own, and lists the operations that look destructive before the scan', async () => {
+    const t = await startTarget({ mode: 'hardened', flaws: onlyFlaws('bola-encoded-id') });
+    cleanups.push(() => t.close());
+    const dir = workDir();
+    // A small description: /me to verify the identities, the receipts (no listing: nothing tells whose a receipt is), the demo reset.
+    const keep = ['/me', '/receipts/{receiptId}', '/maintenance/reset'];
+    const spec = { ...t.spec, paths: Object.fromEntries(Object.entries(t.spec.paths as Record<string, unknown>).filter(([p]) => keep.includes(p))) };
+    fs.writeFileSync(path.join(dir, 'acme.json'), JSON.stringify(spec));
+    const receipt = (order: number) => Buffer.from(String(order)).toString('base64');
+    fs.writeFileSync(
+      path.join(dir, 'scan.yaml'),
+      [
+        'identities:',
+        '  - name: alice',
+        '    token: "${env:ALICE_KEY}"',
+        '    objects:',
+        `      "/receipts/{receiptId}": ["${receipt(SEED.orders.alice[0]!)}"]`,
+        '  - name: bob',
+        '    token: "${env:BOB_KEY}"',
+        '    objects:',
+        `      "/receipts/{receiptId}": ["${receipt(SEED.orders.bob[0]!)}"]`,
+        'signup: off',
+        'writes: existing',
+      ].join('\n'),
+    );
+    const { code, stderr } = await cli(['scan', '--spec', path.join(dir, 'acme.json'), '--config', path.join(dir, 'scan.yaml'), '--rps', '0', '--out', dir, '--fail-on', 'medium'], {
+      ALICE_KEY: t.users.alice.key,
+      BOB_KEY: t.users.bob.key,
+    });
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      "Writes: existing objects too. Operations that look destructive are skipped unless named under destructive: in --config:\n  GET /maintenance/reset: skipped (its name says it wipes or re-creates the API's data)\n",
+    );
+    const swap = read(dir).findings.find((f) => f.check_id === 'api1-bola-token-swap' && f.path === '/receipts/{receiptId}');
+    expect(swap?.evidence).toContain(`receiptId=${receipt(SEED.orders.alice[0]!)} is alice's by the scan configuration (objects:)`);
+    // Skipped means skipped: the reset was never called.
+    expect(t.requests.count({ path: '/api/v2/maintenance/reset' })).toBe(0);
   });
 });
 

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityDefaults, ScanDetails, TestIdentityData } from '../../shared/contract';
+import type { WritePolicyData } from '../../shared/write-policy';
 import type { IdentityInput } from '../../shared/identities';
 import { API_MESSAGES } from '../../shared/messages';
 import { importApiDocument } from '../../electron/importer/index';
@@ -111,6 +112,39 @@ describe.each(['http', 'ipc'] as const)('identity routes over %s', (kind) => {
     const twice = await create(owner, { identities: [alice(), alice()] });
     expect(twice.status).toBe(400);
     expect(twice.json.message).toBe('identities.1.name: Two identities are named "alice".');
+  });
+
+  it('keeps the objects each identity owns and the write policy, checked on the server, and lists what looks destructive', async () => {
+    const bad = await create(owner, { identities: [{ ...alice(), objects: { 'GET /receipts/{receiptId}': ['MTAwMQ=='] } }] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors?.[0]?.field).toBe('identities.0.objects.GET /receipts/{receiptId}');
+    expect(bad.json.errors?.[0]?.message).toMatch(/^Name each object under objects by its path as the spec writes it/);
+    const tooMany = await create(owner, { identities: [{ ...alice(), objects: { '/notes/{noteId}': Array.from({ length: 51 }, (_, i) => i) } }] });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.errors).toContainEqual({ field: 'identities.0.objects./notes/{noteId}', message: 'At most 50 ids per path under objects.' });
+    const unasked = await create(owner, { identities: [alice()], destructive_operations: ['GET /maintenance/reset'] });
+    expect(unasked.status).toBe(400);
+    expect(unasked.json.message).toMatch(/destructive names operations only in a scan with `writes: existing`/);
+
+    const policy = await t.call<Env<WritePolicyData>>('POST', '/api/scan/write-policy', { token: owner.token, body: { api_id: apiId } });
+    expect(policy.status).toBe(200);
+    expect(policy.json.data.local).toBe(true);
+    expect(policy.json.data.operations).toContainEqual({ operation: 'GET /maintenance/reset', kind: 'wipe', reason: "its name says it wipes or re-creates the API's data" });
+    expect((await t.call('POST', '/api/scan/write-policy', { token: stranger.token, body: { api_id: apiId } })).status).toBe(404);
+
+    const c = await create(owner, {
+      identities: [{ ...alice(), objects: { '/receipts/{receiptId}': ['MTAwMQ=='] } }, bob()],
+      signup: 'off',
+      allow_existing_objects: true,
+      destructive_operations: ['GET /maintenance/reset'],
+      seed: 4242,
+    });
+    expect(c.status, c.text).toBe(201);
+    const row = (await tc.core.services.repos.scans.findById(c.json.data.scan_id))!;
+    const stored = parseStoredIdentities((await tc.core.services.secrets.get(row.secret_ref!))!);
+    expect(stored.identities[0]!.objects).toEqual({ '/receipts/{receiptId}': ['MTAwMQ=='] });
+    const details = await t.call<Env<ScanDetails>>('POST', '/api/scan/details', { token: owner.token, body: { scan_id: c.json.data.scan_id } });
+    expect(details.json.data.results.scan_info).toMatchObject({ writes: 'existing', destructive: ['GET /maintenance/reset'], seed: 4242 });
   });
 
   it('refuses what a team server must not do: run a command, read its own environment', async () => {

@@ -137,6 +137,13 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     return ok(c, 'OK', { last: await s.scans.lastConfiguration(c.get('user').id, q.api_id) });
   });
 
+  // Configure Scan's write policy: the operations a scan calls only when allowed, and whether the API is local.
+  app.post('/api/scan/write-policy', async (c) => {
+    const body = await parseBody(c, apiOnlySchema);
+    await requireApiAccess(s.repos, c.get('user').id, body.api_id, 'scan');
+    return ok(c, 'OK', await s.scans.writePolicy(body.api_id).catch(asApiError));
+  });
+
   /** A new scan (created, not started) with the caller's last configuration and keys of the API. */
   app.post('/api/scan/repeat', async (c) => {
     const body = await parseBody(c, apiOnlySchema);

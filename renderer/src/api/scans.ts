@@ -12,7 +12,15 @@ export interface ScanPace {
   concurrency?: number;
 }
 
+/** What the scan may write (allow_existing_objects, destructive_operations) and its seed; absent: the defaults. */
+export interface ScanWrites {
+  allow_existing_objects?: boolean;
+  destructive_operations?: string[];
+  seed?: number;
+}
+
 export type ScanConfig = ScanPace &
+  ScanWrites &
   ({ scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 } | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting });
 
 export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
@@ -75,3 +83,7 @@ export const saveSchedule = (auth: Auth, apiId: string, frequency: ScheduleFrequ
 
 export const deleteSchedule = (auth: Auth, apiId: string) =>
   call('DELETE /api/scans/schedule', { token: auth.token, body: { api_id: apiId, user_id: auth.userId } });
+
+/** Configure Scan's write policy: the API's operations that look destructive, and whether it is local. */
+export const scanWritePolicy = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/write-policy', { token: auth.token, body: { api_id: apiId, user_id: auth.userId }, signal });

@@ -76,6 +76,13 @@ describe('identity form', () => {
     expect(back.config).toEqual(parsed.config);
   });
 
+  it('keeps the objects an imported identity owns (there is no field for them)', () => {
+    const parsed = parseScanConfigYaml('identities:\n  - name: alice\n    token: t-alice\n    objects:\n      "/api/Feedbacks/{id}": [3, 7]\n');
+    if (!parsed.ok) throw new Error('fixture');
+    const back = checkForm(parsed.config.identities.map((c) => draftFromConfig(c, DEFAULTS)), 'off');
+    expect(back.config?.identities[0]!.objects).toEqual({ '/api/Feedbacks/{id}': ['3', '7'] });
+  });
+
   it('puts schema issues on the fields they are about', () => {
     const d = newIdentity(DEFAULTS, []);
     d.login.steps[0]!.path = 'auth/login';

@@ -103,6 +103,8 @@ export interface IdentityDraft {
   cookie: { steps: StepDraft[]; csrf: CsrfDraft };
   command: string;
   place: PlaceDraft;
+  /** The objects this identity owns, as imported from YAML (`objects:`): kept as they are, there is no field for them. */
+  objects?: Record<string, string[]>;
 }
 
 /** Errors of one identity by form field key (see fieldKeyOf). */
@@ -345,6 +347,7 @@ export function toIdentityInput(d: IdentityDraft): { input: IdentityInput; error
   // A cookie session's credential is its cookies: there is no token to place.
   const place = d.kind === 'cookie' ? undefined : placeOut(d.place);
   if (place) out.place = place;
+  if (d.objects && Object.keys(d.objects).length) out.objects = d.objects;
   return { input: out as IdentityInput, errors };
 }
 
@@ -553,6 +556,7 @@ export function draftFromConfig(c: IdentityConfig, defaults: IdentityDefaults | 
     };
   }
   if (c.command !== undefined) d.command = c.command;
+  if (c.objects) d.objects = c.objects;
   const p = c.place;
   if (p) {
     if (p.bearer) d.place = { ...d.place, kind: 'bearer' };

@@ -18,6 +18,7 @@ import { currentAuth } from '../stores/useAuthStore';
 import { IdentitiesStep } from './identities/IdentitiesStep';
 import { useIdentitiesForm } from './identities/useIdentitiesForm';
 import { reasonOf } from './shared';
+import { DEFAULT_WRITE_POLICY, seedError, WritePolicyFields, writesRequest, type WritePolicyValue } from './WritePolicyFields';
 
 type Mode = 'keys' | 'identities';
 
@@ -56,6 +57,7 @@ export function ConfigureScanModal({
   /** The pace as typed; empty: the server's default. */
   const [rps, setRps] = useState('');
   const [concurrency, setConcurrency] = useState('');
+  const [writePolicy, setWritePolicy] = useState<WritePolicyValue>(DEFAULT_WRITE_POLICY);
   const id = useId();
   const identities = useIdentitiesForm(api.id, mode === 'identities', { key1, key2, lower });
   const keysReady = validateScanConfig({ api_key_1: key1 }).length === 0;
@@ -73,10 +75,12 @@ export function ConfigureScanModal({
     const auth = currentAuth();
     if (!auth) return;
     setError(null);
-    if (rpsError || concurrencyError) {
-      setError(API_MESSAGES.createScanError((rpsError ?? concurrencyError)!));
+    const seedProblem = seedError(writePolicy.seed);
+    if (rpsError || concurrencyError || seedProblem) {
+      setError(API_MESSAGES.createScanError((rpsError ?? concurrencyError ?? seedProblem)!));
       return;
     }
+    const writes = writesRequest(writePolicy);
     let config: ScanConfig;
     if (mode === 'identities') {
       const check = identities.check();
@@ -85,9 +89,9 @@ export function ConfigureScanModal({
         focusFirstInvalid();
         return;
       }
-      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup, ...pace };
+      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup, ...pace, ...writes };
     } else {
-      config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}), ...pace };
+      config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}), ...pace, ...writes };
     }
     setCreating(true);
     try {
@@ -200,7 +204,13 @@ export function ConfigureScanModal({
           ))}
         </div>
         {mode === 'identities' ? (
-          <IdentitiesStep form={identities} apiName={api.name} disabled={creating} />
+          <IdentitiesStep
+            form={identities}
+            apiName={api.name}
+            disabled={creating}
+            policy={writePolicy}
+            onImportPolicy={(c) => setWritePolicy({ writes: c.writes ?? 'created', allowed: c.destructive ?? [], seed: c.seed !== undefined ? String(c.seed) : '' })}
+          />
         ) : (
           <>
             <div className="field">
@@ -304,6 +314,7 @@ export function ConfigureScanModal({
             </small>
           </div>
         </fieldset>
+        <WritePolicyFields apiId={api.id} value={writePolicy} onChange={setWritePolicy} disabled={creating} />
         <p className="key-note" style={{ margin: 0 }}>
           <Icon name="lock" size={14} style={{ verticalAlign: '-2px' }} /> {mode === 'keys' ? 'Keys are' : 'Tokens, passwords and secrets are'} kept in the system
           keychain (or encrypted on a team server) and redacted from evidence, logs and reports.

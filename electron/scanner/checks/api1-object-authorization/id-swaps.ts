@@ -163,7 +163,8 @@ export const bolaTokenSwap = defineCheck({
     'victim\'s identity from /me. Objects the scan created are left to the create-then-steal check, user ids to the id-swap check.',
   coverage:
     'Needs a second key. Ownership can only be proven where the API lists the caller\'s objects (a GET on the collection) or answers with the ' +
-    'owner\'s identity; ids the victim cannot list and that carry no identity are not reported. A key with an administrator role legitimately ' +
+    'owner\'s identity, or where the scan configuration lists each identity\'s ids (`objects:`); ids the victim cannot list and that carry no ' +
+    'identity are not reported otherwise. A key with an administrator role legitimately ' +
     'reads everyone\'s objects: a key whose /me answer names an admin role, or that alone gets an administrative GET, is never the attacker; ' +
     'otherwise the direction where the attacker is not the lower-privileged key is reported at medium confidence at most.',
   remediation: REMEDIATION,
@@ -217,7 +218,13 @@ export const bolaTokenSwap = defineCheck({
         if (own.ok && sameData(own, victimRead, 0.9)) continue; // the id makes no difference: nothing per-user here
       }
       const proofs = [
-        ...(owned ? [`${param.name}=${value} is in ${keyLabel(victim)}'s own listing of the collection and not in ${keyLabel(attacker)}'s`] : []),
+        ...(owned
+          ? [
+              ctx.resources.declaredIds(victim, ep.path, param).includes(value)
+                ? `${param.name}=${value} is ${keyLabel(victim)}'s by the scan configuration (objects:) and not in ${keyLabel(attacker)}'s`
+                : `${param.name}=${value} is in ${keyLabel(victim)}'s own listing of the collection and not in ${keyLabel(attacker)}'s`,
+            ]
+          : []),
         ...(leaked.length ? [`the answer carries ${keyLabel(victim)}'s identity (${leaked.slice(0, 3).join(', ')})`] : []),
         ...(own?.ok ? [`${keyLabel(attacker)}'s own object reads differently`] : []),
       ];

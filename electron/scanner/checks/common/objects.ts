@@ -191,12 +191,14 @@ export function collectionListFor(ctx: CheckContext, name: string): Endpoint | n
   return lists.filter((e) => lastSeg(e) === res).sort((a, b) => a.path.length - b.path.length)[0] ?? null;
 }
 
-/** Ids the key sees in its own listing of the collection (read-only, cached per scan). */
+/** Ids the key owns: those the user listed for its identity (`objects:`), then those in its own listing of the collection (read-only, cached per scan). */
 export async function ownedIds(ctx: CheckContext, param: IdParam, endpoint: Endpoint, key: KeyNumber): Promise<string[] | null> {
   if (key === 2 && !ctx.hasKey2) return null;
+  const declared = ctx.resources.declaredIds(key, endpoint.path, param);
   const list = param.in === 'path' ? ctx.resources.listFor(endpoint, param.name) : collectionListFor(ctx, param.name);
-  if (!list) return null;
-  return ctx.resources.harvest(list, key, param.name);
+  if (!list) return declared.length ? declared : null;
+  const listed = await ctx.resources.harvest(list, key, param.name);
+  return declared.length ? [...new Set([...declared, ...listed])] : listed;
 }
 
 /** The GET that reads what a write or delete on this endpoint addresses (same path template). */

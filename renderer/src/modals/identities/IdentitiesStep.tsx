@@ -2,6 +2,7 @@
 // own test users, the cross-user hint, and the YAML export and import.
 
 import { useId, useState, type ReactElement } from 'react';
+import { SCAN_SEED_MAX } from '../../../../shared/constants';
 import { IDENTITY_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
@@ -10,8 +11,23 @@ import { MAX_IDENTITIES } from '../../lib/identity-form';
 import { IdentityEditor } from './IdentityEditor';
 import type { IdentitiesForm } from './useIdentitiesForm';
 import { ExportPanel, ImportPanel } from './YamlPanels';
+import type { ScanConfig } from '../../../../shared/identities';
+import type { WritePolicyValue } from '../WritePolicyFields';
 
-export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesForm; apiName: string; disabled?: boolean }): ReactElement {
+export function IdentitiesStep({
+  form,
+  apiName,
+  disabled,
+  policy,
+  onImportPolicy,
+}: {
+  form: IdentitiesForm;
+  apiName: string;
+  disabled?: boolean;
+  /** Configure Scan's write policy and seed: exported with the identities, and filled in from an imported file. */
+  policy?: WritePolicyValue;
+  onImportPolicy?(config: ScanConfig): void;
+}): ReactElement {
   const [panel, setPanel] = useState<'export' | 'import' | null>(null);
   const [imported, setImported] = useState<number | null>(null);
   const hintId = useId();
@@ -80,11 +96,12 @@ export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesFo
         </button>
       </div>
 
-      {panel === 'export' && <ExportPanel config={form.config} apiName={apiName} onClose={() => setPanel(null)} />}
+      {panel === 'export' && <ExportPanel config={form.config && policy ? withPolicy(form.config, policy) : form.config} apiName={apiName} onClose={() => setPanel(null)} />}
       {panel === 'import' && (
         <ImportPanel
           onImport={(config) => {
             form.importConfig(config);
+            onImportPolicy?.(config);
             setImported(config.identities.length);
             setPanel(null);
           }}
@@ -157,4 +174,14 @@ export function IdentitiesStep({ form, apiName, disabled }: { form: IdentitiesFo
       </div>
     </div>
   );
+}
+
+/** The identities' configuration with the write policy and seed Configure Scan holds, for Export YAML. */
+function withPolicy(config: ScanConfig, policy: WritePolicyValue): ScanConfig {
+  const seed = /^\d+$/.test(policy.seed.trim()) ? Number(policy.seed) : undefined;
+  return {
+    ...config,
+    ...(policy.writes === 'existing' ? { writes: 'existing' as const, ...(policy.allowed.length ? { destructive: policy.allowed } : {}) } : {}),
+    ...(seed !== undefined && seed <= SCAN_SEED_MAX ? { seed } : {}),
+  };
 }
