@@ -28,6 +28,7 @@ import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
+import { registerCartItems, registerCarts } from './routes/carts';
 import { buildSpec } from './spec';
 
 export interface TargetOptions {
@@ -250,6 +251,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerOutbound(router);
   registerViews(router);
   registerReceipts(router);
+  registerCarts(router, state);
+  registerCartItems(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');
