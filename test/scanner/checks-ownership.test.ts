@@ -21,7 +21,7 @@ async function keep(p: Promise<Target>): Promise<Target> {
   return t;
 }
 
-const login = (t: Target, user: 'alice' | 'bob'): IdentityInput => ({
+const login = (t: Target, user: 'alice' | 'bob' | 'carol'): IdentityInput => ({
   name: user,
   login: { request: { method: 'POST', path: '/auth/login', json: { username: t.users[user].username, password: t.users[user].password } }, token: { from: 'body', pointer: '/accessToken' } },
 });
@@ -40,6 +40,16 @@ describe('ownership learnt from the login answer (api1-bola-token-swap)', () => 
     expect(f.description).toContain('both directions');
     expectWellFormed(s, found);
     expectWithinBudget(s, [bolaTokenSwap]);
+  });
+
+  it('counts an empty cart: its owner field says whose it is, though it reads like the attacker\'s own empty cart', async () => {
+    // carol's cart (3) is empty: nothing in it to compare but its owner, UserId 4.
+    const t = await keep(targetWith('bola-owner-id'));
+    const s = await scanChecks(t, [bolaTokenSwap], { only: ROUTES, identities: [login(t, 'alice'), login(t, 'carol')] });
+    const found = s.of(bolaTokenSwap);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.description).toContain('both directions');
+    expect(found[0]!.evidence).toContain('"UserId":4');
   });
 
   it('is silent on the hardened twin', async () => {

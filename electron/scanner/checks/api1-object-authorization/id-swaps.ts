@@ -131,12 +131,14 @@ export async function compareTriple(
   victimRead: Exchange,
   anon: Exchange | null,
   attack: Exchange,
+  opts: { ownerProven?: boolean } = {},
 ): Promise<boolean> {
   if (!victimRead.ok || isEmptyBody(victimRead) || looksLikeError(victimRead)) return false;
   if (anon && !refused(anon)) return false;
-  // Something worth leaking: at least two distinctive values (not `{"ok": true}`).
+  // Something worth leaking: at least two distinctive values (not `{"ok": true}`), unless an owner field
+  // says whose object it is (an empty basket is still someone's basket).
   const json = victimRead.json();
-  if (json !== undefined && distinctiveValues(json, 4).length < 2) return false;
+  if (json !== undefined && !opts.ownerProven && distinctiveValues(json, 4).length < 2) return false;
   return carriesDataOf(attack, victimRead) && !looksLikeError(attack);
 }
 
@@ -217,7 +219,8 @@ export const bolaTokenSwap = defineCheck({
       const anon = isBaseline ? await ctx.baseline('anonymous') : await ctx.sendPrepared(request, { kind: 'none' });
       if (!anon?.response || !refused(anon)) continue;
       const attack = isBaseline ? await ctx.baseline('key2') : await ctx.sendPrepared(request, asKey(attacker));
-      if (!attack || !(await compareTriple(ctx, victimRead, anon, attack))) continue;
+      const victimOwned = !!ownerProof(ctx, victimRead.json(), ledger(victim), ledger(attacker));
+      if (!attack || !(await compareTriple(ctx, victimRead, anon, attack, { ownerProven: victimOwned }))) continue;
       const leaked = marksIn(identityMarks(ctx, victim), attack.body);
       // Short numeric owner ids prove ownership only under an owner-named field (`UserId: 7`), never by appearing somewhere.
       const ownerField = ownerProof(ctx, attack.json(), ledger(victim), ledger(attacker));
