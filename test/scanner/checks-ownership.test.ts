@@ -52,6 +52,17 @@ describe('ownership learnt from the login answer (api1-bola-token-swap)', () => 
     expect(found[0]!.evidence).toContain('"UserId":4');
   });
 
+  it('learns the owner ids by creating an object as each user where no answer told them', async () => {
+    // Opaque API keys and no /me (GET /notes only tells where the keys go): each user creates a note, whose ownerId (2, 3) is their user id.
+    const t = await keep(targetWith('bola-owner-id'));
+    const s = await scanChecks(t, [bolaTokenSwap], { only: [...ROUTES, 'POST /notes', 'GET /notes'], apiKeys: true });
+    const found = s.of(bolaTokenSwap);
+    expect(found.map((f) => `${f.method} ${f.path} ${f.parameter}`)).toEqual(['GET /carts/{cartId} cartId']);
+    expect(found[0]!.description).toMatch(/UserId is 2, key 1's own id \(ownerId in the object it created with POST \/notes\)/);
+    expect(t.requests.count({ method: 'POST', path: '/api/v2/notes' })).toBe(2);
+    expectWithinBudget(s, [bolaTokenSwap]);
+  });
+
   it('is silent on the hardened twin', async () => {
     const t = await keep(hardened());
     const s = await scanChecks(t, [bolaTokenSwap], { only: ROUTES, identities: [login(t, 'alice'), login(t, 'bob')] });
@@ -62,7 +73,9 @@ describe('ownership learnt from the login answer (api1-bola-token-swap)', () => 
   it('reports nothing when only the short number ties the cart to its owner and the other user\'s id is unknown', async () => {
     // Opaque API keys: no login answer and no token claims, so neither the cart ids nor the user ids are known; a shared "1" proves nothing.
     const t = await keep(targetWith('bola-owner-id'));
-    const s = await scanChecks(t, [bolaTokenSwap], { only: ROUTES, apiKeys: true });
+    const s = await scanChecks(t, [bolaTokenSwap], { only: [...ROUTES, 'GET /notes'], apiKeys: true });
+    // The keys work (GET /notes tells where they go): the cart is read by both users, and still nothing proves whose it is.
+    expect(t.requests.count({ path: '/api/v2/carts/1', status: 200 })).toBeGreaterThanOrEqual(2);
     expect(s.of(bolaTokenSwap)).toEqual([]);
   });
 });

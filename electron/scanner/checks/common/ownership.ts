@@ -219,7 +219,7 @@ export function ledgerOf(ctx: CheckContext, key: KeyNumber): OwnershipLedger {
   for (const ex of ctx.loginExchanges(key)) if (ex.ok) learnFrom(ex.json(), 'its login answer', ledger, 'the claims of the token its login issued');
   const claims = jwtClaims(ctx.credential(key));
   if (claims) learnFrom(claims, 'the claims of its token', ledger);
-  if (ident?.exchange?.ok) learnFrom(ident.exchange.json(), ident.source ?? 'its profile', ledger);
+  if (ident?.source && ident.exchange?.ok) learnFrom(ident.exchange.json(), ident.source, ledger);
   for (const [field, value] of Object.entries(ident?.values ?? {})) if (SELF_ID.test(field)) add(ledger.self, { field, value, source: ident?.source ?? 'its profile' });
   for (const o of ctx.resources.created) {
     if (o.key !== key) continue;
