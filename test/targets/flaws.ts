@@ -49,6 +49,18 @@ export const FLAWS = {
     description: 'GET /api/v2/receipts/{receiptId} takes the order id base64-encoded (MTAwMg== is order 1002) and returns any order\'s receipt, with the customer\'s name and e-mail: decoding, adding one and encoding again reads another customer\'s receipt. No listing of receipts exists.',
     hardened: '404 for a receipt of an order the caller does not own.',
   },
+  'bola-owner-id': {
+    owasp: 'API1',
+    technique: 'API1.1 token swap with ownership learnt from the login answer (a short numeric owner id)',
+    description: 'GET /api/v2/carts/{cartId} returns any saved cart, `{"id": 1, "UserId": 2, ...}`: cart ids and user ids are small integers that collide, the login answer carries the caller\'s own cartId and its token\'s sub is the user id. No listing of carts and no owner name in the cart: only the owner id tells whose it is.',
+    hardened: '404 for a cart the caller does not own.',
+  },
+  'bola-parent-id': {
+    owasp: 'API1',
+    technique: 'API1.3 id swap in a create body (a parent object of another user), with the field sent twice',
+    description: 'POST /api/v2/cart-items {"cartId", "sku", "quantity"} checks that the first cartId in the raw body is the caller\'s cart but stores the last one: a body with the caller\'s cartId, then another user\'s, puts an item into their cart (a plain swap is refused with 404).',
+    hardened: 'The body is parsed once; an item goes only into the caller\'s own cart (404 otherwise).',
+  },
   'bola-create-read': {
     owasp: 'API1',
     technique: 'API1.2 create then steal: read',

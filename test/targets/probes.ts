@@ -96,6 +96,19 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.json?.customer?.email === t.users.bob.email, brief(c));
     },
   },
+  'bola-owner-id': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/carts/2', { key: t.users.alice.key });
+      return r(c.status === 200 && c.json?.UserId === t.users.bob.id, brief(c));
+    },
+  },
+  'bola-parent-id': {
+    async run(t) {
+      // alice's cart is 1, bob's 2: alice's own cartId first, bob's last.
+      const c = await call(t, 'POST', '/api/v2/cart-items', { key: t.users.alice.key, raw: '{"cartId":1,"sku":"MUG-011","quantity":1,"cartId":2}' });
+      return r(c.status === 201 && c.json?.cartId === 2, brief(c));
+    },
+  },
   'bola-create-read': {
     async run(t) {
       const title = `alice-secret-${uniq()}`;

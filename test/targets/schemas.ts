@@ -54,8 +54,17 @@ export const SCHEMAS = {
       accessToken: str({ description: 'HS256 JWT for the Authorization: Bearer header.' }),
       tokenType: str({ enum: ['Bearer'] }),
       expiresIn: int({ description: 'Seconds.', example: 86400 }),
+      cartId: int({ description: 'The signed-in user\'s saved cart (GET /carts/{cartId}).', example: 1 }),
     },
     ['accessToken', 'tokenType', 'expiresIn'],
+  ),
+  CartItemRequest: obj(
+    {
+      cartId: int({ minimum: 1, description: 'The cart to add to (the caller\'s, from the login answer).', example: 1 }),
+      sku: str({ minLength: 1, maxLength: 40, example: 'MUG-011' }),
+      quantity: int({ minimum: 1, maximum: 99, example: 1 }),
+    },
+    ['cartId', 'sku', 'quantity'],
   ),
   SignupRequest: obj(
     {

@@ -286,6 +286,40 @@ const OPS: Op[] = [
   },
   {
     method: 'get',
+    path: '/carts/{cartId}',
+    operationId: 'getCart',
+    summary: "The caller's saved cart (its id is in the login answer)",
+    tag: 'Orders',
+    params: [{ name: 'cartId', in: 'path', required: true, description: 'The cart id from the login answer.', schema: { type: 'integer', example: 1 } }],
+    ok: {
+      200: [
+        'The cart',
+        {
+          type: 'object',
+          properties: {
+            id: { type: 'integer' },
+            UserId: { type: 'integer' },
+            items: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, quantity: { type: 'integer' } } } },
+            coupon: { type: 'string', nullable: true },
+            currency: { type: 'string' },
+          },
+        },
+      ],
+    },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/cart-items',
+    operationId: 'addCartItem',
+    summary: "Put a product into the caller's saved cart",
+    tag: 'Orders',
+    body: 'CartItemRequest',
+    ok: { 201: ['Added', { type: 'object', properties: { id: { type: 'integer' }, cartId: { type: 'integer' }, sku: { type: 'string' }, quantity: { type: 'integer' } } }] },
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
     path: '/receipts/{receiptId}',
     operationId: 'getReceipt',
     summary: "The receipt of one of the caller's orders",

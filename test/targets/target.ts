@@ -29,6 +29,7 @@ import { registerVerification } from './routes/verification';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { registerSupport } from './routes/support';
+import { registerCartItems, registerCarts } from './routes/carts';
 import { buildSpec } from './spec';
 
 export interface TargetOptions {
@@ -258,6 +259,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerReceipts(router);
   // Off unless asked: the route is outside the spec, and scans of the whole target should not meet it.
   if (options.supportTickets) registerSupport(router);
+  registerCarts(router, state);
+  registerCartItems(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -7,6 +7,7 @@ import { bolaCreateSteal, useAfterDelete } from './api1-object-authorization/cre
 import { bolaIdSwap, bolaTokenSwap } from './api1-object-authorization/id-swaps';
 import { bolaEncodedIdSwap } from './api1-object-authorization/encoded-id-swap';
 import { graphqlBola } from './api1-object-authorization/graphql-bola';
+import { bolaForgedOwner } from './api1-object-authorization/forged-owner';
 import { authBruteForce } from './api2-authentication/brute-force';
 import { changeWithoutCurrentPassword } from './api2-authentication/reauthentication';
 import { shortCodeBruteForce } from './api2-authentication/short-codes';
@@ -72,6 +73,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   bolaCreateSteal,
   useAfterDelete,
   graphqlBola,
+  bolaForgedOwner,
   noOrInvalidCredentials,
   graphqlUnauthenticated,
   jwtTampering,

@@ -8,6 +8,7 @@ import { HttpError, json, type Router, ValidationError } from '../http';
 import type { LoginGrant } from '../identity';
 import { SCHEMAS } from '../schemas';
 import type { Schema } from '../validate';
+import { cartIdOf } from './carts';
 
 export const money = (cents: number) => Math.round(cents) / 100;
 
@@ -215,7 +216,7 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
     signedIn(ctx, user, 'login');
     // token-claims-secret: the whole user row's secret rides along in the token.
     const claims = ctx.has('token-claims-secret') ? { claims: { pwdHash: user.password_hash } } : {};
-    return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds, ...claims }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds });
+    return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds, ...claims }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds, cartId: cartIdOf(user.id) });
   });
 
   r.post('/api/v2/auth/signup', (ctx) => {

@@ -10,7 +10,6 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import {
   asKey,
   identityMarks,
-  identityValueFor,
   keyLabel,
   looksLikeError,
   marksIn,
@@ -19,14 +18,22 @@ import {
   privilegedKey,
   type IdParam,
 } from '../common/objects';
+import { ledgers, ownerProof, userRefValue, type OwnershipLedger } from '../common/ownership';
 import { OWASP_API1 } from '../common/references';
 import type { CheckContext } from '../types';
 import { bolaFinding, cap, compareTriple, objectParam, READ_CVSS, readsObject, REFS, REMEDIATION, valueIn, withValue, type Leak } from './id-swaps';
 
 /** Whose object an answer is: the victim's by its listing, or by its identity in the body (and not the attacker's). */
-function victimProof(ctx: CheckContext, c: EncodedCandidate, attack: Exchange, who: { victim: 1 | 2; attacker: 1 | 2; victimIds: string[] | null; attackerIds: string[] | null }): string[] {
+function victimProof(
+  ctx: CheckContext,
+  c: EncodedCandidate,
+  attack: Exchange,
+  who: { victim: 1 | 2; attacker: 1 | 2; victimIds: string[] | null; attackerIds: string[] | null; ledgers: [OwnershipLedger, OwnershipLedger] },
+): string[] {
   const proofs: string[] = [];
   if (who.victimIds?.includes(c.value) && !who.attackerIds?.includes(c.value)) proofs.push(`${c.value} is in ${keyLabel(who.victim)}'s own listing and not ${keyLabel(who.attacker)}'s`);
+  const owner = ownerProof(ctx, attack.json(), who.ledgers[who.victim - 1]!, who.ledgers[who.attacker - 1]!);
+  if (owner) proofs.push(`the answer is ${keyLabel(who.victim)}'s object: ${owner}`);
   const leaked = marksIn(identityMarks(ctx, who.victim), attack.body);
   if (leaked.length && !marksIn(identityMarks(ctx, who.attacker), attack.body).length) proofs.push(`the answer carries ${keyLabel(who.victim)}'s identity (${leaked.slice(0, 3).join(', ')})`);
   return proofs;
@@ -41,8 +48,8 @@ async function ownEncodedId(ctx: CheckContext, key: 1 | 2, param: IdParam) {
 }
 
 function candidatesFor(ctx: CheckContext, id: EncodedId, attacker: 1 | 2, paramName: string): EncodedCandidate[] {
-  const own = identityValueFor(ctx, attacker, paramName);
-  const other = identityValueFor(ctx, otherKey(attacker), paramName);
+  const own = userRefValue(ctx, attacker, paramName)?.value;
+  const other = userRefValue(ctx, otherKey(attacker), paramName)?.value;
   return [{ value: id.raw, plain: id.plain, how: 'the value of the caller\'s own request' }, ...encodedNeighbours(id, { own, other })];
 }
 
@@ -64,10 +71,11 @@ export const bolaEncodedIdSwap = defineCheck({
     'For reads whose object id (path, query or body) is base64, url-safe base64 or hex of a number or a short key (it decodes to printable ' +
     'text such as "1001" or "user:42" and encodes back to exactly itself): each key decodes the id of its own request, puts the other user\'s ' +
     'key from /me in place of its own where the id carries it, takes the next and previous number, encodes each the same way and asks for it. ' +
-    'Finding: an answer 2xx with the other user\'s object — in their own listing and not the caller\'s, or carrying their identity from /me and ' +
-    'not the caller\'s — that the other user reads identically with their own key, while the request without credentials is refused.',
+    'Finding: an answer 2xx with the other user\'s object — in their own listing and not the caller\'s, with an owner-named field holding their ' +
+    'id from the ownership ledger (`user: 2`), or carrying their identity from /me and not the caller\'s — that the other user reads ' +
+    'identically with their own key, while the request without credentials is refused.',
   coverage:
-    'Needs a second key, and ownership shown by a listing or by the owner\'s identity in the answer: an object of a third user, or one that names ' +
+    'Needs a second key, and ownership shown by a listing, an owner id the scan learnt or the owner\'s identity in the answer: an object of a third user, or one that names ' +
     'nobody, is not reported. Ids that are hex of digits only ("31303031") are read as plain numbers; encrypted or signed ids cannot be changed.',
   remediation: `${REMEDIATION} Encoding an id (base64, hex) is not a protection: decode, change, encode is one line for an attacker.`,
   references: [OWASP_API1, ...REFS.slice(1)],
@@ -77,6 +85,7 @@ export const bolaEncodedIdSwap = defineCheck({
     const param = objectParam(ep);
     if (!param) return;
     const privileged = await privilegedKey(ctx);
+    const both = await ledgers(ctx);
     const leaks: Leak[] = [];
     let encodingName = '';
     for (const attacker of [1, 2] as const) {
@@ -92,7 +101,7 @@ export const bolaEncodedIdSwap = defineCheck({
         const request = withValue(ctx, own.request, param, c.value);
         const attack = await ctx.sendPrepared(request, asKey(attacker));
         if (!attack.ok || isEmptyBody(attack) || looksLikeError(attack)) continue;
-        const proofs = victimProof(ctx, c, attack, { victim, attacker, victimIds, attackerIds });
+        const proofs = victimProof(ctx, c, attack, { victim, attacker, victimIds, attackerIds, ledgers: both });
         if (!proofs.length) continue;
         const victimRead = await ctx.sendPrepared(request, asKey(victim));
         const anon = await ctx.sendPrepared(request, { kind: 'none' });

@@ -28,6 +28,7 @@ import {
     schemaShape,
     type IdParam,
 } from '../common/objects';
+import { ledgerIdsFor, ledgers, ownerProof, userRefValue } from '../common/ownership';
 import type { CheckContext, FindingDraft } from '../types';
 import { OWASP_API1 } from '../common/references';
 
@@ -130,12 +131,14 @@ export async function compareTriple(
   victimRead: Exchange,
   anon: Exchange | null,
   attack: Exchange,
+  opts: { ownerProven?: boolean } = {},
 ): Promise<boolean> {
   if (!victimRead.ok || isEmptyBody(victimRead) || looksLikeError(victimRead)) return false;
   if (anon && !refused(anon)) return false;
-  // Something worth leaking: at least two distinctive values (not `{"ok": true}`).
+  // Something worth leaking: at least two distinctive values (not `{"ok": true}`), unless an owner field
+  // says whose object it is (an empty basket is still someone's basket).
   const json = victimRead.json();
-  if (json !== undefined && distinctiveValues(json, 4).length < 2) return false;
+  if (json !== undefined && !opts.ownerProven && distinctiveValues(json, 4).length < 2) return false;
   return carriesDataOf(attack, victimRead) && !looksLikeError(attack);
 }
 
@@ -152,19 +155,23 @@ export const bolaTokenSwap = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 8,
+  budget: 12,
   needsKey2: true,
   techniques: ['API1.1'],
   description:
     'For reads (GET, and POST lookups) that name an existing object by an id in the path, query or body: the victim\'s request, with an id ' +
-    'from the victim\'s own listing of that collection (or the spec\'s example), is sent by the victim, without credentials and with the other key; ' +
-    'then the other way round. Finding: the other key gets a 2xx whose body carries ≥ 90 % of the victim\'s values, the anonymous request is ' +
-    'refused, and the object is proven to be the victim\'s — its id is in the victim\'s listing and not the attacker\'s, or the body carries the ' +
-    'victim\'s identity from /me. Objects the scan created are left to the create-then-steal check, user ids to the id-swap check.',
+    'from the victim\'s own listing of that collection, else from its ownership ledger (an id of that resource its login answer, token or ' +
+    'profile named: `basketId`, `bid` for /basket/{id}), else the spec\'s example, is sent by the victim, without credentials and with the other ' +
+    'key; then the other way round. Finding: the other key gets a 2xx whose body carries ≥ 90 % of the victim\'s values, the anonymous request is ' +
+    'refused, and the object is proven to be the victim\'s — its id is in the victim\'s listing and not the attacker\'s, an owner-named field of ' +
+    'the answer (`UserId: 7`) holds the victim\'s learnt id and not the attacker\'s, the body carries the victim\'s identity from /me, or the id ' +
+    'came from the victim\'s answers under the resource\'s own name and the attacker\'s own id reads differently. Objects the scan created are ' +
+    'left to the create-then-steal check, user ids to the id-swap check.',
   coverage:
-    'Needs a second key. Ownership can only be proven where the API lists the caller\'s objects (a GET on the collection) or answers with the ' +
-    'owner\'s identity, or where the scan configuration lists each identity\'s ids (`objects:`); ids the victim cannot list and that carry no ' +
-    'identity are not reported otherwise. A key with an administrator role legitimately ' +
+    'Needs a second key. Ownership can only be proven where the API lists the caller\'s objects (a GET on the collection), answers with the ' +
+    'owner\'s identity or an owner id the scan learnt, the scan configuration lists each identity\'s ids (`objects:`), or named the id to ' +
+    'the victim; other ids are not reported (an id of a third user is never guessed). A short numeric owner id counts only when both ' +
+    'users\' ids are known. A key with an administrator role legitimately ' +
     'reads everyone\'s objects: a key whose /me answer names an admin role, or that alone gets an administrative GET, is never the attacker; ' +
     'otherwise the direction where the attacker is not the lower-privileged key is reported at medium confidence at most.',
   remediation: REMEDIATION,
@@ -177,6 +184,8 @@ export const bolaTokenSwap = defineCheck({
     const leaks: Leak[] = [];
     const base1 = await ctx.baselineRequest(ep, 'key1');
     const privileged = await privilegedKey(ctx);
+    const both = await ledgers(ctx);
+    const ledger = (k: KeyNumber) => both[k === 1 ? 0 : 1];
     for (const victim of [1, 2] as const) {
       const attacker = otherKey(victim);
       if (attacker === privileged) continue;
@@ -188,16 +197,22 @@ export const bolaTokenSwap = defineCheck({
       const attackerIds = await ownedIds(ctx, param, ep, attacker);
       let request = base;
       let value = valueIn(base, param);
+      // The victim's own id of this resource from its answers (a basket id in its login answer), when no listing tells.
+      const attackerLedgerIds = ledgerIdsFor(ledger(attacker), ep, param.name).map((x) => x.value);
+      const fromLedger = victimIds?.length ? null : (ledgerIdsFor(ledger(victim), ep, param.name).find((x) => !attackerLedgerIds.includes(x.value)) ?? null);
       if (victimIds?.length && (value === null || !victimIds.includes(value))) {
         value = victimIds.find((id) => !attackerIds?.includes(id)) ?? null;
         if (value === null) continue;
+        request = withValue(ctx, base, param, value);
+      } else if (fromLedger && value !== fromLedger.value) {
+        value = fromLedger.value;
         request = withValue(ctx, base, param, value);
       }
       if (value === null) continue;
       // Listed by both users: shared by design (public files, a team's common objects).
       if (attackerIds?.includes(value)) continue;
       const owned = !!victimIds?.includes(value);
-      if (victim === 2 && !owned) continue; // key 2's request has only the spec's examples to offer otherwise
+      if (victim === 2 && !owned && !fromLedger) continue; // key 2's request has only the spec's examples to offer otherwise
       if (ctx.budgetLeft() < 3) break;
       const isBaseline = victim === 1 && sameRequest(request, base1);
       const victimRead = isBaseline ? await ctx.baseline('key1') : await ctx.sendPrepared(request, asKey(victim));
@@ -205,18 +220,26 @@ export const bolaTokenSwap = defineCheck({
       const anon = isBaseline ? await ctx.baseline('anonymous') : await ctx.sendPrepared(request, { kind: 'none' });
       if (!anon?.response || !refused(anon)) continue;
       const attack = isBaseline ? await ctx.baseline('key2') : await ctx.sendPrepared(request, asKey(attacker));
-      if (!attack || !(await compareTriple(ctx, victimRead, anon, attack))) continue;
+      const victimOwned = !!ownerProof(ctx, victimRead.json(), ledger(victim), ledger(attacker));
+      if (!attack || !(await compareTriple(ctx, victimRead, anon, attack, { ownerProven: victimOwned }))) continue;
       const leaked = marksIn(identityMarks(ctx, victim), attack.body);
-      if (!owned && !leaked.length) continue;
+      // Short numeric owner ids prove ownership only under an owner-named field (`UserId: 7`), never by appearing somewhere.
+      const ownerField = ownerProof(ctx, attack.json(), ledger(victim), ledger(attacker));
+      const ledgerNamed = fromLedger?.value === value && fromLedger.named;
+      if (!owned && !leaked.length && !ownerField && !ledgerNamed) continue;
       // With the identity as the only proof, an object that also names the attacker (a message between the two) may be theirs to read.
-      if (!owned && marksIn(identityMarks(ctx, attacker), attack.body).length) continue;
+      if (!owned && !ownerField && marksIn(identityMarks(ctx, attacker), attack.body).length) continue;
       // The attacker's own object reads differently: the data depends on the id, so this is the victim's.
       let own: Exchange | null = null;
-      if (attackerIds?.length && ctx.budgetLeft() > 0) {
-        const mine = withValue(ctx, attacker === 1 ? (base1 ?? base) : ((await ctx.prepare(ep, 2, 'read')) ?? base), param, attackerIds[0]!);
+      const attackerOwn = attackerIds?.[0] ?? attackerLedgerIds[0];
+      if (attackerOwn !== undefined && attackerOwn !== value && ctx.budgetLeft() > 0) {
+        const mine = withValue(ctx, attacker === 1 ? (base1 ?? base) : ((await ctx.prepare(ep, 2, 'read')) ?? base), param, attackerOwn);
         own = await ctx.sendPrepared(mine, asKey(attacker));
-        if (own.ok && sameData(own, victimRead, 0.9)) continue; // the id makes no difference: nothing per-user here
+        // The id makes no difference: nothing per-user here. Unless the owner field says otherwise: two empty baskets read alike, yet each names its owner.
+        if (own.ok && sameData(own, victimRead, 0.9) && !ownerField) continue;
       }
+      // An id the victim's answers named, with nothing else to prove it: the attacker's own must read differently.
+      if (!owned && !leaked.length && !ownerField && !own?.ok) continue;
       const proofs = [
         ...(owned
           ? [
@@ -225,8 +248,10 @@ export const bolaTokenSwap = defineCheck({
                 : `${param.name}=${value} is in ${keyLabel(victim)}'s own listing of the collection and not in ${keyLabel(attacker)}'s`,
             ]
           : []),
+        ...(fromLedger?.value === value ? [`${param.name}=${value} is ${keyLabel(victim)}'s own (${fromLedger.learnt.field} in ${fromLedger.learnt.source})`] : []),
+        ...(ownerField ? [`the answer is ${keyLabel(victim)}'s object: ${ownerField}`] : []),
         ...(leaked.length ? [`the answer carries ${keyLabel(victim)}'s identity (${leaked.slice(0, 3).join(', ')})`] : []),
-        ...(own?.ok ? [`${keyLabel(attacker)}'s own object reads differently`] : []),
+        ...(own?.ok && !sameData(own, victimRead, 0.9) ? [`${keyLabel(attacker)}'s own object reads differently`] : []),
       ];
       const confidence = cap(proofs.length >= 2 ? 'high' : 'medium', ctx, attacker);
       leaks.push({
@@ -269,7 +294,8 @@ export const bolaIdSwap = defineCheck({
     'request answers 2xx with the other user\'s data (≥ 90 % of the values the owner gets), the two users\' own answers differ, and the ' +
     'anonymous request is refused; high confidence when the answer has the shape of the caller\'s own with different values.',
   coverage:
-    'Needs a second key and a /me-like endpoint that tells each key\'s user id, username or email. Ids of other kinds of objects are swapped by the token-swap and create-then-steal checks.',
+    'Needs a second key and each key\'s user id, username or email: from a /me-like endpoint, else (ids only) from the ownership ledger — the ' +
+    'login answer, the token\'s claims, or the owner fields of objects each user created. Ids of other kinds of objects are swapped by the token-swap and create-then-steal checks.',
   remediation: REMEDIATION,
   references: REFS,
   appliesTo: (e) => e.flags.includes('BOLA') && readsObject(e),
@@ -281,9 +307,12 @@ export const bolaIdSwap = defineCheck({
     const base1 = await ctx.baselineRequest(ep, 'key1');
     const base2 = await ctx.prepare(ep, 2, 'read');
     if (!base1 || !base2) return;
-    const ids: Partial<Record<KeyNumber, string | null>> = { 1: identityValueFor(ctx, 1, param.name), 2: identityValueFor(ctx, 2, param.name) };
+    // From /me, else the user ids learnt from the login answers, the tokens or the users' objects.
+    if (!identityValueFor(ctx, 1, param.name) || !identityValueFor(ctx, 2, param.name)) await ledgers(ctx);
+    const refs = { 1: userRefValue(ctx, 1, param.name), 2: userRefValue(ctx, 2, param.name) };
+    const ids: Partial<Record<KeyNumber, string | null>> = { 1: refs[1]?.value ?? null, 2: refs[2]?.value ?? null };
     if (!ids[1] || !ids[2] || ids[1] === ids[2]) {
-      ctx.note(`${describeEndpoint(ep)}: the id swap needs both users' ${param.name} from a /me-like endpoint; not tested.`);
+      ctx.note(`${describeEndpoint(ep)}: the id swap needs both users' ${param.name}, which neither a /me-like endpoint nor their login answers, tokens or objects told; not tested.`);
       return;
     }
     const own: Partial<Record<KeyNumber, Exchange>> = {};
@@ -312,7 +341,7 @@ export const bolaIdSwap = defineCheck({
       const shape = attackerRead.ok && !isEmptyBody(attackerRead) && sameShapeOtherData(attack, attackerRead);
       const leaked = marksIn(identityMarks(ctx, victim), attack.body);
       const proofs = [
-        `${param.name}=${ids[victim]} is ${keyLabel(victim)}'s own id (${ctx.identities[victim === 1 ? 'key1' : 'key2']?.source ?? '/me'})`,
+        `${param.name}=${ids[victim]} is ${keyLabel(victim)}'s own id (${refs[victim]?.source ?? '/me'})`,
         ...(shape ? [`the answer has the shape of ${keyLabel(attacker)}'s own with different values`] : []),
         ...(leaked.length ? [`it carries ${keyLabel(victim)}'s identity (${leaked.slice(0, 3).join(', ')})`] : []),
       ];
