@@ -19,6 +19,7 @@ import { scanConfigOf, startAccounts, startIdentities, verifyPhase } from './run
 import { ScanRun } from './run-state';
 import { planTasks, runTasks } from './run-tasks';
 import { learnGraphqlOperations } from './run-graphql';
+import { discoverRoutes } from './run-discovery';
 
 export interface EngineSettings {
   concurrency: number;
@@ -201,7 +202,14 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
   await learnGraphqlOperations(run);
   if (run.stopped()) return stoppedOutcome();
 
-  // 4. Tasks.
+  // 4. Routes beyond the API description: scanned by every check like the imported ones.
+  run.phase = { check: 'Discovering routes beyond the API description', endpoint: null };
+  run.emit(true);
+  await discoverRoutes(run);
+  run.phase = null;
+  if (run.stopped()) return stoppedOutcome();
+
+  // 5. Tasks.
   const tasks = planTasks(run);
   run.progress.total = tasks.length + 1;
   run.emit(true);

@@ -28,6 +28,7 @@ import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
+import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
 
 export interface TargetOptions {
@@ -240,6 +241,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
 
   const router = new Router<Ctx>();
   registerHidden(router, state);
+  registerWebClient(router, state);
   registerAdmin(router, state);
   registerAccount(router, state);
   registerVerification(router, state);
