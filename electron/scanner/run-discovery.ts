@@ -15,7 +15,7 @@ import { Budget } from './http/engine';
 import type { Exchange, RequestAuth } from './http/exchange';
 import { SeededRandom } from './random';
 import { normalizeTemplate } from './resources';
-import { bundlePaths } from './route-discovery/bundle-paths';
+import { bundlePaths, isStaticAsset } from './route-discovery/bundle-paths';
 import { discoveredEndpoint, type DiscoveredRoute } from './route-discovery/discovered-endpoint';
 import { isDirectoryListing } from './route-discovery/listing';
 import { htmlLinks, jsonLinks, robotsPaths, sameOriginPath, sitemapPaths } from './route-discovery/sources';
@@ -85,7 +85,7 @@ class Discovery {
   add(url: string, source: string): void {
     const pathname = url.split('?', 1)[0]!;
     const key = pathname.replace(/\/+$/, '') || '/';
-    if (key === '/' || key === this.basePath || this.candidates.has(key) || this.isDocumented('GET', key)) return;
+    if (key === '/' || key === this.basePath || isStaticAsset(key) || this.candidates.has(key) || this.isDocumented('GET', key)) return;
     if (this.candidates.size < MAX_CANDIDATES * 2) this.candidates.set(key, { url, source });
   }
 
@@ -114,7 +114,7 @@ class Discovery {
       if (this.run.signal.aborted || this.left < 4) return;
       const r = await this.probe(c);
       if (!r || r.seen === 'absent') continue;
-      this.found.push({ method: 'GET', url: c.url, source: c.source });
+      this.found.push({ method: 'GET', url: c.url, source: c.source, refusesAnonymous: r.ex.request.auth.kind !== 'none' || r.seen === 'protected' });
       if (r.seen === 'present' && isDirectoryListing(r.ex)) this.listed(r.ex, c.url);
     }
   }

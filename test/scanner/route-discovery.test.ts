@@ -6,10 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { noOrInvalidCredentials } from '../../electron/scanner/checks/api2-authentication/credentials-not-enforced';
 import { undocumentedEndpoints } from '../../electron/scanner/checks/api9-inventory/discovery';
 import { exposedFiles } from '../../electron/scanner/checks/api9-inventory/exposed-files';
 import { openRedirect } from '../../electron/scanner/checks/api10-unsafe-consumption/redirects-and-webhooks';
-import { bundlePaths } from '../../electron/scanner/route-discovery/bundle-paths';
+import { bundlePaths, isStaticAsset } from '../../electron/scanner/route-discovery/bundle-paths';
 import { discoveredEndpoint, templateOf } from '../../electron/scanner/route-discovery/discovered-endpoint';
 import { fileKind } from '../../electron/scanner/route-discovery/listing';
 import { jsonLinks, robotsPaths, sitemapPaths } from '../../electron/scanner/route-discovery/sources';
@@ -29,7 +30,7 @@ async function target(t: Promise<Target>): Promise<Target> {
   return x;
 }
 
-const CHECKS = [undocumentedEndpoints, exposedFiles, openRedirect];
+const CHECKS = [undocumentedEndpoints, exposedFiles, openRedirect, noOrInvalidCredentials];
 const KEYS = { 1: 'tok-a-5f1e2d3c4b5a69788796a5b4', 2: 'tok-b-0a1b2c3d4e5f60718293a4b5' };
 
 describe('routes beyond the spec on the Acme target', () => {
@@ -52,6 +53,8 @@ describe('routes beyond the spec on the Acme target', () => {
     expect(discovered.find((o) => o.path === '/outbound')!.discovered).toBe('the script /static/app.js');
     expect(discovered.find((o) => o.path === '/exports/')!.discovered).toBe('robots.txt');
     expect(discovered.find((o) => o.path === '/outbound')!.ran).toContain(openRedirect.id);
+    // A public file found beyond the spec is not "an endpoint that accepts missing credentials": nothing said it needs them.
+    expect(s.of(noOrInvalidCredentials)).toEqual([]);
     expect(s.outcome.errors.join('\n')).toMatch(/Route discovery found 4 routes beyond the API description/);
   });
 
@@ -109,6 +112,7 @@ describe('readers', () => {
   it('takes same-origin links from JSON: HAL, JSON:API, plain URLs and two-segment paths, not dates or other hosts', () => {
     const body = { data: { links: { self: '/things/1' } }, _links: { next: { href: 'http://o.test/things?page=2' } }, at: '/2024', photo: 'http://cdn.test/p.png', path: '/files/report.pdf' };
     expect(jsonLinks(body, 'http://o.test').sort()).toEqual(['/files/report.pdf', '/things/1', '/things?page=2']);
+    expect(['/img/a.png', '/fonts/x.woff2', '/api/x', '/files/report.pdf'].map(isStaticAsset)).toEqual([true, true, false, false]);
   });
 
   it('makes id segments path parameters and keeps query names', () => {
@@ -116,6 +120,9 @@ describe('readers', () => {
     const e = discoveredEndpoint({ method: 'GET', url: '/api/v2/go?url=https://x.test/', source: 'robots.txt' }, '/api/v2', { schemes: {}, default: [] })!;
     expect(e).toMatchObject({ path: '/go', discovered: 'robots.txt', parameters: [{ name: 'url', in: 'query', example: 'https://x.test/' }] });
     expect(e.flags).toContain('SSRF');
+    // Answered without credentials: public as far as the scan knows (no requirement for the authentication checks to hold it to).
+    expect(e.security).toEqual([]);
+    expect(discoveredEndpoint({ method: 'GET', url: '/api/v2/go', source: 'robots.txt', refusesAnonymous: true }, '/api/v2', { schemes: {}, default: [] })!.security).toBeNull();
     expect(discoveredEndpoint({ method: 'GET', url: '/elsewhere', source: 'robots.txt' }, '/api/v2', { schemes: {}, default: [] })).toBeNull();
   });
 

@@ -11,6 +11,11 @@ const ASSET = /\.(css|scss|less|png|jpe?g|gif|svg|ico|webp|avif|bmp|woff2?|ttf|o
 /** A path the way code writes one: a slash, then path characters, with a letter somewhere. */
 const PATH = /^\/[A-Za-z0-9_\-.~%/:{}$]*(\?[A-Za-z0-9_\-.~%=&[\]]*)?$/;
 
+/** A static asset (an image, a font, a stylesheet, a script, a page): never an API route. */
+export function isStaticAsset(path: string): boolean {
+  return ASSET.test(path.split('?', 1)[0]!);
+}
+
 /** Whether a character before "/" ends an expression (so "/" divides) rather than starting one (so "/" opens a regex). */
 function endsExpression(prev: string): boolean {
   return /[\w$)\]]/.test(prev);

@@ -42,6 +42,8 @@ export interface DiscoveredRoute {
   /** Where it was found ("robots.txt", "script /static/app.js", "a link in GET /orders"). */
   source: string;
   body?: RequestBodySpec | null;
+  /** Refused without credentials: it takes the API's default security. Otherwise it answered anonymously and is public. */
+  refusesAnonymous?: boolean;
 }
 
 /** The endpoint for a discovered route, or null when it lies outside the API's base path. */
@@ -80,7 +82,9 @@ export function discoveredEndpoint(route: DiscoveredRoute, basePath: string, sec
     parameters,
     request_body: route.body ?? null,
     responses: {},
-    security: null,
+    // A route that answered without credentials is public as far as the scan knows: the authentication checks must not
+    // hold it to a requirement no description ever gave it.
+    security: route.refusesAnonymous ? null : [],
   };
   return { ...extracted, id: `discovered:${method} ${path}`, flags: defaultFlags(extracted, security), discovered: route.source };
 }
