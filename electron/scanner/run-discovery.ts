@@ -122,7 +122,8 @@ class Discovery {
   /** The files and folders a directory listing names: linked from the server's own page, kept without a probe each. */
   private listed(ex: Exchange, url: string): void {
     const dir = url.split('?', 1)[0]!.replace(/\/*$/, '/');
-    const { links } = htmlLinks(ex.body, this.origin, `${this.origin}${dir}`);
+    // Relative links resolve against the address the page was fetched at, as a browser resolves them ("files/a" on /files).
+    const { links } = htmlLinks(ex.body, this.origin, ex.request.url.toString());
     let n = 0;
     for (const link of links) {
       const path = link.split('?', 1)[0]!;

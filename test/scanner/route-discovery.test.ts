@@ -79,6 +79,10 @@ describe('the discovery phase on a small server', () => {
       if (req.url === '/v1/orders') return send(200, { items: [{ id: 7, _links: { self: { href: `${base}/v1/orders/7` }, invoice: { href: '/v1/invoices/7' } } }] });
       if (req.url === '/v1/invoices/7') return send(200, { id: 7, total: 12 });
       if (req.url === '/v1/orders/7') return send(200, { id: 7, lines: 2 });
+      if (req.url === '/robots.txt') return send(200, 'User-agent: *\nDisallow: /files\n', 'text/plain');
+      // A listing served without a trailing slash links its files relative to the folder's own name.
+      if (req.url === '/files') return send(200, '<html><head><title>listing directory /files</title></head><body><a href="files/db.sql.bak">db.sql.bak</a> <a href="files/notes.md">notes.md</a></body></html>', 'text/html');
+      if (req.url === '/files/db.sql.bak') return send(200, 'CREATE TABLE t (id int);', 'application/octet-stream');
       if (req.url === '/openapi.json') return send(200, { openapi: '3.0.0', info: { title: 'x', version: '1' }, paths: { '/v1/reports': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { from: { type: 'string' } } } } } }, responses: { 200: { description: 'ok' } } } } } });
       return send(404, { error: 'not found' });
     });
@@ -88,7 +92,13 @@ describe('the discovery phase on a small server', () => {
     const { outcome } = await scanServer(url, [endpoint('GET', '/v1/orders')], [undocumentedEndpoints], KEYS);
     const discovered = outcome.coverage.operations.filter((o) => o.discovered).map((o) => `${o.method} ${o.path} <- ${o.discovered}`);
     expect(discovered).toEqual(
-      expect.arrayContaining(['GET /v1/invoices/{id} <- a link in the answer of GET /v1/orders', 'POST /v1/reports <- the API description at /openapi.json']),
+      expect.arrayContaining([
+        'GET /v1/invoices/{id} <- a link in the answer of GET /v1/orders',
+        'POST /v1/reports <- the API description at /openapi.json',
+        'GET /files <- robots.txt',
+        'GET /files/db.sql.bak <- the directory listing at /files',
+        'GET /files/notes.md <- the directory listing at /files',
+      ]),
     );
     // /v1/orders/7 is the documented collection's item: a link to it is kept (the spec has no item route).
     expect(discovered.some((d) => d.startsWith('GET /v1/orders/{id}'))).toBe(true);

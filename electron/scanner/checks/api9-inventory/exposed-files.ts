@@ -97,7 +97,7 @@ export const exposedFiles = defineCheck({
       const who = ex.request.auth.kind === 'none' ? 'without credentials' : 'with key 1';
       if (isDirectoryListing(ex)) {
         const dir = path.replace(/\/*$/, '/');
-        const names = htmlLinks(ex.body, origin, `${origin}${dir}`).links.filter((l) => l.startsWith(dir) && l !== dir);
+        const names = htmlLinks(ex.body, origin, ex.request.url.toString()).links.filter((l) => l.startsWith(dir) && l !== dir);
         const sensitive = names.filter((n) => fileKind(n));
         const shown = (sensitive.length ? sensitive : names).slice(0, 6).map((n) => n.slice(dir.length));
         put(
