@@ -66,7 +66,8 @@ class Discovery {
     return this.budget.left;
   }
 
-  async get(path: string, auth: RequestAuth, accept = 'application/json, text/html;q=0.9, */*;q=0.5'): Promise<Exchange> {
+  // HTML first: a folder negotiates its listing as a page (with links to follow) where it could also answer a bare list of names.
+  async get(path: string, auth: RequestAuth, accept = 'text/html, application/json;q=0.9, */*;q=0.5'): Promise<Exchange> {
     return this.run.engine.send({ method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept } }, [this.budget]);
   }
 
