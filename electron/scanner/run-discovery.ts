@@ -17,7 +17,7 @@ import { SeededRandom } from './random';
 import { normalizeTemplate } from './resources';
 import { bundlePaths, isStaticAsset } from './route-discovery/bundle-paths';
 import { discoveredEndpoint, type DiscoveredRoute } from './route-discovery/discovered-endpoint';
-import { isDirectoryListing } from './route-discovery/listing';
+import { listedPaths, presenceOrListing } from './route-discovery/listing';
 import { htmlLinks, jsonLinks, robotsPaths, sameOriginPath, sitemapPaths } from './route-discovery/sources';
 import type { ScanRun } from './run-state';
 
@@ -66,8 +66,7 @@ class Discovery {
     return this.budget.left;
   }
 
-  // HTML first: a folder negotiates its listing as a page (with links to follow) where it could also answer a bare list of names.
-  async get(path: string, auth: RequestAuth, accept = 'text/html, application/json;q=0.9, */*;q=0.5'): Promise<Exchange> {
+  async get(path: string, auth: RequestAuth, accept = 'application/json, text/html;q=0.9, */*;q=0.5'): Promise<Exchange> {
     return this.run.engine.send({ method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept } }, [this.budget]);
   }
 
@@ -99,7 +98,7 @@ class Discovery {
     const shape = shapeOf(pathname.slice(0, cut), `/${leaf}`);
     const controls = await this.anon.controlsFor(shape, leaf);
     let ex = await this.get(c.url, ANON);
-    let seen = presence(ex, controls);
+    let seen = presenceOrListing(ex, controls);
     // A redirect where nothing-here is not one: the route exists (a redirector, a login hop), and the checks should see it.
     if (seen === 'absent' && ex.status >= 300 && ex.status < 400 && controls.every((x) => !!x.response && (x.status < 300 || x.status >= 400))) seen = 'present';
     if (seen === 'protected' && this.run.book.slot(1) !== null && this.left >= 3) {
@@ -116,19 +115,15 @@ class Discovery {
       const r = await this.probe(c);
       if (!r || r.seen === 'absent') continue;
       this.found.push({ method: 'GET', url: c.url, source: c.source, refusesAnonymous: r.ex.request.auth.kind !== 'none' || r.seen === 'protected' });
-      if (r.seen === 'present' && isDirectoryListing(r.ex)) this.listed(r.ex, c.url);
+      if (r.seen === 'present') this.listed(r.ex, c.url);
     }
   }
 
-  /** The files and folders a directory listing names: linked from the server's own page, kept without a probe each. */
+  /** The files and folders a directory listing names (a page or a JSON list): the server's own index, kept without a probe each. */
   private listed(ex: Exchange, url: string): void {
-    const dir = url.split('?', 1)[0]!.replace(/\/*$/, '/');
-    // Relative links resolve against the address the page was fetched at, as a browser resolves them ("files/a" on /files).
-    const { links } = htmlLinks(ex.body, this.origin, ex.request.url.toString());
     let n = 0;
-    for (const link of links) {
-      const path = link.split('?', 1)[0]!;
-      if (!path.startsWith(dir) || path === dir || n >= MAX_LISTED || this.isDocumented('GET', path)) continue;
+    for (const path of listedPaths(ex, url, this.origin, (html, base) => htmlLinks(html, this.origin, base).links)) {
+      if (n >= MAX_LISTED || this.isDocumented('GET', path)) continue;
       n += 1;
       this.found.push({ method: 'GET', url: path, source: `the directory listing at ${url}` });
     }

@@ -12,7 +12,8 @@ import { exposedFiles } from '../../electron/scanner/checks/api9-inventory/expos
 import { openRedirect } from '../../electron/scanner/checks/api10-unsafe-consumption/redirects-and-webhooks';
 import { bundlePaths, isStaticAsset } from '../../electron/scanner/route-discovery/bundle-paths';
 import { discoveredEndpoint, templateOf } from '../../electron/scanner/route-discovery/discovered-endpoint';
-import { fileKind } from '../../electron/scanner/route-discovery/listing';
+import type { Exchange } from '../../electron/scanner/http/exchange';
+import { fileKind, jsonListingNames } from '../../electron/scanner/route-discovery/listing';
 import { jsonLinks, robotsPaths, sitemapPaths } from '../../electron/scanner/route-discovery/sources';
 import { DISCOVERY_PHASE_BUDGET } from '../../electron/scanner/run-discovery';
 import { scanChecks } from '../helpers/check-scan';
@@ -108,6 +109,38 @@ describe('the discovery phase on a small server', () => {
   });
 });
 
+describe('a listing behind a single-page app that answers every path with its index', () => {
+  it('is kept by its title and reported with the sensitive names it lists, while the index itself is not', async () => {
+    const server = http.createServer((req, res) => {
+      const send = (status: number, body: string, type: string) => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      };
+      if (req.url === '/robots.txt') return send(200, 'User-agent: *\nDisallow: /docs\n', 'text/plain');
+      if (req.url === '/docs') return send(200, `<html><head><title>listing directory /docs</title></head><body>${'<p>listing</p>'.repeat(5)}<a href="docs/plan.md">plan.md</a> <a href="docs/site.tar.gz">site.tar.gz</a> <a href="docs/archive">archive</a></body></html>`, 'text/html');
+      if (req.url === '/docs/plan.md') return send(200, '# Plan\n', 'text/markdown');
+      // A sub-folder listed as JSON names; other names in the folder are refused, and the app's index answers the rest.
+      if (req.url === '/docs/archive') return send(200, '["old.sql","notes.txt"]', 'application/json');
+      if (req.url === '/docs/archive/old.sql') return send(200, 'CREATE TABLE t (id int);', 'application/sql');
+      if (/^\/docs\/(archive\/)?[^/]+$/.test(req.url ?? '') && !/\.(md|gz)$/.test(req.url ?? '') && req.url !== '/docs/archives') return send(403, '{"error":"Only .md files"}', 'application/json');
+      if (req.url === '/docs/site.tar.gz' || /\.gz$/.test(req.url ?? '')) return send(403, '<html><body>Only .md files</body></html>', 'text/html');
+      if (req.url === '/v1/items') return send(200, '[{"id":1}]', 'application/json');
+      return send(200, '<!doctype html><html><head><title>Shop</title></head><body><app-root></app-root></body></html>', 'text/html');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { findings, outcome } = await scanServer(url, [endpoint('GET', '/v1/items')], [undocumentedEndpoints, exposedFiles], KEYS);
+    // One level of listings is followed; the sub-folder's own listing is judged by the check.
+    expect(outcome.coverage.operations.filter((o) => o.discovered).map((o) => o.path)).toEqual(['/docs', '/docs/plan.md', '/docs/site.tar.gz', '/docs/archive']);
+    const files = findings.filter((f) => f.check_id === exposedFiles.id);
+    expect(files.map((f) => [f.vulnerability_name, f.path, f.severity])).toEqual([['Directory listing exposes backup, log or confidential files', '/docs', 'medium']]);
+    expect(files[0]!.evidence).toContain('old.sql');
+    // "/docs/archives" (the app's index, where other names there are refused) is no sibling route: discovered routes get no sibling guesses.
+    expect(findings.map((f) => f.path)).not.toContain('/docs/archives');
+  });
+});
+
 describe('readers', () => {
   it('takes route literals from a script, not its comments, regular expressions or assets', () => {
     const js = `// fetch("/commented/out")\nvar r=/\\/api\\/x"y/;var a="/api/users",b='/static/logo.svg';/* "/in/block" */\nconst c=\`/api/orders/\${id}/items\`; x = 4 / 2; y = "/rest/basket/" + id; z="//cdn.test/x"; w='/a'`;
@@ -134,6 +167,14 @@ describe('readers', () => {
     expect(e.security).toEqual([]);
     expect(discoveredEndpoint({ method: 'GET', url: '/api/v2/go', source: 'robots.txt', refusesAnonymous: true }, '/api/v2', { schemes: {}, default: [] })!.security).toBeNull();
     expect(discoveredEndpoint({ method: 'GET', url: '/elsewhere', source: 'robots.txt' }, '/api/v2', { schemes: {}, default: [] })).toBeNull();
+  });
+
+  it('reads a folder listed as JSON names, and nothing else as one', () => {
+    const ex = (body: string, type = 'application/json') => ({ ok: true, contentType: type, json: () => JSON.parse(body) as unknown }) as unknown as Exchange;
+    expect(jsonListingNames(ex('["a.bak","sub/",{"name":"b.md","type":"file"}]'))).toEqual(['a.bak', 'sub/', 'b.md']);
+    expect(jsonListingNames(ex('["red","green"]'))).toBeNull();
+    expect(jsonListingNames(ex('["a b.txt"]'))).toBeNull();
+    expect(jsonListingNames(ex('{"files":["a.txt"]}'))).toBeNull();
   });
 
   it('tells backups, logs and confidential files by their names', () => {

@@ -6,7 +6,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import { adjustCvss } from '../../cvss';
 import type { Exchange, RequestAuth } from '../../http/exchange';
-import { fileKind, type FileKind, isDirectoryListing } from '../../route-discovery/listing';
+import { fileKind, type FileKind, isDirectoryListing, jsonListingNames, listedPaths, presenceOrListing } from '../../route-discovery/listing';
 import { htmlLinks } from '../../route-discovery/sources';
 import { isEmptyBody } from '../../similarity';
 import { apiWideFinding, defineCheck, type Hit } from '../common/helpers';
@@ -70,7 +70,7 @@ export const exposedFiles = defineCheck({
   async *run(ctx) {
     const origin = ctx.url('/').origin;
     const get = (path: string, auth: RequestAuth, e?: Endpoint) =>
-      ctx.send({ method: 'GET', url: `${origin}${path}`, auth, placements: ctx.authSpec().placements, followRedirects: false, headers: { accept: 'text/html, application/json;q=0.9, */*;q=0.5' } }, e);
+      ctx.send({ method: 'GET', url: `${origin}${path}`, auth, placements: ctx.authSpec().placements, followRedirects: false, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } }, e);
     const models = { none: new NotFoundModel((p) => get(p, ANON), ctx.random.fork('anonymous')), key: new NotFoundModel((p) => get(p, AS_KEY1), ctx.random.fork('key 1')) };
     const groups = new Map<Group, { hit: Hit; control: Exchange; path: string }[]>();
     const put = (g: Group, e: Endpoint, ex: Exchange, control: Exchange, detail: string) => {
@@ -89,7 +89,7 @@ export const exposedFiles = defineCheck({
       let ex = await get(path, ANON, e);
       // Folders and files answer slowly under the load of the scan's other API-wide checks: one more try before giving up.
       if (!ex.response && ctx.budgetLeft() >= 4) ex = await get(path, ANON, e);
-      let seen = presence(ex, controls);
+      let seen = presenceOrListing(ex, controls);
       if (seen === 'protected' && ctx.budgetLeft() >= 3) {
         const withKey = await get(path, AS_KEY1, e);
         const keyControls = await models.key.controlsFor(shape, leaf);
@@ -97,17 +97,17 @@ export const exposedFiles = defineCheck({
       }
       if (seen !== 'present' || isEmptyBody(ex)) continue;
       const who = ex.request.auth.kind === 'none' ? 'without credentials' : 'with key 1';
-      if (isDirectoryListing(ex)) {
+      const listed = isDirectoryListing(ex) || jsonListingNames(ex) ? listedPaths(ex, path, origin, (html, base) => htmlLinks(html, origin, base).links) : null;
+      if (listed) {
         const dir = path.replace(/\/*$/, '/');
-        const names = htmlLinks(ex.body, origin, ex.request.url.toString()).links.filter((l) => l.startsWith(dir) && l !== dir);
-        const sensitive = names.filter((n) => fileKind(n));
-        const shown = (sensitive.length ? sensitive : names).slice(0, 6).map((n) => n.slice(dir.length));
+        const sensitive = listed.filter((n) => fileKind(n));
+        const shown = (sensitive.length ? sensitive : listed).slice(0, 6).map((n) => decodeURIComponent(n.slice(dir.length)));
         put(
           sensitive.length ? 'listing-sensitive' : 'listing',
           e,
           ex,
           controls[0]!,
-          `a directory listing ${who} naming ${names.length} entr${names.length === 1 ? 'y' : 'ies'}${shown.length ? ` (${shown.join(', ')}${names.length > shown.length ? ', ...' : ''})` : ''}; a random path there answered ${controls[0]!.status}`,
+          `a directory listing ${who} naming ${listed.length} entr${listed.length === 1 ? 'y' : 'ies'}${shown.length ? ` (${shown.join(', ')}${listed.length > shown.length ? ', ...' : ''})` : ''}; a random path there answered ${controls[0]!.status}`,
         );
         continue;
       }
