@@ -296,7 +296,9 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
   }
   const cost = `${d.budget.used} request${d.budget.used === 1 ? '' : 's'}`;
   if (!added.length && !outside.length) run.note(`Route discovery found no route beyond the API description (${cost}).`);
-  else {
+  else if (!added.length) {
+    run.note(`Route discovery found ${outside.length} route${outside.length === 1 ? '' : 's'} beyond the API description, all outside the base path ${d.basePath || '/'}, so not scanned (${cost}): ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', ...' : ''}.`);
+  } else {
     const list = added.slice(0, 12).map((e) => `${describeEndpoint(e)} (${e.discovered})`).join('; ');
     run.note(
       `Route discovery found ${added.length} route${added.length === 1 ? '' : 's'} beyond the API description, scanned like the imported ones and marked discovered in the coverage (${cost})` +
