@@ -54,6 +54,7 @@ export const exposedFiles = defineCheck({
   safety: 'safe',
   scope: 'api',
   budget: 80,
+  discoveredOnly: true,
   appliesTo: (e) => !!e.discovered && e.method === 'GET' && !e.parameters.some((p) => p.in === 'path'),
   description:
     'GETs the routes the scan discovered beyond the API description (robots.txt, sitemaps, links, scripts, directory listings) without ' +
