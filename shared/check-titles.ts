@@ -65,6 +65,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api9-undocumented-endpoints': 'Undocumented endpoints answer',
   'api8-debug-console': 'Framework debug console exposed',
   'api9-undocumented-behaviour': 'Undocumented status codes and methods',
+  'api9-exposed-files': 'Directory listings and backup, log or confidential files served',
   'api10-open-redirect': 'Open redirect',
   'api10-follows-redirects': 'Server follows redirects to internal addresses',
   'api10-unsigned-webhook': 'Callback accepts unsigned payloads',

@@ -191,6 +191,8 @@ export interface Endpoint {
   security: SecurityRequirement[] | null;
   /** Set on the operations of a GraphQL API; absent or null for REST endpoints. */
   graphql?: GraphqlOperation | null;
+  /** Set on routes a scan found beyond the API description (robots.txt, a script, a link): where it was found. Never stored. */
+  discovered?: string | null;
 }
 
 export interface ImportWarning {

@@ -103,6 +103,8 @@ export interface CoverageOperation {
   path: string;
   /** A GraphQL operation's name ("Mutation.uploadPaste"); null for REST. */
   operation: string | null;
+  /** Set on routes the scan found beyond the API description (not imported): where it found them. */
+  discovered?: string;
   /** By identity name ("alice", "anonymous"): requests the scan sent this operation as it, and how they ended. */
   identities: Record<string, IdentityTraffic>;
   /** Checks that tested the operation (finding or not). */

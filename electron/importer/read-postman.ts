@@ -97,7 +97,9 @@ function locate(urlValue: unknown, vars: Variables): Location {
   const split = /^(\{\{[^{}]{1,200}\}\}|[a-z][a-z0-9+.-]*:\/\/[^/]*|[^/]*)(.*)$/is.exec(noQuery)!;
   const head = fill(split[1]!, vars);
   const rest = split[2]!;
-  const unknownHost = /^\{\{([^{}]{1,200})\}\}(.*)$/s.exec(head);
+  // A host variable with no value stands for the same origin whether the URL spells a scheme before it or not
+  // (`http://{{host}}/a` and `{{host}}/b`): both are requests to the API, not to two hosts.
+  const unknownHost = /^(?:https?:\/\/)?\{\{([^{}]{1,200})\}\}(.*)$/is.exec(head);
   if (unknownHost) return { originKey: `{{${unknownHost[1]!.trim()}}}`, origin: null, path: unknownHost[2]! + rest, query };
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(head) ? head : `http://${head}`;
   try {

@@ -52,8 +52,14 @@ export class CoverageLedger {
     endpoints: readonly Endpoint[],
     private readonly basePath: string,
   ) {
-    const base = segments(basePath);
+    this.add(endpoints);
+  }
+
+  /** Operations that join the scan after it started (routes found by discovery): rows like the others. */
+  add(endpoints: readonly Endpoint[]): void {
+    const base = segments(this.basePath);
     for (const e of endpoints) {
+      if (this.ops.has(e.id)) continue;
       const pattern = e.graphql ? null : [...base, ...segments(e.path).map((s) => (/^\{[^}]*\}$/.test(s) ? null : s))];
       const state: OperationState = { endpoint: e, pattern, identities: new Map(), ran: new Set(), found: new Set(), skipped: new Map() };
       this.ops.set(e.id, state);
@@ -63,6 +69,7 @@ export class CoverageLedger {
       if (list) list.push(state);
       else this.byShape.set(k, [state]);
     }
+    this.matched.clear();
   }
 
   private static fits(pattern: Pattern, segs: string[]): number {
@@ -190,6 +197,7 @@ export class CoverageLedger {
       method: op.endpoint.method,
       path: op.endpoint.path,
       operation: op.endpoint.graphql ? graphqlOperationName(op.endpoint.graphql) : null,
+      ...(op.endpoint.discovered ? { discovered: op.endpoint.discovered } : {}),
       identities: Object.fromEntries([...op.identities.entries()].map(([name, t]) => [name, { requests: t.requests, classes: { ...t.classes } }])),
       ran: [...op.ran].sort(),
       found: [...op.found].sort(),

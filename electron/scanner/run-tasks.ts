@@ -47,6 +47,8 @@ export function planTasks(run: ScanRun): Task[] {
       run.skip(check, `Key 1 and key 2 belong to the same user (${identities.how}).`, 'needs-second-identity', applicable);
       continue;
     }
+    // A check for discovered routes when the scan discovered none: nothing to test, nothing the user could change.
+    if (!applicable.length && check.discoveredOnly) continue;
     if (!applicable.length) {
       const withheld = run.withheld.filter((e) => check.appliesTo(e));
       if (withheld.length) {

@@ -21,6 +21,7 @@ import { planTasks, runTasks } from './run-tasks';
 import { learnGraphqlOperations } from './run-graphql';
 import { unmatchedPaths } from './declared-objects';
 import { describeLearned } from './create-learning';
+import { discoverRoutes } from './run-discovery';
 
 export interface EngineSettings {
   concurrency: number;
@@ -204,7 +205,14 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
   await learnGraphqlOperations(run);
   if (run.stopped()) return stoppedOutcome();
 
-  // 4. Tasks.
+  // 4. Routes beyond the API description: scanned by every check like the imported ones.
+  run.phase = { check: 'Discovering routes beyond the API description', endpoint: null };
+  run.emit(true);
+  await discoverRoutes(run);
+  run.phase = null;
+  if (run.stopped()) return stoppedOutcome();
+
+  // 5. Tasks.
   const tasks = planTasks(run);
   run.progress.total = tasks.length + 1;
   run.emit(true);

@@ -1,6 +1,7 @@
 // What each reader extracts from the sample documents: base URLs, parameters, bodies, responses,
 // security, default flags, and what it refuses to keep (secrets).
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../shared/contract';
 import { importJson, openapi } from './import-helpers';
@@ -238,5 +239,17 @@ describe('HAR reader', () => {
     expect(eps['DELETE /api/orders/{orderId}']!.parameters[0]).toMatchObject({ name: 'orderId', example: '5f2b7c9e8d1a4b3c2d1e0f9a' });
     const stored = JSON.stringify(r);
     for (const secret of ['real-token', '"abc"', '"p"']) expect(stored).not.toContain(secret);
+  });
+});
+
+describe('Postman reader: a host variable with no value', () => {
+  const r = importJson(JSON.parse(readFileSync(new URL('../fixtures/postman/host-variable.postman_collection.json', import.meta.url), 'utf8')) as Record<string, unknown>);
+
+  it('reads requests written with and without a scheme before the variable as requests to the same API', () => {
+    expect(r.endpoints.map((e) => `${e.method} ${e.path}`)).toEqual(['POST /svc/accounts', 'GET /svc/accounts/{accountId}', 'POST /svc/notes', 'GET /svc/fetch']);
+    expect(r.warnings).toContainEqual({ location: '/variable', message: 'The collection variable {{host}} has no value; set the base URL (Edit API) before scanning.' });
+    expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('Skipped'))).toEqual([
+      'Skipped "Elsewhere": it targets https://other.test, not the API\'s base URL {{host}}.',
+    ]);
   });
 });

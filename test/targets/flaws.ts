@@ -539,6 +539,18 @@ export const FLAWS = {
     description: 'GET /backup.sql serves an SQL dump of the users table (usernames, e-mails, password hashes) without credentials.',
     hardened: '404 like any unknown route.',
   },
+  'robots-listing': {
+    owasp: 'API9',
+    technique: 'API9 discovery: a folder only robots.txt names, with a directory listing and a backup',
+    description: 'robots.txt disallows /api/v2/exports/, which the spec does not document: it serves a directory listing naming orders-2024.sql.bak and readme.txt, and the backup is an SQL dump of the orders table, without credentials.',
+    hardened: 'robots.txt names no folder; 404 like any unknown route.',
+  },
+  'client-bundle-route': {
+    owasp: 'API10',
+    technique: 'API9 discovery: a route only the web client\'s script names, with an open redirect',
+    description: 'The HTML page at / loads /static/app.js, whose code calls /api/v2/outbound?url=https://shop.acme.example/offers (not in the spec): that route answers 302 to any absolute URL.',
+    hardened: 'The page and its script are not served; /api/v2/outbound redirects only to the shop (400 otherwise).',
+  },
   'debug-console': {
     owasp: 'API8',
     technique: 'API8 framework debug console left on',

@@ -673,6 +673,21 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.text.includes('CREATE TABLE users'), brief(c));
     },
   },
+  'robots-listing': {
+    async run(t) {
+      const robots = await call(t, 'GET', '/robots.txt');
+      const listing = await call(t, 'GET', '/api/v2/exports/');
+      const backup = await call(t, 'GET', '/api/v2/exports/orders-2024.sql.bak');
+      return r(robots.text.includes('/api/v2/exports/') && listing.status === 200 && listing.text.includes('orders-2024.sql.bak') && backup.text.includes('CREATE TABLE orders'), brief(listing));
+    },
+  },
+  'client-bundle-route': {
+    async run(t) {
+      const script = await call(t, 'GET', '/static/app.js');
+      const c = await call(t, 'GET', `/api/v2/outbound?url=${encodeURIComponent('https://evil.example/landing')}`);
+      return r(script.text.includes('/api/v2/outbound') && c.status === 302 && c.headers.location === 'https://evil.example/landing', `${c.status} ${c.headers.location ?? ''}`);
+    },
+  },
   'debug-console': {
     async run(t) {
       const c = await call(t, 'GET', '/console');

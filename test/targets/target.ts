@@ -30,6 +30,7 @@ import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { registerSupport } from './routes/support';
 import { registerCartItems, registerCarts } from './routes/carts';
+import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
 
 export interface TargetOptions {
@@ -247,6 +248,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
 
   const router = new Router<Ctx>();
   registerHidden(router, state);
+  registerWebClient(router, state);
   registerAdmin(router, state);
   registerAccount(router, state);
   registerVerification(router, state);

@@ -61,6 +61,7 @@ import { undocumentedEndpoints } from './api9-inventory/discovery';
 import { exposedDocs } from './api9-inventory/exposed-docs';
 import { oldVersions } from './api9-inventory/old-versions';
 import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
+import { exposedFiles } from './api9-inventory/exposed-files';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -130,6 +131,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   undocumentedEndpoints,
   debugConsole,
   undocumentedBehaviour,
+  exposedFiles,
   openRedirect,
   followsRedirects,
   unsignedWebhook,

@@ -73,6 +73,11 @@ export interface CheckMeta {
    * REST checks would misread it, so only the checks listing 'graphql' run on its operations.
    */
   protocols?: readonly EndpointProtocol[];
+  /**
+   * Runs only on routes the scan discovered beyond the API description (run-discovery.ts): a scan that
+   * discovered none has nothing for it, which is no skip worth listing.
+   */
+  discoveredOnly?: boolean;
 }
 
 export type EndpointProtocol = 'rest' | 'graphql';

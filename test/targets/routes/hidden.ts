@@ -6,6 +6,7 @@ import { CATEGORIES } from '../db';
 import { execute, type GraphQLRequest, introspection, list, named, type NamedType, nonNull } from '../graphql';
 import { json, type Reply, type Router } from '../http';
 import { money } from './account';
+import { webClientPage } from './web-client';
 
 const DOC_JSON = ['/openapi.json', '/swagger.json', '/api-docs', '/v2/api-docs', '/v3/api-docs', '/swagger/v1/swagger.json', '/api-docs.json'];
 const DOC_YAML = ['/openapi.yaml', '/openapi.yml', '/swagger.yaml'];
@@ -199,7 +200,7 @@ function registerUndocumented(r: Router<Ctx>, t: TargetState): void {
 
 export function registerHidden(r: Router<Ctx>, t: TargetState): void {
   registerUndocumented(r, t);
-  r.get('/', () => json(200, { service: 'Acme Shop API', status: 'ok' }), { rate: 'none' });
+  r.get('/', (ctx) => webClientPage(ctx) ?? json(200, { service: 'Acme Shop API', status: 'ok' }), { rate: 'none' });
 
   const docs = { enabled: () => t.has('exposed-docs'), rate: 'none' as const };
   for (const prefix of PREFIXES) {

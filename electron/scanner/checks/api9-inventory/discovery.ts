@@ -69,8 +69,10 @@ async function siblingGuesses(ctx: CheckContext, documented: Set<string>): Promi
   const add = (path: string, shape: string, why: string) => {
     if (out.size < MAX_SIBLINGS && !out.has(path) && !matchesDocumented(documented, path)) out.set(path, { path, shape, kind: 'sibling', why });
   };
-  const gets = ctx.endpoints.filter((e) => e.method === 'GET');
-  for (const e of ctx.endpoints) {
+  // Siblings of documented routes only: a route the scan discovered is a guess already, and its siblings would be guesses of guesses.
+  const documentedEndpoints = ctx.endpoints.filter((e) => !e.discovered);
+  const gets = documentedEndpoints.filter((e) => e.method === 'GET');
+  for (const e of documentedEndpoints) {
     const segs = e.path.split('/').filter(Boolean);
     // /users/{id} -> /users (parents without parameters only: their address is known).
     if (pathParamNames(e.path).length === 1 && segs[segs.length - 1]!.startsWith('{') && segs.length >= 2) {

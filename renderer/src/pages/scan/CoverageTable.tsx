@@ -66,6 +66,11 @@ function OperationLabel({ row }: { row: CoverageRow }): ReactElement {
         {head && <span className="cov-path-head">{head}</span>}
         <span className="cov-path-tail">{tail}</span>
       </span>
+      {op.discovered && (
+        <span className="cov-discovered" title={`Not in the API description: the scan found it in ${op.discovered}.`} data-testid="coverage-discovered">
+          discovered
+        </span>
+      )}
     </>
   );
 }
