@@ -166,6 +166,16 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
     expect(f!.description).toMatch(/Affected endpoints \(3\)/);
   });
 
+  it('finds the stack trace of a lookup that crashes on an unknown, case-changed identifier (lookup-traceback)', async () => {
+    const t = await only('lookup-traceback');
+    const s = await scan(t, [verboseErrors], { only: ['GET /gift-cards/{code}'] });
+    expect(s.of(verboseErrors).map((f) => [f.method, f.path])).toEqual([['GET', '/gift-cards/{code}']]);
+    expect(s.of(verboseErrors)[0]!.evidence).toContain('Node.js / JavaScript stack trace');
+    expect(s.of(verboseErrors)[0]!.evidence).toContain('GC-7F3A-2B91');
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [verboseErrors], { only: ['GET /gift-cards/{code}'] });
+    expect(h.of(verboseErrors)).toEqual([]);
+  });
+
   it('finds SQL injection from the database error (sqli-error)', async () => {
     const t = await only('sqli-error');
     const s = await scan(t, [sqlInjection], { only: ['GET /products', 'GET /products/search'] });

@@ -465,6 +465,18 @@ export const FLAWS = {
     description: 'GET /api/v2/notes/{noteId}/print renders the note\'s title and body into a text/html page unescaped, with a policy that allows inline scripts: markup stored through POST/PUT /notes runs in the reader\'s browser.',
     hardened: 'Title and body are HTML-escaped; the strict Content-Security-Policy stays.',
   },
+  'pinboard-html': {
+    owasp: 'API8',
+    technique: 'API8 stored markup served as HTML by another view or route',
+    description: 'POST /api/v2/pins stores the text as sent; GET /api/v2/pins?format=html and GET /api/v2/pinboard concatenate the pins into a text/html page unescaped.',
+    hardened: 'Both views HTML-escape the pins (the JSON listing returns them as stored).',
+  },
+  'lookup-traceback': {
+    owasp: 'API8',
+    technique: 'API8.3 verbose errors (a lookup that crashes on an unknown identifier)',
+    description: 'GET /api/v2/gift-cards/{code} with an unknown code (e.g. a known code in upper case) answers 500 with the exception\'s stack trace as a JSON array of lines.',
+    hardened: '404 for an unknown code.',
+  },
   'jsonp-callback': {
     owasp: 'API8',
     technique: 'API8 JSONP callback wraps data',

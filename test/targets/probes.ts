@@ -585,6 +585,21 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.text.includes('root:'), brief(c));
     },
   },
+  'pinboard-html': {
+    async run(t) {
+      const text = `<img src=x onerror=alert(${uniq()})>`;
+      const c = await call(t, 'POST', '/api/v2/pins', { key: t.users.alice.key, body: { text } });
+      const view = await call(t, 'GET', '/api/v2/pins?format=html', { key: t.users.alice.key });
+      const wall = await call(t, 'GET', '/api/v2/pinboard', { key: t.users.alice.key });
+      return r(c.status === 201 && view.text.includes(text) && wall.text.includes(text), brief(view));
+    },
+  },
+  'lookup-traceback': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/gift-cards/GC-7F3A-2B91', { key: t.users.alice.key });
+      return r(c.status === 500 && /at .+:\d+:\d+/.test(c.text), brief(c));
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

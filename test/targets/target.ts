@@ -23,6 +23,7 @@ import { DOWNLOADS, registerContent } from './routes/content';
 import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
+import { registerPinboard } from './routes/pinboard';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -250,6 +251,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerOutbound(router);
   registerViews(router);
   registerReceipts(router);
+  registerPinboard(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -108,6 +108,18 @@ function wrongType(p: InjectionPoint): unknown {
   }
 }
 
+/**
+ * A string identifier that breaks the lookup rather than the parser: the known value with its letters'
+ * case swapped (case-normalising and case-sensitive lookups disagree), or, without letters, an unknown id
+ * of another shape in capitals. Handlers that only expect "found" or "not found" fail on these.
+ */
+export function lookupBreaking(value: string): string {
+  if (/[a-z]/.test(value)) return value.toUpperCase();
+  if (/[A-Z]/.test(value)) return value.toLowerCase();
+  return UNKNOWN_ID;
+}
+const UNKNOWN_ID = 'PORTCULLIS-UNKNOWN-ID';
+
 interface ErrorProbe {
   label: string;
   request: PreparedRequest;
@@ -131,6 +143,11 @@ function probesFor(ctx: CheckContext, endpoint: Endpoint, request: PreparedReque
   }
   const typed = points.find((p) => p.where !== 'body' && ['integer', 'number', 'boolean'].includes(p.type));
   if (typed && out.length < 2) out.push({ label: `a wrong type in ${typed.where} parameter ${typed.name}`, request: typed.with(String(wrongType(typed))) });
+  const id = points.find((p) => p.where === 'path' && p.type !== 'integer' && p.type !== 'number' && typeof p.value === 'string' && p.value !== '');
+  if (id && out.length < 2) {
+    const value = lookupBreaking(id.value as string);
+    out.push({ label: `an unknown ${value === UNKNOWN_ID ? 'upper-case' : 'case-changed'} value in path parameter ${id.name} (${JSON.stringify(value)})`, request: id.with(value) });
+  }
   return out.slice(0, 2);
 }
 
@@ -148,7 +165,7 @@ export const verboseErrors = defineCheck({
   budget: 200,
   description:
     'Sends key 1\'s requests with a malformed JSON body and with every body field of the wrong type (or a typed query/path parameter of the ' +
-    'wrong type), two probes per endpoint at most. Finding when an answer carries a stack trace (frames with file and line: Node.js, Java, ' +
+    'wrong type), or a string path identifier that breaks the lookup (the known value in the other case, or an unknown upper-case id), two probes per endpoint at most. Finding when an answer carries a stack trace (frames with file and line: Node.js, Java, ' +
     'Python, .NET, PHP, Ruby, Go), a database error text or a framework debug page (Django, Werkzeug, Rails, Laravel, ASP.NET) that key 1\'s ' +
     'normal answer does not. One finding for the API, listing the endpoints.',
   remediation:
