@@ -13,6 +13,7 @@ import { ssrfCallback, ssrfInternal } from '../../electron/scanner/checks/api7-s
 import { nosqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/nosql-injection';
 import { pathTraversal } from '../../electron/scanner/checks/api8-misconfiguration/path-traversal';
 import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
+import { sqlFilterBypass } from '../../electron/scanner/checks/api8-misconfiguration/sql-filter-bypass';
 import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
 import { plainHttp, traceEnabled } from '../../electron/scanner/checks/api8-misconfiguration/transport';
 import { verboseErrors } from '../../electron/scanner/checks/api8-misconfiguration/verbose-errors';
@@ -169,11 +170,24 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
   it('finds the stack trace of a lookup that crashes on an unknown, case-changed identifier (lookup-traceback)', async () => {
     const t = await only('lookup-traceback');
     const s = await scan(t, [verboseErrors], { only: ['GET /gift-cards/{code}'] });
-    expect(s.of(verboseErrors).map((f) => [f.method, f.path])).toEqual([['GET', '/gift-cards/{code}']]);
+    expect(s.of(verboseErrors).map((f) => [f.vulnerability_name, f.method, f.path])).toEqual([['Verbose error messages: stack trace for an unknown identifier', 'GET', '/gift-cards/{code}']]);
     expect(s.of(verboseErrors)[0]!.evidence).toContain('Node.js / JavaScript stack trace');
     expect(s.of(verboseErrors)[0]!.evidence).toContain('GC-7F3A-2B91');
     const h = await scan(await only('verbose-errors', { flaws: {} }), [verboseErrors], { only: ['GET /gift-cards/{code}'] });
     expect(h.of(verboseErrors)).toEqual([]);
+  });
+
+  it('finds a search term that comments out the soft-delete filter (sqli-search-hidden), and not on the hardened twin', async () => {
+    const t = await only('sqli-search-hidden');
+    const s = await scan(t, [sqlFilterBypass], { only: ['GET /recipes', 'GET /products'] });
+    expect(s.of(sqlFilterBypass).map((f) => [f.vulnerability_name, f.path, f.parameter, f.confidence])).toEqual([
+      ['SQL injection reveals soft-deleted rows (deletedAt is not null)', '/recipes', 'q', 'high'],
+    ]);
+    expect(s.of(sqlFilterBypass)[0]!.evidence).toContain('Control: \')) AND 1=2-- ');
+    expectEvidence(s, sqlFilterBypass, t);
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [sqlFilterBypass], { only: ['GET /recipes', 'GET /products'] });
+    expect(h.of(sqlFilterBypass)).toEqual([]);
+    expect(h.sent(sqlFilterBypass)).toBeGreaterThan(0);
   });
 
   it('finds SQL injection from the database error (sqli-error)', async () => {

@@ -477,6 +477,12 @@ export const FLAWS = {
     description: 'GET /api/v2/gift-cards/{code} with an unknown code (e.g. a known code in upper case) answers 500 with the exception\'s stack trace as a JSON array of lines.',
     hardened: '404 for an unknown code.',
   },
+  'sqli-search-hidden': {
+    owasp: 'API8',
+    technique: 'API8 SQL injection in a search term (the rest of the WHERE clause commented out)',
+    description: 'GET /api/v2/recipes?q= concatenates the term into LIKE \'%q%\' inside ((... OR ...) AND deleted_at IS NULL): q=\'))-- lists the soft-deleted recipes too. A broken statement answers a generic 500 (no database error).',
+    hardened: 'Bound parameters: the term is only ever a LIKE pattern.',
+  },
   'jsonp-callback': {
     owasp: 'API8',
     technique: 'API8 JSONP callback wraps data',

@@ -600,6 +600,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 500 && /at .+:\d+:\d+/.test(c.text), brief(c));
     },
   },
+  'sqli-search-hidden': {
+    async run(t) {
+      const plain = await call(t, 'GET', '/api/v2/recipes?q=', { key: t.users.alice.key });
+      const open = await call(t, 'GET', `/api/v2/recipes?q=${encodeURIComponent("'))-- ")}`, { key: t.users.alice.key });
+      return r(open.status === 200 && open.json.items.length > plain.json.items.length, `${plain.json.items.length} -> ${open.json?.items?.length}`);
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

@@ -252,6 +252,15 @@ const OPS: Op[] = [
   { method: 'get', path: '/pinboard', operationId: 'showPinboard', summary: 'The pinboard wall as an HTML page', tag: 'Pinboard', okType: 'text/html', ok: { 200: ['The page', { type: 'string' }] } },
   {
     method: 'get',
+    path: '/recipes',
+    operationId: 'searchRecipes',
+    summary: 'Search the recipes',
+    tag: 'Pinboard',
+    params: [{ name: 'q', in: 'query', schema: { type: 'string', maxLength: 100, example: 'soup' } }],
+    ok: { 200: ['The recipes', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, summary: { type: 'string' }, deletedAt: { type: 'string', nullable: true } } } } } }] },
+  },
+  {
+    method: 'get',
     path: '/gift-cards/{code}',
     operationId: 'getGiftCard',
     summary: 'The balance of a gift card',

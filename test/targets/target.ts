@@ -24,6 +24,7 @@ import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
+import { registerRecipes } from './routes/recipes';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -252,6 +253,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerViews(router);
   registerReceipts(router);
   registerPinboard(router, state);
+  registerRecipes(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

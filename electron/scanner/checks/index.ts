@@ -46,6 +46,7 @@ import { nosqlInjection } from './api8-misconfiguration/nosql-injection';
 import { pathTraversal } from './api8-misconfiguration/path-traversal';
 import { scriptContent } from './api8-misconfiguration/script-content';
 import { storedContentSweep } from './api8-misconfiguration/stored-content-sweep';
+import { sqlFilterBypass } from './api8-misconfiguration/sql-filter-bypass';
 import { securityHeaders } from './api8-misconfiguration/security-headers';
 import { sqlInjection } from './api8-misconfiguration/sql-injection';
 import { plainHttp, traceEnabled } from './api8-misconfiguration/transport';
@@ -116,6 +117,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   pathTraversal,
   scriptContent,
   storedContentSweep,
+  sqlFilterBypass,
   jsonpCallback,
   traceEnabled,
   plainHttp,
