@@ -52,6 +52,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api8-script-content': 'Script content served back unescaped (XSS)',
   'api8-stored-content-sweep': 'Stored script content served by another route (XSS)',
   'api8-sql-filter-bypass': 'SQL injection: the rest of the filter commented out',
+  'api8-template-injection': 'Server-side template injection',
   'api8-jsonp': 'JSONP callback wraps API data',
   'api8-trace-enabled': 'HTTP TRACE enabled',
   'api8-plain-http-accepted': 'Plain HTTP accepted alongside HTTPS',

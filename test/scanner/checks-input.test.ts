@@ -15,6 +15,7 @@ import { pathTraversal } from '../../electron/scanner/checks/api8-misconfigurati
 import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
 import { sqlFilterBypass } from '../../electron/scanner/checks/api8-misconfiguration/sql-filter-bypass';
 import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
+import { templateInjection } from '../../electron/scanner/checks/api8-misconfiguration/template-injection';
 import { plainHttp, traceEnabled } from '../../electron/scanner/checks/api8-misconfiguration/transport';
 import { verboseErrors } from '../../electron/scanner/checks/api8-misconfiguration/verbose-errors';
 import { debugEndpoints, graphqlIntrospection } from '../../electron/scanner/checks/api9-inventory/debug-endpoints';
@@ -188,6 +189,19 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
     const h = await scan(await only('verbose-errors', { flaws: {} }), [sqlFilterBypass], { only: ['GET /recipes', 'GET /products'] });
     expect(h.of(sqlFilterBypass)).toEqual([]);
     expect(h.sent(sqlFilterBypass)).toBeGreaterThan(0);
+  });
+
+  it('finds expressions evaluated in a message template (template-injection) with products the scan picks, and not on the hardened twin', async () => {
+    const t = await only('template-injection');
+    const s = await scan(t, [templateInjection], { only: ['POST /cards/preview', 'GET /products/search'] });
+    const found = s.of(templateInjection);
+    expect(found.map((f) => [f.vulnerability_name, f.path, f.parameter, f.confidence])).toEqual([['Server-side template injection', '/cards/preview', 'message', 'high']]);
+    expect(found[0]!.description).toMatch(/"\$\{\d+\*\d+\}" came back as \d+/);
+    expect(found[0]!.description).not.toMatch(/1337|\b49\b/);
+    expectEvidence(s, templateInjection, t);
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [templateInjection], { only: ['POST /cards/preview', 'GET /products/search'] });
+    expect(h.of(templateInjection)).toEqual([]);
+    expect(h.sent(templateInjection)).toBeGreaterThan(0);
   });
 
   it('finds SQL injection from the database error (sqli-error)', async () => {

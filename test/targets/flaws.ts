@@ -483,6 +483,12 @@ export const FLAWS = {
     description: 'GET /api/v2/recipes?q= concatenates the term into LIKE \'%q%\' inside ((... OR ...) AND deleted_at IS NULL): q=\'))-- lists the soft-deleted recipes too. A broken statement answers a generic 500 (no database error).',
     hardened: 'Bound parameters: the term is only ever a LIKE pattern.',
   },
+  'template-injection': {
+    owasp: 'API8',
+    technique: 'API8 server-side template injection (expressions evaluated)',
+    description: 'POST /api/v2/cards/preview {"message"} runs the message as a JavaScript template literal so that ${name} works: any ${expression} is evaluated (in a sandboxed context with a time limit).',
+    hardened: 'Only the ${name} placeholder is replaced, as text.',
+  },
   'jsonp-callback': {
     owasp: 'API8',
     technique: 'API8 JSONP callback wraps data',

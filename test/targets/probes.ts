@@ -607,6 +607,12 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(open.status === 200 && open.json.items.length > plain.json.items.length, `${plain.json.items.length} -> ${open.json?.items?.length}`);
     },
   },
+  'template-injection': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/cards/preview', { key: t.users.alice.key, body: { message: 'total: ${6*7}' } });
+      return r(c.status === 200 && c.json?.preview === 'total: 42', brief(c));
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

@@ -259,6 +259,7 @@ const OPS: Op[] = [
     params: [{ name: 'q', in: 'query', schema: { type: 'string', maxLength: 100, example: 'soup' } }],
     ok: { 200: ['The recipes', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, summary: { type: 'string' }, deletedAt: { type: 'string', nullable: true } } } } } }] },
   },
+  { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
   {
     method: 'get',
     path: '/gift-cards/{code}',

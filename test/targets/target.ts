@@ -25,6 +25,7 @@ import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
 import { registerRecipes } from './routes/recipes';
+import { registerCards } from './routes/cards';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -254,6 +255,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerReceipts(router);
   registerPinboard(router, state);
   registerRecipes(router, state);
+  registerCards(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -47,6 +47,7 @@ import { pathTraversal } from './api8-misconfiguration/path-traversal';
 import { scriptContent } from './api8-misconfiguration/script-content';
 import { storedContentSweep } from './api8-misconfiguration/stored-content-sweep';
 import { sqlFilterBypass } from './api8-misconfiguration/sql-filter-bypass';
+import { templateInjection } from './api8-misconfiguration/template-injection';
 import { securityHeaders } from './api8-misconfiguration/security-headers';
 import { sqlInjection } from './api8-misconfiguration/sql-injection';
 import { plainHttp, traceEnabled } from './api8-misconfiguration/transport';
@@ -118,6 +119,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   scriptContent,
   storedContentSweep,
   sqlFilterBypass,
+  templateInjection,
   jsonpCallback,
   traceEnabled,
   plainHttp,
