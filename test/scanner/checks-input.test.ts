@@ -221,6 +221,16 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
     expect(s.of(nosqlInjection)[0]!.evidence).toContain('Control: {"$in": [random]}');
   });
 
+  it('finds a numeric path id put unquoted into a server-side JavaScript filter (nosql-where-number), and not on the hardened twin', async () => {
+    const t = await only('nosql-where-number');
+    const s = await scan(t, [nosqlInjection], { only: ['GET /stores/{storeId}/reviews'] });
+    expect(s.of(nosqlInjection).map((f) => [f.vulnerability_name, f.path, f.parameter])).toEqual([['NoSQL injection (server-side JavaScript)', '/stores/{storeId}/reviews', 'storeId']]);
+    expect(s.of(nosqlInjection)[0]!.evidence).toContain('Control: 1 && 1===2');
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [nosqlInjection], { only: ['GET /stores/{storeId}/reviews'] });
+    expect(h.of(nosqlInjection)).toEqual([]);
+    expect(h.sent(nosqlInjection)).toBeGreaterThan(0);
+  });
+
   it('finds path traversal to /etc/passwd (path-traversal)', async () => {
     const t = await only('path-traversal');
     const s = await scan(t, [pathTraversal], { only: ['GET /downloads/content', 'GET /documents/download'] });

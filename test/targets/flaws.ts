@@ -489,6 +489,12 @@ export const FLAWS = {
     description: 'POST /api/v2/cards/preview {"message"} runs the message as a JavaScript template literal so that ${name} works: any ${expression} is evaluated (in a sandboxed context with a time limit).',
     hardened: 'Only the ${name} placeholder is replaced, as text.',
   },
+  'nosql-where-number': {
+    owasp: 'API8',
+    technique: 'API8 NoSQL injection: a server-side JavaScript expression built from a numeric path id',
+    description: 'GET /api/v2/stores/{storeId}/reviews filters with "this.store == <storeId>" (no quotes): 1 || 1===1 lists every store\'s reviews, 1 && 1===2 none.',
+    hardened: 'The id must be an integer and is compared as one.',
+  },
   'jsonp-callback': {
     owasp: 'API8',
     technique: 'API8 JSONP callback wraps data',

@@ -613,6 +613,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.json?.preview === 'total: 42', brief(c));
     },
   },
+  'nosql-where-number': {
+    async run(t) {
+      const one = await call(t, 'GET', '/api/v2/stores/1/reviews');
+      const all = await call(t, 'GET', `/api/v2/stores/${encodeURIComponent('1 || 1===1')}/reviews`);
+      return r(all.status === 200 && all.json.items.length > one.json.items.length, `${one.json?.items?.length} -> ${all.json?.items?.length}`);
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

@@ -262,6 +262,16 @@ const OPS: Op[] = [
   { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
   {
     method: 'get',
+    path: '/stores/{storeId}/reviews',
+    operationId: 'listStoreReviews',
+    summary: 'The reviews of a store',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [{ name: 'storeId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } }],
+    ok: { 200: ['The reviews', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, store: { type: 'integer' }, stars: { type: 'integer' }, text: { type: 'string' } } } } } }] },
+  },
+  {
+    method: 'get',
     path: '/gift-cards/{code}',
     operationId: 'getGiftCard',
     summary: 'The balance of a gift card',

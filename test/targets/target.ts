@@ -26,6 +26,7 @@ import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
+import { registerStoreReviews } from './routes/store-reviews';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -256,6 +257,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerPinboard(router, state);
   registerRecipes(router, state);
   registerCards(router, state);
+  registerStoreReviews(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

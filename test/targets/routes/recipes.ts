@@ -4,7 +4,7 @@
 
 import Database from 'better-sqlite3';
 import type { Ctx, TargetState } from '../context';
-import { json, type Router } from '../http';
+import { json, type Router, ValidationError } from '../http';
 
 const RECIPES: [string, string, string | null][] = [
   ['Tomato soup', 'A quick soup with basil', null],
@@ -31,7 +31,8 @@ export function registerRecipes(r: Router<Ctx>, t: TargetState): void {
 
   r.get('/api/v2/recipes', async (ctx) => {
     await ctx.user();
-    const q = (ctx.query.get('q') ?? '').slice(0, 100);
+    const q = ctx.query.get('q') ?? '';
+    if (q.length > 100) throw new ValidationError([{ field: 'q', message: 'must be at most 100 characters' }]);
     let items: RecipeRow[];
     if (t.has('sqli-search-hidden')) {
       try {
