@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privilegeHeaders } from '../../electron/scanner/checks/api5-function-authorization/privilege-headers';
 import { jsonpCallback } from '../../electron/scanner/checks/api8-misconfiguration/jsonp';
 import { scriptContent } from '../../electron/scanner/checks/api8-misconfiguration/script-content';
+import { storedContentSweep } from '../../electron/scanner/checks/api8-misconfiguration/stored-content-sweep';
 import type { BuiltFinding } from '../../electron/scanner/findings';
 import type { IdentityInput } from '../../shared/identities';
 import { scanChecks } from '../helpers/check-scan';
@@ -46,12 +47,46 @@ describe('api8-script-content', () => {
     expectWithinBudget(s, [scriptContent]);
   }, 30_000);
 
-  it('is silent on the hardened twin, which escapes the fields', async () => {
+  it('is silent on the hardened twin, which escapes the fields, but for the markup its JSON returns as stored (informational)', async () => {
     const t = await keep(hardened());
     const s = await scanChecks(t, [scriptContent], { only: NOTES, key2: false });
-    expect(s.of(scriptContent)).toEqual([]);
+    const found = s.of(scriptContent);
+    expect(found.filter((f) => f.severity !== 'info')).toEqual([]);
+    // One note for the reader, whichever write (the create or the update) stored it first.
+    expect(found.map((f) => [f.vulnerability_name, `${f.method} ${f.path}`])).toEqual([['Stored HTML markup returned verbatim (HTML injection in clients)', expect.stringMatching(/^(POST \/notes|PUT \/notes\/\{noteId\})$/)]]);
+    expect(found[0]!.description).toMatch(/verbatim in a JSON answer/);
     expect(s.sent(scriptContent)).toBeGreaterThan(0);
     expectWithinBudget(s, [scriptContent]);
+  }, 30_000);
+
+  it('reads a collection back with the query parameters its own request carries (a format=html view)', async () => {
+    const t = await keep(targetWith('pinboard-html'));
+    const s = await scanChecks(t, [scriptContent], { only: ['POST /pins', 'GET /pins'], key2: false });
+    const found = s.of(scriptContent).filter((f) => f.severity !== 'info');
+    expect(found.map((f) => [f.vulnerability_name, f.method, f.path, f.parameter])).toEqual([['Stored script content served as HTML (XSS)', 'GET', '/pins', 'text']]);
+    expect(found[0]!.evidence).toMatch(/GET \/api\/v2\/pins\?format=html/);
+    expectWellFormed(s, found);
+  }, 30_000);
+
+  it('finds what a write stored on another route\'s HTML page at the end of the scan (api8-stored-content-sweep)', async () => {
+    const t = await keep(targetWith('pinboard-html'));
+    const s = await scanChecks(t, [scriptContent, storedContentSweep], { only: ['POST /pins', 'GET /pinboard'], key2: false });
+    expect(s.of(scriptContent).filter((f) => f.severity !== 'info')).toEqual([]);
+    // Low: the target's strict Content-Security-Policy stops inline scripts on this page (HTML injection).
+    const found = s.of(storedContentSweep);
+    expect(found.map((f) => [f.vulnerability_name, f.method, f.path, f.parameter, f.severity])).toEqual([['Stored script content served as HTML (XSS)', 'GET', '/pinboard', 'text', 'low']]);
+    expect(found[0]!.evidence).toMatch(/1\. POST \/api\/v2\/pins/);
+    expectWellFormed(s, found);
+    expectWithinBudget(s, [scriptContent, storedContentSweep]);
+  }, 30_000);
+
+  it('the sweep is silent on the hardened twin, which escapes the pins, and sends nothing when nothing was stored', async () => {
+    const t = await keep(hardened());
+    const s = await scanChecks(t, [scriptContent, storedContentSweep], { only: ['POST /pins', 'GET /pinboard', 'GET /pins'], key2: false });
+    expect(s.of(storedContentSweep)).toEqual([]);
+    expect(s.sent(storedContentSweep)).toBeGreaterThan(0);
+    const alone = await scanChecks(t, [storedContentSweep], { only: ['GET /pinboard', 'GET /pins'], key2: false });
+    expect(alone.sent(storedContentSweep)).toBe(0);
   }, 30_000);
 });
 

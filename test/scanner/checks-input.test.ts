@@ -13,7 +13,9 @@ import { ssrfCallback, ssrfInternal } from '../../electron/scanner/checks/api7-s
 import { nosqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/nosql-injection';
 import { pathTraversal } from '../../electron/scanner/checks/api8-misconfiguration/path-traversal';
 import { securityHeaders } from '../../electron/scanner/checks/api8-misconfiguration/security-headers';
+import { sqlFilterBypass } from '../../electron/scanner/checks/api8-misconfiguration/sql-filter-bypass';
 import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
+import { templateInjection } from '../../electron/scanner/checks/api8-misconfiguration/template-injection';
 import { plainHttp, traceEnabled } from '../../electron/scanner/checks/api8-misconfiguration/transport';
 import { verboseErrors } from '../../electron/scanner/checks/api8-misconfiguration/verbose-errors';
 import { debugEndpoints, graphqlIntrospection } from '../../electron/scanner/checks/api9-inventory/debug-endpoints';
@@ -166,6 +168,42 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
     expect(f!.description).toMatch(/Affected endpoints \(3\)/);
   });
 
+  it('finds the stack trace of a lookup that crashes on an unknown, case-changed identifier (lookup-traceback)', async () => {
+    const t = await only('lookup-traceback');
+    const s = await scan(t, [verboseErrors], { only: ['GET /gift-cards/{code}'] });
+    expect(s.of(verboseErrors).map((f) => [f.vulnerability_name, f.method, f.path])).toEqual([['Verbose error messages: stack trace for an unknown identifier', 'GET', '/gift-cards/{code}']]);
+    expect(s.of(verboseErrors)[0]!.evidence).toContain('Node.js / JavaScript stack trace');
+    expect(s.of(verboseErrors)[0]!.evidence).toContain('GC-7F3A-2B91');
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [verboseErrors], { only: ['GET /gift-cards/{code}'] });
+    expect(h.of(verboseErrors)).toEqual([]);
+  });
+
+  it('finds a search term that comments out the soft-delete filter (sqli-search-hidden), and not on the hardened twin', async () => {
+    const t = await only('sqli-search-hidden');
+    const s = await scan(t, [sqlFilterBypass], { only: ['GET /recipes', 'GET /products'] });
+    expect(s.of(sqlFilterBypass).map((f) => [f.vulnerability_name, f.path, f.parameter, f.confidence])).toEqual([
+      ['SQL injection reveals soft-deleted rows (deletedAt is not null)', '/recipes', 'q', 'high'],
+    ]);
+    expect(s.of(sqlFilterBypass)[0]!.evidence).toContain('Control: \')) AND 1=2-- ');
+    expectEvidence(s, sqlFilterBypass, t);
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [sqlFilterBypass], { only: ['GET /recipes', 'GET /products'] });
+    expect(h.of(sqlFilterBypass)).toEqual([]);
+    expect(h.sent(sqlFilterBypass)).toBeGreaterThan(0);
+  });
+
+  it('finds expressions evaluated in a message template (template-injection) with products the scan picks, and not on the hardened twin', async () => {
+    const t = await only('template-injection');
+    const s = await scan(t, [templateInjection], { only: ['POST /cards/preview', 'GET /products/search'] });
+    const found = s.of(templateInjection);
+    expect(found.map((f) => [f.vulnerability_name, f.path, f.parameter, f.confidence])).toEqual([['Server-side template injection', '/cards/preview', 'message', 'high']]);
+    expect(found[0]!.description).toMatch(/"\$\{\d+\*\d+\}" came back as \d+/);
+    expect(found[0]!.description).not.toMatch(/1337|\b49\b/);
+    expectEvidence(s, templateInjection, t);
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [templateInjection], { only: ['POST /cards/preview', 'GET /products/search'] });
+    expect(h.of(templateInjection)).toEqual([]);
+    expect(h.sent(templateInjection)).toBeGreaterThan(0);
+  });
+
   it('finds SQL injection from the database error (sqli-error)', async () => {
     const t = await only('sqli-error');
     const s = await scan(t, [sqlInjection], { only: ['GET /products', 'GET /products/search'] });
@@ -181,6 +219,16 @@ describe('API8 Security Misconfiguration: errors, injection, transport', () => {
     const s = await scan(t, [nosqlInjection], { only: ['POST /auth/login', 'GET /orders'] });
     expect(s.of(nosqlInjection).map((f) => [f.path, f.confidence])).toEqual([['/auth/login', 'high']]);
     expect(s.of(nosqlInjection)[0]!.evidence).toContain('Control: {"$in": [random]}');
+  });
+
+  it('finds a numeric path id put unquoted into a server-side JavaScript filter (nosql-where-number), and not on the hardened twin', async () => {
+    const t = await only('nosql-where-number');
+    const s = await scan(t, [nosqlInjection], { only: ['GET /stores/{storeId}/reviews'] });
+    expect(s.of(nosqlInjection).map((f) => [f.vulnerability_name, f.path, f.parameter])).toEqual([['NoSQL injection (server-side JavaScript)', '/stores/{storeId}/reviews', 'storeId']]);
+    expect(s.of(nosqlInjection)[0]!.evidence).toContain('Control: 1 && 1===2');
+    const h = await scan(await only('verbose-errors', { flaws: {} }), [nosqlInjection], { only: ['GET /stores/{storeId}/reviews'] });
+    expect(h.of(nosqlInjection)).toEqual([]);
+    expect(h.sent(nosqlInjection)).toBeGreaterThan(0);
   });
 
   it('finds path traversal to /etc/passwd (path-traversal)', async () => {

@@ -109,16 +109,20 @@ describe('API8 on the test target', () => {
 });
 
 describe('the hardened twin', () => {
-  it('yields no finding at all from these checks, over HTTP and HTTPS', async () => {
+  it('yields no finding from these checks but the informational remark on markup stored in JSON, over HTTP and HTTPS', async () => {
     for (const tls of [false, true]) {
       const run = await scanTarget({ mode: 'hardened', tls }, { core: { scan: { tlsVerify: false } } });
       expect(run.d.status).toBe('completed');
-      expect(run.d.results.results).toEqual([]);
+      // The one remark a hardened API still earns: free text stored as sent and returned in JSON (info, no
+      // impact through the API itself; docs/decisions.md "Markup stored verbatim in JSON is informational").
+      const remarks = run.d.results.results.filter((f) => f.check_id === 'api8-script-content' && f.severity === 'info');
+      expect(remarks.map((f) => f.vulnerability_name)).toEqual(remarks.map(() => 'Stored HTML markup returned verbatim (HTML injection in clients)'));
+      expect(run.d.results.results.filter((f) => !remarks.includes(f))).toEqual([]);
       expect(run.d.results.scan_info.score).toBe(100);
       expect(run.t.internalErrors).toEqual([]);
       withinBudgets(run);
     }
-  });
+  }, 90_000); // two whole scans (HTTP, HTTPS) of every route with every check: over 30 s on a busy machine
 });
 
 describe('the engine, counted at the test target', () => {

@@ -477,6 +477,36 @@ export const FLAWS = {
     description: 'GET /api/v2/notes/{noteId}/print renders the note\'s title and body into a text/html page unescaped, with a policy that allows inline scripts: markup stored through POST/PUT /notes runs in the reader\'s browser.',
     hardened: 'Title and body are HTML-escaped; the strict Content-Security-Policy stays.',
   },
+  'pinboard-html': {
+    owasp: 'API8',
+    technique: 'API8 stored markup served as HTML by another view or route',
+    description: 'POST /api/v2/pins stores the text as sent; GET /api/v2/pins?format=html and GET /api/v2/pinboard concatenate the pins into a text/html page unescaped.',
+    hardened: 'Both views HTML-escape the pins (the JSON listing returns them as stored).',
+  },
+  'lookup-traceback': {
+    owasp: 'API8',
+    technique: 'API8.3 verbose errors (a lookup that crashes on an unknown identifier)',
+    description: 'GET /api/v2/gift-cards/{code} with an unknown code (e.g. a known code in upper case) answers 500 with the exception\'s stack trace as a JSON array of lines.',
+    hardened: '404 for an unknown code.',
+  },
+  'sqli-search-hidden': {
+    owasp: 'API8',
+    technique: 'API8 SQL injection in a search term (the rest of the WHERE clause commented out)',
+    description: 'GET /api/v2/recipes?q= concatenates the term into LIKE \'%q%\' inside ((... OR ...) AND deleted_at IS NULL): q=\'))-- lists the soft-deleted recipes too. A broken statement answers a generic 500 (no database error).',
+    hardened: 'Bound parameters: the term is only ever a LIKE pattern.',
+  },
+  'template-injection': {
+    owasp: 'API8',
+    technique: 'API8 server-side template injection (expressions evaluated)',
+    description: 'POST /api/v2/cards/preview {"message"} runs the message as a JavaScript template literal so that ${name} works: any ${expression} is evaluated (in a sandboxed context with a time limit).',
+    hardened: 'Only the ${name} placeholder is replaced, as text.',
+  },
+  'nosql-where-number': {
+    owasp: 'API8',
+    technique: 'API8 NoSQL injection: a server-side JavaScript expression built from a numeric path id',
+    description: 'GET /api/v2/stores/{storeId}/reviews filters with "this.store == <storeId>" (no quotes): 1 || 1===1 lists every store\'s reviews, 1 && 1===2 none.',
+    hardened: 'The id must be an integer and is compared as one.',
+  },
   'jsonp-callback': {
     owasp: 'API8',
     technique: 'API8 JSONP callback wraps data',

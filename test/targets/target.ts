@@ -23,6 +23,10 @@ import { DOWNLOADS, registerContent } from './routes/content';
 import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
+import { registerPinboard } from './routes/pinboard';
+import { registerRecipes } from './routes/recipes';
+import { registerCards } from './routes/cards';
+import { registerStoreReviews } from './routes/store-reviews';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -263,6 +267,10 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   if (options.supportTickets) registerSupport(router);
   registerCarts(router, state);
   registerCartItems(router, state);
+  registerPinboard(router, state);
+  registerRecipes(router, state);
+  registerCards(router, state);
+  registerStoreReviews(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -46,6 +46,9 @@ import { leakOnFailedCreate } from './api8-misconfiguration/leak-on-failed-creat
 import { nosqlInjection } from './api8-misconfiguration/nosql-injection';
 import { pathTraversal } from './api8-misconfiguration/path-traversal';
 import { scriptContent } from './api8-misconfiguration/script-content';
+import { storedContentSweep } from './api8-misconfiguration/stored-content-sweep';
+import { sqlFilterBypass } from './api8-misconfiguration/sql-filter-bypass';
+import { templateInjection } from './api8-misconfiguration/template-injection';
 import { securityHeaders } from './api8-misconfiguration/security-headers';
 import { sqlInjection } from './api8-misconfiguration/sql-injection';
 import { plainHttp, traceEnabled } from './api8-misconfiguration/transport';
@@ -117,6 +120,9 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlCommandInjection,
   pathTraversal,
   scriptContent,
+  storedContentSweep,
+  sqlFilterBypass,
+  templateInjection,
   jsonpCallback,
   traceEnabled,
   plainHttp,

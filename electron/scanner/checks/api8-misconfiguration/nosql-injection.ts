@@ -6,7 +6,7 @@ import type { Exchange } from '../../http/exchange';
 import type { SeededRandom } from '../../random';
 import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { byPlace, scalar } from '../common/injection';
+import { byPlace, numeric, scalar } from '../common/injection';
 import {
     AS_KEY1,
     describePoint,
@@ -75,6 +75,12 @@ export function jsExpressions(v: string): Family[] {
   ];
 }
 
+/** The same for a number concatenated without quotes ("this.id == <value>"), as path and query ids often are. */
+export function jsNumberExpressions(v: string): Family[] {
+  const pair = (yes: string, no: string): Pair => ({ yes, no, label: [yes, no] });
+  return [[pair(`${v} || 1===1`, `${v} && 1===2`), pair(`${v} || 'a'==='a'`, `${v} && 'a'==='b'`)]];
+}
+
 export interface Hit {
   pair: Pair;
   yes: Exchange;
@@ -120,13 +126,13 @@ export const nosqlInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 32,
+  budget: 40,
   description:
     'Boolean pairs, each an always-true and an always-false input: (1) MongoDB-style operators in string fields of key 1\'s JSON body, all ' +
     'at once then one at a time ({"$ne": null} vs {"$in": [random]}, {"$gt": ""} vs {"$lt": ""}, {"$regex": ".*"} vs {"$regex": "^random$"}); ' +
     '(2) the bracket form in query parameters (name[$ne]=x vs name[$eq]=x, name[$regex]=.* vs a non-matching pattern, [$gt] vs [$lt]); ' +
     '(3) server-side JavaScript ($where) built from query, path and body strings: x\' || \'a\'===\'a vs x\' && \'a\'===\'b, and the ' +
-    'function-body form \'; return true; var x=\' vs return false. Finding when the true input answers with more than the false one (a success ' +
+    'function-body form \'; return true; var x=\' vs return false, and for numeric path and query ids the unquoted 1 || 1===1 vs 1 && 1===2. Finding when the true input answers with more than the false one (a success ' +
     'where it is refused, or more data), for two different pairs. Never on a 5xx.',
   coverage:
     `Body operators go into up to ${NOSQL_FIELDS} top-level string fields, query operators into up to ${QUERY_POINTS} filter parameters (not ` +
@@ -183,6 +189,18 @@ export const nosqlInjection = defineCheck({
       .filter((p) => p.where !== 'header' && p.type === 'string' && typeof p.value === 'string' && !p.schema?.enum && !['date', 'date-time', 'uuid'].includes(String(p.schema?.format ?? '')))
       .sort(byPlace)
       .slice(0, JS_POINTS);
+    // Numeric ids in the path or the query: an expression context without quotes.
+    const jsNumbers = src.points.filter((p) => (p.where === 'path' || p.where === 'query') && numeric(p) && !PAGING_NAME.test(p.key)).sort(byPlace).slice(0, JS_POINTS);
+    for (const p0 of jsNumbers) {
+      stages[2]!.push({
+        where: describePoint(p0),
+        families: jsNumberExpressions(valueText(p0)),
+        sendValue: async (value) => {
+          const p: InjectionPoint | null = await src.get(p0.name);
+          return p ? send(p.with(value)) : null;
+        },
+      });
+    }
     for (const p0 of jsPoints) {
       stages[2]!.push({
         where: describePoint(p0),

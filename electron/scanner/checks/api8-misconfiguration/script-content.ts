@@ -68,7 +68,7 @@ export function inlineScriptBlocked(ex: Exchange): string | null {
   return null;
 }
 
-interface Served {
+export interface Served {
   point: InjectionPoint;
   payload: string;
   how: string;
@@ -84,7 +84,7 @@ export function containsMarkup(body: string, payload: string): boolean {
 }
 
 /** The payloads that came back unescaped in an answer a browser renders as HTML. */
-function servedUnescaped(ex: Exchange, sent: readonly { point: InjectionPoint; payload: string }[]): Served[] {
+export function servedUnescaped(ex: Exchange, sent: readonly { point: InjectionPoint; payload: string }[]): Served[] {
   if (!ex.response) return [];
   const how = rendersAsHtml(ex);
   if (!how) return [];
@@ -93,7 +93,7 @@ function servedUnescaped(ex: Exchange, sent: readonly { point: InjectionPoint; p
 
 /** Declared answers that are not JSON (an HTML view) are read first. */
 const declaresMarkup = (e: Endpoint) => Object.values(e.responses).some((r) => /html|xml|svg/i.test(r.content_type ?? ''));
-const markupFirst = (a: Endpoint, b: Endpoint) => Number(declaresMarkup(b)) - Number(declaresMarkup(a));
+export const markupFirst = (a: Endpoint, b: Endpoint) => Number(declaresMarkup(b)) - Number(declaresMarkup(a));
 
 /** GETs that read what this write stored: the object (and views under it) and the collection listing; declared HTML first. */
 function readersOf(ctx: CheckContext, ep: Endpoint): Endpoint[] {
@@ -109,8 +109,11 @@ function readersOf(ctx: CheckContext, ep: Endpoint): Endpoint[] {
   return [...same, ...views].sort(markupFirst).slice(0, READERS);
 }
 
-/** The URL of a reader for the object the write addressed (or created, with the id its answer gave). */
-function readerUrl(ctx: CheckContext, ep: Endpoint, reader: Endpoint, request: PreparedRequest, answer: Exchange): URL | null {
+/**
+ * The URL of a reader for the object the write addressed (or created, with the id its answer gave),
+ * with the query parameters the reader's own request carries (a `format=html` view, a required filter).
+ */
+async function readerUrl(ctx: CheckContext, ep: Endpoint, reader: Endpoint, request: PreparedRequest, answer: Exchange): Promise<URL | null> {
   const values: Record<string, string> = Object.fromEntries(Object.entries(request.pathValues).map(([k, v]) => [k, v.value]));
   const names = pathParamNames(reader.path);
   if (isCreate(ep) && names.length > pathParamNames(ep.path).length) {
@@ -120,7 +123,36 @@ function readerUrl(ctx: CheckContext, ep: Endpoint, reader: Endpoint, request: P
     if (!found) return null;
     values[param] = found.id;
   }
-  return names.every((n) => values[n] !== undefined) ? ctx.url(fillPath(reader.path, values)) : null;
+  if (!names.every((n) => values[n] !== undefined)) return null;
+  const url = ctx.url(fillPath(reader.path, values));
+  const own = await ctx.baselineRequest(reader, 'key1');
+  own?.url.searchParams.forEach((v, k) => url.searchParams.append(k, v));
+  return url;
+}
+
+/** A payload a write stored, for the later sweep of every route (stored-content-sweep). */
+export interface StoredPayload {
+  write: Exchange;
+  endpoint: Endpoint;
+  point: InjectionPoint;
+  payload: string;
+}
+
+const storedPayloads = new WeakMap<ResourcePool, StoredPayload[]>();
+/** The payloads this scan's writes stored (answered 2xx), oldest first. */
+export function payloadsStored(ctx: CheckContext): readonly StoredPayload[] {
+  return storedPayloads.get(ctx.resources) ?? [];
+}
+function remember(ctx: CheckContext, entries: StoredPayload[]): void {
+  let list = storedPayloads.get(ctx.resources);
+  if (!list) storedPayloads.set(ctx.resources, (list = []));
+  list.push(...entries);
+}
+
+/** The payloads a JSON answer carries as sent: angle brackets neither escaped (\u003c) nor encoded. */
+function verbatimInJson(ex: Exchange, sent: readonly { point: InjectionPoint; payload: string }[]): { point: InjectionPoint; payload: string }[] {
+  if (!ex.response || !ex.ok || !/json/i.test(ex.contentType)) return [];
+  return sent.filter((s) => containsMarkup(ex.body, s.payload));
 }
 
 /** The request to send: reads as the baselines do; writes only as fresh creates or on objects the scan created. */
@@ -134,7 +166,7 @@ async function requestFor(ctx: CheckContext, ep: Endpoint): Promise<PreparedRequ
 
 // Stored payloads show on every write that reaches the same reader: one finding per reader and field.
 const reportedReaders = new WeakMap<ResourcePool, Set<string>>();
-function firstReport(ctx: CheckContext, key: string): boolean {
+export function firstReport(ctx: CheckContext, key: string): boolean {
   let seen = reportedReaders.get(ctx.resources);
   if (!seen) reportedReaders.set(ctx.resources, (seen = new Set()));
   if (seen.has(key)) return false;
@@ -169,14 +201,17 @@ export const scriptContent = defineCheck({
     `Puts an HTML payload with a unique marker ("'><svg onload=...>) into up to ${TEXT_POINTS} free-text inputs at once (query parameters and ` +
     'string body fields without enum, format or pattern; not ids, e-mails, URLs or credentials), each with its own marker. Reflected: the ' +
     'same answer contains a payload unescaped. Stored: after a create (or an update of an object the scan created) answered 2xx, the GETs ' +
-    `that read the object (up to ${READERS}: the object, views under it, the collection) contain it unescaped. Reported only when that answer ` +
-    'is rendered as HTML: text/html, XHTML or SVG, or no Content-Type without nosniff and a body that starts like an HTML page. A ' +
-    'Content-Security-Policy that blocks inline scripts lowers the severity to low (HTML injection).',
+    `that read the object (up to ${READERS}: the object, views under it, the collection; with the query parameters of their own requests, ` +
+    'such as a format=html view) contain it unescaped. Reported when that answer is rendered as HTML: text/html, XHTML or SVG, or no ' +
+    'Content-Type without nosniff and a body that starts like an HTML page. A Content-Security-Policy that blocks inline scripts lowers the ' +
+    'severity to low (HTML injection). When no reader renders it but one returns the payload verbatim in JSON (angle brackets neither ' +
+    'rejected nor escaped), one informational finding per write and field says so: stored XSS in any client that inserts the field as HTML. ' +
+    'Every stored payload is looked for again on every route at the end of the scan (api8-stored-content-sweep).',
   coverage:
-    'JSON answers are never reported, with or without nosniff: current browsers do not render application/json as HTML (a missing nosniff ' +
-    'header is the api8-security-headers finding). Payloads stored through one endpoint and shown by an unrelated one (an admin page, an ' +
-    'e-mail) are not seen; neither are DOM-based XSS in a front end, inputs with a format or pattern, nor payloads a sanitiser reshapes but ' +
-    'does not neutralise. Writes go only to fresh creates and objects the scan created.',
+    'JSON answers are never reported as XSS, with or without nosniff: current browsers do not render application/json as HTML (a ' +
+    'missing nosniff header is the api8-security-headers finding); a payload stored verbatim in JSON is informational only. Payloads shown ' +
+    'only by an e-mail or another user\'s page are not seen; neither are DOM-based XSS in a front end, inputs with a format or pattern, nor ' +
+    'payloads a sanitiser reshapes but does not neutralise. Writes go only to fresh creates and objects the scan created.',
   remediation:
     'Encode output for its context where HTML is produced (templates with auto-escaping), serve API data as application/json with ' +
     '`X-Content-Type-Options: nosniff`, validate free-text input, and add a Content-Security-Policy without \'unsafe-inline\' as a second line ' +
@@ -211,16 +246,25 @@ export const scriptContent = defineCheck({
       return;
     }
     if (ep.method === 'GET' || !attack.ok) return;
+    remember(ctx, sent.map((s) => ({ ...s, write: attack, endpoint: ep })));
+    let inJson: { reader: Endpoint; read: Exchange; stored: { point: InjectionPoint; payload: string } } | null = null;
     for (const reader of readersOf(ctx, ep)) {
-      if (ctx.budgetLeft() <= 0) return;
-      const url = readerUrl(ctx, ep, reader, request, attack);
+      if (ctx.budgetLeft() <= 0) break;
+      const url = await readerUrl(ctx, ep, reader, request, attack);
       if (!url) continue;
       const read = await ctx.send({ method: 'GET', url, auth: AS_KEY1, placements: ctx.authSpec(reader).placements, headers: { accept: 'text/html, application/json;q=0.9, */*;q=0.5' } });
       const served = servedUnescaped(read, sent);
-      if (!served.length || !firstReport(ctx, `${reader.id} ${served[0]!.point.name}`)) continue;
-      yield storedFinding(ctx, reader, served[0]!, attack, read);
+      if (!served.length) {
+        const verbatim = verbatimInJson(read, sent)[0];
+        if (verbatim && !inJson) inJson = { reader, read, stored: verbatim };
+        continue;
+      }
+      // Already reported through another write: the same flaw, and no reason for the informational note.
+      if (!firstReport(ctx, `${reader.id} ${served[0]!.point.name}`)) return;
+      yield storedFinding(ctx, ep, reader, served[0]!, attack, read);
       return;
     }
+    if (inJson && firstReport(ctx, `json ${inJson.reader.id} ${inJson.stored.point.key}`)) yield storedInJsonFinding(ctx, inJson.reader, inJson.stored, attack, inJson.read);
   },
 });
 
@@ -242,15 +286,42 @@ function reflectedFinding(ctx: CheckContext, s: Served, attack: Exchange): Findi
   };
 }
 
-function storedFinding(ctx: CheckContext, reader: Endpoint, s: Served, write: Exchange, read: Exchange): FindingDraft {
+/** Browsers do not render JSON: the risk is a client (a web front end, an admin tool) that inserts the field as HTML. */
+const STORED_IN_JSON_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:N/I:N/A:N';
+
+function storedInJsonFinding(ctx: CheckContext, reader: Endpoint, s: { point: InjectionPoint; payload: string }, write: Exchange, read: Exchange): FindingDraft {
   const ep = ctx.endpoint;
+  return {
+    endpoint: ep,
+    parameter: s.point.name,
+    name: 'Stored HTML markup returned verbatim (HTML injection in clients)',
+    cvss: STORED_IN_JSON_CVSS,
+    description:
+      `${describeEndpoint(ep)} accepts markup in ${describePoint(s.point)} and stores it as sent: ${describeEndpoint(reader)} returns the payload ` +
+      `${JSON.stringify(s.payload)} verbatim in a JSON answer (${read.contentType || 'no Content-Type'}), neither rejected nor encoded. Browsers do ` +
+      'not render JSON, so this is not exploitable through the API alone; it becomes stored XSS in any client (a web front end, an admin tool, ' +
+      'an e-mail) that inserts the field into a page without encoding it. Informational: no route of the scan served it as HTML.',
+    notes: [
+      'Steps:',
+      `  1. ${requestLine(write)} with ${s.point.name} = ${JSON.stringify(s.payload)} (HTTP ${write.status}): stores the payload.`,
+      `  2. ${requestLine(read)} (HTTP ${read.status}, ${read.contentType || 'no Content-Type'}): returns it verbatim.`,
+    ],
+    exchanges: [
+      { label: `Attack: store the payload in ${s.point.name}`, exchange: write },
+      { label: 'Read back', exchange: read },
+    ],
+    reproduce: read,
+  };
+}
+
+export function storedFinding(ctx: CheckContext, ep: Endpoint, reader: Endpoint, s: Served, write: Exchange, read: Exchange): FindingDraft {
   return {
     endpoint: reader,
     method: reader.method,
     path: reader.path,
     parameter: s.point.name,
     name: 'Stored script content served as HTML (XSS)',
-    cvss: s.blockedBy ? withPrivileges(ctx, MITIGATED_CVSS) : withPrivileges(ctx, STORED_CVSS),
+    cvss: s.blockedBy ? withPrivileges(ctx, MITIGATED_CVSS, ep) : withPrivileges(ctx, STORED_CVSS, ep),
     description:
       `${describeEndpoint(ep)} stores ${describePoint(s.point)} as sent, and ${describeEndpoint(reader)} serves it back unescaped in an answer ` +
       `browsers render as HTML (${s.how}): the payload ${JSON.stringify(s.payload)} comes back as markup.` +

@@ -6,9 +6,9 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { mutate, type PreparedRequest } from '../../requests';
-import { apiWideFinding, defineCheck, forEachLimit, type Hit } from '../common/helpers';
+import { apiWideFinding, defineCheck, describeEndpoint, forEachLimit, type Hit } from '../common/helpers';
 import { AS_KEY1, bodyText, editableBody, freshRequest, injectionPoints, type InjectionPoint } from '../common/input-points';
-import type { CheckContext } from '../types';
+import type { CheckContext, FindingDraft } from '../types';
 import { OWASP_API8 } from '../common/references';
 
 
@@ -108,9 +108,23 @@ function wrongType(p: InjectionPoint): unknown {
   }
 }
 
+/**
+ * A string identifier that breaks the lookup rather than the parser: the known value with its letters'
+ * case swapped (case-normalising and case-sensitive lookups disagree), or, without letters, an unknown id
+ * of another shape in capitals. Handlers that only expect "found" or "not found" fail on these.
+ */
+export function lookupBreaking(value: string): string {
+  if (/[a-z]/.test(value)) return value.toUpperCase();
+  if (/[A-Z]/.test(value)) return value.toLowerCase();
+  return UNKNOWN_ID;
+}
+const UNKNOWN_ID = 'PORTCULLIS-UNKNOWN-ID';
+
 interface ErrorProbe {
   label: string;
   request: PreparedRequest;
+  /** A well-formed value that breaks the lookup: a trace here is the handler's own, reported at its endpoint. */
+  lookup?: boolean;
 }
 
 /** Malformed JSON and wrong types for a body; wrong types in typed query/path parameters otherwise. */
@@ -131,7 +145,31 @@ function probesFor(ctx: CheckContext, endpoint: Endpoint, request: PreparedReque
   }
   const typed = points.find((p) => p.where !== 'body' && ['integer', 'number', 'boolean'].includes(p.type));
   if (typed && out.length < 2) out.push({ label: `a wrong type in ${typed.where} parameter ${typed.name}`, request: typed.with(String(wrongType(typed))) });
+  const id = points.find((p) => p.where === 'path' && p.type !== 'integer' && p.type !== 'number' && typeof p.value === 'string' && p.value !== '');
+  if (id && out.length < 2) {
+    const value = lookupBreaking(id.value as string);
+    out.push({ label: `an unknown ${value === UNKNOWN_ID ? 'upper-case' : 'case-changed'} value in path parameter ${id.name} (${JSON.stringify(value)})`, request: id.with(value), lookup: true });
+  }
   return out.slice(0, 2);
+}
+
+/** Lookups that crash on an unknown id are each their own finding (the handler's code, not the framework's error page), up to this many. */
+const LOOKUP_FINDINGS = 5;
+
+function lookupFinding(ctx: CheckContext, hit: Hit): FindingDraft {
+  const what = hit.detail.split(', ').slice(1).join(', ').split(':')[0]!;
+  return {
+    endpoint: hit.endpoint,
+    name: 'Verbose error messages: stack trace for an unknown identifier',
+    confidence: 'high',
+    description:
+      `${describeEndpoint(hit.endpoint)} answers a well-formed identifier that matches nothing with a ${what} (HTTP ${hit.exchange.status}) ` +
+      'instead of a plain "not found": the lookup\'s exception reaches the client with file paths, code and library names. Anyone can send ' +
+      'such an identifier.',
+    recommendation: ctx.check.remediation,
+    notes: [hit.detail],
+    exchanges: [{ label: 'Unknown identifier', exchange: hit.exchange }],
+  };
 }
 
 export const verboseErrors = defineCheck({
@@ -148,15 +186,17 @@ export const verboseErrors = defineCheck({
   budget: 200,
   description:
     'Sends key 1\'s requests with a malformed JSON body and with every body field of the wrong type (or a typed query/path parameter of the ' +
-    'wrong type), two probes per endpoint at most. Finding when an answer carries a stack trace (frames with file and line: Node.js, Java, ' +
+    'wrong type), or a string path identifier that breaks the lookup (the known value in the other case, or an unknown upper-case id), two probes per endpoint at most. Finding when an answer carries a stack trace (frames with file and line: Node.js, Java, ' +
     'Python, .NET, PHP, Ruby, Go), a database error text or a framework debug page (Django, Werkzeug, Rails, Laravel, ASP.NET) that key 1\'s ' +
-    'normal answer does not. One finding for the API, listing the endpoints.',
+    'normal answer does not. One finding for the API, listing the endpoints; a trace for a well-formed unknown identifier is a finding at its ' +
+    `own endpoint (up to ${LOOKUP_FINDINGS}).`,
   remediation:
     'Answer errors with a generic message and a correlation id; log the details server-side. Turn off debug modes in production (DEBUG, ' +
     'development error handlers, stack traces in error bodies) and map parser and validation errors to plain 400 answers.',
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/209.html', 'https://owasp.org/www-community/Improper_Error_Handling'],
   async *run(ctx) {
     const hits: Hit[] = [];
+    const lookups: Hit[] = [];
     let inputs = 0;
     const endpoints = ctx.endpoints.filter((e) => e.method !== 'DELETE');
     await forEachLimit(endpoints, ctx.parallelism, async (endpoint) => {
@@ -174,10 +214,11 @@ export const verboseErrors = defineCheck({
         const sig = errorSignature(ex);
         if (!sig) continue;
         inputs += 1;
-        hits.push({ endpoint, exchange: ex, detail: `${probe.label} -> HTTP ${ex.status}, ${sig.what}: ${sig.excerpt.slice(0, 160)}` });
+        (probe.lookup ? lookups : hits).push({ endpoint, exchange: ex, detail: `${probe.label} -> HTTP ${ex.status}, ${sig.what}: ${sig.excerpt.slice(0, 160)}` });
         return;
       }
     });
+    for (const hit of lookups.slice(0, LOOKUP_FINDINGS)) yield lookupFinding(ctx, hit);
     if (!hits.length) return;
     const kinds = [...new Set(hits.map((h) => h.detail.split(', ')[1]!.split(':')[0]!))];
     yield apiWideFinding(
