@@ -56,7 +56,8 @@ class Discovery {
     const base = new URL(run.api.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.documented = new Set(run.active.map((e) => `${e.method.toUpperCase()} ${normalizeTemplate(`${this.basePath}${e.path}`)}`));
+    // Every imported operation, skipped and withheld ones too: a route the user set aside is never brought back as discovered.
+    this.documented = new Set(run.job.endpoints.map((e) => `${e.method.toUpperCase()} ${normalizeTemplate(`${this.basePath}${e.path}`)}`));
     const random = new SeededRandom(run.job.options.seed ?? 0, 'route discovery');
     this.anon = new NotFoundModel((p) => this.get(p, ANON), random.fork('anonymous'));
     this.key1 = new NotFoundModel((p) => this.get(p, KEY1), random.fork('key 1'));

@@ -54,6 +54,8 @@ let nextItem = 1;
 export function registerCartItems(r: Router<Ctx>, t: TargetState): void {
   r.post('/api/v2/cart-items', async (ctx) => {
     const me = await ctx.user();
+    // The hardened twin throttles this flow like its other ones (the vulnerable target leaves it open).
+    ctx.throttle('bola-parent-id', `cart-items:${me.id}`, 5, 60_000);
     const input = ctx.input<{ cartId: number; sku: string; quantity: number }>(SCHEMAS.CartItemRequest);
     // bola-parent-id: the ownership check reads the first cartId of the raw body, the store the parsed (last) one.
     const checked = ctx.has('bola-parent-id') ? Number(firstValueIn(ctx.rawBody.toString('utf8'), 'cartId')) : input.cartId;
