@@ -165,6 +165,25 @@ export const FLAWS = {
     description: 'PUT /api/v2/me/password accepts {"newPassword"} alone (currentPassword is checked only when sent): whoever holds a session or token, not the password, can lock the owner out.',
     hardened: 'currentPassword is required (400 without it) and must be right (403 "wrong_password").',
   },
+  'sms-login-code-no-throttle': {
+    owasp: 'API2',
+    technique: 'API2 short-code brute force (anonymous code bound to an earlier step)',
+    description: 'POST /api/v2/auth/sms-login {"phone"} sends a 4-digit code; POST /api/v2/auth/sms-login/verify {"otp"} takes it without credentials (bound to the client that asked) and without limit: the 10,000 codes can be guessed, and the answer is a token for the account.',
+    hardened: 'After 5 wrong codes the pending code is dropped: 429 with Retry-After, ask for a new one.',
+  },
+  'password-change-over-get': {
+    owasp: 'API2',
+    technique: 'account takeover: password changed over GET in the query string, without the current password',
+    description: 'GET /api/v2/account/change-password?new=..&repeat=.. changes the caller\'s password; `current` is checked only when sent: whoever holds a session or token can set a new password, and the passwords travel in URLs.',
+    hardened: '`current` is required and must be right (403 "wrong_password").',
+  },
+  'default-admin-password': {
+    owasp: 'API2',
+    technique: 'API2 weak or default credentials',
+    description: `POST /api/v2/auth/login also opens administrator accounts with the installer's default password ("changeme"): anyone who tries the common passwords signs in as admin.`,
+    hardened: 'Only the account\'s own password opens it.',
+  },
+
 
   // ---- API3 Broken object property level authorization ---------------------------------------
   'mass-assign-privilege': {

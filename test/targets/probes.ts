@@ -241,6 +241,31 @@ export const PROBES: Record<FlawId, Probe> = {
     },
   },
 
+  'sms-login-code-no-throttle': {
+    async run(t) {
+      const ask = await call(t, 'POST', '/api/v2/auth/sms-login', { body: { phone: '+1 415 555 0142' } });
+      const sent = t.outbox.at(-1)?.body.match(/\b(\d{4})\b/)?.[1] ?? '';
+      const wrong = String((Number(sent) + 1) % 10_000).padStart(4, '0');
+      const tries = await burst(8, () => call(t, 'POST', '/api/v2/auth/sms-login/verify', { body: { otp: wrong } }), 1);
+      const right = await call(t, 'POST', '/api/v2/auth/sms-login/verify', { body: { otp: sent } });
+      return r(ask.status === 202 && noThrottle(tries) && tries.every((c) => c.status === 401) && right.status === 200, `ask ${ask.status}`, statuses(tries), `right code ${right.status}`);
+    },
+  },
+  'password-change-over-get': {
+    async run(t) {
+      const next = `over-get-${uniq()}`;
+      const get = await call(t, 'GET', `/api/v2/account/change-password?new=${next}&repeat=${next}`, { key: t.users.alice.key });
+      const login = await signIn(t, 'alice', next);
+      return r(get.status === 200 && login.status === 200, brief(get), `sign-in with the new password: ${login.status}`);
+    },
+  },
+  'default-admin-password': {
+    async run(t) {
+      const c = await signIn(t, 'admin', 'changeme');
+      return r(c.status === 200 && typeof c.json?.accessToken === 'string', brief(c));
+    },
+  },
+
   // ---- API3 ----
   'mass-assign-privilege': {
     async run(t) {

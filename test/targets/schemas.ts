@@ -130,6 +130,9 @@ export const SCHEMAS = {
   OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
   OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
   OtpResult: obj({ verified: bool() }, ['verified']),
+  SmsLoginRequest: obj({ phone: str({ maxLength: 32, example: '+1 415 555 0142' }) }, ['phone']),
+  // No pattern or length: the code's length is told by the SMS, as in many APIs' descriptions.
+  SmsLoginVerify: obj({ otp: str({ example: '0000' }) }, ['otp']),
   EmailVerify: obj({ email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }), code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['email', 'code']),
   User: obj({
     id: ro(int({ example: 2 })),

@@ -26,6 +26,7 @@ import { registerLookup } from './routes/lookup';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
+import { registerCredentials } from './routes/credentials';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { buildSpec } from './spec';
@@ -243,6 +244,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerAdmin(router, state);
   registerAccount(router, state);
   registerVerification(router, state);
+  registerCredentials(router, state);
   registerIdentity(router, state);
   registerShop(router, state);
   registerLookup(router, state);
