@@ -122,7 +122,31 @@ export const FLAWS = {
     technique: 'API2.2 JWT changed sub',
     description: 'Verification results are cached by signature: once a token has been verified, any payload presented with that same signature is accepted. Changing sub to another user\'s id (ids are 1, 2, 3...) acts as that user.',
     hardened: '401: every token is verified over its own header and payload.',
+  },  'jwt-key-confusion': {
+    owasp: 'API2',
+    technique: 'API2 JWT algorithm confusion (RS256 public key as the HS256 secret)',
+    description: 'A token with "alg": "HS256" signed with the PEM text of the RSA public key the API publishes at /.well-known/jwks.json is accepted: the verifier is handed the public key and lets the token choose the algorithm.',
+    hardened: 'The RSA key verifies RS256 tokens only, the secret HS256 only.',
   },
+  'jwt-kid-path': {
+    owasp: 'API2',
+    technique: 'API2 JWT `kid` injection (path traversal to a known file)',
+    description: 'An HS256 token\'s `kid` is joined to the keys folder and the file read as the HMAC key: "kid": "../../../../../../dev/null" makes the key empty, and a token signed with an empty key is accepted.',
+    hardened: '`kid` is ignored; the one secret verifies HS256 tokens.',
+  },
+  'jwt-embedded-jwk': {
+    owasp: 'API2',
+    technique: 'API2 JWT embedded key (`jwk` header)',
+    description: 'An RS256 token carrying its own public key in the `jwk` header is verified with that key: anyone signs tokens with a key of their own.',
+    hardened: 'Only the API\'s own RSA key verifies RS256 tokens.',
+  },
+  'jwt-jku-trusted': {
+    owasp: 'API2',
+    technique: 'API2 JWT `jku` pointing at a key set the attacker controls',
+    description: 'An RS256 token\'s `jku` URL is fetched and the key set it returns verifies the token: anyone hosts a key set of their own.',
+    hardened: '`jku` is ignored; only the API\'s own RSA key verifies RS256 tokens.',
+  },
+
   'login-no-throttle': {
     owasp: 'API2',
     technique: 'API2.3 login brute force',

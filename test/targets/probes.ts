@@ -56,6 +56,13 @@ function forged(t: Target, edit: (h: Record<string, unknown>, p: Record<string, 
   return edit({ ...header }, { ...payload }, signature);
 }
 
+/** Alice's claims under a header of the probe's choosing, signed by `sign` over header.payload. */
+function signedWith(t: Target, header: Record<string, unknown>, sign: (input: string) => string): string {
+  const { payload } = jwtParts(t.users.alice.key);
+  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  return `${input}.${sign(input)}`;
+}
+
 /** A request without and with a delaying payload spliced in at __P__. */
 async function timed(t: Target, path: string, payload: string, key: string, minMs: number): Promise<ProbeResult> {
   const base = await call(t, 'GET', path.replace('__P__', ''), { key });
@@ -188,6 +195,50 @@ export const PROBES: Record<FlawId, Probe> = {
       const token = forged(t, (h, p, sig) => jwtBuild(h, { ...p, sub: String(t.users.bob.id) }, sig));
       const c = await call(t, 'GET', '/api/v2/me', { key: token });
       return r(c.status === 200 && c.json?.username === 'bob', brief(c));
+    },
+  },
+  'jwt-key-confusion': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const jwks = await call(t, 'GET', '/.well-known/jwks.json');
+      const pem = crypto.createPublicKey({ key: (jwks.json?.keys as crypto.JsonWebKey[])[0]!, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+      const c = await call(t, 'GET', '/api/v2/me', { key: signedWith(t, { alg: 'HS256', typ: 'JWT' }, (input) => crypto.createHmac('sha256', pem).update(input).digest('base64url')) });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-kid-path': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const token = signedWith(t, { alg: 'HS256', typ: 'JWT', kid: '../../../../../../../../dev/null' }, (input) => crypto.createHmac('sha256', '').update(input).digest('base64url'));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-embedded-jwk': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const token = signedWith(t, { alg: 'RS256', typ: 'JWT', jwk: own.publicKey.export({ format: 'jwk' }) }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-jku-trusted': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const keySet = JSON.stringify({ keys: [{ ...own.publicKey.export({ format: 'jwk' }), kid: 'probe' }] });
+      const l = await listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(keySet);
+      });
+      try {
+        const token = signedWith(t, { alg: 'RS256', typ: 'JWT', kid: 'probe', jku: `${l.url}/jwks.json` }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+        const c = await call(t, 'GET', '/api/v2/me', { key: token });
+        return r(c.status === 200 && c.json?.username === 'alice', brief(c), `key set fetched ${l.hits.length} times`);
+      } finally {
+        await l.close();
+      }
     },
   },
   'login-no-throttle': {

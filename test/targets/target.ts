@@ -27,6 +27,7 @@ import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
 import { registerCredentials } from './routes/credentials';
+import { writeKeysDir } from './jwt-keys';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { buildSpec } from './spec';
@@ -190,7 +191,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 24 * 3600;
   const sessionTtlSeconds = options.sessionTtlSeconds ?? 24 * 3600;
   const sessions = new SessionStore(sessionTtlSeconds);
-  const auth = new AuthService(db, has, secret, sessions);
+  const auth = new AuthService(db, has, secret, sessions, writeKeysDir(dir, secret));
   const clientSecret = () => crypto.randomBytes(24).toString('base64url');
   const clients = {
     alice: { clientId: 'alice-service', clientSecret: clientSecret(), username: 'alice', grants: ['client_credentials', 'password', 'refresh_token'] },

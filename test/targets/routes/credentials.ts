@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { isAdmin, type UserRow, verifyPassword } from '../auth';
 import { type Ctx, type TargetState, tooMany } from '../context';
 import { HttpError, json, type Router } from '../http';
+import { publicJwks } from '../jwt-keys';
 import { SCHEMAS } from '../schemas';
 import { setPassword, signedIn } from './account';
 
@@ -47,6 +48,9 @@ export function defaultPasswordOpens(ctx: Ctx, user: UserRow | undefined, passwo
 }
 
 export function registerCredentials(r: Router<Ctx>, t: TargetState): void {
+  // The public half of the key partner tokens (RS256) are signed with, as OpenID providers publish it.
+  r.get('/.well-known/jwks.json', () => json(200, publicJwks()));
+
   r.post('/api/v2/auth/sms-login', (ctx) => {
     const input = ctx.input<{ phone: string }>(SCHEMAS.SmsLoginRequest);
     const user = userByPhone(t, input.phone);
