@@ -4,6 +4,7 @@
 // Each is found on the test target with its flaw on and stays silent on the hardened twin.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jwtArgument } from '../../electron/scanner/checks/api2-authentication/jwt-argument';
 import { changeWithoutCurrentPassword } from '../../electron/scanner/checks/api2-authentication/reauthentication';
 import { codeRequestStep, shortCodeBruteForce } from '../../electron/scanner/checks/api2-authentication/short-codes';
 import { weakCredentials } from '../../electron/scanner/checks/api2-authentication/weak-credentials';
@@ -13,8 +14,8 @@ import { scanChecks, type CheckScan } from '../helpers/check-scan';
 import type { Target } from '../targets';
 import { endpoint, expectWellFormed, expectWithinBudget, hardened, summary, targetWith } from './check-harness';
 
-const ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login', 'POST /auth/sms-login', 'POST /auth/sms-login/verify', 'GET /account/change-password'];
-const CHECKS: Check[] = [shortCodeBruteForce, changeWithoutCurrentPassword, weakCredentials];
+const ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login', 'POST /auth/sms-login', 'POST /auth/sms-login/verify', 'GET /account/change-password', 'GET /account/summary'];
+const CHECKS: Check[] = [shortCodeBruteForce, changeWithoutCurrentPassword, weakCredentials, jwtArgument];
 
 describe('credential checks on the hardened twin', () => {
   let t: Target;
@@ -59,6 +60,29 @@ describe.each([
     expectWellFormed(s, s.findings);
     expectWithinBudget(s, CHECKS);
     expect(t.internalErrors).toEqual([]);
+  });
+});
+
+describe('token-argument-unverified', () => {
+  let t: Target;
+  let s: CheckScan;
+  beforeAll(async () => {
+    t = await targetWith('token-argument-unverified');
+    s = await scanChecks(t, CHECKS, { only: ROUTES, signup: 'auto' });
+  });
+  afterAll(() => t.close());
+
+  it('is found by api2-jwt-argument, once per accepted variant, with the genuine token and the control as evidence', () => {
+    expect(summary(s.findings)).toEqual([
+      'Token argument "token" accepts a JWT with "alg": "none" (unsigned) | GET /account/summary',
+      'Token argument "token" accepts a JWT with an altered signature | GET /account/summary',
+      'Token argument "token" accepts a JWT without signature | GET /account/summary',
+    ]);
+    const f = s.of(jwtArgument)[0]!;
+    expect(f.evidence).toContain('Control: a made-up JWT');
+    expect(f.severity).toBe('high');
+    expectWellFormed(s, s.findings);
+    expectWithinBudget(s, CHECKS);
   });
 });
 

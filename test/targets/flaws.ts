@@ -122,7 +122,13 @@ export const FLAWS = {
     technique: 'API2.2 JWT changed sub',
     description: 'Verification results are cached by signature: once a token has been verified, any payload presented with that same signature is accepted. Changing sub to another user\'s id (ids are 1, 2, 3...) acts as that user.',
     hardened: '401: every token is verified over its own header and payload.',
-  },  'jwt-key-confusion': {
+  },  'token-argument-unverified': {
+    owasp: 'API2',
+    technique: 'API2 JWT tampering of a token passed as an argument (?token=)',
+    description: 'GET /api/v2/account/summary?token=<JWT> (the link of a mail) decodes the token\'s subject without checking its signature: an unsigned or re-signed token for any user opens that user\'s summary (e-mail included).',
+    hardened: 'The token is verified like a bearer token (401 "invalid_token" otherwise).',
+  },
+  'jwt-key-confusion': {
     owasp: 'API2',
     technique: 'API2 JWT algorithm confusion (RS256 public key as the HS256 secret)',
     description: 'A token with "alg": "HS256" signed with the PEM text of the RSA public key the API publishes at /.well-known/jwks.json is accepted: the verifier is handed the public key and lets the token choose the algorithm.',

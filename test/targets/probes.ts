@@ -197,6 +197,15 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.json?.username === 'bob', brief(c));
     },
   },
+  'token-argument-unverified': {
+    alsoShownBy: ['jwt-alg-none', 'jwt-sig-stripped', 'jwt-sig-unverified'],
+    async run(t) {
+      const { header, payload } = jwtParts(t.users.alice.key);
+      const token = jwtBuild({ ...header, alg: 'none' }, { ...payload, sub: String(t.users.bob.id) }, '');
+      const c = await call(t, 'GET', `/api/v2/account/summary?token=${token}`);
+      return r(c.status === 200 && c.json?.username === 'bob', brief(c));
+    },
+  },
   'jwt-key-confusion': {
     alsoShownBy: ['jwt-sig-unverified'],
     async run(t) {

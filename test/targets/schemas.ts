@@ -130,6 +130,7 @@ export const SCHEMAS = {
   OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
   OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
   OtpResult: obj({ verified: bool() }, ['verified']),
+  AccountSummary: obj({ username: str(), email: str({ format: 'email' }), displayName: str(), verified: bool() }, ['username', 'email', 'displayName', 'verified']),
   SmsLoginRequest: obj({ phone: str({ maxLength: 32, example: '+1 415 555 0142' }) }, ['phone']),
   // No pattern or length: the code's length is told by the SMS, as in many APIs' descriptions.
   SmsLoginVerify: obj({ otp: str({ example: '0000' }) }, ['otp']),

@@ -135,6 +135,17 @@ const OPS: Op[] = [
   { method: 'put', path: '/me/password', operationId: 'changePassword', summary: 'Change the password (needs the current one)', tag: 'Account', body: 'PasswordChange', ok: { 200: ['Changed', 'Message'] }, errors: [403] },
   {
     method: 'get',
+    path: '/account/summary',
+    operationId: 'accountSummary',
+    summary: 'The account summary a mail links to (the token is in the link)',
+    tag: 'Account',
+    auth: 'public',
+    params: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', description: 'The access token the mail link carries.' } }],
+    ok: { 200: ['The summary', 'AccountSummary'] },
+    errors: [401],
+  },
+  {
+    method: 'get',
     path: '/account/change-password',
     operationId: 'changePasswordLink',
     summary: 'Change the password (the web client\'s link; needs the current one)',

@@ -1,7 +1,7 @@
 // Credentials handled the way many small APIs handle them: a sign-in finished by a 4-digit code sent
 // by SMS (the code bound to the client that asked for it, checked without credentials), a password
 // change over GET with the passwords in the query string, and an installation default password that
-// still opens the administrator's account.
+// still opens the administrator's account; an account summary whose link carries a token it does not verify.
 
 import crypto from 'node:crypto';
 import { isAdmin, type UserRow, verifyPassword } from '../auth';
@@ -32,6 +32,15 @@ function pendingOf(t: TargetState): Map<string, Pending> {
   let map = pending.get(t);
   if (!map) pending.set(t, (map = new Map()));
   return map;
+}
+
+function decodePayload(token: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 const digitsOnly = (s: string) => s.replace(/\D/g, '');
@@ -81,6 +90,22 @@ export function registerCredentials(r: Router<Ctx>, t: TargetState): void {
     const user = t.auth.userById(p.userId)!;
     signedIn(ctx, user, 'login');
     return json(200, { accessToken: await t.auth.mint(user, { expiresIn: t.tokenTtlSeconds }), tokenType: 'Bearer', expiresIn: t.tokenTtlSeconds });
+  });
+
+  // The account summary a mail links to: the token rides in the link. The flaw decodes it without checking its signature.
+  r.get('/api/v2/account/summary', async (ctx) => {
+    const token = ctx.query.get('token') ?? '';
+    let user: UserRow | undefined;
+    if (ctx.has('token-argument-unverified')) {
+      const payload = decodePayload(token);
+      const sub = typeof payload?.sub === 'string' && /^\d+$/.test(payload.sub) ? Number(payload.sub) : NaN;
+      user = Number.isSafeInteger(sub) ? t.auth.userById(sub) : undefined;
+    } else {
+      const r = await t.auth.verifyJwt(token);
+      user = r.kind === 'user' ? r.user : undefined;
+    }
+    if (!user) throw new HttpError(401, 'invalid_token', 'The link is invalid or has expired.');
+    return json(200, { username: user.username, email: user.email, displayName: user.display_name, verified: user.verified === 1 });
   });
 
   // The web client's old change-password link: every value in the query string.
