@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtArgument } from '../../electron/scanner/checks/api2-authentication/jwt-argument';
 import { changeWithoutCurrentPassword } from '../../electron/scanner/checks/api2-authentication/reauthentication';
 import { codeRequestStep, shortCodeBruteForce } from '../../electron/scanner/checks/api2-authentication/short-codes';
+import { excessiveDataExposure } from '../../electron/scanner/checks/api3-property-authorization/data-exposure';
 import { weakCredentials } from '../../electron/scanner/checks/api2-authentication/weak-credentials';
 import { shortCodeField } from '../../electron/scanner/checks/common/short-codes';
 import type { Check } from '../../electron/scanner/checks/types';
@@ -14,8 +15,8 @@ import { scanChecks, type CheckScan } from '../helpers/check-scan';
 import type { Target } from '../targets';
 import { endpoint, expectWellFormed, expectWithinBudget, hardened, summary, targetWith } from './check-harness';
 
-const ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login', 'POST /auth/sms-login', 'POST /auth/sms-login/verify', 'GET /account/change-password', 'GET /account/summary'];
-const CHECKS: Check[] = [shortCodeBruteForce, changeWithoutCurrentPassword, weakCredentials, jwtArgument];
+const ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login', 'POST /auth/sms-login', 'POST /auth/sms-login/verify', 'GET /account/change-password', 'GET /account/summary', 'GET /exports/storage'];
+const CHECKS: Check[] = [shortCodeBruteForce, changeWithoutCurrentPassword, weakCredentials, jwtArgument, excessiveDataExposure];
 
 describe('credential checks on the hardened twin', () => {
   let t: Target;
@@ -45,6 +46,7 @@ describe.each([
   ],
   // The login's own lockout (5 wrong passwords per account) would stop the list before "changeme": the check stops at it (the hardened run above).
   [['default-admin-password' as const, 'login-no-throttle' as const], weakCredentials, 'Account opens with a common password (weak or default credential) | POST /auth/login', /account admin \(a common default name\) with a common or default password/],
+  [['cloud-key-in-answer' as const], excessiveDataExposure, 'Secret or API key exposed in a response | GET /exports/storage', /returns secrets or API keys in connection/],
 ])('%s', (flaws, check, row, proof) => {
   let t: Target;
   let s: CheckScan;

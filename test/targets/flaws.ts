@@ -195,6 +195,12 @@ export const FLAWS = {
     description: 'PUT /api/v2/me/password accepts {"newPassword"} alone (currentPassword is checked only when sent): whoever holds a session or token, not the password, can lock the owner out.',
     hardened: 'currentPassword is required (400 without it) and must be right (403 "wrong_password").',
   },
+  'cloud-key-in-answer': {
+    owasp: 'API3',
+    technique: 'API3 secret recognised by its shape (a cloud access key inside a connection string)',
+    description: 'GET /api/v2/exports/storage answers {"connection": "s3://AKIA...:<secret>@acme-exports/exports"}: the storage access key rides in a field whose name says nothing secret.',
+    hardened: 'The connection string carries no credentials (s3://acme-exports/exports).',
+  },
   'sms-login-code-no-throttle': {
     owasp: 'API2',
     technique: 'API2 short-code brute force (anonymous code bound to an earlier step)',

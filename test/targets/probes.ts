@@ -301,6 +301,12 @@ export const PROBES: Record<FlawId, Probe> = {
     },
   },
 
+  'cloud-key-in-answer': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/exports/storage', { key: t.users.alice.key });
+      return r(c.status === 200 && /AKIA[0-9A-Z]{16}:/.test(String(c.json?.connection)), brief(c));
+    },
+  },
   'sms-login-code-no-throttle': {
     async run(t) {
       const ask = await call(t, 'POST', '/api/v2/auth/sms-login', { body: { phone: '+1 415 555 0142' } });

@@ -133,6 +133,7 @@ const OPS: Op[] = [
   { method: 'get', path: '/me', operationId: 'getMe', summary: 'The signed-in customer', tag: 'Account', ok: { 200: ['The caller', 'User'] } },
   { method: 'patch', path: '/me', operationId: 'updateMe', summary: 'Update the profile', tag: 'Account', body: 'User', ok: { 200: ['Updated', 'User'] }, errors: [409] },
   { method: 'put', path: '/me/password', operationId: 'changePassword', summary: 'Change the password (needs the current one)', tag: 'Account', body: 'PasswordChange', ok: { 200: ['Changed', 'Message'] }, errors: [403] },
+  { method: 'get', path: '/exports/storage', operationId: 'exportStorage', summary: 'Where data exports are written', tag: 'Account', ok: { 200: ['The storage', 'ExportStorage'] } },
   {
     method: 'get',
     path: '/account/summary',

@@ -1,7 +1,7 @@
 // Credentials handled the way many small APIs handle them: a sign-in finished by a 4-digit code sent
 // by SMS (the code bound to the client that asked for it, checked without credentials), a password
 // change over GET with the passwords in the query string, and an installation default password that
-// still opens the administrator's account; an account summary whose link carries a token it does not verify.
+// still opens the administrator's account; a storage connection string that keeps its access key; an account summary whose link carries a token it does not verify.
 
 import crypto from 'node:crypto';
 import { isAdmin, type UserRow, verifyPassword } from '../auth';
@@ -42,6 +42,20 @@ function decodePayload(token: string): Record<string, unknown> | null {
     return null;
   }
 }
+
+/** The export storage's access key (an AWS-style id and secret), made per target. */
+const storageKeys = new WeakMap<TargetState, { id: string; secret: string }>();
+function storageKey(t: TargetState): { id: string; secret: string } {
+  let k = storageKeys.get(t);
+  if (!k) {
+    const b32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+    const id = `AKIA${Array.from(crypto.randomBytes(16), (b) => b32[b % 32]).join('')}`;
+    storageKeys.set(t, (k = { id, secret: crypto.randomBytes(30).toString('base64').slice(0, 40) }));
+  }
+  return k;
+}
+const storageKeyId = (t: TargetState) => storageKey(t).id;
+const storageSecret = (t: TargetState) => storageKey(t).secret;
 
 const digitsOnly = (s: string) => s.replace(/\D/g, '');
 
@@ -106,6 +120,13 @@ export function registerCredentials(r: Router<Ctx>, t: TargetState): void {
     }
     if (!user) throw new HttpError(401, 'invalid_token', 'The link is invalid or has expired.');
     return json(200, { username: user.username, email: user.email, displayName: user.display_name, verified: user.verified === 1 });
+  });
+
+  // Where data exports are written. The flaw: the storage connection string keeps its access key.
+  r.get('/api/v2/exports/storage', async (ctx) => {
+    await ctx.user();
+    const creds = ctx.has('cloud-key-in-answer') ? `${storageKeyId(t)}:${storageSecret(t)}@` : '';
+    return json(200, { bucket: 'acme-exports', region: 'eu-west-1', connection: `s3://${creds}acme-exports/exports` });
   });
 
   // The web client's old change-password link: every value in the query string.
