@@ -26,13 +26,26 @@ function tokenParameter(e: Endpoint): string | null {
   return p?.name ?? null;
 }
 
-/** A JWT the scan holds for key 1: its credential, else one its login answers carried. */
-function ownJwt(ctx: CheckContext): string | null {
+/** A JWT the API handed key 1: its credential, one its login answered with, else one in key 1's answers (a share or link token). */
+async function ownJwt(ctx: CheckContext): Promise<string | null> {
   const cred = (ctx.credential(1) ?? '').replace(/^bearer\s+/i, '').trim();
   if (parseJwt(cred)) return cred;
+  const fromBody = (ex: Exchange | null) => {
+    const m = ex ? JWT_VALUE.exec(ex.body) : null;
+    return m && parseJwt(m[0]) ? m[0] : null;
+  };
   for (const ex of ctx.loginExchanges(1)) {
-    const m = JWT_VALUE.exec(ex.body);
-    if (m && parseJwt(m[0])) return m[0];
+    const found = fromBody(ex);
+    if (found) return found;
+  }
+  // Reads without required inputs: GraphQL queries without required arguments, GETs without path parameters.
+  const reads = ctx.allEndpoints.filter((e) =>
+    e.graphql ? e.graphql.kind === 'query' && !Object.values(e.graphql.variable_types).some((t) => t.endsWith('!')) : e.method === 'GET' && !e.path.includes('{'),
+  );
+  for (const e of reads.slice(0, 20)) {
+    const ex = await ctx.baseline('key1', e);
+    const found = ex?.ok ? fromBody(ex) : null;
+    if (found) return found;
   }
   return null;
 }
@@ -54,7 +67,7 @@ export const jwtArgument = defineCheck({
   protocols: ['rest', 'graphql'],
   description:
     'For an operation with a query parameter or GraphQL argument named like a token (token, jwt, access_token, authToken...), sends key 1\'s JWT ' +
-    '(its credential, or one its login answered with) in that argument without any other credential, then a made-up JWT as a control, then ' +
+    '(its credential, one its login answered with, or one in key 1\'s answers to reads without inputs) in that argument without any other credential, then a made-up JWT as a control, then ' +
     'the token unsigned (`alg: none`), with its signature stripped, with its signature altered, and re-signed with a well-known HMAC secret ' +
     'when one matches its signature offline. Finding: a tampered token gets the same answer as the genuine one (a 2xx with its data; for ' +
     'GraphQL, the field resolved) while the made-up one is refused. Each accepted variant is reported.',
@@ -69,7 +82,7 @@ export const jwtArgument = defineCheck({
   async *run(ctx) {
     const ep = ctx.endpoint;
     const name = tokenParameter(ep);
-    const raw = ownJwt(ctx);
+    const raw = await ownJwt(ctx);
     const jwt = parseJwt(raw);
     if (!name || !raw || !jwt) {
       ctx.note(`${describeEndpoint(ep)}: its ${name ?? 'token'} argument was not tampered with: the scan holds no JWT to start from.`);
