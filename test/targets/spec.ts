@@ -152,7 +152,8 @@ const OPS: Op[] = [
     summary: 'Change the password (the web client\'s link; needs the current one)',
     tag: 'Account',
     params: [
-      { name: 'current', in: 'query', schema: { type: 'string', format: 'password', example: 'the-current-password' } },
+      // Required by the description (the server only checks it when sent: the flaw), as such links are often documented.
+      { name: 'current', in: 'query', required: true, schema: { type: 'string', format: 'password', example: 'the-current-password' } },
       { name: 'new', in: 'query', required: true, schema: { type: 'string', format: 'password', minLength: 8, example: 'N3w-Passw0rd!' } },
       { name: 'repeat', in: 'query', required: true, schema: { type: 'string', format: 'password', minLength: 8, example: 'N3w-Passw0rd!' } },
     ],
