@@ -40,6 +40,11 @@ export interface OobService {
   waitForHit(token: string, timeoutMs: number, kind?: OobKind): Promise<OobHit | null>;
   /** Hits recorded for the token so far. */
   hits(token: string): OobHit[];
+  /**
+   * The plain URL of the token answers this content instead of the page (a key set a JWT's `jku`
+   * names): for checks whose target must fetch something the scan controls.
+   */
+  publish(token: string, body: string, contentType: string): string;
 }
 
 const TOKEN = /pcb[0-9a-f]{16}/g;
@@ -61,6 +66,7 @@ export class OobListener implements OobService {
   private readonly recorded = new Map<string, OobHit[]>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly issued = new Set<string>();
+  private readonly published = new Map<string, { body: string; contentType: string }>();
   private closed = false;
   port = 0;
 
@@ -94,6 +100,12 @@ export class OobListener implements OobService {
 
   hits(token: string): OobHit[] {
     return [...(this.recorded.get(token) ?? [])];
+  }
+
+  publish(token: string, body: string, contentType: string): string {
+    if (this.published.size >= 1000) this.published.clear();
+    this.published.set(token, { body, contentType });
+    return this.urlFor(token, 'plain');
   }
 
   waitForHit(token: string, timeoutMs: number, kind?: OobKind): Promise<OobHit | null> {
@@ -139,9 +151,9 @@ export class OobListener implements OobService {
       res.end();
       return;
     }
-    const page = oobPage(token);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(page)) });
-    res.end(req.method === 'HEAD' ? undefined : page);
+    const content = (kind === 'plain' && this.published.get(token)) || { body: oobPage(token), contentType: 'text/html; charset=utf-8' };
+    res.writeHead(200, { 'content-type': content.contentType, 'content-length': String(Buffer.byteLength(content.body)) });
+    res.end(req.method === 'HEAD' ? undefined : content.body);
   }
 
   async close(): Promise<void> {

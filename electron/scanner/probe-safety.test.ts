@@ -41,6 +41,10 @@ describe('the probe safety rule', () => {
     expect(changesExisting(ep('POST', '/search'))).toBe(false);
     expect(changesExisting(ep('POST', '/settings'))).toBe(false);
     expect(changesExisting(ep('GET', '/items'))).toBe(false);
+    // A GET named as a change changes data (the password travels in its query string): no widening probes there.
+    expect(changesExisting(ep('GET', '/user/change-password'))).toBe(true);
+    expect(changesExisting(ep('GET', '/settings', { operation_id: 'setTheme' }))).toBe(true);
+    expect(changesExisting(ep('GET', '/changes'))).toBe(false);
   });
 
   it('knows wipes by name and bulk deletes by shape, whatever the method', () => {

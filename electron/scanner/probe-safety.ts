@@ -162,11 +162,18 @@ export function changesExisting(endpoint: Endpoint): boolean {
   const op = endpoint.graphql;
   if (op) return op.kind === 'mutation' && (addressesObject(endpoint) || CHANGE_NAME.test(op.field));
   const m = endpoint.method.toUpperCase();
-  if (READS.has(m)) return wipesByName(endpoint);
+  // A GET named as a change (GET /user/change-password?new=..) changes data whatever its method says.
+  if (READS.has(m)) return wipesByName(endpoint) || changesByName(endpoint);
   if (m !== 'POST') return true;
   if (/\{[^}]+\}/.test(endpoint.path)) return true;
   const { segment, operation } = lastWord(endpoint);
   return CHANGE_NAME.test(camel(segment)) || CHANGE_NAME.test(operation) || wipesByName(endpoint);
+}
+
+/** The operation's last path word or its operation id says it changes something (change-password, setRole). */
+function changesByName(endpoint: Pick<Endpoint, 'path' | 'operation_id'>): boolean {
+  const { segment, operation } = lastWord(endpoint);
+  return CHANGE_NAME.test(camel(segment)) || CHANGE_NAME.test(operation);
 }
 
 /** A POST on a path without ids whose name says it alters or removes an existing object (POST /items/rename): what it alters, the body names. */

@@ -46,20 +46,40 @@ describe('API2 token checks on the hardened twin', () => {
 
 describe('API2.2 JWT tampering', () => {
   it.each([
-    ['jwt-alg-none', ['alg-none']],
-    ['jwt-sig-stripped', ['signature-stripped']],
-    ['jwt-sig-unverified', ['claims-changed', 'signature-altered', 'signature-stripped']],
-    ['jwt-sub-swap', ['claims-changed']],
-  ] as const)('finds %s', async (flaw, variants) => {
+    ['jwt-alg-none', ['alg-none'], 'HS256'],
+    // Every variant runs and each accepted one is reported: "alg": "none" has no signature either.
+    ['jwt-sig-stripped', ['alg-none', 'signature-stripped'], 'HS256'],
+    ['jwt-sig-unverified', ['alg-none', 'claims-changed', 'signature-altered', 'signature-stripped'], 'HS256'],
+    ['jwt-sub-swap', ['claims-changed'], 'HS256'],
+    // Header attacks: key 1 is then a partner token (RS256) where the attack needs the API's public key.
+    ['jwt-key-confusion', ['key-confusion'], 'RS256'],
+    ['jwt-kid-path', ['kid-path'], 'HS256'],
+    ['jwt-embedded-jwk', ['jwk-embedded'], 'RS256'],
+    ['jwt-jku-trusted', ['jku'], 'RS256'],
+  ] as const)('finds %s', async (flaw, variants, alg) => {
     const t = await targetWith(flaw);
     try {
-      const s = await scanChecks(t, [jwtTampering], { only: [ME] });
+      const s = await scanChecks(t, [jwtTampering], { only: [ME], key1: await t.mintToken('alice', { alg }) });
       const found = s.of(jwtTampering);
       expect(found.map((f) => f.parameter).sort()).toEqual([...variants]);
       for (const f of found) expect(f.confidence).toBe('high');
       expect(found[0]!.evidence).toContain('== Control: a made-up JWT (made-up JWT) ==');
       expectWellFormed(s, s.findings);
       expectWithinBudget(s, [jwtTampering]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stays silent on the hardened twin with a partner token (RS256): its public key is published, and every header attack is refused', async () => {
+    const t = await hardened();
+    try {
+      const s = await scanChecks(t, [jwtTampering], { only: [ME], key1: await t.mintToken('alice', { alg: 'RS256' }) });
+      expect(s.findings).toEqual([]);
+      expectWithinBudget(s, [jwtTampering]);
+      // The key was found and all four confusion forms were tried, besides kid, jwk and jku.
+      expect(t.requests.count({ path: '/.well-known/jwks.json' })).toBe(1);
+      expect(t.requests.count({ path: '/api/v2/me' })).toBeGreaterThanOrEqual(14);
     } finally {
       await t.close();
     }

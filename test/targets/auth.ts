@@ -7,6 +7,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import type { Db } from './db';
 import type { FlawId } from './flaws';
 import { parseCookies, type Session, SESSION_COOKIE, type SessionStore } from './identity';
+import { headerKeyAccepts, RS_KID, rsaKeys } from './jwt-keys';
 
 export const ISSUER = 'https://auth.acme-shop.test';
 export const AUDIENCE = 'acme-shop-api';
@@ -69,6 +70,8 @@ export interface MintOptions {
   expiresIn?: number;
   /** Extra or overriding claims. */
   claims?: Record<string, unknown>;
+  /** RS256: a partner token signed with the target's RSA key (its public half at /.well-known/jwks.json). Default HS256. */
+  alg?: 'HS256' | 'RS256';
 }
 
 export class AuthService {
@@ -81,6 +84,8 @@ export class AuthService {
     private readonly has: (id: FlawId) => boolean,
     secret: Uint8Array,
     private readonly sessions: SessionStore,
+    /** The folder the HS256 key lives in, under its key id (jwt-keys.ts). */
+    private readonly keysDir = '',
   ) {
     this.key = secret;
   }
@@ -92,8 +97,9 @@ export class AuthService {
   async mint(user: Pick<UserRow, 'id' | 'username' | 'role'>, opts: MintOptions = {}): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + (opts.expiresIn ?? 24 * 3600);
+    const rs = opts.alg === 'RS256';
     return new SignJWT({ username: user.username, role: user.role, ...opts.claims })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader(rs ? { alg: 'RS256', typ: 'JWT', kid: RS_KID } : { alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -102,7 +108,7 @@ export class AuthService {
       .setIssuedAt(exp > now ? now : exp - 60)
       .setExpirationTime(exp)
       .setJti(crypto.randomUUID())
-      .sign(this.key);
+      .sign(rs ? rsaKeys().privateKey : this.key);
   }
 
   private bySubject(sub: unknown): AuthResult {
@@ -115,7 +121,11 @@ export class AuthService {
     const parts = token.split('.');
     if (parts.length !== 3) return { kind: 'invalid', reason: 'malformed token' };
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
+      // The algorithm is pinned per key: the RSA key verifies RS256 only, the secret HS256 only.
+      const rs = decodeSegment(parts[0]!)?.alg === 'RS256';
+      const { payload } = rs
+        ? await jwtVerify(token, rsaKeys().publicKey, { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE })
+        : await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
       this.verifiedSignatures.add(parts[2]!);
       return this.bySubject(payload.sub);
     } catch (e) {
@@ -131,6 +141,7 @@ export class AuthService {
       if (expOk && parts[2] === '' && this.has('jwt-sig-stripped')) return this.bySubject(payload.sub);
       if (expOk && this.has('jwt-sig-unverified')) return this.bySubject(payload.sub);
       if (expOk && this.has('jwt-sub-swap') && this.verifiedSignatures.has(parts[2]!)) return this.bySubject(payload.sub);
+      if (expOk && (await headerKeyAccepts(token, header, this.has, this.keysDir))) return this.bySubject(payload.sub);
       return { kind: 'invalid', reason: code === 'ERR_JWT_EXPIRED' ? 'token expired' : 'invalid token' };
     }
   }

@@ -134,7 +134,37 @@ export const FLAWS = {
     technique: 'API2.2 JWT changed sub',
     description: 'Verification results are cached by signature: once a token has been verified, any payload presented with that same signature is accepted. Changing sub to another user\'s id (ids are 1, 2, 3...) acts as that user.',
     hardened: '401: every token is verified over its own header and payload.',
+  },  'token-argument-unverified': {
+    owasp: 'API2',
+    technique: 'API2 JWT tampering of a token passed as an argument (?token=)',
+    description: 'GET /api/v2/account/summary?token=<JWT> (the link of a mail) decodes the token\'s subject without checking its signature: an unsigned or re-signed token for any user opens that user\'s summary (e-mail included).',
+    hardened: 'The token is verified like a bearer token (401 "invalid_token" otherwise).',
   },
+  'jwt-key-confusion': {
+    owasp: 'API2',
+    technique: 'API2 JWT algorithm confusion (RS256 public key as the HS256 secret)',
+    description: 'A token with "alg": "HS256" signed with the PEM text of the RSA public key the API publishes at /.well-known/jwks.json is accepted: the verifier is handed the public key and lets the token choose the algorithm.',
+    hardened: 'The RSA key verifies RS256 tokens only, the secret HS256 only.',
+  },
+  'jwt-kid-path': {
+    owasp: 'API2',
+    technique: 'API2 JWT `kid` injection (path traversal to a known file)',
+    description: 'An HS256 token\'s `kid` is joined to the keys folder and the file read as the HMAC key: "kid": "../../../../../../dev/null" makes the key empty, and a token signed with an empty key is accepted.',
+    hardened: '`kid` is ignored; the one secret verifies HS256 tokens.',
+  },
+  'jwt-embedded-jwk': {
+    owasp: 'API2',
+    technique: 'API2 JWT embedded key (`jwk` header)',
+    description: 'An RS256 token carrying its own public key in the `jwk` header is verified with that key: anyone signs tokens with a key of their own.',
+    hardened: 'Only the API\'s own RSA key verifies RS256 tokens.',
+  },
+  'jwt-jku-trusted': {
+    owasp: 'API2',
+    technique: 'API2 JWT `jku` pointing at a key set the attacker controls',
+    description: 'An RS256 token\'s `jku` URL is fetched and the key set it returns verifies the token: anyone hosts a key set of their own.',
+    hardened: '`jku` is ignored; only the API\'s own RSA key verifies RS256 tokens.',
+  },
+
   'login-no-throttle': {
     owasp: 'API2',
     technique: 'API2.3 login brute force',
@@ -177,6 +207,31 @@ export const FLAWS = {
     description: 'PUT /api/v2/me/password accepts {"newPassword"} alone (currentPassword is checked only when sent): whoever holds a session or token, not the password, can lock the owner out.',
     hardened: 'currentPassword is required (400 without it) and must be right (403 "wrong_password").',
   },
+  'cloud-key-in-answer': {
+    owasp: 'API3',
+    technique: 'API3 secret recognised by its shape (a cloud access key inside a connection string)',
+    description: 'GET /api/v2/exports/storage answers {"connection": "s3://AKIA...:<secret>@acme-exports/exports"}: the storage access key rides in a field whose name says nothing secret.',
+    hardened: 'The connection string carries no credentials (s3://acme-exports/exports).',
+  },
+  'sms-login-code-no-throttle': {
+    owasp: 'API2',
+    technique: 'API2 short-code brute force (anonymous code bound to an earlier step)',
+    description: 'POST /api/v2/auth/sms-login {"phone"} sends a 4-digit code; POST /api/v2/auth/sms-login/verify {"otp"} takes it without credentials (bound to the client that asked) and without limit: the 10,000 codes can be guessed, and the answer is a token for the account.',
+    hardened: 'After 5 wrong codes the pending code is dropped: 429 with Retry-After, ask for a new one.',
+  },
+  'password-change-over-get': {
+    owasp: 'API2',
+    technique: 'account takeover: password changed over GET in the query string, without the current password',
+    description: 'GET /api/v2/account/change-password?new=..&repeat=.. changes the caller\'s password; `current` is checked only when sent: whoever holds a session or token can set a new password, and the passwords travel in URLs.',
+    hardened: '`current` is required and must be right (403 "wrong_password").',
+  },
+  'default-admin-password': {
+    owasp: 'API2',
+    technique: 'API2 weak or default credentials',
+    description: `POST /api/v2/auth/login also opens administrator accounts with the installer's default password ("changeme"): anyone who tries the common passwords signs in as admin.`,
+    hardened: 'Only the account\'s own password opens it.',
+  },
+
 
   // ---- API3 Broken object property level authorization ---------------------------------------
   'mass-assign-privilege': {

@@ -56,6 +56,13 @@ function forged(t: Target, edit: (h: Record<string, unknown>, p: Record<string, 
   return edit({ ...header }, { ...payload }, signature);
 }
 
+/** Alice's claims under a header of the probe's choosing, signed by `sign` over header.payload. */
+function signedWith(t: Target, header: Record<string, unknown>, sign: (input: string) => string): string {
+  const { payload } = jwtParts(t.users.alice.key);
+  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  return `${input}.${sign(input)}`;
+}
+
 /** A request without and with a delaying payload spliced in at __P__. */
 async function timed(t: Target, path: string, payload: string, key: string, minMs: number): Promise<ProbeResult> {
   const base = await call(t, 'GET', path.replace('__P__', ''), { key });
@@ -203,6 +210,59 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 200 && c.json?.username === 'bob', brief(c));
     },
   },
+  'token-argument-unverified': {
+    alsoShownBy: ['jwt-alg-none', 'jwt-sig-stripped', 'jwt-sig-unverified'],
+    async run(t) {
+      const { header, payload } = jwtParts(t.users.alice.key);
+      const token = jwtBuild({ ...header, alg: 'none' }, { ...payload, sub: String(t.users.bob.id) }, '');
+      const c = await call(t, 'GET', `/api/v2/account/summary?token=${token}`);
+      return r(c.status === 200 && c.json?.username === 'bob', brief(c));
+    },
+  },
+  'jwt-key-confusion': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const jwks = await call(t, 'GET', '/.well-known/jwks.json');
+      const pem = crypto.createPublicKey({ key: (jwks.json?.keys as crypto.JsonWebKey[])[0]!, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+      const c = await call(t, 'GET', '/api/v2/me', { key: signedWith(t, { alg: 'HS256', typ: 'JWT' }, (input) => crypto.createHmac('sha256', pem).update(input).digest('base64url')) });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-kid-path': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const token = signedWith(t, { alg: 'HS256', typ: 'JWT', kid: '../../../../../../../../dev/null' }, (input) => crypto.createHmac('sha256', '').update(input).digest('base64url'));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-embedded-jwk': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const token = signedWith(t, { alg: 'RS256', typ: 'JWT', jwk: own.publicKey.export({ format: 'jwk' }) }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-jku-trusted': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const keySet = JSON.stringify({ keys: [{ ...own.publicKey.export({ format: 'jwk' }), kid: 'probe' }] });
+      const l = await listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(keySet);
+      });
+      try {
+        const token = signedWith(t, { alg: 'RS256', typ: 'JWT', kid: 'probe', jku: `${l.url}/jwks.json` }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+        const c = await call(t, 'GET', '/api/v2/me', { key: token });
+        return r(c.status === 200 && c.json?.username === 'alice', brief(c), `key set fetched ${l.hits.length} times`);
+      } finally {
+        await l.close();
+      }
+    },
+  },
   'login-no-throttle': {
     async run(t) {
       const results = await burst(8, (i) => call(t, 'POST', '/api/v2/auth/login', { body: { username: 'alice', password: `wrong-${i}` } }), 1);
@@ -251,6 +311,37 @@ export const PROBES: Record<FlawId, Probe> = {
       const put = await call(t, 'PUT', '/api/v2/me/password', { key: t.users.alice.key, body: { newPassword } });
       const login = await signIn(t, 'alice', newPassword);
       return r(put.status === 200 && login.status === 200, brief(put), `sign-in with the new password: ${login.status}`);
+    },
+  },
+
+  'cloud-key-in-answer': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/exports/storage', { key: t.users.alice.key });
+      return r(c.status === 200 && /AKIA[0-9A-Z]{16}:/.test(String(c.json?.connection)), brief(c));
+    },
+  },
+  'sms-login-code-no-throttle': {
+    async run(t) {
+      const ask = await call(t, 'POST', '/api/v2/auth/sms-login', { body: { phone: '+1 415 555 0142' } });
+      const sent = t.outbox.at(-1)?.body.match(/\b(\d{4})\b/)?.[1] ?? '';
+      const wrong = String((Number(sent) + 1) % 10_000).padStart(4, '0');
+      const tries = await burst(8, () => call(t, 'POST', '/api/v2/auth/sms-login/verify', { body: { otp: wrong } }), 1);
+      const right = await call(t, 'POST', '/api/v2/auth/sms-login/verify', { body: { otp: sent } });
+      return r(ask.status === 202 && noThrottle(tries) && tries.every((c) => c.status === 401) && right.status === 200, `ask ${ask.status}`, statuses(tries), `right code ${right.status}`);
+    },
+  },
+  'password-change-over-get': {
+    async run(t) {
+      const next = `over-get-${uniq()}`;
+      const get = await call(t, 'GET', `/api/v2/account/change-password?new=${next}&repeat=${next}`, { key: t.users.alice.key });
+      const login = await signIn(t, 'alice', next);
+      return r(get.status === 200 && login.status === 200, brief(get), `sign-in with the new password: ${login.status}`);
+    },
+  },
+  'default-admin-password': {
+    async run(t) {
+      const c = await signIn(t, 'admin', 'changeme');
+      return r(c.status === 200 && typeof c.json?.accessToken === 'string', brief(c));
     },
   },
 

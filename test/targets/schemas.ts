@@ -139,6 +139,11 @@ export const SCHEMAS = {
   OtpSent: obj({ message: str(), expiresIn: int({ example: 300 }) }, ['message', 'expiresIn']),
   OtpVerify: obj({ code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['code']),
   OtpResult: obj({ verified: bool() }, ['verified']),
+  AccountSummary: obj({ username: str(), email: str({ format: 'email' }), displayName: str(), verified: bool() }, ['username', 'email', 'displayName', 'verified']),
+  ExportStorage: obj({ bucket: str(), region: str(), connection: str({ description: 'The storage URL exports are written to.' }) }, ['bucket', 'region', 'connection']),
+  SmsLoginRequest: obj({ phone: str({ maxLength: 32, example: '+1 415 555 0142' }) }, ['phone']),
+  // No pattern or length: the code's length is told by the SMS, as in many APIs' descriptions.
+  SmsLoginVerify: obj({ otp: str({ example: '0000' }) }, ['otp']),
   EmailVerify: obj({ email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }), code: str({ pattern: '^[0-9]{6}$', example: '123456' }) }, ['email', 'code']),
   User: obj({
     id: ro(int({ example: 2 })),

@@ -30,6 +30,8 @@ import { registerStoreReviews } from './routes/store-reviews';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
+import { registerCredentials } from './routes/credentials';
+import { writeKeysDir } from './jwt-keys';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { registerSupport } from './routes/support';
@@ -201,7 +203,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 24 * 3600;
   const sessionTtlSeconds = options.sessionTtlSeconds ?? 24 * 3600;
   const sessions = new SessionStore(sessionTtlSeconds);
-  const auth = new AuthService(db, has, secret, sessions);
+  const auth = new AuthService(db, has, secret, sessions, writeKeysDir(dir, secret));
   const clientSecret = () => crypto.randomBytes(24).toString('base64url');
   const clients = {
     alice: { clientId: 'alice-service', clientSecret: clientSecret(), username: 'alice', grants: ['client_credentials', 'password', 'refresh_token'] },
@@ -256,6 +258,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerAdmin(router, state);
   registerAccount(router, state);
   registerVerification(router, state);
+  registerCredentials(router, state);
   registerIdentity(router, state);
   registerShop(router, state);
   registerLookup(router, state);

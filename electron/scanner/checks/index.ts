@@ -25,6 +25,8 @@ import { graphqlDocumentAbuse } from './api4-resource-consumption/graphql-docume
 import { graphqlDepth } from './api4-resource-consumption/graphql-depth';
 import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brute-force';
 import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
+import { weakCredentials } from './api2-authentication/weak-credentials';
+import { jwtArgument } from './api2-authentication/jwt-argument';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
@@ -81,6 +83,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   noOrInvalidCredentials,
   graphqlUnauthenticated,
   jwtTampering,
+  jwtArgument,
   tokenInResponse,
   credentialsInUrl,
   // Before the login burst (a `last` check), which may lock accounts or trip a per-client limit.
@@ -88,6 +91,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   authBruteForce,
   shortCodeBruteForce,
   graphqlBatchBruteForce,
+  weakCredentials,
   massAssignment,
   excessiveDataExposure,
   tokenClaims,

@@ -98,6 +98,11 @@ export const GRAPHQL_FLAWS = {
     description: 'A field-count rule expands fragment spreads without remembering the ones it is in, and graphql-js\'s NoFragmentCyclesRule is left out: two fragments that spread each other recurse until the stack overflows (HTTP 500).',
     hardened: 'NoFragmentCyclesRule: a 400 "Cannot spread fragment ... within itself" before anything runs.',
   },
+  'share-token-unverified': {
+    owasp: 'API2',
+    description: 'Query.sharedCard(token) reads the member id of the share token (an HS256 JWT from Query.shareToken) without checking its signature: an unsigned or re-signed token opens any member\'s card.',
+    hardened: 'The signature is checked (HS256 with the library\'s secret): anything else is an error "Invalid share token" (UNAUTHENTICATED).',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -133,4 +138,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   graphiql: ['api8-graphql-ide-exposed'],
   'token-limit': ['api4-graphql-document-abuse'],
   'fragment-cycles': ['api4-graphql-document-abuse'],
+  'share-token-unverified': ['api2-jwt-argument'],
 };

@@ -12,6 +12,41 @@ import type { GraphqlFlawId } from './flaws';
 import { LIBRARY_SDL } from './sdl';
 import { type BookRow, type LibrarySettings, type LibraryStore, type LoanRow, type MemberRow, newToken, type ReviewRow } from './store';
 
+/** The secret share tokens (HS256 JWTs) are signed with: one per process, like the key of a single deployment. */
+const SHARE_SECRET = crypto.randomBytes(32);
+const b64json = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const shareSig = (input: string) => crypto.createHmac('sha256', SHARE_SECRET).update(input).digest('base64url');
+
+function signShareToken(memberId: number): string {
+  const input = `${b64json({ alg: 'HS256', typ: 'JWT' })}.${b64json({ sub: String(memberId), scope: 'card', iat: Math.floor(Date.now() / 1000) })}`;
+  return `${input}.${shareSig(input)}`;
+}
+
+/** The member id a share token names, read without checking its signature (the share-token-unverified flaw). */
+function shareTokenSubject(token: string): number | null {
+  try {
+    const p = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof p.sub === 'string' && /^\d+$/.test(p.sub) ? Number(p.sub) : null;
+  } catch {
+    return null;
+  }
+}
+
+function verifiedShareSubject(token: string): number | null {
+  const [h, p, sig] = token.split('.');
+  if (!h || !p || !sig) return null;
+  let header: { alg?: unknown };
+  try {
+    header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: unknown };
+  } catch {
+    return null;
+  }
+  const want = Buffer.from(shareSig(`${h}.${p}`));
+  const got = Buffer.from(sig);
+  if (header.alg !== 'HS256' || want.length !== got.length || !crypto.timingSafeEqual(want, got)) return null;
+  return shareTokenSubject(token);
+}
+
 /** A reset code the library "sent" (tests read it here, as from a mailbox). */
 export interface ResetMessage {
   time: number;
@@ -187,6 +222,13 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
       searchBooks: (_, a) => searchBooks(String(a.title)),
       findMembers: (_, a) => findMembers(a.filter),
       me: (_, __, ctx) => ctx.viewer ?? null,
+      shareToken: (_, __, ctx) => (ctx.viewer ? signShareToken(ctx.viewer.id) : null),
+      sharedCard: (_, a) => {
+        const id = has('share-token-unverified') ? shareTokenSubject(String(a.token)) : verifiedShareSubject(String(a.token));
+        const m = id === null ? undefined : store.member(id);
+        if (!m) throw new GraphQLError('Invalid share token', { extensions: { code: 'UNAUTHENTICATED' } });
+        return m;
+      },
       member: (_, a, ctx) => owned(ctx, store.member(numericId(a.id)), (m) => m.id),
       loan: (_, a, ctx) => owned(ctx, store.loan(numericId(a.id)), (l) => l.member_id),
       members: (_, __, ctx) => {

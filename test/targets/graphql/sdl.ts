@@ -23,6 +23,10 @@ type Query {
   findMembers(filter: JSON!): [MemberCard!]!
   """The signed-in member."""
   me: Member
+  """A signed token (a JWT) that opens the caller's member card, to share it."""
+  shareToken: String
+  """The member card a share token opens. Public."""
+  sharedCard(token: String!): MemberCard
   member(id: ID!): Member
   """Members: an admin sees every member, a member their own row."""
   members: [Member!]

@@ -7,6 +7,7 @@ import { FetchFailed, FetchRefused } from '../fetcher';
 import { HttpError, json, type Router, ValidationError } from '../http';
 import type { LoginGrant } from '../identity';
 import { SCHEMAS } from '../schemas';
+import { defaultPasswordOpens } from './credentials';
 import type { Schema } from '../validate';
 import { cartIdOf } from './carts';
 
@@ -136,7 +137,7 @@ export function passwordSignIn(ctx: Ctx, username: string, password: string): Us
   const name = username.toLowerCase();
   throttle.guard(name);
   const row = userByName(ctx.t, name);
-  if (!checkPassword(row, password)) {
+  if (!checkPassword(row, password) && !defaultPasswordOpens(ctx, row, password)) {
     throttle.failed(name);
     return undefined;
   }
@@ -163,7 +164,7 @@ function confirmCurrent(ctx: Ctx, flaw: 'password-change-other' | 'password-chan
   if (current === undefined || !verifyPassword(current, user.password_hash)) throw new HttpError(403, 'wrong_password', 'The current password is wrong.');
 }
 
-function setPassword(t: TargetState, user: UserRow, password: string): void {
+export function setPassword(t: TargetState, user: UserRow, password: string): void {
   t.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hashPassword(password), user.id);
   t.legacy.upsert({ userId: user.id, username: user.username, email: user.email, password });
 }
@@ -202,6 +203,10 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
       throttle.guard(name);
       const account = t.legacy.findOne({ username, password });
       user = account ? t.auth.userById(account.userId) : undefined;
+      if (!user && typeof username === 'string' && typeof password === 'string') {
+        const row = userByName(t, name);
+        if (defaultPasswordOpens(ctx, row, password)) user = row;
+      }
       if (user) throttle.succeeded(name);
       else throttle.failed(name);
     } else {

@@ -11,6 +11,7 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import { carriesDataOf, identityMarks, isObj, looksLikeError, marksIn, type Json } from '../common/objects';
 import type { CheckContext, FindingDraft } from '../types';
 import { OWASP_API2 } from '../common/references';
+import { headerVariants, KEY_PATHS } from './jwt-header-attacks';
 
 
 // ---------------------------------------------------------------- the endpoint auth checks probe
@@ -141,6 +142,9 @@ interface Variant {
   /** Accepted means acting as key 2 (changed subject) rather than as key 1. */
   asKey2?: boolean;
   cvss?: string;
+  notes?: string[];
+  /** A header attack: only sent when the API checks signatures at all (else any of them passes and proves nothing more). */
+  header?: boolean;
 }
 
 export const jwtTampering = defineCheck({
@@ -154,20 +158,29 @@ export const jwtTampering = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
-  budget: 14,
+  // The basic variants (14), the key search (KEY_PATHS at the origin and the base path, and a jwks_uri), four key-confusion forms and the kid, jwk and jku tokens.
+  budget: 14 + KEY_PATHS.length * 2 + 1 + 4 + 4,
   needsKey2: false,
   techniques: ['API2.2'],
   description:
     'When key 1 is a JWT: on an endpoint where key 1 gets content and a request without credentials is refused (a /me-like one first), sends ' +
-    'key 1\'s token with its signature stripped, rebuilt with `alg: none` (also "None"/"NONE"; not reported when a stripped signature already passes), with the signature altered, with `exp` in the ' +
-    'past, and with the user claim (sub, user_id...) changed to key 2\'s id; tries well-known HMAC secrets offline against the token\'s own ' +
+    'key 1\'s token with its signature stripped, rebuilt with `alg: none` (also "None"/"NONE"), with the signature altered, with `exp` in the ' +
+    'past, and with the user claim (sub, user_id...) changed to key 2\'s id; then the header attacks: for an RS/PS/ES token, algorithm ' +
+    'confusion (re-signed with HS256 and the API\'s own public key as the secret: the key as served, SPKI and PKCS#1 PEM, with and without ' +
+    'the final newline), the key found as a PEM or key set in any answer the scan has, else at the well-known addresses (/.well-known/jwks.json, ' +
+    'an OpenID configuration\'s jwks_uri, /jwks.json, /keys, /public.pem...); `kid` pointing at an empty file (../../dev/null, signed with an ' +
+    'empty key) and `kid` SQL that selects a key of the scan\'s choosing; a key of the scan\'s own embedded as `jwk`, and named by `jku` ' +
+    'on the scan\'s own listener. Every variant is sent and each accepted one reported (header attacks only when a stripped or altered ' +
+    'signature is refused: otherwise they prove nothing more). Tries well-known HMAC secrets offline against the token\'s own ' +
     'signature and, when one matches, sends a token re-signed with it. A random JWT-shaped token is sent first as a control. Finding: a ' +
     'tampered token answered 2xx with key 1\'s data (key 2\'s data for the changed subject) while the control is refused. A key that is ' +
     'itself past its `exp` and still accepted is reported without a request.',
   coverage:
     'Only when key 1 is a JWT sent as a bearer token (or in the header the spec names). An expired token can only be tested properly signed ' +
     'when the secret is guessable or when the key given is already expired; otherwise the expired variant with the original signature shows ' +
-    'missing signature checks rather than a missing expiry check. Key confusion (RS256 public key as HMAC secret, `jku`/`kid` injection) is not tried. ' +
+    'missing signature checks rather than a missing expiry check. Key confusion needs the public key where the scan can read it (an answer, a ' +
+    'well-known address); `x5u`/`x5c` (a certificate of the scan\'s own) are not tried, nor recovering the public key from two signatures. ' +
+    '`jku` needs the scan\'s listener, which a target outside this machine cannot reach. ' +
     'When the made-up control token itself is accepted, that is reported as "Made-up JWT accepted" unless the missing-credentials check ' +
     'reported the same endpoint by the end of the scan.',
   remediation:
@@ -277,20 +290,24 @@ export const jwtTampering = defineCheck({
       });
     }
 
+    // Header attacks (key confusion, kid, jwk, jku) after the basic variants, in the same loop.
+    for (const hv of await headerVariants(ctx, jwt)) variants.push({ ...hv, header: true });
+
     const key2Marks = identityMarks(ctx, 2);
     const key1Marks = identityMarks(ctx, 1);
     const key2Probe = swap ? await ctx.baseline('key2', ep) : null;
     const reported = new Set<string>();
     for (const v of variants) {
       if (reported.has(v.id) || ctx.budgetLeft() <= 0) continue;
-      if (v.id === 'alg-none' && reported.has('signature-stripped')) continue;
+      // Every variant is sent and each accepted one reported; header attacks only where signatures are checked at all.
+      if (v.header && (reported.has('signature-stripped') || reported.has('signature-altered'))) continue;
       const ex = await send(v.token, `tampered JWT (${v.id})`);
       const ok = v.asKey2
         ? ex.ok && !looksLikeError(ex) && ((!!key2Probe && carriesDataOf(ex, key2Probe)) || marksIn(key2Marks, ex.body).length > 0) && marksIn(key1Marks, ex.body).length === 0
         : await acceptedAsKey1(ex);
       if (!ok) continue;
       reported.add(v.id);
-      yield finding(v, ex, control);
+      yield finding(v, ex, control, v.notes);
     }
 
     // A guessable HMAC secret: forge a token of our own, and with it test expiry properly.

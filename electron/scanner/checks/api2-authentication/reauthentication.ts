@@ -7,7 +7,7 @@ import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { failedInBody, type CreateResult } from '../../identities/accounts';
 import { randomAlnum } from '../../random';
-import { pathParamNames } from '../../requests';
+import { mutate, pathParamNames } from '../../requests';
 import { asksCurrentPassword, change, changedPasswords, emailBody, passwordBody, RECOVERY } from '../api1-object-authorization/account-takeover';
 import { accountValue, aimedAt, asIdentity, proofLines, setupOf, userParam } from '../common/accounts';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -18,11 +18,28 @@ import { authRoute } from './brute-force';
 type Owner = Extract<CreateResult, { session: unknown }>;
 type What = 'password' | 'email';
 
+/** Query parameters that carry the new password (or its repetition), and the current one. */
+const NEW_PASSWORD_PARAM = /^(new|repeat|confirm|password|passwd|pwd|new_?pass(word)?|(new_?)?password_?(confirm(ation)?|repeat(ed)?|again|2)|(repeat|confirm)_?(new_?)?password)$/i;
+const CURRENT_PARAM = /^(current|old|existing|previous)([-_]?(pass(word)?|pwd))?$/i;
+
+/** The query parameters of a change that takes its passwords in the URL (GET /account/change-password?new=..&repeat=..). */
+export function queryPasswordParams(e: Endpoint): { next: string[]; current: string[] } {
+  const query = e.parameters.filter((p) => p.in === 'query');
+  const current = query.filter((p) => CURRENT_PARAM.test(p.name)).map((p) => p.name);
+  const next = query.filter((p) => !current.includes(p.name) && (NEW_PASSWORD_PARAM.test(p.name) || p.schema?.format === 'password')).map((p) => p.name);
+  return { next, current };
+}
+
+const inQuery = (e: Endpoint) => queryPasswordParams(e).next.length > 0 && /pass(word)?|passwd|pwd/i.test(e.path);
+
 function changes(e: Endpoint): What | null {
-  if (!['PUT', 'PATCH', 'POST'].includes(e.method) || RECOVERY.test(e.path) || authRoute(e)) return null;
+  if (RECOVERY.test(e.path) || authRoute(e)) return null;
   // Path parameters other than the user's own are not filled in for the scan's user.
   const params = pathParamNames(e.path);
   if (params.length > 1 || (params.length === 1 && userParam(e) !== params[0])) return null;
+  // A change whose passwords travel in the URL, whatever its method (a GET link too).
+  if (['GET', 'PUT', 'PATCH', 'POST'].includes(e.method) && inQuery(e)) return 'password';
+  if (!['PUT', 'PATCH', 'POST'].includes(e.method)) return null;
   if (/pass(word)?|passwd|pwd/i.test(e.path)) return 'password';
   if (/e-?mail/i.test(e.path)) return 'email';
   return null;
@@ -55,6 +72,7 @@ function ownValue(ctx: CheckContext, o: Owner): { param: string; value: string }
 const accepted = (ex: Exchange) => !!ex.response && ex.status < 400 && !failedInBody(ex);
 
 function how(ep: Endpoint): string {
+  if (inQuery(ep)) return queryPasswordParams(ep).current.length ? 'without the current password (left out, then a wrong one)' : 'without the current password (the operation does not ask for it)';
   return asksCurrentPassword(ep) ? 'without the current password (left out, then a wrong one where the body has the field)' : 'without the current password (the operation does not ask for it)';
 }
 
@@ -62,19 +80,26 @@ async function passwordProof(ctx: CheckContext, o: Owner, at: { param: string; v
   const ep = ctx.endpoint;
   // Crypto-random: the account's new password on the target (never derived from the seed the report shows).
   const next = `Pc-${randomAlnum(12)}-8y`;
-  const attack = await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, passwordBody(ctx.random, ep, next, current)), asIdentity(o.session));
+  const viaQuery = inQuery(ep);
+  const attack = viaQuery
+    ? await queryChange(ctx, o, at, next)
+    : await change(ctx, ep, (current) => aimedAt(ctx, ep, at.param, at.value, passwordBody(ctx.random, ep, next, current)), asIdentity(o.session));
   if (!accepted(attack)) return null;
   const proof = await ctx.accounts!.tryLogin(o.account, next);
   if (!proof.ok) return null;
   const madeUp = `Pc-${ctx.random.alnum(12)}-9z`;
   const control = await ctx.accounts!.tryLogin(o.account, madeUp);
   if (control.ok) return null;
+  const url = viaQuery
+    ? ` The passwords travel in the query string${ep.method === 'GET' ? ' of a GET' : ''}: they end up in server, proxy and browser logs and in Referer headers${ep.method === 'GET' ? ', and a link or an image can trigger the change' : ''}.`
+    : '';
   return {
     parameter: 'password',
+    ...(viaQuery ? { name: `Password changed ${ep.method === 'GET' ? 'over GET, ' : ''}in the query string, without the current password`, cvss: URL_CHANGE_CVSS } : {}),
     description:
       `${describeEndpoint(ep)} changed the password of ${o.session.name} ${how(ep)}: it answered ${attack.status}, and the user could then log in ` +
       'with the new password while a made-up one is still refused. Whoever holds a session or token of a user (a stolen token, an unlocked ' +
-      'device, an XSS) can lock the owner out and keep the account. Informational: it needs a session that was already stolen.',
+      `device, an XSS) can lock the owner out and keep the account.${url} ${viaQuery ? 'Low' : 'Informational'}: it needs a session that was already stolen.`,
     notes: [`The user was registered by the scan for this check (${o.account.operation}) and changed only its own password.`],
     exchanges: [
       { label: `Attack: ${o.session.name} changes its own password without the current one`, exchange: attack },
@@ -85,6 +110,21 @@ async function passwordProof(ctx: CheckContext, o: Owner, at: { param: string; v
     setup: [setupOf(o, 'user')],
     chosen: changedPasswords(next, madeUp),
   };
+}
+
+/** Passwords in the URL leak through logs and Referer headers; a GET also lets a link trigger the change. */
+const URL_CHANGE_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:L/A:N';
+
+/** The change with the new password in every new-password parameter, the current one left out, then (where the operation names one) wrong. */
+async function queryChange(ctx: CheckContext, o: Owner, at: { param: string; value: string }, next: string): Promise<Exchange> {
+  const ep = ctx.endpoint;
+  const { next: fields, current } = queryPasswordParams(ep);
+  const base = aimedAt(ctx, ep, at.param, at.value, null);
+  const set = Object.fromEntries(fields.map((f) => [f, next]));
+  const send = (cur: string | null) => ctx.sendPrepared(mutate(base, { query: { ...set, ...Object.fromEntries(current.map((c) => [c, cur])) } }), asIdentity(o.session));
+  let ex = await send(null);
+  if (ex.response && ex.status >= 400 && ex.status !== 401 && current.length && ctx.budgetLeft() > 0) ex = await send(`Wrong-${ctx.random.alnum(10)}-1`);
+  return ex;
 }
 
 async function emailProof(ctx: CheckContext, o: Owner, at: { param: string; value: string }): Promise<FindingDraft | null> {
@@ -134,7 +174,9 @@ export const changeWithoutCurrentPassword = defineCheck({
   description:
     'For an operation that changes a password or an e-mail address (by its path: PUT /me/password, PUT /users/{id}/email and the like), the ' +
     'scan registers a user of its own, which sends the change for its own account without its current password (then with a wrong one, ' +
-    'where the body has a current-password field). Finding: accepted, and the user can then log in with the new password (a made-up one ' +
+    'where the body has a current-password field). A change that takes its passwords in the query string (GET /account/change-password?new=..&repeat=.., ' +
+    'any method) is sent the same way with the new password in each new-password parameter and the current one left out; its finding is low, ' +
+    'as the passwords also travel in URLs (logs, Referer) and, over GET, a link can trigger it. Finding: accepted, and the user can then log in with the new password (a made-up one ' +
     'still refused), or its own profile shows the new address. Informational: exploiting it needs a session or token that was already ' +
     'stolen; it turns that into a lasting account takeover.',
   coverage:

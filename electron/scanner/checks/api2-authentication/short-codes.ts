@@ -15,7 +15,7 @@ import { isObj, looksLikeError, schemaShape } from '../common/objects';
 import { OWASP_API2 } from '../common/references';
 import { isShortCodeRoute, shortCodeField, type ShortCode } from '../common/short-codes';
 import type { CheckContext } from '../types';
-import { asUser, burstUser, throttleSign, USER_FIELD } from './brute-force';
+import { asUser, burstUser, routeWords, throttleSign, USER_FIELD } from './brute-force';
 
 export const CODE_BURST = 12;
 
@@ -24,16 +24,76 @@ interface Target {
   request: PreparedRequest;
   auth: RequestAuth;
   who: string;
+  /** The earlier step that made a code pending (a login or reset request by phone or e-mail), for the evidence. */
+  step?: Exchange;
 }
 
+/** Fields that name an account: a user name, an e-mail, a phone or mobile number. */
+const ACCOUNT_FIELD = /^(mobile|mobile_?(no|num|number)|phone_?(no|num|number)?|msisdn|tel(ephone)?)$/i;
+const accountField = (k: string) => USER_FIELD.test(k) || ACCOUNT_FIELD.test(k);
+
 function namesAccount(e: Endpoint): boolean {
-  return Object.keys(schemaShape(e.request_body?.schema ?? null).props).some((k) => USER_FIELD.test(k) || /^phone/i.test(k));
+  return Object.keys(schemaShape(e.request_body?.schema ?? null).props).some(accountField);
+}
+
+const segments = (p: string) => p.split('/').filter(Boolean);
+const STEP_WORDS = /(^|[^a-z])(otp|sms|code|send|request|resend|log-?in|sign-?in|forgot|reset|recover|verify|2fa|mfa|one-?time)([^a-z]|$)/i;
+
+/**
+ * The operation that makes a code pending when the check itself is anonymous: a POST beside it (the
+ * longest shared path) whose body names an account (phone, e-mail, user name) and asks for no password
+ * and no code, with request words (login, send, reset, otp...).
+ */
+export function codeRequestStep(verify: Endpoint, endpoints: readonly Endpoint[]): Endpoint | null {
+  const mine = segments(verify.path);
+  let best: { e: Endpoint; shared: number } | null = null;
+  for (const e of endpoints) {
+    if (e.method !== 'POST' || e === verify || e.path === verify.path || shortCodeField(e) || e.graphql) continue;
+    const props = Object.keys(schemaShape(e.request_body?.schema ?? null).props);
+    if (!props.some(accountField) || props.some((p) => /pass(word)?|passwd|pwd/i.test(p))) continue;
+    if (!STEP_WORDS.test(routeWords(e))) continue;
+    const theirs = segments(e.path);
+    let shared = 0;
+    while (shared < Math.min(mine.length, theirs.length) && mine[shared] === theirs[shared]) shared += 1;
+    // Siblings: at most two segments of the code route below what they share (/x/login beside /x/otp/verify).
+    if (mine.length - shared > 2 || shared === 0) continue;
+    if (!best || shared > best.shared) best = { e, shared };
+  }
+  return best?.e ?? null;
+}
+
+/**
+ * An anonymous code route (a login or reset by a code sent to a phone or an address): the earlier step
+ * is sent first, so a code is pending when the wrong ones are tried. Its account is the scan's own user
+ * where the step takes a user name or e-mail, else the value the API's own description gives.
+ */
+async function anonymousTarget(ctx: CheckContext, base: PreparedRequest): Promise<Target | null> {
+  const ep = ctx.endpoint;
+  const step = codeRequestStep(ep, ctx.allEndpoints);
+  if (!step) {
+    ctx.note(`${describeEndpoint(ep)}: short-code guessing not tested: the code is checked without credentials and no operation beside it asks for a code first.`);
+    return null;
+  }
+  const first = await ctx.prepare(step, 1, 'write');
+  if (!first || !isObj(first.bodyValue) || ctx.budgetLeft() <= 0) return null;
+  const takesUser = Object.keys(schemaShape(step.request_body?.schema ?? null).props).some((k) => USER_FIELD.test(k) && !/^phone/i.test(k));
+  const user = takesUser ? await burstUser(ctx, 'target of the short-code check') : null;
+  const body = user ? asUser(step, first.bodyValue, user) : first.bodyValue;
+  const asked = await ctx.sendPrepared(mutate(first, { bodyValue: body }), { kind: 'none' });
+  if (!asked.ok || failedInBody(asked) || looksLikeError(asked)) {
+    ctx.note(`${describeEndpoint(ep)}: short-code guessing not tested: asking for a code first (${describeEndpoint(step)}) was refused (HTTP ${asked.status}).`);
+    return null;
+  }
+  const named = Object.entries(body).find(([k]) => accountField(k))?.[1];
+  const who = user ? (user.email ?? user.username ?? "the scan's user") : `the account of the code asked for at ${describeEndpoint(step)}${named !== undefined ? ` (${String(named)}, the API description's own example)` : ''}`;
+  return { request: base, auth: { kind: 'none' }, who, step: asked };
 }
 
 /**
  * The scan's own account: for a body that names the account (e-mail, user name), a user the scan
  * registered (or key 1's own when key 1 is a static key); for a code bound to the session, a
- * logged-in user of the scan's own, else key 1. Never an account the scan does not own.
+ * logged-in user of the scan's own, else key 1; for an anonymous code bound to an earlier step, the
+ * code that step asked for. Never an account the scan does not own (or the API's own example).
  */
 async function ownTarget(ctx: CheckContext, base: PreparedRequest): Promise<Target | null> {
   const ep = ctx.endpoint;
@@ -47,7 +107,7 @@ async function ownTarget(ctx: CheckContext, base: PreparedRequest): Promise<Targ
     const who = user.email ?? user.username ?? 'the scan\'s user';
     return { request: mutate(base, { bodyValue: asUser(ep, base.bodyValue as Record<string, unknown>, user) }), auth, who };
   }
-  if (auth.kind === 'none') return null;
+  if (auth.kind === 'none') return anonymousTarget(ctx, base);
   // A path naming the account is filled with key 1's own values by prepare(): key 1 it is.
   if (ctx.accounts && !pathParamNames(ep.path).length) {
     const r = await ctx.accounts.create('target of the short-code check');
@@ -92,13 +152,17 @@ export const shortCodeBruteForce = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: CODE_BURST + 1,
+  // The malformed code, the burst, up to two more lengths tried and the earlier step that asks for a code.
+  budget: CODE_BURST + 4,
   needsKey2: false,
   techniques: ['API2.short-codes'],
   description:
     'On routes that check a short numeric code (a body field named code, otp, pin, passcode, verification_code... of 4-8 digits by its schema ' +
     `or its name), sends one code of the wrong shape, then ${CODE_BURST} wrong codes of the right length in a row for the scan's own account ` +
-    '(a user it registered, else key 1). Finding: every wrong code is refused the same way, unlike the malformed one, with no 429, 423 or ' +
+    '(a user it registered, else key 1). A route that takes the code without credentials (a login or reset finished by a code sent to a ' +
+    'phone or an address) is sent after the operation beside it that asks for the code (a POST naming a phone, e-mail or user name), for ' +
+    'the scan\'s own user or the account the API description gives as its example. When the schema does not pin the length, one wrong ' +
+    'code of 6, then 4, then 8 digits is tried, and the length answered unlike the malformed code is the one guessed. Finding: every wrong code is refused the same way, unlike the malformed one, with no 429, 423 or ' +
     '503, no Retry-After, no exhausted rate limit, no lockout message and no CAPTCHA: the code space (10^digits) can be searched.',
   coverage:
     `A burst of ${CODE_BURST} finds missing limits, not weak ones (a limit of 100 guesses per code passes). The codes are guessed whether or ` +
@@ -119,23 +183,26 @@ export const shortCodeBruteForce = defineCheck({
     if (!target) return;
     const result = await burst(ctx, target, code, ep);
     if (!result) return;
-    const { malformed, attempts, ms } = result;
+    const { malformed, attempts, ms, digits } = result;
     const first = attempts[0]!;
     const last = attempts[attempts.length - 1]!;
     yield {
       parameter: code.field,
       cvss: withPrivileges(ctx, 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N'),
       description:
-        `${describeEndpoint(ep)} refused ${CODE_BURST} wrong ${code.digits}-digit codes in a row for ${target.who} (each HTTP ${first.status}) ` +
-        `with no throttling, lockout or challenge. At this pace (${CODE_BURST} guesses in ${Math.round(ms)} ms) half of the 10^${code.digits} ` +
-        `codes are tried in about ${guessTime(code.digits, CODE_BURST, ms)}, less with parallel clients: a one-time code, PIN or verification ` +
+        `${describeEndpoint(ep)} refused ${CODE_BURST} wrong ${digits}-digit codes in a row for ${target.who} (each HTTP ${first.status}) ` +
+        `with no throttling, lockout or challenge. At this pace (${CODE_BURST} guesses in ${Math.round(ms)} ms) half of the 10^${digits} ` +
+        `codes are tried in about ${guessTime(digits, CODE_BURST, ms)}, less with parallel clients: a one-time code, PIN or verification ` +
         'code is a guessable password. A limit in front of the application (a gateway, a WAF) may still exist: confirm before closing.',
       notes: [
         `A code of the wrong shape was answered HTTP ${malformed.status}, differently: the wrong codes were checked.`,
         `Statuses: ${attempts.map((a) => a.status).join(', ')}.`,
-        `The codes were guessed for ${target.who}, an account of the scan's own.`,
+        target.step
+          ? `The route takes the code without credentials: the scan first asked for a code (${target.step.request.method} ${new URL(target.step.request.url).pathname}, answered ${target.step.status}), then guessed it for ${target.who}.`
+          : `The codes were guessed for ${target.who}, an account of the scan's own.`,
       ],
       exchanges: [
+        ...(target.step ? [{ label: 'Step: a code is asked for', exchange: target.step }] : []),
         { label: 'Control: a code of the wrong shape', exchange: malformed },
         { label: 'Wrong code 1', exchange: first },
         { label: `Attack: wrong code ${attempts.length}`, exchange: last },
@@ -145,7 +212,10 @@ export const shortCodeBruteForce = defineCheck({
   },
 });
 
-async function burst(ctx: CheckContext, target: Target, code: ShortCode, ep: Endpoint): Promise<{ malformed: Exchange; attempts: Exchange[]; ms: number } | null> {
+/** Code lengths tried, in order, when the schema does not pin one: the length whose wrong code is answered unlike a malformed one. */
+const LENGTHS = [6, 4, 8, 5];
+
+async function burst(ctx: CheckContext, target: Target, code: ShortCode, ep: Endpoint): Promise<{ malformed: Exchange; attempts: Exchange[]; ms: number; digits: number } | null> {
   const integer = ['integer', 'number'].includes(String(schemaShape(ep.request_body?.schema ?? null).props[code.field]?.type));
   const body = target.request.bodyValue as Record<string, unknown>;
   const send = (value: unknown) => ctx.sendPrepared(mutate(target.request, { bodyValue: { ...body, [code.field]: value } }), target.auth);
@@ -153,18 +223,42 @@ async function burst(ctx: CheckContext, target: Target, code: ShortCode, ep: End
   const malformed = await send(shape);
   if (!malformed.response || throttleSign(malformed)) return null;
   const attempts: Exchange[] = [];
+  let digits = code.digits;
   let firstCode = '';
   const started = Date.now();
-  for (let i = 0; i < CODE_BURST; i += 1) {
-    if (ctx.budgetLeft() <= 0) return null;
-    const value = wrongCode(ctx.random, code.digits, integer);
-    firstCode ||= String(value);
+  const attempt = async (): Promise<Exchange | null> => {
+    const value = wrongCode(ctx.random, digits, integer);
     const ex = await send(value);
     if (!ex.response || ex.status >= 500 || throttleSign(ex) || challengeSignal(ex) || !refusedCode(ex)) return null;
+    firstCode ||= String(value);
+    return ex;
+  };
+  if (!code.known) {
+    // The schema gives no length: a wrong code of the API's length is checked, one of another length is
+    // refused like the malformed one. One try per length, the first that differs sets it.
+    let found: Exchange | null = null;
+    for (const n of LENGTHS.slice(0, 3)) {
+      if (ctx.budgetLeft() <= 0) return null;
+      digits = n;
+      firstCode = '';
+      const ex = await attempt();
+      if (!ex) return null;
+      if (!sameAsMalformed({ ex: malformed, sent: shape }, { ex, sent: firstCode })) {
+        found = ex;
+        break;
+      }
+    }
+    if (!found) return null;
+    attempts.push(found);
+  }
+  while (attempts.length < CODE_BURST) {
+    if (ctx.budgetLeft() <= 0) return null;
+    const ex = await attempt();
+    if (!ex) return null;
     attempts.push(ex);
   }
   const ms = Date.now() - started;
   if (new Set(attempts.map((a) => a.status)).size !== 1) return null;
   if (sameAsMalformed({ ex: malformed, sent: shape }, { ex: attempts[0]!, sent: firstCode })) return null;
-  return { malformed, attempts, ms };
+  return { malformed, attempts, ms, digits };
 }

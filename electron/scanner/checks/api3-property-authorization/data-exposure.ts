@@ -55,6 +55,31 @@ const CARD_KEY = /card|^pan$|cc_?(num|number)|credit|primary_?account/i;
 const NOT_CARD_KEY = /id$|Id$|ref|reference|track|phone|order|invoice|serial|account_?id|^number$/i;
 const SSN_KEY = /^(ssn|social_?security(_?number)?|national_?id|tax_?id|nin)$/i;
 
+/**
+ * Secrets told by their shape alone, whatever the field is called (a connection string, a config text):
+ * provider formats with a fixed prefix and length. Test and example keys are left out.
+ */
+export const SECRET_SHAPES: readonly { what: string; re: RegExp }[] = [
+  { what: 'an AWS access key id', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { what: 'a GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,90})\b/ },
+  { what: 'a GitLab token', re: /\bglpat-[A-Za-z0-9_-]{20}\b/ },
+  { what: 'a Slack token', re: /\bxox[abposr]-[0-9A-Za-z-]{10,72}\b/ },
+  { what: 'a Stripe live secret key', re: /\b[rs]k_live_[0-9A-Za-z]{20,99}\b/ },
+  { what: 'a Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { what: 'a SendGrid API key', re: /\bSG\.[0-9A-Za-z_-]{22}\.[0-9A-Za-z_-]{43}\b/ },
+  { what: 'an npm token', re: /\bnpm_[A-Za-z0-9]{36}\b/ },
+];
+
+/** The provider-format secret inside a value, if any (documentation examples excepted). */
+export function shapedSecret(s: string): { what: string; value: string } | null {
+  if (s.length > 8192) return null;
+  for (const { what, re } of SECRET_SHAPES) {
+    const m = re.exec(s);
+    if (m && !/EXAMPLE|XXXX|0000000000/i.test(m[0])) return { what, value: m[0] };
+  }
+  return null;
+}
+
 export function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {
@@ -88,6 +113,8 @@ export function findSensitive(value: unknown, sentText: string): Sensitive[] {
     if ((HASH_KEY.test(key) || PASSWORD_KEY.test(key)) && /^[0-9a-f]{32,128}$/i.test(s)) return void out.push({ kind: 'password-hash', path, value: s });
     if (PASSWORD_KEY.test(key) && typeof v === 'string' && s.length >= 4 && !/^[*•x.]+$/i.test(s)) return void out.push({ kind: 'plaintext-password', path, value: s });
     if (SECRET_KEY.test(key) && !NOT_SECRET_KEY.test(key) && typeof v === 'string' && highEntropy(s)) return void out.push({ kind: 'api-key', path, value: s });
+    const shaped = typeof v === 'string' ? shapedSecret(s) : null;
+    if (shaped && !sentText.includes(shaped.value)) return void out.push({ kind: 'api-key', path, value: shaped.value });
     const digits = s.replace(/[ -]/g, '');
     if (/^\d{13,19}$/.test(digits) && luhn(digits) && !NOT_CARD_KEY.test(key) && (CARD_KEY.test(key) || CARD_BRAND.test(digits))) return void out.push({ kind: 'card-number', path, value: s });
     if (SSN_KEY.test(key) && /^\d{3}-?\d{2}-?\d{4}$/.test(s)) return void out.push({ kind: 'national-id', path, value: s });
@@ -192,7 +219,9 @@ export const excessiveDataExposure = defineCheck({
   description:
     'Reads each endpoint\'s successful key-1 baseline (no extra request). Sensitive values, each needing its name and its value (or an ' +
     'unmistakable value): password hashes (crypt/PHC strings, hex digests under a hash-like name), plain-text passwords, private keys (PEM), ' +
-    'secrets and API keys (a secret-like name with a random value of ≥ 16 characters; hints, prefixes, public keys and fingerprints excluded), ' +
+    'secrets and API keys (a secret-like name with a random value of ≥ 16 characters; hints, prefixes, public keys and fingerprints excluded; ' +
+    'or, whatever the name and in text bodies too, a provider format recognised by its shape: AWS access key ids, GitHub, GitLab, Slack, ' +
+    'Stripe live, Google, SendGrid and npm keys, documentation examples excepted), ' +
     'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Declared ' +
     'fields are reported only when they are sensitive by name and value. Separately: properties the response schema does not declare — ' +
     'where it closes the object (`additionalProperties: false`), or whose names look internal (cost, fraud score, internal notes...) — one ' +
@@ -218,6 +247,17 @@ export const excessiveDataExposure = defineCheck({
       // A text body can still carry a private key.
       if (PRIVATE_KEY.test(ex.body)) {
         yield { parameter: 'private-key', name: SENSITIVE_NAMES['private-key'], description: `${describeEndpoint(ep)} returns a PEM private key in its response body.`, exchanges: [{ label: 'Baseline', exchange: ex }] };
+      }
+      const shaped = shapedSecret(ex.body.slice(0, 8192));
+      if (shaped && !`${ex.request.url} ${ex.request.body ?? ''}`.includes(shaped.value)) {
+        yield {
+          parameter: 'api-key',
+          name: SENSITIVE_NAMES['api-key'],
+          description: `${describeEndpoint(ep)} returns ${shaped.what} in its response body (recognised by its format). Anyone who can call it, or read its responses in logs and caches, gets it.`,
+          notes: [`Found: ${masked(shaped.value)}. The value is masked in the exchange below.`],
+          exchanges: [{ label: 'Baseline', exchange: maskedExchange(ex, [{ kind: 'api-key', path: '(body)', value: shaped.value }]) }],
+          reproduce: ex,
+        };
       }
       return;
     }

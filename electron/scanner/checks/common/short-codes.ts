@@ -18,6 +18,8 @@ const WRITE = ['POST', 'PUT', 'PATCH'];
 export interface ShortCode {
   field: string;
   digits: number;
+  /** The schema pins the length; otherwise `digits` is a guess the check confirms from the API's answers. */
+  known: boolean;
 }
 
 /** How many digits a schema allows, when it pins the value to 4-8 digits; null when it says nothing or something else. */
@@ -58,7 +60,7 @@ export function shortCodeField(e: Endpoint): ShortCode | null {
     // A bare "code" is a coupon or a product code unless the route is about accounts; with no length it may be a long token.
     if (bare && !CODE_ROUTE.test(words(e)) && (digits === null || !ACCOUNT_ROUTE.test(words(e)))) continue;
     if (!bare && digits === null && !OTP_NAME.test(name)) continue;
-    return { field: name, digits: digits ?? 6 };
+    return { field: name, digits: digits ?? 6, known: digits !== null };
   }
   return null;
 }
