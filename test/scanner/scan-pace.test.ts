@@ -216,7 +216,8 @@ describe('the pace of a scan (issue 27)', () => {
     expect(out.status).toBe('completed');
     // The requests queued behind it waited, but were never taken for slow ones; the slow one was never sent again.
     expect(server.hits.filter((h) => h.url.startsWith('/pets/7'))).toHaveLength(1);
-    expect(findings).toEqual(['api4-slow-operation GET /pets/{petId}: Resource-intensive operation: one request took 5.3 s (slow response)']);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatch(/^api4-slow-operation GET \/pets\/\{petId\}: Resource-intensive operation: one request took [56]\.\d s \(slow response\)$/);
     const notes = out.errors.join('\n');
     expect(notes).not.toMatch(/Requests without a response/);
     expect(notes).toMatch(/GET \/pets\/\{petId\} took 5\.\d s to answer with nothing else in flight/);

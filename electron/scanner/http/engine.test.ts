@@ -241,6 +241,8 @@ describe('failures', () => {
     expect(again.error).toMatch(new RegExp(`^${NOT_SENT_SLOW} \\(5\\.\\d s with nothing else in flight\\)$`));
     expect(api.hits.filter((h) => h.url === '/slow')).toHaveLength(1);
     expect((await e.send({ method: 'POST', url: `${api.url}/fast`, body: '{}', operation: 'op-fast' })).status).toBe(200);
+    // A probe of the endpoint's path (an IDE page, a __typename document) tagged with the operation still goes.
+    expect((await e.send({ method: 'GET', url: `${api.url}/graphiql`, operation: 'op-slow', pathProbe: true })).status).toBe(200);
     expect(e.slowOperations()).toEqual([{ operation: 'op-slow', ms: expect.any(Number), alone: true, evidence: first, ownMs: expect.any(Number), usualMs: 0 }]);
   }, 15_000);
 

@@ -88,6 +88,16 @@ export interface ProbeRequest {
   alone?: boolean;
   /** A 429 is what the check measures (a burst looking for a rate limit): not retried. */
   throttleIsAnswer?: boolean;
+  /**
+   * The request tests the endpoint's path, not its operation (an IDE page, a document of __typename only, one
+   * that fails validation): an operation found slow does not keep it back, and its time says nothing about it.
+   */
+  pathProbe?: boolean;
+  /**
+   * The probe bounds its own cost (a depth ladder that foresees each level's time, under its own time limit): an
+   * operation found slow with the scan's ordinary values does not keep it back.
+   */
+  ownGuard?: boolean;
 }
 
 /** An operation that registers users: a REST operation, or a GraphQL mutation on its endpoint. */
@@ -583,7 +593,7 @@ export class HttpEngine {
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
-    const slow = req.operation && !req.login ? this.slow.get(req.operation) : undefined;
+    const slow = req.operation && !req.login && !req.pathProbe && !req.ownGuard ? this.slow.get(req.operation) : undefined;
     if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${((slow.ownMs ?? slow.ms) / 1000).toFixed(1)} s with nothing else in flight)`);
     const filled = this.withPasswords(req, url);
     const exchange = await this.exchange(filled.req, method, filled.url, budgets);
@@ -664,8 +674,8 @@ export class HttpEngine {
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     const pace = this.pace(origin);
     // A probe built to be slow (a sleep, a deep query) says nothing about its operation; an ordinary request does.
-    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation;
-    const suspect = req.operation ? this.slow.get(req.operation) : undefined;
+    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation && !req.pathProbe;
+    const suspect = req.operation && !req.pathProbe ? this.slow.get(req.operation) : undefined;
     const alone = req.alone ?? (sendsAlone() || !!suspect);
     let retried = 0;
     for (let attempt = 0; ; attempt += 1) {
@@ -728,7 +738,7 @@ export class HttpEngine {
       // A timeout whose own time is past the bar says the operation takes at least that long, like an answer that late.
       if (measured && (response || outcome === 'timeout')) this.timeOperation(req.operation!, duration, ownMs, exchange, usualMs);
       // An operation that just showed it holds the target past the bar is not sent again, not even as a retry.
-      const canRetry = retried < this.options.retries && this.budget.left > 0 && !(req.operation && this.slow.get(req.operation)?.alone);
+      const canRetry = retried < this.options.retries && this.budget.left > 0 && !(measured && this.slow.get(req.operation!)?.alone);
       if (response && !throttled) {
         const location = REDIRECTS.has(response.status) ? (response.headers.location ?? null) : null;
         return { exchange, location, stamp: wire.stamp };

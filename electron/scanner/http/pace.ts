@@ -1,8 +1,9 @@
 // The adaptive pace of one target (issue 27): how many requests may be in flight to it and how fast they
 // start, adjusted to what it shows. It starts at the configured concurrency and rate; an answer that comes
-// back far slower than usual, a timeout or a dropped connection halves the requests in flight (down
-// to one) and the rate with them, once per round of requests; answers at the usual speed win them back one
-// at a time (AIMD, docs/decisions.md "Adaptive pace"). A 429 is left to the request it answered (engine.ts:
+// back far slower than usual or a dropped connection halves the requests in flight (down to one) and the
+// rate with them, once per round of requests, and a timeout drops them to one at once (the target may still
+// be working on the request given up on); answers at the usual speed win them back one at a time (AIMD,
+// docs/decisions.md "Adaptive pace"). A 429 is left to the request it answered (engine.ts:
 // it waits the Retry-After and is sent again). A heavy probe runs alone: it waits for what is in flight, and
 // nothing else starts until it ends.
 
@@ -225,12 +226,14 @@ export class Pace {
       this.change(this.limit + 1, 'answers came back at the usual speed');
       return;
     }
-    const why =
-      outcome === 'timeout'
-        ? 'a request timed out'
-        : outcome === 'failed'
-          ? 'the target dropped a connection'
-          : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
+    // A timeout: the target may still be working on the request given up on, and on a server that answers one
+    // request at a time everything sent meanwhile waits behind it (and times out too): one request at a time until
+    // answers come back at the usual speed.
+    if (outcome === 'timeout') {
+      this.change(1, 'a request timed out (the target may still be working on it)', true);
+      return;
+    }
+    const why = outcome === 'failed' ? 'the target dropped a connection' : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
     this.change(Math.max(1, Math.floor(this.limit / 2)), why, true);
   }
 

@@ -126,7 +126,8 @@ interface PathResult {
 
 async function probePath(ctx: CheckContext, path: string, ops: Endpoint[], known: ReadonlySet<string>): Promise<PathResult | null> {
   const first = ops[0]!;
-  const refusal = await sendGraphql(ctx, first, { query: PROBE }, { auth: AS_KEY1, path });
+  // The introspection probe and the misspelled documents run no resolver of the operation (they fail validation): its slowness does not hold them back.
+  const refusal = await sendGraphql(ctx, first, { query: PROBE }, { auth: AS_KEY1, path, pathProbe: true });
   // No GraphQL answer: nothing to read. Introspection on: api9-graphql-introspection reports the schema, and the suggestions
   // are reported for information, since turning introspection off (the usual fix) would leave them.
   const introspection = introspectionOn(refusal);
@@ -138,7 +139,7 @@ async function probePath(ctx: CheckContext, path: string, ops: Endpoint[], known
     if (ctx.budgetLeft() <= 0) break;
     const doc = misspelledDocument(endpoint, known);
     if (!doc) continue;
-    const ex = await sendGraphql(ctx, endpoint, { query: doc.document }, { auth: AS_KEY1, path });
+    const ex = await sendGraphql(ctx, endpoint, { query: doc.document }, { auth: AS_KEY1, path, pathProbe: true });
     const names = suggestedNames(errorMessages(graphqlAnswer(ex)));
     probes.push({ endpoint, exchange: ex, typos: doc.typos, names });
   }
