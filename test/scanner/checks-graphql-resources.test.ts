@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptOutcome, attemptPlan, ATTEMPTS, graphqlBatchBruteForce } from '../../electron/scanner/checks/api2-authentication/graphql-batch-brute-force';
 import { beyondPublicFace, graphqlUnauthenticated, privateMark } from '../../electron/scanner/checks/api2-authentication/graphql-unauthenticated';
 import { ALIASES, BATCH, graphqlBatching } from '../../electron/scanner/checks/api4-resource-consumption/graphql-batching';
-import { graphqlDepth, nestedSelection, reachedDepth } from '../../electron/scanner/checks/api4-resource-consumption/graphql-depth';
+import { answerShape, graphqlDepth, nestedSelection, reachedDepth } from '../../electron/scanner/checks/api4-resource-consumption/graphql-depth';
 import { aliasedCopiesDocument, aliasedCopiesVariables } from '../../electron/scanner/checks/common/graphql';
 import { checkProblems } from '../../electron/scanner/checks/index';
 import { graphqlEndpointsOf, scanGraphqlChecks } from '../helpers/graphql-check-scan';
@@ -34,6 +34,13 @@ describe('GraphQL resource and authentication checks: helpers', () => {
     expect(nestedSelection(['author', 'books'], 3)).toBe('{ author { books { author { __typename } } } }');
     expect(reachedDepth([{ author: { books: [{ author: { __typename: 'Author' } }] } }], ['author', 'books'])).toBe(4);
     expect(reachedDepth([{ author: { books: [] } }], ['author', 'books'])).toBe(2);
+  });
+
+  it('count what an answer holds level by level, and what each cycle field gave its parent', () => {
+    const books = (n: number) => Array.from({ length: n }, () => ({ author: { __typename: 'Author' } }));
+    // books { author { books { author } } }: 2 books, each author with 3 books, each with its author.
+    const shape = answerShape([{ author: { books: books(3) } }, { author: { books: books(3) } }], ['author', 'books']);
+    expect(shape).toEqual({ objects: 2 + 2 + 6 + 6, deepest: 6, widest: 3, branching: [1, 3] });
   });
 
   it('give each alias its own variables', () => {
@@ -81,6 +88,7 @@ describe('GraphQL resource and authentication checks on the target', () => {
     const [open, limited] = await Promise.all([target('hardened', { 'depth-limit': true }), target('hardened')]);
     const [s, quiet] = await Promise.all([scanGraphqlChecks(open, [graphqlDepth], { only: ['Query.books'] }), scanGraphqlChecks(limited, [graphqlDepth], { only: ['Query.books'] })]);
     const [f] = s.of(graphqlDepth);
+    expect(f, s.outcome.errors.join('\n')).toBeDefined();
     expectGraphqlFinding(f, 'Query.books', 'depth');
     expect(f!.description).toMatch(/12 levels deep/);
     expect(f!.description).toMatch(/depth 2 \d+ ms, depth 3 \d+ ms, .*depth 11 \d+ ms, depth 12 \d+ ms/);

@@ -42,13 +42,17 @@ const AMPLIFIED_CAP_MS = 6_000;
 const COPY_STEPS = [50, 32, 16] as const;
 export const MIN_COPIES = COPY_STEPS[COPY_STEPS.length - 1];
 const MAX_OPERATIONS = 2;
-const PROBE_TIMEOUT_MS = 10_000;
+/**
+ * Far above what the copies are sized for: giving up early frees nothing on a server that answers one request at
+ * a time (it goes on), and loses the proof on a loaded one.
+ */
+const PROBE_TIMEOUT_MS = 30_000;
 const LIST = /^\s*\[/;
 
-/** Cheap queries first: no argument at all, then optional ones only; single objects before lists. */
-function candidates(endpoints: readonly Endpoint[]): Endpoint[] {
+/** Cheap queries first: no argument at all, then optional ones only; single objects before lists; none the scan found slow. */
+function candidates(endpoints: readonly Endpoint[], slow: ReadonlySet<string>): Endpoint[] {
   return endpoints
-    .filter((e) => e.graphql?.kind === 'query' && !argumentsOf(e).some((p) => p.required))
+    .filter((e) => e.graphql?.kind === 'query' && !argumentsOf(e).some((p) => p.required) && !slow.has(e.id))
     .map((e, i) => ({ e, i, rank: (argumentsOf(e).length ? 2 : 0) + (LIST.test(e.graphql!.returns) ? 1 : 0) }))
     .sort((a, b) => a.rank - b.rank || a.i - b.i)
     .slice(0, MAX_OPERATIONS)
@@ -176,7 +180,7 @@ export const graphqlBatching = defineCheck({
   budget: MAX_OPERATIONS * 3,
   techniques: ['API4.graphql-batching'],
   description:
-    'Picks a cheap query (no required argument; without arguments and returning one object first) and, as key 1 with the selection cut ' +
+    'Picks a cheap query (no required argument; without arguments and returning one object first; none the scan found slow) and, as key 1 with the selection cut ' +
     `to __typename, sends it once, then ${ALIASES} aliases of its field in one operation, then an array batch of ${BATCH} copies, one at a ` +
     'time with nothing else of the scan in flight. The copies are cut so that the single answer\'s time times the copies stays under ' +
     `${AMPLIFIED_CAP_MS / 1000} s (an operation that would get fewer than ${MIN_COPIES} is not amplified; the next one is tried). One finding ` +
@@ -195,7 +199,8 @@ export const graphqlBatching = defineCheck({
   references: [OWASP_API4, 'https://cwe.mitre.org/data/definitions/770.html', OWASP_GRAPHQL_CHEAT_SHEET, `${OWASP_GRAPHQL_CHEAT_SHEET}#batching-attacks`],
   appliesTo: (e) => e.flags.includes('URC') && e.graphql?.kind === 'query',
   async *run(ctx) {
-    for (const endpoint of candidates(ctx.endpoints)) {
+    const slow = new Set((ctx.slowOperations?.() ?? []).filter((o) => o.alone).map((o) => o.operation));
+    for (const endpoint of candidates(ctx.endpoints, slow)) {
       if (ctx.budgetLeft() < 3) break;
       const p = await probe(ctx, endpoint);
       // The query does not answer key 1, or answers too slowly to amplify: it says nothing about batching, try the next.
