@@ -11,7 +11,7 @@ import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../pass
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, sleep } from './limits';
-import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, type PaceChange, type PaceOutcome, type PaceView } from './pace';
+import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, SLOW_FACTOR, type PaceChange, type PaceOutcome, type PaceView } from './pace';
 import { proxyDispatcher, type ScanProxy } from './proxy';
 
 export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
@@ -771,7 +771,8 @@ export class HttpEngine {
    */
   private timeOperation(operation: string, ms: number, ownMs: number | null, exchange: Exchange, usualMs: number): void {
     const known = this.slow.get(operation);
-    if (ms < this.slowOperationMs || (ownMs !== null && ownMs < this.slowOperationMs)) {
+    // Own time under the bar, or not far past the target's usual answer (a machine slow for every request does not make one operation slow): it only waited.
+    if (ms < this.slowOperationMs || (ownMs !== null && (ownMs < this.slowOperationMs || (usualMs > 0 && ownMs < SLOW_FACTOR * usualMs)))) {
       if (known && !known.alone) this.slow.delete(operation);
       return;
     }

@@ -35,8 +35,10 @@ const NEXT_RUNG_CAP_MS = 5_000;
 const GROWTH_FLOOR_MS = 50;
 /** ... and, under this, shown again when the pair is sent once more (short times are noisy). */
 const CONFIRMED_MS = 1_000;
-/** ... and this many times slower than the rung one level shallower, with this many times its objects. */
+/** ... with this many times the objects of the rung one level shallower (the data says the work multiplied) ... */
 const GROWTH_RATIO = 3;
+/** ... and this many times its time (the clock agrees). */
+const TIME_GROWTH_RATIO = 2;
 /** The deep query is "markedly slower" past the shallow one by 200 ms and 3x. */
 const SLOW: SlowBar = { floorMs: 200, ratio: 3 };
 
@@ -139,7 +141,7 @@ function grew(prev: Rung | undefined, r: Rung): boolean {
   if (!prev?.executed || !r.executed) return false;
   return (
     r.exchange.durationMs >= GROWTH_FLOOR_MS &&
-    r.exchange.durationMs >= GROWTH_RATIO * Math.max(prev.exchange.durationMs, 1) &&
+    r.exchange.durationMs >= TIME_GROWTH_RATIO * Math.max(prev.exchange.durationMs, 1) &&
     r.shape.objects >= GROWTH_RATIO * Math.max(prev.shape.objects, 1)
   );
 }
@@ -252,7 +254,7 @@ export const graphqlDepth = defineCheck({
     `On up to ${MAX_OPERATIONS} queries whose returned type has a field cycle back to itself (those without required arguments first, ` +
     "else with the scan's own argument values), sends as key 1 the query nested along the cycle one level at a time, from " +
     `${DEPTHS[0]} to ${DEEP} levels (ending in __typename), each alone with nothing else of the scan in flight. The ladder stops at the ` +
-    `first refusal; at the first level whose time and objects both multiplied (${GROWTH_RATIO}x the level before, at least ` +
+    `first refusal; at the first level whose objects multiplied (${GROWTH_RATIO}x the level before) and time too (${TIME_GROWTH_RATIO}x, at least ` +
     `${GROWTH_FLOOR_MS} ms; under ${CONFIRMED_MS / 1000} s the pair is sent again and must show it again): the work grows with depth, ` +
     `which is the finding; or before a level foreseen to take more than ${NEXT_RUNG_CAP_MS / 1000} s (from the last level's time and ` +
     'how the time or the answer\'s objects grew, each cycle field counted with the children it gave before). Finding also when the ' +
