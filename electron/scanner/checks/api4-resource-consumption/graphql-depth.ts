@@ -146,6 +146,14 @@ function grew(prev: Rung | undefined, r: Rung): boolean {
   );
 }
 
+/** The first rung whose objects multiplied over the one before (GROWTH_RATIO), when the answers kept executing. */
+function multiplied(rungs: readonly Rung[]): Rung | null {
+  for (let i = 1; i < rungs.length; i += 1) {
+    if (rungs[i]!.executed && rungs[i]!.shape.objects >= GROWTH_RATIO * Math.max(rungs[i - 1]!.shape.objects, 1)) return rungs[i]!;
+  }
+  return null;
+}
+
 async function rung(ctx: CheckContext, endpoint: Endpoint, depth: number, variables: Record<string, unknown>): Promise<Rung> {
   const op = operationOf(endpoint);
   const query = operationDocument(op, { selection: nestedSelection(op.cycle!, depth - 1), name: `PortcullisDepth${depth}` });
@@ -185,7 +193,11 @@ async function ladder(ctx: CheckContext, endpoint: Endpoint): Promise<Ladder | n
     }
     if (depth === DEEP) break;
     const next = foreseenMs(prev, rung_, cycle);
-    if (next > NEXT_RUNG_CAP_MS) return { rungs, growth: null, stopped: `the next level was foreseen to take about ${(next / 1000).toFixed(1)} s` };
+    if (next > NEXT_RUNG_CAP_MS) {
+      const stopped = `the next level was foreseen to take about ${(next / 1000).toFixed(1)} s`;
+      // Too slow to go on because the objects multiply level after level: the data shows the growth the clock would (deterministically).
+      return { rungs, growth: multiplied(rungs), stopped };
+    }
   }
   return { rungs, growth: null, stopped: null };
 }
@@ -206,7 +218,8 @@ function finding(ctx: CheckContext, endpoint: Endpoint, l: Ladder): FindingDraft
   const growth =
     l.growth && before
       ? `each level multiplies the work: ${before.depth} levels returned ${before.shape.objects} objects in ${ms(before.exchange)}, ${deep.depth} levels ` +
-        `${deep.shape.objects} objects in ${ms(deep.exchange)}, so a few more levels would hold the server for minutes (the scan went no deeper). `
+        `${deep.shape.objects} objects in ${ms(deep.exchange)}${l.stopped ? `, and ${l.stopped} (${rungs[rungs.length - 1]!.depth} levels took ${ms(rungs[rungs.length - 1]!.exchange)})` : ''}, ` +
+        'so a few more levels would hold the server for minutes (the scan went no deeper). '
       : '';
   return {
     endpoint,
@@ -257,7 +270,8 @@ export const graphqlDepth = defineCheck({
     `first refusal; at the first level whose objects multiplied (${GROWTH_RATIO}x the level before) and time too (${TIME_GROWTH_RATIO}x, at least ` +
     `${GROWTH_FLOOR_MS} ms; under ${CONFIRMED_MS / 1000} s the pair is sent again and must show it again): the work grows with depth, ` +
     `which is the finding; or before a level foreseen to take more than ${NEXT_RUNG_CAP_MS / 1000} s (from the last level's time and ` +
-    'how the time or the answer\'s objects grew, each cycle field counted with the children it gave before). Finding also when the ' +
+    'how the time or the answer\'s objects grew, each cycle field counted with the children it gave before) — a finding too when the ' +
+    `objects had multiplied (${GROWTH_RATIO}x) from one level to the next on the way. Finding also when the ` +
     `${DEEP}-level query (past the usual limits of 7-10) is executed: HTTP 2xx, the field resolved, no error; high confidence when the data ` +
     'itself reaches 10 levels or the work multiplied. A deep query markedly slower (3x and 200 ms more) than the shallow one, or work that ' +
     'multiplies, raises the availability impact. Silent when the server refuses the depth with an error.',
