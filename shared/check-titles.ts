@@ -32,6 +32,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api4-graphql-depth': 'GraphQL query depth not limited',
   'api4-graphql-batching': 'GraphQL alias and batch amplification not limited',
   'api4-graphql-document-abuse': 'GraphQL documents that should be refused are run',
+  'api4-slow-operation': 'Resource-intensive operation: one request holds the server for seconds',
   'api5-bfla-admin-operation': 'Administrative operation available to a lower-privileged user',
   'api5-bfla-role-operation': 'The lower-privileged role reaches what an ordinary user is refused',
   'api5-bfla-method-swap': 'Undeclared HTTP method changes an object',

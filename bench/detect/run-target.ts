@@ -103,6 +103,10 @@ export async function runTarget(t: DetectTarget, outDir: string): Promise<Target
         '--config',
         path.join(BENCH_DIR, t.id, plan.config),
         ...plan.flags,
+        // For comparisons (docs/benchmarks.md): BENCH_HAR_DIR keeps each scan's traffic and findings there,
+        // BENCH_EXTRA_FLAGS adds CLI flags ("--concurrency 1"); docs/detection.md still shows the plan's flags.
+        ...(process.env.BENCH_HAR_DIR ? ['--har', path.join(process.env.BENCH_HAR_DIR, `${t.id}-${n + 1}.har`)] : []),
+        ...(process.env.BENCH_EXTRA_FLAGS ? process.env.BENCH_EXTRA_FLAGS.split(' ').filter(Boolean) : []),
         '--out',
         dir,
         '--quiet',
@@ -131,6 +135,7 @@ export async function runTarget(t: DetectTarget, outDir: string): Promise<Target
     fs.rmSync(state, { recursive: true, force: true });
   }
   fs.writeFileSync(path.join(outDir, 'outcome.json'), `${JSON.stringify(outcome, null, 2)}\n`);
+  if (process.env.BENCH_HAR_DIR) for (const [n] of t.scans.entries()) fs.cpSync(path.join(outDir, `scan-${n + 1}`), path.join(process.env.BENCH_HAR_DIR, `scan-${n + 1}`), { recursive: true });
   return outcome;
 }
 

@@ -139,6 +139,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
     note: (m) => run.note(m),
     skip: (reason, code) => run.skip(task.check, reason, code, task.endpoints),
     holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT, task.check),
+    slowOperations: () => engine.slowOperations(),
   };
 }
 

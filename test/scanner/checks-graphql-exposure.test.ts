@@ -31,7 +31,7 @@ async function scan(mode: 'vulnerable' | 'hardened', flaws: Partial<Record<Graph
 }
 
 describe('GraphQL exposure checks', () => {
-  it('find introspection, debug errors and CSRF-able mutations on the vulnerable target, and leave suggestions to introspection', async () => {
+  it('find introspection, debug errors and CSRF-able mutations on the vulnerable target, and suggestions for information', async () => {
     const { t, s } = await scan('vulnerable');
 
     const [intro, ...moreIntro] = s.of(graphqlIntrospection);
@@ -43,8 +43,12 @@ describe('GraphQL exposure checks', () => {
     // The scan's own GraphQL path is asked first, by POST: no guessed path was needed.
     expect(t.requests.count({ pathPrefix: '/api/' })).toBe(0);
 
-    // Introspection answers: the suggestions are that finding's business.
-    expect(s.of(graphqlFieldSuggestions)).toEqual([]);
+    // Introspection answers: the schema is public, so the suggestions are information only (they would outlive introspection turned off).
+    const [suggestions, ...moreSuggestions] = s.of(graphqlFieldSuggestions);
+    expect(moreSuggestions).toEqual([]);
+    expect(suggestions).toMatchObject({ method: 'POST', path: '/graphql', parameter: 'field-suggestions', severity: 'info' });
+    expect(suggestions!.description).toMatch(/answers introspection and answers misspelled names with suggestions/);
+    expect(suggestions!.description).toMatch(/turning introspection off, the usual fix, would not hide it/);
 
     const [debug, ...moreDebug] = s.of(graphqlDebugErrors);
     expect(moreDebug).toEqual([]);

@@ -10,6 +10,7 @@ import type { ScanPace } from '../../shared/contract';
 import { createMemoryLogger } from '../../electron/log';
 import { defineCheck } from '../../electron/scanner/checks/common/helpers';
 import type { Check, CheckContext, FindingDraft } from '../../electron/scanner/checks/types';
+import { slowOperation } from '../../electron/scanner/checks/api4-resource-consumption/slow-operation';
 import { runScan, type ScanOutcome } from '../../electron/scanner/run';
 import { BEARER_SECURITY, miniApiEndpoints } from '../helpers/mini-api';
 
@@ -88,19 +89,25 @@ function probeCheck(id: string, run: (ctx: CheckContext) => AsyncGenerator<Findi
   });
 }
 
-async function scan(url: string, checks: Check[], engine: { concurrency: number; timeoutMs: number; retries?: number }, paces: ScanPace[] = []): Promise<ScanOutcome> {
+async function scan(
+  url: string,
+  checks: Check[],
+  engine: { concurrency: number; timeoutMs: number; retries?: number },
+  paces: ScanPace[] = [],
+  findings: string[] = [],
+): Promise<ScanOutcome> {
   return runScan(
     {
       scanId: '00000000-0000-4000-8000-00000000face',
       api: { id: 'a', name: 'one worker', baseUrl: url, security: BEARER_SECURITY },
-      endpoints: miniApiEndpoints().map((e, i) => ({ ...e, id: `e${i}` })),
+      endpoints: miniApiEndpoints().map((e, i) => ({ ...e, id: `e${i}`, flags: [...e.flags, 'URC'] })),
       keys: { 1: 'alice-token' },
       engine: { rps: 0, retries: 2, maxBodyBytes: 1 << 20, maxRequestsPerScan: 5000, maxRequestsPerEndpoint: 1000, tlsVerify: true, allowLocal: true, ...engine },
       options: { lowerPrivilegeKey: 2, allowExistingObjects: false },
       checks,
       signal: new AbortController().signal,
     },
-    { logger: createMemoryLogger(), progress: (_p, _c, pace) => pace && paces.push(pace), finding: async () => true },
+    { logger: createMemoryLogger(), progress: (_p, _c, pace) => pace && paces.push(pace), finding: async (f) => (findings.push(`${f.check_id} ${f.method} ${f.path}: ${f.vulnerability_name}`), true) },
   );
 }
 
@@ -183,4 +190,36 @@ describe('the pace of a scan (issue 27)', () => {
     expect(out.coverage.summary.reasons.map((r) => r.reason)).toContain('timeout');
     expect(out.errors.join('\n')).toContain('1 check could not conclude on 1 operation: requests they needed went unanswered even after retries (1 timed out).');
   }, 20_000);
+
+  it('sends a slow operation of a one-worker server once, while others wait behind it, and reports it once (issue 27)', async () => {
+    // A pet's page holds the only worker for 5.3 s; everything else takes 5 ms (plus the queue).
+    const server = await oneAtATime((req, res) => {
+      if (!req.url?.startsWith('/pets/7')) return false;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":"ok"}');
+      }, 5_300);
+      return true;
+    });
+    const busy = probeCheck('api8-pace-around-slow', async function* (ctx) {
+      const pet = ctx.allEndpoints.find((e) => e.method === 'GET' && e.path === '/pets/{petId}')!;
+      const pets = (n: number) => ctx.send({ method: 'GET', url: ctx.url(`/pets?n=${n}`), auth: { kind: 'key', key: 1 } });
+      // Requests ahead of it, the slow one, requests behind it; then the slow one asked for again.
+      const first = [pets(1), pets(2), pets(3), ctx.send({ method: 'GET', url: ctx.url('/pets/7'), auth: { kind: 'key', key: 1 } }, pet), pets(4), pets(5), pets(6)];
+      await Promise.all(first);
+      await ctx.send({ method: 'GET', url: ctx.url('/pets/7?again=1'), auth: { kind: 'key', key: 1 } }, pet);
+      await Promise.all([pets(7), pets(8)]);
+      yield* [] as FindingDraft[];
+    });
+    const findings: string[] = [];
+    const out = await scan(server.url, [busy, slowOperation], { concurrency: 4, timeoutMs: 8_000, retries: 2 }, [], findings);
+    expect(out.status).toBe('completed');
+    // The requests queued behind it waited, but were never taken for slow ones; the slow one was never sent again.
+    expect(server.hits.filter((h) => h.url.startsWith('/pets/7'))).toHaveLength(1);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatch(/^api4-slow-operation GET \/pets\/\{petId\}: Resource-intensive operation: one request took [56]\.\d s \(slow response\)$/);
+    const notes = out.errors.join('\n');
+    expect(notes).not.toMatch(/Requests without a response/);
+    expect(notes).toMatch(/GET \/pets\/\{petId\} took 5\.\d s to answer with nothing else in flight/);
+  }, 30_000);
 });

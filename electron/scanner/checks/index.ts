@@ -23,6 +23,7 @@ import { algorithmicComplexity } from './api4-resource-consumption/algorithmic-c
 import { graphqlBatching } from './api4-resource-consumption/graphql-batching';
 import { graphqlDocumentAbuse } from './api4-resource-consumption/graphql-document-abuse';
 import { graphqlDepth } from './api4-resource-consumption/graphql-depth';
+import { slowOperation } from './api4-resource-consumption/slow-operation';
 import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brute-force';
 import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
 import { weakCredentials } from './api2-authentication/weak-credentials';
@@ -103,6 +104,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlDepth,
   graphqlBatching,
   graphqlDocumentAbuse,
+  slowOperation,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,

@@ -8,7 +8,7 @@ import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
 import type { ChosenSecret, LabelledExchange, SetupUser } from '../evidence';
-import type { ProbeRequest } from '../http/engine';
+import type { ProbeRequest, SlowOperation } from '../http/engine';
 import type { Exchange, KeyNumber, RequestAuth } from '../http/exchange';
 import type { Accounts } from '../identities/accounts';
 import type { OobService } from '../oob';
@@ -236,4 +236,6 @@ export interface CheckContext {
   holdBack(reason: string, endpoint?: Endpoint): void;
   /** Marks the check skipped for this scan, with the reason shown in the scan details (and as a coverage reason on the task's operations). */
   skip(reason: string, code?: CoverageReason): void;
+  /** The operations found slow so far (http/engine.ts): those whose own answer time was past the bar are sent nothing more. */
+  slowOperations?(): readonly SlowOperation[];
 }

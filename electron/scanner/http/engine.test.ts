@@ -241,8 +241,31 @@ describe('failures', () => {
     expect(again.error).toMatch(new RegExp(`^${NOT_SENT_SLOW} \\(5\\.\\d s with nothing else in flight\\)$`));
     expect(api.hits.filter((h) => h.url === '/slow')).toHaveLength(1);
     expect((await e.send({ method: 'POST', url: `${api.url}/fast`, body: '{}', operation: 'op-fast' })).status).toBe(200);
-    expect(e.slowOperations()).toEqual([{ operation: 'op-slow', ms: expect.any(Number), alone: true }]);
+    // A probe of the endpoint's path (an IDE page, a __typename document) tagged with the operation still goes.
+    expect((await e.send({ method: 'GET', url: `${api.url}/graphiql`, operation: 'op-slow', pathProbe: true })).status).toBe(200);
+    expect(e.slowOperations()).toEqual([{ operation: 'op-slow', ms: expect.any(Number), alone: true, evidence: first, ownMs: expect.any(Number), usualMs: 0 }]);
   }, 15_000);
+
+  it('tells a slow operation from the requests waiting behind it on a one-worker server: it is sent once, never re-timed (issue 27)', async () => {
+    // One worker, in order: /slow holds it for 5.2 s, the rest take 20 ms each.
+    let busy = Promise.resolve();
+    const api = await target((req, res) => {
+      busy = busy.then(() => new Promise<void>((r) => setTimeout(() => (ok(req, res), r()), req.url === '/slow' ? 5_200 : 20)));
+    });
+    const e = engine(api.url, { concurrency: 4, timeoutMs: 8_000 });
+    // Three requests ahead of it, three behind it: its own time starts when the last one ahead is answered.
+    const ahead = Array.from({ length: 3 }, (_, i) => e.send({ method: 'GET', url: `${api.url}/a${i}`, operation: `op-a${i}` }));
+    const slow = e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    const behind = Array.from({ length: 3 }, (_, i) => e.send({ method: 'GET', url: `${api.url}/b${i}`, operation: `op-b${i}` }));
+    const [first] = await Promise.all([slow, ...ahead, ...behind]);
+    expect(first.status).toBe(200);
+    const again = await e.send({ method: 'POST', url: `${api.url}/slow`, body: '{}', operation: 'op-slow' });
+    expect(again.error).toMatch(new RegExp(`^${NOT_SENT_SLOW} \\(5\\.\\d s with nothing else in flight\\)$`));
+    expect(api.hits.filter((h) => h.url === '/slow')).toHaveLength(1);
+    // Those that waited behind it answered late, but their own time was short: they stay ordinary operations.
+    expect(e.slowOperations().map((o) => [o.operation, o.alone])).toEqual([['op-slow', true]]);
+    expect(e.slowOperations()[0]!.evidence).toBe(first);
+  }, 20_000);
 
   it('runs a heavy probe alone: it waits for what is in flight, and nothing else starts until it ends (issue 27)', async () => {
     const during: number[] = [];

@@ -11,7 +11,7 @@ import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../pass
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, sleep } from './limits';
-import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, type PaceChange, type PaceOutcome, type PaceView } from './pace';
+import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, SLOW_FACTOR, type PaceChange, type PaceOutcome, type PaceView } from './pace';
 import { proxyDispatcher, type ScanProxy } from './proxy';
 
 export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
@@ -88,6 +88,16 @@ export interface ProbeRequest {
   alone?: boolean;
   /** A 429 is what the check measures (a burst looking for a rate limit): not retried. */
   throttleIsAnswer?: boolean;
+  /**
+   * The request tests the endpoint's path, not its operation (an IDE page, a document of __typename only, one
+   * that fails validation): an operation found slow does not keep it back, and its time says nothing about it.
+   */
+  pathProbe?: boolean;
+  /**
+   * The probe bounds its own cost (a depth ladder that foresees each level's time, under its own time limit): an
+   * operation found slow with the scan's ordinary values does not keep it back.
+   */
+  ownGuard?: boolean;
 }
 
 /** An operation that registers users: a REST operation, or a GraphQL mutation on its endpoint. */
@@ -174,14 +184,23 @@ export const NOT_SENT_SIGNUP_OFF = 'not sent: the operation registers users and 
 /** The start of the error of an exchange that never left because its operation answers too slowly to be sent more. */
 export const NOT_SENT_SLOW = 'not sent: the operation answers too slowly';
 
-/** An operation whose answers take long: it runs alone, and once timed alone past the bar, gets no more requests. */
+/** An operation whose answers take long: it runs alone, and once its own time is past the bar, gets no more requests. */
 export interface SlowOperation {
   /** The operation's id (ProbeRequest.operation). */
   operation: string;
   /** Its slowest answer (or timeout) so far. */
   ms: number;
-  /** Timed with nothing else in flight to the target: the time is its own, and it is sent nothing more. */
+  /**
+   * Its own time (no request ahead of it at the target, pace.ts ownTime) was past the bar: the time is its own,
+   * and it is sent nothing more.
+   */
   alone: boolean;
+  /** The exchange that showed it (its own time past the bar), for a finding's evidence. */
+  evidence?: Exchange;
+  /** That exchange's own time, in ms. */
+  ownMs?: number;
+  /** The target's usual answer time then (pace.ts usualMs), in ms. */
+  usualMs?: number;
 }
 
 export class OutOfScopeError extends Error {
@@ -574,8 +593,8 @@ export class HttpEngine {
     if (!this.options.allowLocal && isLocalAddress(url.hostname)) {
       throw new LocalTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
     }
-    const slow = req.operation && !req.login ? this.slow.get(req.operation) : undefined;
-    if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${(slow.ms / 1000).toFixed(1)} s with nothing else in flight)`);
+    const slow = req.operation && !req.login && !req.pathProbe && !req.ownGuard ? this.slow.get(req.operation) : undefined;
+    if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${((slow.ownMs ?? slow.ms) / 1000).toFixed(1)} s with nothing else in flight)`);
     const filled = this.withPasswords(req, url);
     const exchange = await this.exchange(filled.req, method, filled.url, budgets);
     if (registration) this.options.registrations!.answered(registration, exchange);
@@ -655,8 +674,8 @@ export class HttpEngine {
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     const pace = this.pace(origin);
     // A probe built to be slow (a sleep, a deep query) says nothing about its operation; an ordinary request does.
-    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation;
-    const suspect = req.operation ? this.slow.get(req.operation) : undefined;
+    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation && !req.pathProbe;
+    const suspect = req.operation && !req.pathProbe ? this.slow.get(req.operation) : undefined;
     const alone = req.alone ?? (sendsAlone() || !!suspect);
     let retried = 0;
     for (let attempt = 0; ; attempt += 1) {
@@ -705,9 +724,9 @@ export class HttpEngine {
       // A 429 is honoured by the request it answered: it waits what the target asks (a check measuring throttling
       // provoked it; a longer wait is not taken). Limits are often per route, so the rest of the scan goes on.
       const honoured = throttled && !req.throttleIsAnswer && (waitMs ?? 0) <= MAX_RETRY_AFTER_MS;
-      const ranAlone = pace.leave(ticket, outcome, duration);
-      // Answers only: a timeout says the request was given up on, not how long the operation takes.
-      if (measured && response) this.timeOperation(req.operation!, duration, ranAlone);
+      // The target's usual time before this answer joins it: what the answer is compared with.
+      const usualMs = pace.usualMs;
+      const ownMs = pace.leave(ticket, outcome, duration);
       const exchange = new Exchange(
         ++this.seq,
         { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
@@ -716,7 +735,10 @@ export class HttpEngine {
         duration,
       );
       this.options.onExchange?.(exchange);
-      const canRetry = retried < this.options.retries && this.budget.left > 0;
+      // A timeout whose own time is past the bar says the operation takes at least that long, like an answer that late.
+      if (measured && (response || outcome === 'timeout')) this.timeOperation(req.operation!, duration, ownMs, exchange, usualMs);
+      // An operation that just showed it holds the target past the bar is not sent again, not even as a retry.
+      const canRetry = retried < this.options.retries && this.budget.left > 0 && !(measured && this.slow.get(req.operation!)?.alone);
       if (response && !throttled) {
         const location = REDIRECTS.has(response.status) ? (response.headers.location ?? null) : null;
         return { exchange, location, stamp: wire.stamp };
@@ -742,21 +764,25 @@ export class HttpEngine {
   }
 
   /**
-   * Learns which operations are slow from ordinary requests: one answer past the bar makes the operation run
-   * alone (it may only have waited behind another); past the bar alone, it is sent nothing more; at the usual
-   * speed alone, it is cleared.
+   * Learns which operations are slow from ordinary requests. Its own time (pace.ts ownTime: the part after every
+   * request ahead of it was answered) past the bar: it is sent nothing more; its own time under the bar: it only
+   * waited behind others. When its own time cannot be told, an answer (or timeout) past the bar makes it run
+   * alone next time, where its time is its own. An answer under the bar clears it.
    */
-  private timeOperation(operation: string, ms: number, ranAlone: boolean): void {
+  private timeOperation(operation: string, ms: number, ownMs: number | null, exchange: Exchange, usualMs: number): void {
     const known = this.slow.get(operation);
-    if (ms < this.slowOperationMs) {
-      if (known && ranAlone && !known.alone) this.slow.delete(operation);
+    // Own time under the bar, or not far past the target's usual answer (a machine slow for every request does not make one operation slow): it only waited.
+    if (ms < this.slowOperationMs || (ownMs !== null && (ownMs < this.slowOperationMs || (usualMs > 0 && ownMs < SLOW_FACTOR * usualMs)))) {
+      if (known && !known.alone) this.slow.delete(operation);
       return;
     }
-    if (!known) this.slow.set(operation, { operation, ms, alone: ranAlone });
-    else {
-      known.ms = Math.max(known.ms, ms);
-      known.alone ||= ranAlone;
+    const own = ownMs !== null;
+    if (!known) {
+      this.slow.set(operation, { operation, ms, alone: own, ...(own ? { evidence: exchange, ownMs, usualMs } : {}) });
+      return;
     }
+    known.ms = Math.max(known.ms, ms);
+    if (own && !known.alone) Object.assign(known, { alone: true, evidence: exchange, ownMs, usualMs });
   }
 
   async close(): Promise<void> {

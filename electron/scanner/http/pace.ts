@@ -1,8 +1,9 @@
 // The adaptive pace of one target (issue 27): how many requests may be in flight to it and how fast they
 // start, adjusted to what it shows. It starts at the configured concurrency and rate; an answer that comes
-// back far slower than usual, a timeout or a dropped connection halves the requests in flight (down
-// to one) and the rate with them, once per round of requests; answers at the usual speed win them back one
-// at a time (AIMD, docs/decisions.md "Adaptive pace"). A 429 is left to the request it answered (engine.ts:
+// back far slower than usual or a dropped connection halves the requests in flight (down to one) and the
+// rate with them, once per round of requests, and a timeout drops them to one at once (the target may still
+// be working on the request given up on); answers at the usual speed win them back one at a time (AIMD,
+// docs/decisions.md "Adaptive pace"). A 429 is left to the request it answered (engine.ts:
 // it waits the Retry-After and is sent again). A heavy probe runs alone: it waits for what is in flight, and
 // nothing else starts until it ends.
 
@@ -39,11 +40,24 @@ export interface PaceChange {
 export interface PaceTicket {
   readonly alone: boolean;
   readonly epoch: number;
-  /** Its place in the order of starts: no other request started while it ran when it is still the last one at the end. */
-  index: number;
-  /** Nothing else was in flight to the target when it started. */
-  sole: boolean;
+  /** When it left the scanner (after the pacing wait); 0 until then. */
+  startedAt: number;
+  /** When it ended (answered or given up on); 0 until then. */
+  endedAt: number;
+  /** It ended with an answer (not a timeout, not a lost connection). */
+  answered: boolean;
+  /** The requests to the target already in flight when it started: a server that answers in order served them first. */
+  ahead: PaceTicket[];
+  /** Requests given up on before it started with no answer since: the target may still have been working on them. */
+  abandoned: Abandoned[];
   released: boolean;
+}
+
+/** A request given up on (timed out): the target may go on working on it until a later request's answer shows it has moved on. */
+interface Abandoned {
+  startedAt: number;
+  /** The first answer to a request that started after it (on a server that answers in order, it had ended by then). */
+  clearedAt: number | null;
 }
 
 /** An answer this many times slower than the target's usual one (and past SLOW_FLOOR_MS, or a quarter of a shorter timeout) is a sign of load. */
@@ -84,7 +98,6 @@ export class Pace {
   private readonly queue: Waiter[] = [];
   private epoch = 0;
   private credit = 0;
-  private starts = 0;
   private readonly samples: number[] = [];
   private usual = 0;
   private sinceMedian = 0;
@@ -92,8 +105,10 @@ export class Pace {
   private rateTail: Promise<void> = Promise.resolve();
   private readonly born = performance.now();
   private aborted = false;
-  /** When the last request toward the target timed out: the target may still be working on it. */
-  private abandonedAt = -Infinity;
+  /** Requests started and not yet ended, in the order they started. */
+  private readonly running = new Set<PaceTicket>();
+  /** Requests given up on that no later answer has cleared yet. */
+  private pendingAbandoned: Abandoned[] = [];
 
   constructor(
     private readonly settings: { concurrency: number; rps: number; timeoutMs: number },
@@ -131,9 +146,10 @@ export class Pace {
       this.leave(ticket, 'none', 0);
       throw err;
     }
-    ticket.index = ++this.starts;
-    // Alone means nothing else in flight, and nothing given up on lately that the target may still be working on.
-    ticket.sole = (ticket.alone || this.inFlight === 1) && performance.now() - this.abandonedAt > this.settings.timeoutMs;
+    ticket.startedAt = performance.now();
+    ticket.ahead = [...this.running];
+    ticket.abandoned = [...this.pendingAbandoned];
+    this.running.add(ticket);
     return ticket;
   }
 
@@ -145,19 +161,49 @@ export class Pace {
 
   /**
    * Gives the ticket back with how the attempt ended. A heavy probe's time says nothing about load, and a
-   * request started before the last slow-down is not counted again (one slow-down per round). Returns
-   * whether the request ran with no other request to the target in flight (its time is its own).
+   * request started before the last slow-down is not counted again (one slow-down per round). Returns the
+   * part of its duration that was its own (ownTime), null when that cannot be told.
    */
-  leave(ticket: PaceTicket, outcome: PaceOutcome, durationMs: number): boolean {
-    if (ticket.released) return false;
+  leave(ticket: PaceTicket, outcome: PaceOutcome, durationMs: number): number | null {
+    if (ticket.released) return null;
     ticket.released = true;
-    const ranAlone = ticket.sole && ticket.index === this.starts;
+    const started = this.running.delete(ticket);
+    ticket.endedAt = performance.now();
+    ticket.answered = outcome === 'ok' || outcome === 'slow' || outcome === 'throttled';
+    const own = started ? this.ownTime(ticket) : null;
+    // Its ahead list is only needed for its own time: dropping it keeps finished tickets from holding each other.
+    ticket.ahead = [];
+    ticket.abandoned = [];
+    if (started && outcome === 'timeout') this.pendingAbandoned.push({ startedAt: ticket.startedAt, clearedAt: null });
+    if (ticket.answered && this.pendingAbandoned.length) {
+      for (const a of this.pendingAbandoned) if (a.clearedAt === null && ticket.startedAt > a.startedAt) a.clearedAt = ticket.endedAt;
+      this.pendingAbandoned = this.pendingAbandoned.filter((a) => a.clearedAt === null);
+    }
     if (ticket.alone) this.aloneHeld = false;
     else this.inFlight -= 1;
-    if (outcome === 'timeout') this.abandonedAt = performance.now();
     if (!ticket.alone && outcome !== 'none') this.learn(ticket, outcome, durationMs);
     this.pump();
-    return ranAlone;
+    return own;
+  }
+
+  /**
+   * How long the target spent on this request alone: from when every request ahead of it had been answered
+   * (and every request given up on before it had been cleared by a later answer) to its end. On a server that
+   * answers one request at a time in order, the rest of its time was spent on those; requests started after it
+   * do not delay it there. null when a request ahead of it was given up on or is still in flight, or when a
+   * request given up on before it had no later answer but its own: the target may have been on that all along.
+   */
+  private ownTime(ticket: PaceTicket): number | null {
+    let clear = ticket.startedAt;
+    for (const a of ticket.ahead) {
+      if (!a.released || !a.answered) return null;
+      clear = Math.max(clear, a.endedAt);
+    }
+    for (const a of ticket.abandoned) {
+      if (a.clearedAt === null) return null;
+      clear = Math.max(clear, a.clearedAt);
+    }
+    return Math.max(0, ticket.endedAt - clear);
   }
 
   private learn(ticket: PaceTicket, outcome: PaceOutcome, durationMs: number): void {
@@ -180,12 +226,14 @@ export class Pace {
       this.change(this.limit + 1, 'answers came back at the usual speed');
       return;
     }
-    const why =
-      outcome === 'timeout'
-        ? 'a request timed out'
-        : outcome === 'failed'
-          ? 'the target dropped a connection'
-          : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
+    // A timeout: the target may still be working on the request given up on, and on a server that answers one
+    // request at a time everything sent meanwhile waits behind it (and times out too): one request at a time until
+    // answers come back at the usual speed.
+    if (outcome === 'timeout') {
+      this.change(1, 'a request timed out (the target may still be working on it)', true);
+      return;
+    }
+    const why = outcome === 'failed' ? 'the target dropped a connection' : `an answer took ${seconds(durationMs)}${this.usual ? ` (usually ${seconds(this.usual)})` : ''}`;
     this.change(Math.max(1, Math.floor(this.limit / 2)), why, true);
   }
 
@@ -209,7 +257,7 @@ export class Pace {
   private admit(alone: boolean): PaceTicket {
     if (alone) this.aloneHeld = true;
     else this.inFlight += 1;
-    return { alone, epoch: this.epoch, index: 0, sole: false, released: false };
+    return { alone, epoch: this.epoch, startedAt: 0, endedAt: 0, answered: false, ahead: [], abandoned: [], released: false };
   }
 
   /** Admits waiters in order: one waiting alone holds back those behind it until the target is empty. */

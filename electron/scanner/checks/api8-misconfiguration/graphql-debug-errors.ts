@@ -9,7 +9,7 @@ import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { mutate } from '../../requests';
 import { defineCheck, forEachLimit } from '../common/helpers';
-import { argumentsOf, graphqlAnswer, graphqlEndpoints, namedType, operationName, operationOf, sendGraphql } from '../common/graphql';
+import { argumentsOf, graphqlAnswer, graphqlEndpoints, namedType, operationDocument, operationName, operationOf, selectsSubfields, sendGraphql } from '../common/graphql';
 import { inputKind } from '../common/graphql-inputs';
 import { AS_KEY1 } from '../common/input-points';
 import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
@@ -183,7 +183,10 @@ async function probesFor(ctx: CheckContext, endpoint: Endpoint): Promise<Probe[]
         if (!request || !body) return null;
         const variables = { ...(isRecord(body.variables) ? body.variables : {}) };
         for (const n of numeric) variables[n] = -2147483648;
-        return ctx.sendPrepared(mutate(request, { bodyValue: { ...body, variables } }), AS_KEY1);
+        // Only the errors are read: __typename is selection enough, and a limit of -2147483648 may mean "no limit"
+        // (SQLite), which with the nested lists of the imported selection holds the server for minutes.
+        const query = selectsSubfields(op) ? operationDocument(op, { selection: '{ __typename }' }) : body.query;
+        return ctx.sendPrepared(mutate(request, { bodyValue: { ...body, query, variables } }), AS_KEY1);
       },
     });
   }

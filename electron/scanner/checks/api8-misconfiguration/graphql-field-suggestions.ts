@@ -119,14 +119,19 @@ function introspectionOn(ex: Exchange): boolean {
 
 interface PathResult {
   refusal: Exchange;
+  /** Introspection answered: the suggestions add nothing today, but stay when introspection is turned off. */
+  introspection: boolean;
   probes: { endpoint: Endpoint; exchange: Exchange; typos: string[]; names: Map<string, string> }[];
 }
 
 async function probePath(ctx: CheckContext, path: string, ops: Endpoint[], known: ReadonlySet<string>): Promise<PathResult | null> {
   const first = ops[0]!;
-  const refusal = await sendGraphql(ctx, first, { query: PROBE }, { auth: AS_KEY1, path });
-  // Introspection on: api9-graphql-introspection reports the whole schema. No GraphQL answer: nothing to read.
-  if (introspectionOn(refusal) || !refusal.response || (!graphqlAnswer(refusal) && refusal.status !== 400)) return null;
+  // The introspection probe and the misspelled documents run no resolver of the operation (they fail validation): its slowness does not hold them back.
+  const refusal = await sendGraphql(ctx, first, { query: PROBE }, { auth: AS_KEY1, path, pathProbe: true });
+  // No GraphQL answer: nothing to read. Introspection on: api9-graphql-introspection reports the schema, and the suggestions
+  // are reported for information, since turning introspection off (the usual fix) would leave them.
+  const introspection = introspectionOn(refusal);
+  if (!refusal.response || (!introspection && !graphqlAnswer(refusal) && refusal.status !== 400)) return null;
   // Queries first: their documents are reads even if a misspelling happened to be valid.
   const ordered = [...ops.filter((e) => operationOf(e).kind === 'query'), ...ops.filter((e) => operationOf(e).kind !== 'query')];
   const probes: PathResult['probes'] = [];
@@ -134,11 +139,11 @@ async function probePath(ctx: CheckContext, path: string, ops: Endpoint[], known
     if (ctx.budgetLeft() <= 0) break;
     const doc = misspelledDocument(endpoint, known);
     if (!doc) continue;
-    const ex = await sendGraphql(ctx, endpoint, { query: doc.document }, { auth: AS_KEY1, path });
+    const ex = await sendGraphql(ctx, endpoint, { query: doc.document }, { auth: AS_KEY1, path, pathProbe: true });
     const names = suggestedNames(errorMessages(graphqlAnswer(ex)));
     probes.push({ endpoint, exchange: ex, typos: doc.typos, names });
   }
-  return { refusal, probes };
+  return { refusal, introspection, probes };
 }
 
 export const graphqlFieldSuggestions = defineCheck({
@@ -156,11 +161,12 @@ export const graphqlFieldSuggestions = defineCheck({
   protocols: ['graphql'],
   budget: PATHS * (1 + OPERATIONS),
   description:
-    'For each GraphQL endpoint of the scan, first asks for __schema as key 1: when introspection answers, stays silent ' +
-    `(api9-graphql-introspection reports it). Otherwise, for up to ${OPERATIONS} operations (queries first), sends one document misspelling ` +
+    'For each GraphQL endpoint of the scan, first asks for __schema as key 1 (when introspection answers, api9-graphql-introspection ' +
+    `reports the schema). Then, for up to ${OPERATIONS} operations (queries first), sends one document misspelling ` +
     `the operation's root field, up to ${ARGUMENTS} of its arguments and ${SUB_FIELDS} of the sub-fields it selects (one letter swapped or ` +
     'dropped); the document fails validation, so nothing executes (a mutation document also carries a field no schema has). Finding when ' +
-    'the errors answer "Did you mean ...?" with names: it lists every name learnt, and those the imported operations did not show.',
+    'the errors answer "Did you mean ...?" with names: it lists every name learnt, and those the imported operations did not show. With ' +
+    'introspection on, the finding is information only: the schema is public anyway, but turning introspection off would not hide it.',
   coverage:
     'Reads the "Did you mean" wording of graphql-js and its ports (graphql-core, Apollo, Yoga, Mercurius, Hot Chocolate\'s is alike); a ' +
     'server that suggests in other words is not seen. Only names close to the imported ones are asked for: a full schema recovery ' +
@@ -180,35 +186,41 @@ export const graphqlFieldSuggestions = defineCheck({
       const result = await probePath(ctx, path, ops, known);
       const hits = result?.probes.filter((p) => p.names.size > 0) ?? [];
       if (!result || !hits.length) continue;
-      yield suggestionsFinding(path, result.refusal, hits, known);
+      yield suggestionsFinding(path, result, hits, known);
     }
   },
 });
 
-function suggestionsFinding(path: string, refusal: Exchange, hits: PathResult['probes'], known: ReadonlySet<string>): FindingDraft {
+/** With introspection on, the schema is public anyway: information only, no impact of its own. */
+const INFORMATION_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:N/A:N';
+
+function suggestionsFinding(path: string, result: PathResult, hits: PathResult['probes'], known: ReadonlySet<string>): FindingDraft {
+  const { refusal, introspection } = result;
   const names = new Map<string, string>();
   for (const h of hits) for (const [n, m] of h.names) if (!names.has(n)) names.set(n, m);
   const all = [...names.keys()];
   const unknown = all.filter((n) => !known.has(n));
   const ops = hits.map((h) => operationName(h.endpoint));
-  const refused = introspectionRefusal(refusal);
+  const refused = introspection ? 'answers introspection' : introspectionRefusal(refusal);
   return {
     endpoint: null,
     method: 'POST',
     path,
     parameter: 'field-suggestions',
+    ...(introspection ? { cvss: INFORMATION_CVSS } : {}),
     description:
-      `The GraphQL endpoint ${path} ${refused} but answers misspelled names with suggestions: misspellings in ${ops.join(', ')} drew ` +
+      `The GraphQL endpoint ${path} ${refused} ${introspection ? 'and' : 'but'} answers misspelled names with suggestions: misspellings in ${ops.join(', ')} drew ` +
       `"Did you mean" errors naming ${all.length} schema names (${all.slice(0, 15).join(', ')}${all.length > 15 ? ', ...' : ''})` +
       `${unknown.length ? `, ${unknown.length} of them not among the imported operations (${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', ...' : ''})` : ''}. ` +
-      'Repeated with word lists, suggestions rebuild the schema that introspection hides.',
+      'Repeated with word lists, suggestions rebuild the schema that introspection hides' +
+      (introspection ? ': turning introspection off, the usual fix, would not hide it while suggestions stay on (information: the schema is public today).' : '.'),
     notes: [
       `Introspection: ${refused} (HTTP ${refusal.status}).`,
       ...hits.map((h) => `${operationName(h.endpoint)}: misspelled ${h.typos.join(', ')}; suggested ${[...h.names.keys()].join(', ')}`),
       `Names learnt (${all.length}): ${all.join(', ')}`,
     ],
     exchanges: [
-      { label: 'Introspection query (refused)', exchange: refusal },
+      { label: introspection ? 'Introspection query (answered)' : 'Introspection query (refused)', exchange: refusal },
       ...hits.slice(0, 2).map((h) => ({ label: `Attack: misspelled names of ${operationName(h.endpoint)}`, exchange: h.exchange })),
     ],
     reproduce: hits[0]!.exchange,

@@ -66,7 +66,8 @@ export const graphqlIde = defineCheck({
     const endpoints = graphqlEndpoints(ctx.endpoints);
     for (const path of graphqlPaths(endpoints).slice(0, PATHS)) {
       const endpoint = endpoints.find((e) => e.path === path)!;
-      const get = (url: URL) => ctx.send({ method: 'GET', url, auth: { kind: 'none' }, placements: [], headers: { accept: 'text/html,application/xhtml+xml' } }, endpoint);
+      // Pages of the path, not the operation the endpoint was imported for: its slowness does not hold them back.
+      const get = (url: URL) => ctx.send({ method: 'GET', url, auth: { kind: 'none' }, placements: [], headers: { accept: 'text/html,application/xhtml+xml' }, pathProbe: true }, endpoint);
       if (ctx.budgetLeft() <= 0) return;
       const control = await get(siblingUrl(ctx, path, `portcullis-${randomAlnum(10).toLowerCase()}`));
       if (ideIn(control)) continue;

@@ -1,7 +1,7 @@
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Endpoint, EndpointParameter } from '../../../../shared/contract';
-import { addressedTypes, gotContent, isMeQuery, objectArguments, objectValueFor, ownReadQueries, typedObjects, withTypenames } from './graphql-objects';
+import { addressedTypes, gotContent, isMeQuery, objectArguments, objectValueFor, ownReadQueries, typedObjects, withTypenames, withinLevels } from './graphql-objects';
 
 const schema = buildSchema(`
   type Query { loan(id: ID!): Loan, me: Member, myLoans: [Loan!]!, version: String }
@@ -78,5 +78,12 @@ describe('GraphQL objects of the authorization checks', () => {
     expect(gotContent({ data: { loan: null }, errors: [{ message: 'Not allowed', path: ['loan'] }] }, 'loan')).toBe(false);
     expect(gotContent({ data: { loans: [] }, errors: [] }, 'loans')).toBe(false);
     expect(gotContent({ data: { ok: false }, errors: [] }, 'ok')).toBe(false);
+  });
+});
+
+describe('withinLevels', () => {
+  it('keeps the listed objects and the objects they name, not a list nested in each of them', () => {
+    const doc = withinLevels('query P { pastes { id owner { id name pastes { id owner { id } } paste { id } } } }', 2);
+    expect(doc.replace(/\s+/g, ' ')).toBe('query P { pastes { id owner { id name } } }');
   });
 });

@@ -36,6 +36,29 @@ export function withTypenames(document: string): string {
   return print(out);
 }
 
+/**
+ * The document without selection sets past `levels` below the root field: a read asked with no arguments lists
+ * everything, and a list nested in each listed object (pastes -> owner -> pastes) multiplies the answer by
+ * itself — on a server that answers one request at a time that read holds it for minutes.
+ */
+export function withinLevels(document: string, levels: number): string {
+  const doc = parse(document, { noLocation: true });
+  let depth = 0;
+  const out = visit(doc, {
+    OperationDefinition: { enter: () => void (depth = 0) },
+    SelectionSet: {
+      enter(node: SelectionSetNode) {
+        depth += 1;
+        // depth 1: the operation's selection; 2: the root field's; deeper ones keep only their leaves.
+        if (depth <= levels) return undefined;
+        return { ...node, selections: node.selections.filter((f) => f.kind !== Kind.FIELD || !f.selectionSet) };
+      },
+      leave: () => void (depth -= 1),
+    },
+  });
+  return print(out);
+}
+
 export type Json = Record<string, unknown>;
 
 function isRecord(v: unknown): v is Json {
@@ -191,6 +214,9 @@ export interface OwnRead {
   objects: TypedObject[];
 }
 
+/** Selection sets kept below the root field in an own read: the listed objects and the objects they name. */
+const OWN_READ_LEVELS = 2;
+
 const readsMemo = new WeakMap<object, Map<string, Promise<OwnRead[]>>>();
 
 /**
@@ -210,7 +236,8 @@ export function ownReads(ctx: CheckContext, key: KeyNumber): Promise<OwnRead[]> 
         const op = operationOf(e);
         let query: string;
         try {
-          query = withTypenames(operationDocument(op, { withoutArguments: true }));
+          // Asked without arguments it lists everything: its objects and theirs, no list nested in a listed object.
+          query = withTypenames(withinLevels(operationDocument(op, { withoutArguments: true }), OWN_READ_LEVELS));
         } catch {
           continue;
         }

@@ -197,6 +197,10 @@ export interface SendOptions {
   path?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** The document tests the endpoint's path, not the operation (only __typename, or it fails validation): http/engine.ts pathProbe. */
+  pathProbe?: boolean;
+  /** The probe bounds its own cost: http/engine.ts ownGuard. */
+  ownGuard?: boolean;
 }
 
 /** Sends one operation to a GraphQL endpoint, charged to the check's budget. */
@@ -207,14 +211,16 @@ export function sendGraphql(ctx: CheckContext, endpoint: Endpoint, call: Graphql
     url.searchParams.set('query', call.query);
     if (call.variables && Object.keys(call.variables).length) url.searchParams.set('variables', JSON.stringify(call.variables));
     if (call.operationName) url.searchParams.set('operationName', call.operationName);
-    return ctx.send({ method: 'GET', url, auth: opts.auth, placements, headers: { accept: 'application/json', ...opts.headers }, timeoutMs: opts.timeoutMs }, endpoint);
+    return ctx.send({ method: 'GET', url, auth: opts.auth, placements, headers: { accept: 'application/json', ...opts.headers }, timeoutMs: opts.timeoutMs, ...pathProbe(opts) }, endpoint);
   }
   const body = JSON.stringify({ query: call.query, ...(call.variables ? { variables: call.variables } : {}), ...(call.operationName ? { operationName: call.operationName } : {}) });
   return ctx.send(
-    { method: 'POST', url, auth: opts.auth, placements, headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers }, body, timeoutMs: opts.timeoutMs },
+    { method: 'POST', url, auth: opts.auth, placements, headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers }, body, timeoutMs: opts.timeoutMs, ...pathProbe(opts) },
     endpoint,
   );
 }
+
+const pathProbe = (opts: SendOptions) => ({ ...(opts.pathProbe ? { pathProbe: true } : {}), ...(opts.ownGuard ? { ownGuard: true } : {}) });
 
 /** Sends several operations in one request, as an array batch. */
 export function sendGraphqlBatch(ctx: CheckContext, endpoint: Endpoint, calls: readonly GraphqlCall[], opts: Omit<SendOptions, 'method'>): Promise<Exchange> {
