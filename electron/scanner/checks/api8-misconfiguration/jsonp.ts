@@ -36,6 +36,13 @@ export function wrappedCall(body: string, names: ReadonlyMap<string, string>): W
   return null;
 }
 
+/** The wrapped data is the normal answer's: the same values, a part of them, or JSON of the very same shape. */
+export function wrapsTheAnswer(data: string, normal: Exchange | string): boolean {
+  const sim = compareBodies(data, normal);
+  // Counters and timestamps move between two reads (statistics while other checks write): the same shape counts too.
+  return sim.values >= 0.8 || sim.contained >= 0.9 || (sim.json && sim.structure >= 0.95);
+}
+
 /** Whether browsers run the answer from a cross-site <script src>: a JavaScript type, or a non-blocked type without nosniff. */
 function loadableAsScript(ex: Exchange): boolean {
   const ct = ex.contentType.split(';')[0]!.trim();
@@ -94,10 +101,7 @@ export const jsonpCallback = defineCheck({
     if (!attack.ok) return;
     const wrap = wrappedCall(attack.body, names);
     if (!wrap) return;
-    const alike = (normal: Exchange) => {
-      const sim = compareBodies(wrap.data, normal);
-      return sim.values >= 0.8 || sim.contained >= 0.9;
-    };
+    const alike = (normal: Exchange) => wrapsTheAnswer(wrap.data, normal);
     // The shared baseline may predate other checks' writes (a profile changed since): compare with the normal answer now.
     if (!alike(baseline) && (ctx.budgetLeft() <= 0 || !alike(await ctx.sendPrepared(request, AS_KEY1)))) return;
     const anon = await ctx.baseline('anonymous');
