@@ -301,16 +301,23 @@ function storedInJsonFinding(ctx: CheckContext, reader: Endpoint, s: { point: In
       `${JSON.stringify(s.payload)} verbatim in a JSON answer (${read.contentType || 'no Content-Type'}), neither rejected nor encoded. Browsers do ` +
       'not render JSON, so this is not exploitable through the API alone; it becomes stored XSS in any client (a web front end, an admin tool, ' +
       'an e-mail) that inserts the field into a page without encoding it. Informational: no route of the scan served it as HTML.',
-    notes: [
-      'Steps:',
-      `  1. ${requestLine(write)} with ${s.point.name} = ${JSON.stringify(s.payload)} (HTTP ${write.status}): stores the payload.`,
-      `  2. ${requestLine(read)} (HTTP ${read.status}, ${read.contentType || 'no Content-Type'}): returns it verbatim.`,
-    ],
-    exchanges: [
-      { label: `Attack: store the payload in ${s.point.name}`, exchange: write },
-      { label: 'Read back', exchange: read },
-    ],
-    reproduce: read,
+    ...storeAndReadBack(s, write, read),
+  };
+}
+
+/** The two steps of a stored payload's proof: the write that stores it, the read that returns it. */
+function storeAndReadBack(s: Pick<Served, 'point' | 'payload'>, write: Exchange, read: Exchange): Pick<FindingDraft, 'notes' | 'exchanges' | 'reproduce'> {
+  return {
+      notes: [
+        'Steps:',
+        `  1. ${requestLine(write)} with ${s.point.name} = ${JSON.stringify(s.payload)} (HTTP ${write.status}): stores the payload.`,
+        `  2. ${requestLine(read)} (HTTP ${read.status}, ${read.contentType || 'no Content-Type'}): returns it verbatim.`,
+      ],
+      exchanges: [
+        { label: `Attack: store the payload in ${s.point.name}`, exchange: write },
+        { label: 'Read back', exchange: read },
+      ],
+      reproduce: read,
   };
 }
 
@@ -327,15 +334,6 @@ export function storedFinding(ctx: CheckContext, ep: Endpoint, reader: Endpoint,
       `browsers render as HTML (${s.how}): the payload ${JSON.stringify(s.payload)} comes back as markup.` +
       mitigation(s) +
       ' Everyone who opens the page (other users, support staff) is affected, without clicking anything but the page itself.',
-    notes: [
-      'Steps:',
-      `  1. ${requestLine(write)} with ${s.point.name} = ${JSON.stringify(s.payload)} (HTTP ${write.status}): stores the payload.`,
-      `  2. ${requestLine(read)} (HTTP ${read.status}, ${read.contentType || 'no Content-Type'}): returns it verbatim.`,
-    ],
-    exchanges: [
-      { label: `Attack: store the payload in ${s.point.name}`, exchange: write },
-      { label: 'Read back', exchange: read },
-    ],
-    reproduce: read,
+    ...storeAndReadBack(s, write, read),
   };
 }
