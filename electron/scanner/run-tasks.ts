@@ -220,11 +220,17 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
           try {
             await runTask(task);
           } catch (err) {
-            if (!(err instanceof AbortedError) && !run.signal.aborted) {
-              run.sink.logger.error('Scan failed', { scan_id: run.job.scanId, error: run.redactor.redact(String((err as Error)?.stack ?? err)) });
-              run.stop({ status: 'failed', message: `The scan stopped on an internal error: ${(err as Error).message}` });
+            // The scan's budget can also run out outside a check's own loop (a shared baseline its coverage reads).
+            if (err instanceof BudgetExceededError && err.budget === run.engine.budget) {
+              if (!scanBudgetSpent) run.note(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
+              scanBudgetSpent = true;
+            } else {
+              if (!(err instanceof AbortedError) && !run.signal.aborted) {
+                run.sink.logger.error('Scan failed', { scan_id: run.job.scanId, error: run.redactor.redact(String((err as Error)?.stack ?? err)) });
+                run.stop({ status: 'failed', message: `The scan stopped on an internal error: ${(err as Error).message}` });
+              }
+              return;
             }
-            return;
           }
         }
         run.progress.done += 1;

@@ -48,8 +48,9 @@ describe('findings across scans', () => {
   it('marks findings new, then recurring, and lists the fixed ones', async () => {
     const first = await scan();
     expect(first.status).toBe('completed');
-    // Four risks and one remark (no-store missing on answers without personal data: info, no weight).
-    expect(first.results.results.length).toBe(5);
+    // Four risks and two remarks (info, no weight): no-store missing on answers without personal data, and a
+    // pet's name stored as sent and returned in JSON.
+    expect(first.results.results.length).toBe(6);
     expect(first.results.results.every((f) => f.trend === 'new')).toBe(true);
     expect(first.results.scan_info.fixed).toEqual([]);
     expect(first.results.scan_info.score).toBe(expectedScore(first));
@@ -61,6 +62,7 @@ describe('findings across scans', () => {
       ['Authenticated responses may be cached', 'recurring'],
       ['Authenticated responses without personal data may be cached', 'recurring'],
       ['Server software version disclosed', 'recurring'],
+      ['Stored HTML markup returned verbatim (HTML injection in clients)', 'recurring'],
       ['X-Content-Type-Options: nosniff missing', 'recurring'],
     ]);
     const cors = first.results.results.find((f) => f.check_id === 'api8-cors-policy')!;

@@ -14,11 +14,13 @@ import type { FindingDraft } from '../types';
 
 const POINTS = 4;
 
-/** Expression syntaxes, each with the engines that evaluate it. */
+/**
+ * Expression syntaxes, each with the engines that evaluate it. ERB/EJS's `<%= e %>` is left out: its `>` is a
+ * shell redirection, and where a value reaches a shell the probe would create a file (probes never write files).
+ */
 const SYNTAXES: { wrap: (expr: string) => string; engines: string }[] = [
   { wrap: (e) => `{{${e}}}`, engines: 'Jinja2, Twig, Nunjucks, Tornado, Angular expressions' },
   { wrap: (e) => `\${${e}}`, engines: 'JavaScript template literals, FreeMarker, Velocity, Spring and JSP expression language, Mako' },
-  { wrap: (e) => `<%= ${e} %>`, engines: 'ERB, EJS, lodash and underscore templates' },
   { wrap: (e) => `#{${e}}`, engines: 'Pug, Ruby string interpolation, Thymeleaf and JSF expressions' },
 ];
 
@@ -49,11 +51,12 @@ export const templateInjection = defineCheck({
   scope: 'endpoint',
   budget: POINTS + 2,
   description:
-    `Into up to ${POINTS} string values of key 1's request (query, path, then body), one request each: a value carrying four expressions ` +
-    '({{a*b}}, ${c*d}, <%= e*f %>, #{g*h}) with numbers the scan picks anew. Finding when the answer contains one of the products, which ' +
+    `Into up to ${POINTS} string values of key 1's request (query, path, then body), one request each: a value carrying three expressions ` +
+    '({{a*b}}, ${c*d}, #{g*h}) with numbers the scan picks anew. Finding when the answer contains one of the products, which ' +
     'neither the request nor the baseline answer carries, and the same syntax alone with two new numbers comes back computed again.',
   coverage:
-    'Needs the rendered text in the answer (or in an error message); blind evaluation (an e-mail, a log) is not seen. Engines without ' +
+    'Needs the rendered text in the answer (or in an error message); blind evaluation (an e-mail, a log) is not seen. ERB, EJS and ' +
+    'lodash templates (`<%= %>`) are not probed: the `>` would be a redirection that writes a file where a value reaches a shell. Engines without ' +
     'arithmetic in expressions (Handlebars, Mustache) are not detected; a sandboxed engine that only evaluates is still reported, since ' +
     'its sandbox is what stands between the input and the server.',
   remediation:
