@@ -4,6 +4,7 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, RequestAuth } from '../../http/exchange';
+import { compareBodies } from '../../similarity';
 import { argumentPoints } from '../common/graphql-inputs';
 import { graphqlAnswer, operationOf, resolved } from '../common/graphql';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -61,7 +62,7 @@ export const jwtArgument = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 10,
+  budget: 8,
   needsKey2: false,
   techniques: ['API2.2'],
   protocols: ['rest', 'graphql'],
@@ -105,13 +106,13 @@ export const jwtArgument = defineCheck({
     }
     const control = await send(`${enc({ alg: String(jwt.header.alg), typ: 'JWT' })}.${enc({ ...jwt.payload, sub: `portcullis-${ctx.random.alnum(8)}` })}.${ctx.random.base64url(32)}`);
     if (answered(control)) return;
-    // Other checks may change the holder's data meanwhile (a profile name): compare with the genuine answer now when the first one differs.
-    const same = async (ex: Exchange): Promise<boolean> => {
+    // Other checks may change the holder's data meanwhile (a profile name): the genuine answer's data, or JSON of its very shape
+    // (the made-up token was refused, so an answer at all is the token being accepted).
+    const same = (ex: Exchange): boolean => {
       if (!answered(ex)) return false;
       if (carriesDataOf(ex, genuine)) return true;
-      if (ctx.budgetLeft() <= 0) return false;
-      const now = await send(raw);
-      return answered(now) && carriesDataOf(ex, now);
+      const sim = compareBodies(ex, genuine);
+      return sim.json && sim.structure >= 0.95;
     };
 
     const flipped = jwt.sig.length > 4 ? `${jwt.sig.slice(0, -4)}${[...jwt.sig.slice(-4)].map((c) => (c === 'A' ? 'B' : 'A')).join('')}` : ctx.random.base64url(32);
@@ -129,7 +130,7 @@ export const jwtArgument = defineCheck({
     for (const v of variants) {
       if (ctx.budgetLeft() <= 0) return;
       const ex = await send(v.token);
-      if (!(await same(ex))) continue;
+      if (!same(ex)) continue;
       yield {
         parameter: `${name}:${v.id}`,
         name: `Token argument "${name}" accepts a JWT ${v.id === 'weak-secret' ? 'forged with a guessable secret' : v.id === 'alg-none' ? 'with "alg": "none" (unsigned)' : v.id === 'signature-stripped' ? 'without signature' : 'with an altered signature'}`,
