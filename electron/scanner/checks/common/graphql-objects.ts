@@ -17,8 +17,11 @@ import { asKey, identityOf, isUserRef } from './objects';
 
 const TYPENAME: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
 
-/** The document with `__typename` asked in every selection set below the root (objects in the answer then name their type). */
-export function withTypenames(document: string): string {
+/**
+ * The document with each selection set rewritten by `at`, told its depth (1: the operation's own selection,
+ * 2: the root field's, and so on); undefined keeps the set as it is.
+ */
+function rewriteSelectionSets(document: string, at: (node: SelectionSetNode, depth: number) => SelectionSetNode | undefined): string {
   const doc = parse(document, { noLocation: true });
   let depth = 0;
   const out = visit(doc, {
@@ -26,14 +29,21 @@ export function withTypenames(document: string): string {
     SelectionSet: {
       enter(node: SelectionSetNode) {
         depth += 1;
-        if (depth === 1) return undefined;
-        const has = node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias);
-        return has ? undefined : { ...node, selections: [...node.selections, TYPENAME] };
+        return at(node, depth);
       },
       leave: () => void (depth -= 1),
     },
   });
   return print(out);
+}
+
+/** The document with `__typename` asked in every selection set below the root (objects in the answer then name their type). */
+export function withTypenames(document: string): string {
+  return rewriteSelectionSets(document, (node, depth) => {
+    if (depth === 1) return undefined;
+    const has = node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias);
+    return has ? undefined : { ...node, selections: [...node.selections, TYPENAME] };
+  });
 }
 
 /**
@@ -42,21 +52,10 @@ export function withTypenames(document: string): string {
  * itself — on a server that answers one request at a time that read holds it for minutes.
  */
 export function withinLevels(document: string, levels: number): string {
-  const doc = parse(document, { noLocation: true });
-  let depth = 0;
-  const out = visit(doc, {
-    OperationDefinition: { enter: () => void (depth = 0) },
-    SelectionSet: {
-      enter(node: SelectionSetNode) {
-        depth += 1;
-        // depth 1: the operation's selection; 2: the root field's; deeper ones keep only their leaves.
-        if (depth <= levels) return undefined;
-        return { ...node, selections: node.selections.filter((f) => f.kind !== Kind.FIELD || !f.selectionSet) };
-      },
-      leave: () => void (depth -= 1),
-    },
-  });
-  return print(out);
+  // Depth 1: the operation's selection; 2: the root field's; deeper ones keep only their leaves.
+  return rewriteSelectionSets(document, (node, depth) =>
+    depth <= levels ? undefined : { ...node, selections: node.selections.filter((f) => f.kind !== Kind.FIELD || !f.selectionSet) },
+  );
 }
 
 export type Json = Record<string, unknown>;
