@@ -29,4 +29,22 @@ describe('GraphQL token arguments', () => {
     expect(s.of(jwtArgument)).toEqual([]);
     expect(s.sent(jwtArgument)).toBeGreaterThanOrEqual(2);
   }, 30_000);
+
+  // The badge token names its holder by a username claim, not `sub`: a control that only changes `sub` would be
+  // accepted by a server that never checks signatures, and hide the flaw.
+  it('finds a badge token argument that reads a username claim without checking the signature', async () => {
+    const t = await target('hardened', { 'badge-token-unverified': true });
+    const s = await scanGraphqlChecks(t, [jwtArgument], { only: ['Query.badgeToken', 'Query.badge'] });
+    expect(s.outcome.status).toBe('completed');
+    const found = s.of(jwtArgument);
+    expect(found.map((f) => f.parameter).sort()).toEqual(['token:alg-none', 'token:signature-altered', 'token:signature-stripped']);
+    expect(found.every((f) => f.graphql?.operation === 'Query.badge')).toBe(true);
+  }, 30_000);
+
+  it('stays silent on a verified badge token', async () => {
+    const t = await target('hardened');
+    const s = await scanGraphqlChecks(t, [jwtArgument], { only: ['Query.badgeToken', 'Query.badge'] });
+    expect(s.of(jwtArgument)).toEqual([]);
+    expect(s.sent(jwtArgument)).toBeGreaterThanOrEqual(2);
+  }, 30_000);
 });

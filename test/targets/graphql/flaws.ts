@@ -103,6 +103,11 @@ export const GRAPHQL_FLAWS = {
     description: 'Query.sharedCard(token) reads the member id of the share token (an HS256 JWT from Query.shareToken) without checking its signature: an unsigned or re-signed token opens any member\'s card.',
     hardened: 'The signature is checked (HS256 with the library\'s secret): anything else is an error "Invalid share token" (UNAUTHENTICATED).',
   },
+  'badge-token-unverified': {
+    owasp: 'API2',
+    description: 'Query.badge(token) reads the username claim of the badge token (an HS256 JWT from Query.badgeToken) without checking its signature: an unsigned or re-signed token naming any member opens their card.',
+    hardened: 'The signature is checked (HS256 with the library\'s secret): anything else is an error "Invalid badge token" (UNAUTHENTICATED).',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -139,4 +144,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'token-limit': ['api4-graphql-document-abuse'],
   'fragment-cycles': ['api4-graphql-document-abuse'],
   'share-token-unverified': ['api2-jwt-argument'],
+  'badge-token-unverified': ['api2-jwt-argument'],
 };

@@ -47,6 +47,35 @@ function verifiedShareSubject(token: string): number | null {
   return shareTokenSubject(token);
 }
 
+function signBadgeToken(username: string): string {
+  const input = `${b64json({ alg: 'HS256', typ: 'JWT' })}.${b64json({ username, kind: 'badge', iat: Math.floor(Date.now() / 1000) })}`;
+  return `${input}.${shareSig(input)}`;
+}
+
+/** The username a badge token names, read without checking its signature (the badge-token-unverified flaw). */
+function badgeUsername(token: string): string | null {
+  try {
+    const p = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { username?: unknown };
+    return typeof p.username === 'string' ? p.username : null;
+  } catch {
+    return null;
+  }
+}
+
+function verifiedBadgeUsername(token: string): string | null {
+  const [h, p, sig] = token.split('.');
+  if (!h || !p || !sig) return null;
+  const want = Buffer.from(shareSig(`${h}.${p}`));
+  const got = Buffer.from(sig);
+  let alg: unknown;
+  try {
+    alg = (JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+  } catch {
+    return null;
+  }
+  return alg === 'HS256' && want.length === got.length && crypto.timingSafeEqual(want, got) ? badgeUsername(token) : null;
+}
+
 /** A reset code the library "sent" (tests read it here, as from a mailbox). */
 export interface ResetMessage {
   time: number;
@@ -227,6 +256,13 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
         const id = has('share-token-unverified') ? shareTokenSubject(String(a.token)) : verifiedShareSubject(String(a.token));
         const m = id === null ? undefined : store.member(id);
         if (!m) throw new GraphQLError('Invalid share token', { extensions: { code: 'UNAUTHENTICATED' } });
+        return m;
+      },
+      badgeToken: (_, __, ctx) => (ctx.viewer ? signBadgeToken(ctx.viewer.username) : null),
+      badge: (_, a) => {
+        const username = has('badge-token-unverified') ? badgeUsername(String(a.token)) : verifiedBadgeUsername(String(a.token));
+        const m = username === null ? undefined : store.memberByName(username);
+        if (!m) throw new GraphQLError('Invalid badge token', { extensions: { code: 'UNAUTHENTICATED' } });
         return m;
       },
       member: (_, a, ctx) => owned(ctx, store.member(numericId(a.id)), (m) => m.id),

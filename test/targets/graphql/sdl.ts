@@ -27,6 +27,10 @@ type Query {
   shareToken: String
   """The member card a share token opens. Public."""
   sharedCard(token: String!): MemberCard
+  """A signed badge token (a JWT naming the caller) for the library's door readers."""
+  badgeToken: String
+  """The member card a badge token opens. Public."""
+  badge(token: String!): MemberCard
   member(id: ID!): Member
   """Members: an admin sees every member, a member their own row."""
   members: [Member!]

@@ -22,6 +22,25 @@ export const TOKEN_ARGUMENT = /^(token|jwt|access_?token|auth_?token|id_?token|s
 const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
 
+/** Claims that date a token rather than name its holder: kept in the control so that it is not refused as expired. */
+const TIME_CLAIM = /^(iat|exp|nbf|auth_time)$/;
+
+/**
+ * The control's claims: every string and every number but the times made up, so that it names nobody whatever claim the
+ * server reads the holder from (`sub`, `identity`, `username`, `user_id`...). A server that skips the signature then
+ * finds no one, while the tampered variants keep key 1's claims.
+ */
+function madeUpClaims(payload: Record<string, unknown>, random: CheckContext['random']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(payload)) {
+    if (typeof v === 'string') out[k] = `portcullis-${random.alnum(8)}`;
+    else if (typeof v === 'number' && !TIME_CLAIM.test(k)) out[k] = 900_000_000 + random.int(0, 99_999_999);
+    else out[k] = v;
+  }
+  out.sub = `portcullis-${random.alnum(8)}`;
+  return out;
+}
+
 function tokenParameter(e: Endpoint): string | null {
   const p = e.parameters.find((x) => (e.graphql ? x.in === 'argument' : x.in === 'query') && TOKEN_ARGUMENT.test(x.name));
   return p?.name ?? null;
@@ -68,7 +87,7 @@ export const jwtArgument = defineCheck({
   protocols: ['rest', 'graphql'],
   description:
     'For an operation with a query parameter or GraphQL argument named like a token (token, jwt, access_token, authToken...), sends key 1\'s JWT ' +
-    '(its credential, one its login answered with, or one in key 1\'s answers to reads without inputs) in that argument without any other credential, then a made-up JWT as a control, then ' +
+    '(its credential, one its login answered with, or one in key 1\'s answers to reads without inputs) in that argument without any other credential, then a made-up JWT as a control (every claim but its times replaced, so that it names nobody whichever claim the server reads the holder from), then ' +
     'the token unsigned (`alg: none`), with its signature stripped, with its signature altered, and re-signed with a well-known HMAC secret ' +
     'when one matches its signature offline. Finding: a tampered token gets the same answer as the genuine one (a 2xx with its data; for ' +
     'GraphQL, the field resolved) while the made-up one is refused. Each accepted variant is reported.',
@@ -104,7 +123,7 @@ export const jwtArgument = defineCheck({
       ctx.note(`${describeEndpoint(ep)}: key 1's own token in its ${name} argument was refused without a header credential; not tested.`);
       return;
     }
-    const control = await send(`${enc({ alg: String(jwt.header.alg), typ: 'JWT' })}.${enc({ ...jwt.payload, sub: `portcullis-${ctx.random.alnum(8)}` })}.${ctx.random.base64url(32)}`);
+    const control = await send(`${enc({ alg: String(jwt.header.alg), typ: 'JWT' })}.${enc(madeUpClaims(jwt.payload, ctx.random))}.${ctx.random.base64url(32)}`);
     if (answered(control)) return;
     // Other checks may change the holder's data meanwhile (a profile name): the genuine answer's data, or JSON of its very shape
     // (the made-up token was refused, so an answer at all is the token being accepted).
