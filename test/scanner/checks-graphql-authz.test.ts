@@ -88,6 +88,20 @@ describe('GraphQL authorization and SSRF checks', () => {
     expect(t.requests.all().some((r) => (r.body ?? '').includes('importBookCover'))).toBe(false);
   }, 30_000);
 
+  // A URL joined from scheme, host, port and path: the listener's host alone keeps the scan's made-up scheme in it.
+  it('find SSRF through Mutation.importCatalogue, whose URL is split across scheme, host, port and path', async () => {
+    const t = await target('hardened', { 'ssrf-split-url': true });
+    const s = await scanGraphqlChecks(t, [graphqlSsrf], { only: ['Mutation.importCatalogue'] });
+    expect(s.outcome.status).toBe('completed');
+    const [f] = s.of(graphqlSsrf);
+    // The path argument may name a file on a write: it keeps the scan's value, and the listener's path rides in the host.
+    expectGraphqlFinding(f, 'Mutation.importCatalogue', 'scheme, host, port');
+    expect(f!.description).toMatch(/listener on 127\.0\.0\.1 received GET \/p\//);
+    const hardened = await scanGraphqlChecks(await target('hardened'), [graphqlSsrf], { only: ['Mutation.importCatalogue'] });
+    expect(hardened.findings).toEqual([]);
+    expect(hardened.sent(graphqlSsrf)).toBeGreaterThan(0);
+  }, 30_000);
+
   it('stay silent on the hardened twin', async () => {
     const t = await target('hardened');
     const s = await scanGraphqlChecks(t, [graphqlBola, graphqlBfla, graphqlSsrf], {

@@ -108,6 +108,11 @@ export const GRAPHQL_FLAWS = {
     description: 'Query.badge(token) reads the username claim of the badge token (an HS256 JWT from Query.badgeToken) without checking its signature: an unsigned or re-signed token naming any member opens their card.',
     hardened: 'The signature is checked (HS256 with the library\'s secret): anything else is an error "Invalid badge token" (UNAUTHENTICATED).',
   },
+  'ssrf-split-url': {
+    owasp: 'API7',
+    description: 'Mutation.importCatalogue(scheme, host, port, path) joins the URL from its parts by string and fetches it server-side, loopback and private addresses included.',
+    hardened: 'Only origins of the fetchAllowlist option are fetched; anything else fails with "URL not allowed".',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -145,4 +150,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'fragment-cycles': ['api4-graphql-document-abuse'],
   'share-token-unverified': ['api2-jwt-argument'],
   'badge-token-unverified': ['api2-jwt-argument'],
+  'ssrf-split-url': ['api7-graphql-ssrf'],
 };

@@ -199,9 +199,9 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
   }
 
   /** Fetches a URL a member gave (a cover image, a publisher's page): any URL when the ssrf flaw is on, else allowlisted origins. */
-  async function fetchMemberUrl(raw: string, feature: string, what: string): Promise<{ url: string; status: number; contentType: string; size: number }> {
+  async function fetchMemberUrl(raw: string, feature: string, what: string, flaw: GraphqlFlawId = 'ssrf'): Promise<{ url: string; status: number; contentType: string; size: number }> {
     let internal = true;
-    if (!has('ssrf')) {
+    if (!has(flaw)) {
       let url: URL;
       try {
         url = new URL(raw);
@@ -353,6 +353,13 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
         if (title.length < 1 || title.length > 200) throw badInput('title must be 1 to 200 characters.');
         const checked = await fetchMemberUrl(String(a.link), 'purchase-link', 'link');
         return { title, link: checked.url, linkStatus: checked.status, linkContentType: checked.contentType };
+      },
+      // The URL is joined from its parts by string, as many import features do.
+      importCatalogue: async (_, a, ctx) => {
+        viewerOf(ctx);
+        const port = typeof a.port === 'number' ? `:${a.port}` : '';
+        const checked = await fetchMemberUrl(`${String(a.scheme)}://${String(a.host)}${port}${String(a.path)}`, 'catalogue-import', 'catalogue', 'ssrf-split-url');
+        return { status: checked.status, size: checked.size };
       },
       deleteMember: (_, a, ctx) => {
         requireAdmin(ctx);

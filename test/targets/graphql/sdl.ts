@@ -54,6 +54,8 @@ type Mutation {
   importBookCover(bookId: ID!, url: String!): CoverImport!
   """Suggests a book for the library to buy, with a link to its publisher's page (checked at once)."""
   suggestPurchase(title: String!, link: String!): PurchaseSuggestion!
+  """Imports a partner library's catalogue from its server (scheme, host, port and path of the export)."""
+  importCatalogue(scheme: String!, host: String!, port: Int, path: String!): CatalogueImport!
   deleteMember(id: ID!): Boolean!
   setMemberRole(id: ID!, role: Role!): Member!
   updateLibrarySettings(name: String, openingHours: String, loanDays: Int, maxLoans: Int): LibraryInfo!
@@ -142,6 +144,11 @@ type PurchaseSuggestion {
   link: String!
   linkStatus: Int!
   linkContentType: String!
+}
+
+type CatalogueImport {
+  status: Int!
+  size: Int!
 }
 
 type CoverImport {

@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the nineteen flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(19);
-    expect(v.flaws.size).toBe(19);
+  it('has the twenty flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(20);
+    expect(v.flaws.size).toBe(20);
     expect(h.flaws.size).toBe(0);
   });
 

@@ -8,10 +8,12 @@
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import { adjustCvss } from '../../cvss';
 import { oobPage } from '../../oob';
+import { fileWriteRefusal } from '../../probe-safety';
+import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck } from '../common/helpers';
-import { argumentsOf, operationName, operationOf } from '../common/graphql';
+import { argumentsOf, namedType, operationName, operationOf } from '../common/graphql';
 import { argumentSource } from '../common/graphql-inputs';
-import { AS_KEY1, describePoint, urlKind, urlPoints } from '../common/input-points';
+import { AS_KEY1, describePoint, urlKind, urlPoints, type InjectionPoint } from '../common/input-points';
 import { OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { SSRF_REFS, SSRF_REMEDIATION } from './ssrf';
 import { describeHit, FILE_AND_METADATA_TARGETS, listenerHits, listenerPageIn, MAX_URL_POINTS, targetContentIn } from './ssrf-probes';
@@ -27,6 +29,73 @@ function hasUrlArgument(e: Endpoint): boolean {
     if (props && typeof props === 'object') for (const [k, s] of Object.entries(props as Record<string, JsonSchema>)) if (text(s) && looks(k, s)) return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------- a URL split across arguments
+
+/** Argument names of the parts a server joins into a URL around a host argument ("scheme://host:port/path"). */
+const SCHEME_ARG = /^(scheme|protocol|proto|url_?scheme)$/i;
+const PORT_ARG = /^(port|port_?number|remote_?port|target_?port|host_?port)$/i;
+const PATH_ARG = /^(path|url_?path|pathname|uri|resource|route|location)$/i;
+
+interface SplitUrl {
+  host: string;
+  scheme: string | null;
+  port: { name: string; numeric: boolean } | null;
+  path: string | null;
+}
+
+/**
+ * The operation's URL, split across top-level arguments: a host argument and at least one of scheme, port and path
+ * beside it (a fetcher building "scheme://host:port/path"). Each part gets its piece of the listener's URL at once;
+ * one argument changed alone would leave the made-up scheme or port of the scan's request in the URL.
+ */
+export function splitUrl(e: Endpoint, hostArgument: string): SplitUrl | null {
+  const op = operationOf(e);
+  const type = (name: string) => namedType(op.variable_types[name] ?? String(argumentsOf(e).find((p) => p.name === name)?.schema?.['x-graphql-type'] ?? ''));
+  const names = argumentsOf(e).map((p) => p.name).filter((n) => n !== hostArgument && n in op.variable_types);
+  const text = (n: string) => ['String', 'ID'].includes(type(n));
+  const scheme = names.find((n) => SCHEME_ARG.test(n) && text(n)) ?? null;
+  const portName = names.find((n) => PORT_ARG.test(n) && (text(n) || type(n) === 'Int')) ?? null;
+  const path = names.find((n) => PATH_ARG.test(n) && text(n)) ?? null;
+  if (!scheme && !portName && !path) return null;
+  return { host: hostArgument, scheme, port: portName ? { name: portName, numeric: type(portName) === 'Int' } : null, path };
+}
+
+/**
+ * The request with the URL's pieces in the split arguments: scheme, host (with the port when no argument takes it),
+ * port, path and query. The path argument is left as the scan's request has it where the file-write safety rule
+ * keeps it (a write whose `path` may name a file): the listener's path then rides in the host, before a "?".
+ */
+function withSplitUrl(request: PreparedRequest, parts: SplitUrl, raw: string): PreparedRequest {
+  const body = request.bodyValue as { variables?: Record<string, unknown> } & Record<string, unknown>;
+  const url = new URL(raw);
+  const variables: Record<string, unknown> = { ...(body.variables ?? {}) };
+  const rest = `${url.pathname}${url.search}`;
+  if (parts.scheme) variables[parts.scheme] = url.protocol.replace(/:$/, '');
+  if (parts.port) variables[parts.port.name] = parts.port.numeric ? Number(url.port || (url.protocol === 'https:' ? 443 : 80)) : url.port;
+  if (parts.path) {
+    variables[parts.host] = parts.port ? url.hostname : url.host;
+    variables[parts.path] = rest;
+  } else {
+    // Without a path argument the host carries the listener's port and path, and what the server appends (":port/path") lands in its query.
+    variables[parts.host] = `${url.host}${rest}?`;
+  }
+  return mutate(request, { bodyValue: { ...body, variables } });
+}
+
+/** A host point turned into one that takes a whole URL and spreads it over the split arguments. */
+function splitPoint(
+  p: InjectionPoint & { urlKind: 'url' | 'host' },
+  given: SplitUrl,
+  request: PreparedRequest,
+  pathAllowed: (r: PreparedRequest) => boolean,
+): InjectionPoint & { urlKind: 'url' | 'host' } {
+  const withPath = (v: unknown) => withSplitUrl(request, given, String(v));
+  const probe = withPath('http://127.0.0.1:1/portcullis');
+  const parts = given.path && !pathAllowed(probe) ? { ...given, path: null } : given;
+  const named = [parts.scheme, parts.host, parts.port?.name, parts.path].filter((n): n is string => !!n);
+  return { ...p, name: named.join(', '), urlKind: 'url', with: (v) => withSplitUrl(request, parts, String(v)) };
 }
 
 export const graphqlSsrf = defineCheck({
@@ -45,7 +114,9 @@ export const graphqlSsrf = defineCheck({
   description:
     'Puts a URL of the scanner\'s own listener (on 127.0.0.1, a unique token per injection) into each URL-like String argument of the ' +
     'operation (url, callback, webhook, image, avatar, host... by name, or format uri), and such fields of input-object arguments, one at ' +
-    'a time as its GraphQL variable (the others keep key 1\'s values), and waits briefly for the target to call it. Finding when the ' +
+    'a time as its GraphQL variable (the others keep key 1\'s values), and waits briefly for the target to call it. A host argument ' +
+    'with scheme, port or path arguments beside it (a URL the server joins from parts) gets the listener\'s host while those get its ' +
+    'scheme, port and path in the same request. Finding when the ' +
     'listener receives a request carrying that token; higher impact when the answer (data or errors) also shows the listener\'s page. ' +
     'Where nothing called back, file:///etc/passwd, file:///c:/windows/win.ini and the cloud metadata address go into the first URL ' +
     'argument: finding when the answer carries their content. Queries always; mutations only when no argument addresses an existing ' +
@@ -67,7 +138,11 @@ export const graphqlSsrf = defineCheck({
     if (!points.length) return;
     const hits = await listenerHits(ctx, oob, points, async (p0) => {
       const fresh = await src.get(p0.name);
-      return fresh ? { ...fresh, urlKind: p0.urlKind } : null;
+      if (!fresh) return null;
+      const parts = p0.urlKind === 'host' ? splitUrl(ep, p0.name) : null;
+      // The request the fresh point belongs to: its own value put back in.
+      const pathAllowed = (r: PreparedRequest) => fileWriteRefusal(ep, r, ctx.options) === null;
+      return parts ? splitPoint({ ...fresh, urlKind: p0.urlKind }, parts, fresh.with(fresh.value), pathAllowed) : { ...fresh, urlKind: p0.urlKind };
     });
     const h = hits[0];
     if (h) {
