@@ -68,6 +68,7 @@ import { exposedDocs } from './api9-inventory/exposed-docs';
 import { oldVersions } from './api9-inventory/old-versions';
 import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
 import { exposedFiles } from './api9-inventory/exposed-files';
+import { graphqlEngine } from './api9-inventory/graphql-engine';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -144,6 +145,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   debugConsole,
   undocumentedBehaviour,
   exposedFiles,
+  graphqlEngine,
   openRedirect,
   followsRedirects,
   unsignedWebhook,
