@@ -27,6 +27,7 @@ import { slowOperation } from './api4-resource-consumption/slow-operation';
 import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brute-force';
 import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
 import { weakCredentials } from './api2-authentication/weak-credentials';
+import { graphqlWeakCredentials } from './api2-authentication/graphql-weak-credentials';
 import { jwtArgument } from './api2-authentication/jwt-argument';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
@@ -94,6 +95,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   shortCodeBruteForce,
   graphqlBatchBruteForce,
   weakCredentials,
+  graphqlWeakCredentials,
   massAssignment,
   excessiveDataExposure,
   tokenClaims,

@@ -113,6 +113,11 @@ export const GRAPHQL_FLAWS = {
     description: 'Mutation.importCatalogue(scheme, host, port, path) joins the URL from its parts by string and fetches it server-side, loopback and private addresses included.',
     hardened: 'Only origins of the fetchAllowlist option are fetched; anything else fails with "URL not allowed".',
   },
+  'default-password': {
+    owasp: 'API2',
+    description: 'An administrator account "administrator" keeps the password it was installed with ("admin123"): Mutation.login signs it in.',
+    hardened: 'No such account.',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -151,4 +156,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'share-token-unverified': ['api2-jwt-argument'],
   'badge-token-unverified': ['api2-jwt-argument'],
   'ssrf-split-url': ['api7-graphql-ssrf'],
+  'default-password': ['api2-graphql-weak-credentials'],
 };

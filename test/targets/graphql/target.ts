@@ -152,6 +152,9 @@ export async function startGraphqlTarget(options: GraphqlTargetOptions): Promise
   const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
   allowlist.self = origin;
 
+  // The default-password flaw: an administrator account left with the password it was installed with.
+  if (has('default-password')) store.setRole(store.addMember('administrator', 'admin123', 'it@citylibrary.test').id, 'ADMIN');
+
   const users = {} as GraphqlTarget['users'];
   for (const m of seeded) {
     const key = newToken();

@@ -21,8 +21,8 @@ export const COMMON_PASSWORDS = [
 ];
 const MAX_ACCOUNTS = 3;
 /** Administrator-like account names: the accounts whose default passwords matter most. */
-const ADMIN_NAME = /^(admin|administrator|root|superuser|sysadmin|su|sa|system|webmaster|manager|owner|operator|ops|support)$|admin/i;
-const DEFAULT_NAMES = ['admin', 'administrator'];
+export const ADMIN_NAME = /^(admin|administrator|root|superuser|sysadmin|su|sa|system|webmaster|manager|owner|operator|ops|support)$|admin/i;
+export const DEFAULT_NAMES = ['admin', 'administrator'];
 const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}/g;
 /** Documentation and reserved domains: addresses there are examples, not accounts. */
 const EXAMPLE_DOMAIN = /(^|\.)(example\.(com|org|net)|test|invalid|localhost|local)$/i;
