@@ -70,6 +70,7 @@ import { oldVersions } from './api9-inventory/old-versions';
 import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
 import { exposedFiles } from './api9-inventory/exposed-files';
 import { graphqlEngine } from './api9-inventory/graphql-engine';
+import { graphqlStoredMarkup } from './api8-misconfiguration/graphql-stored-markup';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -143,6 +144,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlIde,
   graphqlDebugErrors,
   graphqlGetMutation,
+  graphqlStoredMarkup,
   undocumentedEndpoints,
   debugConsole,
   undocumentedBehaviour,

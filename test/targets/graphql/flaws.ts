@@ -118,6 +118,11 @@ export const GRAPHQL_FLAWS = {
     description: 'An administrator account "administrator" keeps the password it was installed with ("admin123"): Mutation.login signs it in.',
     hardened: 'No such account.',
   },
+  'stored-markup': {
+    owasp: 'API8',
+    description: 'Mutation.postNotice(title, body) stores markup as sent and Query.notices returns it verbatim: a client that puts notices into a page runs whatever script they carry (stored XSS, HTML injection).',
+    hardened: 'Markup characters are HTML-encoded on the way in (&#60;h1&#62;).',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -157,4 +162,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'badge-token-unverified': ['api2-jwt-argument'],
   'ssrf-split-url': ['api7-graphql-ssrf'],
   'default-password': ['api2-graphql-weak-credentials'],
+  'stored-markup': ['api8-graphql-stored-markup'],
 };

@@ -95,6 +95,8 @@ export interface LibraryServices {
   sessions: Map<string, number>;
   resetCodes: Map<string, { code: string; memberId: number; expires: number }>;
   outbox: ResetMessage[];
+  /** The notice board, in memory. */
+  notices: { id: number; title: string; body: string; postedBy: string }[];
 }
 
 /** Per HTTP request (shared by the operations of an array batch). */
@@ -265,6 +267,7 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
         if (!m) throw new GraphQLError('Invalid badge token', { extensions: { code: 'UNAUTHENTICATED' } });
         return m;
       },
+      notices: () => s.notices.slice(-50).reverse(),
       member: (_, a, ctx) => owned(ctx, store.member(numericId(a.id)), (m) => m.id),
       loan: (_, a, ctx) => owned(ctx, store.loan(numericId(a.id)), (l) => l.member_id),
       members: (_, __, ctx) => {
@@ -360,6 +363,17 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
         const port = typeof a.port === 'number' ? `:${a.port}` : '';
         const checked = await fetchMemberUrl(`${String(a.scheme)}://${String(a.host)}${port}${String(a.path)}`, 'catalogue-import', 'catalogue', 'ssrf-split-url');
         return { status: checked.status, size: checked.size };
+      },
+      postNotice: (_, a, ctx) => {
+        const v = viewerOf(ctx);
+        // The stored-markup flaw keeps markup as sent; the hardened twin encodes it on the way in.
+        const keep = (x: unknown) => (has('stored-markup') ? String(x) : String(x).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`));
+        const title = String(a.title);
+        const body = String(a.body);
+        if (title.length < 1 || title.length > 200 || body.length > 2000) throw badInput('title must be 1 to 200 characters and body at most 2000.');
+        const notice = { id: s.notices.length + 1, title: keep(title), body: keep(body), postedBy: v.display_name };
+        s.notices.push(notice);
+        return notice;
       },
       deleteMember: (_, a, ctx) => {
         requireAdmin(ctx);

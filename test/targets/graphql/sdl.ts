@@ -37,6 +37,8 @@ type Query {
   loan(id: ID!): Loan
   """Loans: an admin sees every loan, a member their own."""
   loans: [Loan!]
+  """The notice board. Public."""
+  notices: [Notice!]!
 }
 
 type Mutation {
@@ -56,6 +58,8 @@ type Mutation {
   suggestPurchase(title: String!, link: String!): PurchaseSuggestion!
   """Imports a partner library's catalogue from its server (scheme, host, port and path of the export)."""
   importCatalogue(scheme: String!, host: String!, port: Int, path: String!): CatalogueImport!
+  """Pins a notice on the board (signed-in members)."""
+  postNotice(title: String!, body: String!): Notice!
   deleteMember(id: ID!): Boolean!
   setMemberRole(id: ID!, role: Role!): Member!
   updateLibrarySettings(name: String, openingHours: String, loanDays: Int, maxLoans: Int): LibraryInfo!
@@ -144,6 +148,13 @@ type PurchaseSuggestion {
   link: String!
   linkStatus: Int!
   linkContentType: String!
+}
+
+type Notice {
+  id: ID!
+  title: String!
+  body: String!
+  postedBy: String!
 }
 
 type CatalogueImport {

@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the twenty-one flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(21);
-    expect(v.flaws.size).toBe(21);
+  it('has the twenty-two flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(22);
+    expect(v.flaws.size).toBe(22);
     expect(h.flaws.size).toBe(0);
   });
 

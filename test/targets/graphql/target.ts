@@ -96,6 +96,7 @@ export async function startGraphqlTarget(options: GraphqlTargetOptions): Promise
     sessions: new Map(),
     resetCodes: new Map(),
     outbox: [],
+    notices: [],
   };
   const schema = buildLibrarySchema(services);
   const handler = new GraphqlHandler(schema, has, store, services.sessions, options.attemptLimit ?? { limit: 10, windowMs: 60_000 });
