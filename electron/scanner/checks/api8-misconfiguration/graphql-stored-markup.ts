@@ -52,8 +52,14 @@ interface Stored {
 
 /** Reads every stored payload back through the queries that need no arguments: with their own request, and without arguments. */
 async function readBack(ctx: CheckContext, stored: Stored[]): Promise<{ s: Stored; reader: Endpoint; read: Exchange }[]> {
+  // Queries that select fields named like the arguments written (a `title` and a `body`) read the stored object first.
+  const names = [...new Set(stored.map((s) => s.point.name))];
+  const selects = (e: Endpoint) => names.filter((n) => new RegExp(`\\b${n.replace(/[^\w]/g, '')}\\b`).test(operationOf(e).document)).length;
   const readers = graphqlEndpoints(ctx.allEndpoints)
     .filter((e) => operationOf(e).kind === 'query' && !Object.values(operationOf(e).variable_types).some((t) => t.endsWith('!')))
+    .map((e, i) => ({ e, i, n: selects(e) }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.e)
     .slice(0, READERS);
   const found: { s: Stored; reader: Endpoint; read: Exchange }[] = [];
   const left = () => stored.filter((s) => !found.some((f) => f.s === s));
