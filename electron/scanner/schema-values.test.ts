@@ -79,4 +79,28 @@ describe('requests for endpoints', () => {
     expect(encodeBody({ a: 1 }, 'application/vnd.api+json')).toEqual({ body: '{"a":1}', contentType: 'application/vnd.api+json' });
     expect(encodeBody({ a: 1 }, 'application/xml')).toBeNull();
   });
+
+  it('fills the empty strings of an example body, uniquely for a create, as fields without an example are', () => {
+    const create: Endpoint = {
+      ...endpoint,
+      id: 'e2',
+      path: '/users',
+      parameters: [],
+      request_body: {
+        required: true,
+        content_type: 'application/json',
+        schema: { type: 'object', properties: { username: { type: 'string', example: '' }, course: { type: 'string' }, password: { type: 'string' } } },
+        example: { username: '', course: '', password: '', team: 'blue', profile: { nick: '' } },
+      },
+    };
+    const prepare = (unique?: string) =>
+      prepareRequest(create, { base: (p) => new URL(`http://127.0.0.1:9${p}`), placements: [], pathValues: {}, ...(unique ? { unique } : {}) }).bodyValue as Record<string, unknown>;
+    const first = prepare('u1');
+    const second = prepare('u2');
+    expect(first).toMatchObject({ username: 'portcullis-u1', course: 'portcullis', team: 'blue', profile: { nick: 'portcullis-u1' } });
+    expect(second.username).toBe('portcullis-u2');
+    expect(first.password).not.toBe('');
+    // An update (no unique token) still sends a value where the example left a blank.
+    expect(prepare().username).toBe('portcullis');
+  });
 });
