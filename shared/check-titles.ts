@@ -39,6 +39,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api5-graphql-bfla': 'Privileged GraphQL operation available to a lower-privileged user',
   'api5-admin-path-insertion': 'Hidden admin path answers with content',
   'api5-privilege-headers': 'Request headers grant a privilege (client IP, URL rewrite, role flag)',
+  'api5-declared-privilege-header': 'A privilege header the client sets is obeyed',
   'api6-flow-not-throttled': 'Sensitive business flow not throttled',
   'api7-ssrf-callback': 'Server-side request forgery (out-of-band callback)',
   'api7-ssrf-internal-targets': 'Server-side request forgery (internal content returned)',

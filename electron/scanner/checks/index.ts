@@ -35,6 +35,7 @@ import { accountDeleteOther } from './api5-function-authorization/account-deleti
 import { adminPathInsertion } from './api5-function-authorization/admin-paths';
 import { unauthenticatedReset } from './api5-function-authorization/destructive-routes';
 import { privilegeHeaders } from './api5-function-authorization/privilege-headers';
+import { declaredPrivilegeHeader } from './api5-function-authorization/declared-privilege-header';
 import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './api5-function-authorization/privileged-operations';
 import { graphqlBfla } from './api5-function-authorization/graphql-bfla';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
@@ -111,6 +112,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlBfla,
   adminPathInsertion,
   privilegeHeaders,
+  declaredPrivilegeHeader,
   flowNotThrottled,
   ssrfCallback,
   ssrfInternal,
