@@ -150,6 +150,12 @@ function withFreshFileNames(body: unknown, unique: string, depth = 0): unknown {
   return copy;
 }
 
+/** An example body with a blank string field ("username": ""): a write whose blanks need values of their own. */
+export function hasBlankExampleFields(endpoint: Endpoint): boolean {
+  const ex = endpoint.request_body?.example;
+  return !!ex && typeof ex === 'object' && !Array.isArray(ex) && Object.values(ex as Record<string, unknown>).some((v) => v === '');
+}
+
 /**
  * An example body whose string fields are left empty ("username": "" in a collection, a form to fill in):
  * each empty one gets the value the field would get without an example, unique for a create, so two creates
@@ -164,7 +170,9 @@ function withEmptyStringsFilled(value: unknown, schema: JsonSchema | null | unde
     if (v === '') {
       const { example: _e, examples: _x, default: _d, ...bare } = props[k] ?? {};
       const filled = synthesize(Object.keys(bare).length ? bare : { type: 'string' }, { name: k, unique, forRequest: true });
-      if (typeof filled === 'string' && filled !== '') next = filled;
+      // A plain placeholder names its field, so that two blanks of one record (username, name) do not read back alike.
+      if (typeof filled === 'string' && /^portcullis(-|$)/.test(filled)) next = `portcullis-${k.replace(/[^A-Za-z0-9]/g, '').slice(0, 20).toLowerCase()}${unique ? `-${unique}` : ''}`;
+      else if (typeof filled === 'string' && filled !== '') next = filled;
     } else if (v && typeof v === 'object' && !Array.isArray(v)) next = withEmptyStringsFilled(v, props[k], unique, depth + 1);
     if (next !== v) {
       copy ??= { ...(value as Record<string, unknown>) };

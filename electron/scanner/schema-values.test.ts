@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { synthesize } from './schema-values';
-import { encodeBody, fillPath, mutate, prepareRequest } from './requests';
+import { encodeBody, fillPath, hasBlankExampleFields, mutate, prepareRequest } from './requests';
 import type { Endpoint } from '../../shared/contract';
 
 describe('values from schemas', () => {
@@ -97,10 +97,12 @@ describe('requests for endpoints', () => {
       prepareRequest(create, { base: (p) => new URL(`http://127.0.0.1:9${p}`), placements: [], pathValues: {}, ...(unique ? { unique } : {}) }).bodyValue as Record<string, unknown>;
     const first = prepare('u1');
     const second = prepare('u2');
-    expect(first).toMatchObject({ username: 'portcullis-u1', course: 'portcullis', team: 'blue', profile: { nick: 'portcullis-u1' } });
-    expect(second.username).toBe('portcullis-u2');
+    // Each blank names its field, so two blanks of one record never read back alike.
+    expect(first).toMatchObject({ username: 'portcullis-username-u1', course: 'portcullis-course-u1', team: 'blue', profile: { nick: 'portcullis-nick-u1' } });
+    expect(second.username).toBe('portcullis-username-u2');
     expect(first.password).not.toBe('');
-    // An update (no unique token) still sends a value where the example left a blank.
-    expect(prepare().username).toBe('portcullis');
+    expect(prepare().username).toBe('portcullis-username');
+    expect(hasBlankExampleFields(create)).toBe(true);
+    expect(hasBlankExampleFields(endpoint)).toBe(false);
   });
 });
