@@ -18,6 +18,7 @@ const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
 /** Operations that issue tokens by their path: login, token, session, auth, jwt. */
 const ISSUER_WORDS = /(^|[/_-])(log-?in|sign-?in|token|tokens|session|sessions|auth|authenticate|jwt)([/_-]|$)/i;
+const TOKEN_WORDS = /(^|[/_-])(token|tokens|jwt)([/_-]|$)/i;
 const MAX_ISSUERS = 3;
 const MAX_TARGETS = 3;
 
@@ -43,7 +44,13 @@ async function issuedJwt(ctx: CheckContext): Promise<Issued | null> {
     const token = jwtIn(o.exchange);
     if (token) return { token, issuer: describeEndpoint(o.producer), answer: o.exchange };
   }
-  const issuers = ctx.allEndpoints.filter((e) => !e.graphql && e.method === 'POST' && pathParamNames(e.path).length === 0 && !!e.request_body && ISSUER_WORDS.test(e.path)).slice(0, MAX_ISSUERS);
+  // Routes that name tokens first (/jwt, /token): a plain login more often wants real credentials.
+  const issuers = ctx.allEndpoints
+    .filter((e) => !e.graphql && e.method === 'POST' && pathParamNames(e.path).length === 0 && !!e.request_body && ISSUER_WORDS.test(e.path))
+    .map((e, i) => ({ e, i, rank: TOKEN_WORDS.test(e.path) ? 0 : 1 }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .slice(0, MAX_ISSUERS)
+    .map((x) => x.e);
   for (const e of issuers) {
     if (ctx.budgetLeft() <= 0) return null;
     const request = await ctx.prepare(e, 1, 'write');
