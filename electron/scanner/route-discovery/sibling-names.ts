@@ -3,26 +3,11 @@
 // administrative one), and one that documents /users/{id} may answer /user (the caller's own record).
 // Names only: each candidate is kept by the discovery phase only when it answers unlike not-found.
 
+import { otherNumber } from '../checks/api9-inventory/discovery-paths';
+
 /** Path words that name an action or a session step, not a collection of objects. */
 const ACTION_WORD =
   /^(login|logout|log-?in|log-?out|sign-?in|sign-?up|sign-?out|signin|signup|register|registration|verify|verification|reset|refresh|token|tokens|oauth|auth|authorize|callback|me|self|search|details|info|status|health|ping|version|flag|key|otp|confirm|activate|upload|download|export|import|api|v\d+|graphql)$/i;
-
-/** "user" -> "users", "category" -> "categories", "box" -> "boxes"; null when the word does not look like a noun. */
-export function pluralOf(word: string): string | null {
-  if (!/^[a-z][a-z-]{1,40}$/i.test(word) || ACTION_WORD.test(word)) return null;
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
-  return `${word}s`;
-}
-
-/** "users" -> "user", "categories" -> "category", "boxes" -> "box"; null for a word that is not a plural. */
-export function singularOf(word: string): string | null {
-  if (!/^[a-z][a-z-]{2,40}$/i.test(word) || ACTION_WORD.test(word) || /(ss|us|is)$/i.test(word)) return null;
-  if (/ies$/i.test(word)) return `${word.slice(0, -3)}y`;
-  if (/(x|z|ch|sh|sses)es$/i.test(word)) return word.slice(0, -2);
-  if (/s$/i.test(word)) return word.slice(0, -1);
-  return null;
-}
 
 export interface SiblingCandidate {
   /** The sibling collection's path on the origin ("/api/users"). */
@@ -47,8 +32,7 @@ export function siblingCollections(operations: readonly { method: string; path: 
       const next = segs[i + 1];
       const collection = (next !== undefined && next.startsWith('{')) || (next === undefined && o.method.toUpperCase() === 'POST');
       if (!collection) continue;
-      // A plural's twin is its singular; only a word that is not a plural gets a plural.
-      const other = singularOf(seg) ?? pluralOf(seg);
+      const other = ACTION_WORD.test(seg) ? null : otherNumber(seg);
       if (!other || other === seg) continue;
       const path = `${basePath}${[...segs.slice(0, i), other].join('/')}`;
       if (out.has(path)) continue;
