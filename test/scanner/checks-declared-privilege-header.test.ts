@@ -6,7 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { declaredPrivilegeHeader } from '../../electron/scanner/checks/api5-function-authorization/declared-privilege-header';
-import { endpoint, scanServer } from './check-harness';
+import { scanChecks } from '../helpers/check-scan';
+import type { Target } from '../targets';
+import { endpoint, hardened, scanServer, targetWith } from './check-harness';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -90,4 +92,18 @@ describe('api5-declared-privilege-header', () => {
       expect(deletes[0], mode).toBe('false');
     }
   });
+
+  it('finds the moderator header the bulletin removal declares on the test target, and not on the hardened twin', async () => {
+    const BULLETINS = ['POST /bulletins', 'GET /bulletins/{bulletinId}', 'DELETE /bulletins/{bulletinId}'];
+    for (const [make, expected] of [
+      [() => targetWith('declared-privilege-header'), [['DELETE', '/bulletins/{bulletinId}', 'X-Is-Moderator']]],
+      [() => hardened(), []],
+    ] as const) {
+      const t: Target = await make();
+      open.push(t);
+      const s = await scanChecks(t, [declaredPrivilegeHeader], { only: BULLETINS, key2: false });
+      expect(s.of(declaredPrivilegeHeader).map((f) => [f.method, f.path, f.parameter])).toEqual(expected);
+      expect(s.sent(declaredPrivilegeHeader)).toBeLessThanOrEqual(declaredPrivilegeHeader.budget);
+    }
+  }, 60_000);
 });
