@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { userDirectory } from '../../electron/scanner/checks/api5-function-authorization/user-directory';
 import { undocumentedEndpoints } from '../../electron/scanner/checks/api9-inventory/discovery';
 import { siblingCollections } from '../../electron/scanner/route-discovery/sibling-names';
-import { endpoint, scanServer } from './check-harness';
+import { scanChecks } from '../helpers/check-scan';
+import type { Target } from '../targets';
+import { endpoint, hardened, scanServer, targetWith } from './check-harness';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -76,4 +78,16 @@ describe('singular and plural twins of documented collections', () => {
     expect(b.outcome.coverage.operations.filter((o) => o.discovered)).toEqual([]);
     expect(none.paths).toContain('GET /api/users');
   });
+
+  it('reports the member directory of the test target that lists every account\'s e-mail and phone, and not the hardened one of names only', async () => {
+    for (const [make, expected] of [
+      [() => targetWith('user-directory'), [['GET', '/members']]],
+      [() => hardened(), []],
+    ] as const) {
+      const t: Target = await make();
+      open.push(t);
+      const s = await scanChecks(t, [userDirectory], { only: ['GET /members', 'GET /me'], key2: false });
+      expect(s.of(userDirectory).map((f) => [f.method, f.path])).toEqual(expected);
+    }
+  }, 60_000);
 });

@@ -484,6 +484,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(a.status === 200 && b.status === 200 && a.json?.count >= 8, brief(a), brief(b));
     },
   },
+  'user-directory': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/members', { key: t.users.bob.key });
+      const alice = (c.json?.items ?? []).find((m: { username?: string }) => m.username === t.users.alice.username);
+      return r(c.status === 200 && alice?.email === t.users.alice.email, brief(c));
+    },
+  },
   'declared-privilege-header': {
     async run(t) {
       const made = await call(t, 'POST', '/api/v2/bulletins', { key: t.users.alice.key, body: { text: `Bulletin ${uniq()}` } });

@@ -25,6 +25,7 @@ import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
 import { registerBulletins } from './routes/bulletins';
+import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
 import { registerStoreReviews } from './routes/store-reviews';
@@ -273,6 +274,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerCartItems(router, state);
   registerPinboard(router, state);
   registerBulletins(router, state);
+  registerMembers(router, state);
   registerRecipes(router, state);
   registerCards(router, state);
   registerStoreReviews(router, state);
