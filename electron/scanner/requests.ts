@@ -3,7 +3,7 @@
 // required headers and cookies, and a body synthesised from the request schema.
 
 import { randomBytes } from 'node:crypto';
-import type { Endpoint, EndpointParameter } from '../../shared/contract';
+import type { Endpoint, EndpointParameter, JsonSchema } from '../../shared/contract';
 import type { CredentialPlacement } from './identities/placement';
 import type { ProbeRequest } from './http/engine';
 import type { RequestAuth } from './http/exchange';
@@ -150,6 +150,38 @@ function withFreshFileNames(body: unknown, unique: string, depth = 0): unknown {
   return copy;
 }
 
+/** An example body with a blank string field ("username": ""): a write whose blanks need values of their own. */
+export function hasBlankExampleFields(endpoint: Endpoint): boolean {
+  const ex = endpoint.request_body?.example;
+  return !!ex && typeof ex === 'object' && !Array.isArray(ex) && Object.values(ex as Record<string, unknown>).some((v) => v === '');
+}
+
+/**
+ * An example body whose string fields are left empty ("username": "" in a collection, a form to fill in):
+ * each empty one gets the value the field would get without an example, unique for a create, so two creates
+ * from the same example do not collide on an empty unique field.
+ */
+function withEmptyStringsFilled(value: unknown, schema: JsonSchema | null | undefined, unique: string | undefined, depth = 0): unknown {
+  if (depth > 3 || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const props = (schema && typeof schema === 'object' ? (schema.properties as Record<string, JsonSchema> | undefined) : undefined) ?? {};
+  let copy: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    let next = v;
+    if (v === '') {
+      const { example: _e, examples: _x, default: _d, ...bare } = props[k] ?? {};
+      const filled = synthesize(Object.keys(bare).length ? bare : { type: 'string' }, { name: k, unique, forRequest: true });
+      // A plain placeholder names its field, so that two blanks of one record (username, name) do not read back alike.
+      if (typeof filled === 'string' && /^portcullis(-|$)/.test(filled)) next = `portcullis-${k.replace(/[^A-Za-z0-9]/g, '').slice(0, 20).toLowerCase()}${unique ? `-${unique}` : ''}`;
+      else if (typeof filled === 'string' && filled !== '') next = filled;
+    } else if (v && typeof v === 'object' && !Array.isArray(v)) next = withEmptyStringsFilled(v, props[k], unique, depth + 1);
+    if (next !== v) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[k] = next;
+    }
+  }
+  return copy ?? value;
+}
+
 export interface PrepareOptions {
   base: (path: string) => URL;
   placements: CredentialPlacement[];
@@ -190,7 +222,7 @@ export function prepareRequest(endpoint: Endpoint, opts: PrepareOptions): Prepar
   let contentType: string | null = null;
   const rb = endpoint.request_body;
   if (rb && endpoint.method !== 'GET' && endpoint.method !== 'HEAD') {
-    bodyValue = withPasswordPlaceholders(rb.example !== undefined ? rb.example : synthesizedBody(endpoint, opts.unique));
+    bodyValue = withPasswordPlaceholders(rb.example !== undefined ? withEmptyStringsFilled(rb.example, rb.schema, opts.unique) : synthesizedBody(endpoint, opts.unique));
     if (writing) bodyValue = withFreshFileNames(bodyValue, opts.unique!);
     const encoded = encodeBody(bodyValue, rb.content_type || 'application/json');
     if (encoded) {

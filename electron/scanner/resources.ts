@@ -12,7 +12,7 @@ import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { applyLearned, CREATE_RETRIES, learnFromRefusal, relearned, type LearnedField } from './create-learning';
 import type { DeclaredParam } from './declared-objects';
-import { enumPathValue, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
+import { enumPathValue, hasBlankExampleFields, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
 
 export interface CreatedObject {
   /** The value that goes in the consumer's path. */
@@ -355,7 +355,8 @@ export class ResourcePool {
     if (!path.ok) return { blocked: path.reason, code: path.code };
     const spec = authSpecFor(endpoint, this.deps.security);
     // Creates get unique values; writes that name a file get a file name of their own (never one that may exist).
-    const unique = endpoint.method === 'POST' || writesFiles(endpoint) ? this.deps.nextUnique() : undefined;
+    // An update from an example with blanks gets one too: its blanks are filled, and a fixed value would collide on a unique field.
+    const unique = endpoint.method === 'POST' || writesFiles(endpoint) || (purpose !== 'read' && hasBlankExampleFields(endpoint)) ? this.deps.nextUnique() : undefined;
     return { request: this.withLearned(endpoint, prepareRequest(endpoint, { base: this.base, placements: spec.placements, pathValues: path.values, unique }), unique) };
   }
 

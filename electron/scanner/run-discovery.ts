@@ -19,6 +19,7 @@ import { bundlePaths, isStaticAsset } from './route-discovery/bundle-paths';
 import { discoveredEndpoint, type DiscoveredRoute } from './route-discovery/discovered-endpoint';
 import { listedPaths, presenceOrListing } from './route-discovery/listing';
 import { htmlLinks, jsonLinks, robotsPaths, sameOriginPath, sitemapPaths } from './route-discovery/sources';
+import { siblingCollections } from './route-discovery/sibling-names';
 import type { ScanRun } from './run-state';
 
 /** Every request of the phase together: sources, controls and candidates. */
@@ -30,6 +31,7 @@ const MAX_SCRIPTS = 4;
 const MAX_LISTED = 30;
 const MAX_LINK_SOURCES = 8;
 const MAX_DESCRIPTION_BYTES = 2_000_000;
+const MAX_SIBLINGS = 12;
 /** Where servers usually publish a machine-readable description of their API. */
 const DESCRIPTION_PATHS = ['/openapi.json', '/openapi.yaml', '/swagger.json', '/swagger.yaml', '/v3/api-docs', '/v2/api-docs', '/api-docs', '/api-docs.json', '/.well-known/openapi.json'];
 const ANON: RequestAuth = { kind: 'none' };
@@ -245,6 +247,12 @@ async function fromDescriptions(d: Discovery): Promise<void> {
   }
 }
 
+/** The singular or plural twin of documented collections (/users beside a documented /user and /user/{id}). */
+function fromSiblingNames(d: Discovery): void {
+  const ops = d.run.active.filter((e) => !e.graphql && !e.discovered);
+  for (const c of siblingCollections(ops, d.basePath, MAX_SIBLINGS)) d.add(c.path, `the singular or plural twin of ${c.of}`);
+}
+
 // ---------------------------------------------------------------- the phase
 
 /** Adds the routes found beyond the API description to the scan; notes what it found and what it cost. */
@@ -257,6 +265,7 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
     ['published API descriptions', () => fromDescriptions(d)],
     ['links in answers', () => fromAnswers(d)],
     ['sibling versions', () => fromVersions(d)],
+    ['singular and plural names', () => fromSiblingNames(d)],
   ];
   for (const [what, read] of sources) {
     if (run.signal.aborted) return;

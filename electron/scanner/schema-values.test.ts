@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { synthesize } from './schema-values';
-import { encodeBody, fillPath, mutate, prepareRequest } from './requests';
+import { encodeBody, fillPath, hasBlankExampleFields, mutate, prepareRequest } from './requests';
 import type { Endpoint } from '../../shared/contract';
 
 describe('values from schemas', () => {
@@ -78,5 +78,31 @@ describe('requests for endpoints', () => {
     expect(fillPath('/a/{id}/b', { id: 'x/y z' })).toBe('/a/x%2Fy%20z/b');
     expect(encodeBody({ a: 1 }, 'application/vnd.api+json')).toEqual({ body: '{"a":1}', contentType: 'application/vnd.api+json' });
     expect(encodeBody({ a: 1 }, 'application/xml')).toBeNull();
+  });
+
+  it('fills the empty strings of an example body, uniquely for a create, as fields without an example are', () => {
+    const create: Endpoint = {
+      ...endpoint,
+      id: 'e2',
+      path: '/users',
+      parameters: [],
+      request_body: {
+        required: true,
+        content_type: 'application/json',
+        schema: { type: 'object', properties: { username: { type: 'string', example: '' }, course: { type: 'string' }, password: { type: 'string' } } },
+        example: { username: '', course: '', password: '', team: 'blue', profile: { nick: '' } },
+      },
+    };
+    const prepare = (unique?: string) =>
+      prepareRequest(create, { base: (p) => new URL(`http://127.0.0.1:9${p}`), placements: [], pathValues: {}, ...(unique ? { unique } : {}) }).bodyValue as Record<string, unknown>;
+    const first = prepare('u1');
+    const second = prepare('u2');
+    // Each blank names its field, so two blanks of one record never read back alike.
+    expect(first).toMatchObject({ username: 'portcullis-username-u1', course: 'portcullis-course-u1', team: 'blue', profile: { nick: 'portcullis-nick-u1' } });
+    expect(second.username).toBe('portcullis-username-u2');
+    expect(first.password).not.toBe('');
+    expect(prepare().username).toBe('portcullis-username');
+    expect(hasBlankExampleFields(create)).toBe(true);
+    expect(hasBlankExampleFields(endpoint)).toBe(false);
   });
 });

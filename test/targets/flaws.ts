@@ -346,6 +346,18 @@ export const FLAWS = {
     description: 'An internal console answers without any auth: GET /admin, /api/admin, /api/v2/admin (HTML), and /admin/{collection}, /admin/api/v2/{collection}, /api/admin/{collection}, /api/v2/admin/{collection} (undeclared ones), /api/v2/{collection}/admin list every user\'s rows (collections: users, customers, orders, notes, documents, transfers, payments, products).',
     hardened: '404.',
   },
+  'user-directory': {
+    owasp: 'API5',
+    technique: 'API5 every account listed, with personal data, to any user',
+    description: 'GET /api/v2/members lists every account with its e-mail address and phone number to any signed-in user (refused without credentials).',
+    hardened: 'The directory shows ids, user names and display names only.',
+  },
+  'declared-privilege-header': {
+    owasp: 'API5',
+    technique: 'API5 a privilege header the operation declares is trusted',
+    description: 'DELETE /api/v2/bulletins/{bulletinId} declares an X-Is-Moderator header and removes any bulletin for any signed-in user who sends X-Is-Moderator: true; without it, only administrators.',
+    hardened: 'The header is ignored: 403 for anyone but an administrator.',
+  },
   'trusted-client-ip': {
     owasp: 'API5',
     technique: 'API5 privilege-asserting request headers (client IP spoofing)',

@@ -484,6 +484,23 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(a.status === 200 && b.status === 200 && a.json?.count >= 8, brief(a), brief(b));
     },
   },
+  'user-directory': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/members', { key: t.users.bob.key });
+      const alice = (c.json?.items ?? []).find((m: { username?: string }) => m.username === t.users.alice.username);
+      return r(c.status === 200 && alice?.email === t.users.alice.email, brief(c));
+    },
+  },
+  'declared-privilege-header': {
+    async run(t) {
+      const made = await call(t, 'POST', '/api/v2/bulletins', { key: t.users.alice.key, body: { text: `Bulletin ${uniq()}` } });
+      const path = `/api/v2/bulletins/${made.json?.id}`;
+      const plain = await call(t, 'DELETE', path, { key: t.users.bob.key });
+      const claimed = await call(t, 'DELETE', path, { key: t.users.bob.key, headers: { 'X-Is-Moderator': 'true' } });
+      const after = await call(t, 'GET', path);
+      return r(plain.status === 403 && claimed.status === 204 && after.status === 404, brief(plain), brief(claimed), brief(after));
+    },
+  },
   'trusted-client-ip': {
     async run(t) {
       const plain = await call(t, 'GET', '/api/v2/admin/users');

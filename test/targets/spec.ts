@@ -268,6 +268,29 @@ const OPS: Op[] = [
   { method: 'delete', path: '/notes/{noteId}', operationId: 'deleteNote', summary: 'Delete a note', tag: 'Notes', params: [P.noteId], ok: { 204: ['Deleted'] }, errors: [404] },
 
   // ---- pinboard and gift cards ----
+  {
+    method: 'get',
+    path: '/members',
+    operationId: 'listMembers',
+    summary: 'The member directory',
+    tag: 'Pinboard',
+    ok: { 200: ['The members', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, username: { type: 'string' }, displayName: { type: 'string' } } } } } }] },
+  },
+  { method: 'post', path: '/bulletins', operationId: 'postBulletin', summary: 'Post a bulletin on the notice board', tag: 'Pinboard', body: 'Pin', ok: { 201: ['Posted', 'Pin'] } },
+  { method: 'get', path: '/bulletins/{bulletinId}', operationId: 'getBulletin', summary: 'A bulletin', tag: 'Pinboard', auth: 'public', params: [{ name: 'bulletinId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } }], ok: { 200: ['The bulletin', 'Pin'] }, errors: [404] },
+  {
+    method: 'delete',
+    path: '/bulletins/{bulletinId}',
+    operationId: 'removeBulletin',
+    summary: 'Remove a bulletin (moderators)',
+    tag: 'Pinboard',
+    params: [
+      { name: 'bulletinId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } },
+      { name: 'X-Is-Moderator', in: 'header', required: false, schema: { type: 'string' } },
+    ],
+    ok: { 204: ['Removed'] },
+    errors: [403, 404],
+  },
   { method: 'post', path: '/pins', operationId: 'createPin', summary: 'Pin a message to the shared pinboard', tag: 'Pinboard', body: 'Pin', ok: { 201: ['Pinned', 'Pin'] } },
   {
     method: 'get',

@@ -24,6 +24,8 @@ import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
+import { registerBulletins } from './routes/bulletins';
+import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
 import { registerStoreReviews } from './routes/store-reviews';
@@ -271,6 +273,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerCarts(router, state);
   registerCartItems(router, state);
   registerPinboard(router, state);
+  registerBulletins(router, state);
+  registerMembers(router, state);
   registerRecipes(router, state);
   registerCards(router, state);
   registerStoreReviews(router, state);

@@ -29,6 +29,7 @@ import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenti
 import { weakCredentials } from './api2-authentication/weak-credentials';
 import { graphqlWeakCredentials } from './api2-authentication/graphql-weak-credentials';
 import { jwtArgument } from './api2-authentication/jwt-argument';
+import { issuedJwtTampering } from './api2-authentication/issued-jwt';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
@@ -36,6 +37,8 @@ import { accountDeleteOther } from './api5-function-authorization/account-deleti
 import { adminPathInsertion } from './api5-function-authorization/admin-paths';
 import { unauthenticatedReset } from './api5-function-authorization/destructive-routes';
 import { privilegeHeaders } from './api5-function-authorization/privilege-headers';
+import { declaredPrivilegeHeader } from './api5-function-authorization/declared-privilege-header';
+import { userDirectory } from './api5-function-authorization/user-directory';
 import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './api5-function-authorization/privileged-operations';
 import { graphqlBfla } from './api5-function-authorization/graphql-bfla';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
@@ -88,6 +91,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlUnauthenticated,
   jwtTampering,
   jwtArgument,
+  issuedJwtTampering,
   tokenInResponse,
   credentialsInUrl,
   // Before the login burst (a `last` check), which may lock accounts or trip a per-client limit.
@@ -115,6 +119,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlBfla,
   adminPathInsertion,
   privilegeHeaders,
+  declaredPrivilegeHeader,
+  userDirectory,
   flowNotThrottled,
   ssrfCallback,
   ssrfInternal,

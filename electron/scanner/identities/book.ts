@@ -61,11 +61,13 @@ export class IdentityBook implements CredentialProvider {
     return s ? s.renewAfter401(stamp) : Promise.resolve(false);
   }
 
-  /** Every exchange the engine completes: the first success as an identity becomes its canary. */
+  /** Every exchange the engine completes: the first success as an identity becomes its canary; the cookies it sets stay with the identity. */
   observe(ex: Exchange): void {
     const auth = ex.request.auth;
     if (auth.kind !== 'key' && auth.kind !== 'identity') return;
-    this.sessionFor(auth)?.observe(ex);
+    const s = this.sessionFor(auth);
+    s?.observe(ex);
+    if (ex.response) s?.keepCookies(ex);
   }
 
   /** The label a slot goes by in finding texts: its identity's name. */

@@ -7,6 +7,7 @@ import { describeObtain, type IdentityConfig, type IdentityRole } from '../../..
 import { placeCredential, type HttpEngine, type ProbeRequest } from '../http/engine';
 import type { Exchange, KeyNumber } from '../http/exchange';
 import { obtainCredential, ObtainError, renewable, type Credential, type LoginWireRequest, type ObtainDeps } from './obtain';
+import { setCookies } from './answers';
 import { addCookie, type CredentialPlacement } from './placement';
 import { sleep } from '../http/limits';
 
@@ -72,6 +73,13 @@ const CANARY_TRUST_MS = 1000;
 const MAX_MARGIN_MS = 30_000;
 /** Pauses before a failed renewal login is sent again. */
 const RENEWAL_PAUSES_MS = [500, 2000];
+/** Cookies kept per identity from the API's answers: a few sessions, not a tracker's worth. */
+const MAX_JAR = 8;
+
+function hasCookie(header: string | undefined, name: string): boolean {
+  return !!header && header.split(';').some((p) => p.trim().split('=', 1)[0] === name);
+}
+
 /** The first login is tried once more after this pause: a target still seeding or resetting its data. */
 const FIRST_LOGIN_PAUSES_MS = [1000];
 
@@ -94,6 +102,11 @@ export class IdentitySession {
   canary: Canary | null = null;
   dead: string | null = null;
   private inflight: Promise<void> | null = null;
+  /**
+   * Cookies the API set in its answers to this identity's requests (a session a GET /login-like route opens
+   * for the token it was sent), sent back as a browser would; the login's own cookies stay in the credential.
+   */
+  private readonly jar = new Map<string, string>();
   private canaryCheck: Promise<boolean | null> | null = null;
   private canaryPassedAt = -Infinity;
   private canaryPassedGeneration = -1;
@@ -203,8 +216,24 @@ export class IdentitySession {
     if (!c) return { url, stamp: this.generation };
     const target = c.token === null ? url : placeCredential(c.token, headers, url, this.placements ?? specPlacements, c.vars);
     for (const name in c.cookies) addCookie(headers, name, c.cookies[name]!);
+    for (const [name, value] of this.jar) if (!(name in c.cookies) && !hasCookie(headers.cookie, name)) addCookie(headers, name, value);
     for (const name in c.headers) headers[name] = c.headers[name]!;
     return { url: target, stamp: this.generation };
+  }
+
+  /** Keeps the cookies an answer to this identity's request sets (and drops those it deletes); their values are secrets. */
+  keepCookies(ex: Pick<Exchange, 'header'>): void {
+    const set = setCookies(ex);
+    if (!set.length) return;
+    const fresh: string[] = [];
+    for (const c of set) {
+      if (c.deleted) this.jar.delete(c.name);
+      else if (this.jar.size < MAX_JAR || this.jar.has(c.name)) {
+        if (this.jar.get(c.name) !== c.value) fresh.push(c.value);
+        this.jar.set(c.name, c.value);
+      }
+    }
+    if (fresh.length) this.deps.addSecrets(fresh.filter((v) => v.length >= 8));
   }
 
   /** Takes the first request that worked as this identity as its canary, if it has none. */

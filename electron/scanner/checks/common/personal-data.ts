@@ -27,7 +27,12 @@ export function personalData(ex: Exchange): PersonalData | null {
   if (!ex.ok || !ex.body) return null;
   const body = ex.json();
   if (body === undefined || body === null) return null;
-  const secret = findSensitive(body, ex.request.body ?? '')[0];
+  return personalDataIn(body, ex.request.body ?? '');
+}
+
+/** The first personal or secret value in a JSON value (one record of a listing, say); `sent` is the request body, whose own values are no exposure. */
+export function personalDataIn(body: unknown, sent = ''): PersonalData | null {
+  const secret = findSensitive(body, sent)[0];
   if (secret) return { field: secret.path, kind: secret.kind };
   let found: PersonalData | null = null;
   let seen = 0;
