@@ -3,6 +3,10 @@
 // statement, and a race on a one-time action. Each finds its flaw with only that flaw on, stays silent
 // on the hardened twin, and keeps to its budget.
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DOMParser } from '@xmldom/xmldom';
+import xpath from 'xpath';
 import { afterEach, describe, expect, it } from 'vitest';
 import { raceOneTime, RACE_BURST } from '../../electron/scanner/checks/api6-business-flows/race-condition';
 import { argumentInjection } from '../../electron/scanner/checks/api8-misconfiguration/argument-injection';
@@ -14,7 +18,8 @@ import { sqlStatement } from '../../electron/scanner/checks/api8-misconfiguratio
 import type { Check } from '../../electron/scanner/checks/types';
 import { scanChecks, type CheckScan, type CheckScanOptions } from '../helpers/check-scan';
 import { onlyFlaws, startTarget, type FlawId, type Target } from '../targets';
-import { expectWithinBudget } from './check-harness';
+import { search, type Entry } from '../targets/ldap-filter';
+import { endpoint, expectWithinBudget, scanServer } from './check-harness';
 
 const targets: Target[] = [];
 afterEach(async () => {
@@ -106,5 +111,67 @@ describe('Race condition on a one-time action', () => {
     const s = await scan(t, [raceOneTime], { only: ['POST /transfers'] });
     expect(s.of(raceOneTime)).toEqual([]);
     expect(t.requests.count({ method: 'POST', path: '/api/v2/transfers' })).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('LDAP and XPath injection without an error to read', () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  });
+
+  /**
+   * A directory and a phone book that answer an empty list when their query fails (no error to read), and
+   * a catalogue search that takes * as a wildcard on purpose and returns everything for a value it cannot
+   * read: neither is injection, and the second must not pass for one.
+   */
+  async function server(): Promise<string> {
+    const people: Entry[] = ['ann', 'ben', 'cat'].map((uid) => ({ objectclass: ['top', 'person'], uid: [uid], cn: [uid.toUpperCase()] }));
+    const doc = new DOMParser().parseFromString('<book><e><login>ann</login></e><e><login>ben</login></e><e><login>cat</login></e></book>', 'text/xml');
+    const products = ['red mug', 'blue mug', 'green plate'];
+    const s = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const send = (items: unknown[]) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ items }));
+      };
+      const v = url.searchParams.get('uid') ?? url.searchParams.get('login') ?? url.searchParams.get('name') ?? '';
+      if (url.pathname === '/people') {
+        try {
+          return send(search(people, `(&(objectClass=person)(uid=${v}))`).map((e) => e.uid![0]));
+        } catch {
+          return send([]);
+        }
+      }
+      if (url.pathname === '/phones') {
+        try {
+          return send((xpath.select(`/book/e[login='${v}']`, doc as unknown as Node) as Node[]).map((n) => n.textContent));
+        } catch {
+          return send([]);
+        }
+      }
+      if (url.pathname === '/products') {
+        if (!/^[\w *]+$/.test(v)) return send(products);
+        const re = new RegExp(`^${v.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+        return send(products.filter((p) => re.test(p)));
+      }
+      res.writeHead(404).end();
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  }
+
+  const query = (name: string, example: string) => ({ parameters: [{ name, in: 'query' as const, required: true, schema: { type: 'string', example } }] });
+
+  it('proves both by their own conditions, and takes a wildcard search for none', async () => {
+    const base = await server();
+    const endpoints = [endpoint('GET', '/people', query('uid', 'ann')), endpoint('GET', '/phones', query('login', 'ann')), endpoint('GET', '/products', query('name', 'red mug'))];
+    const { findings, outcome } = await scanServer(base, endpoints, [ldapInjection, xpathInjection], { 1: 'k1' });
+    expect(outcome.status).toBe('completed');
+    expect(findings.map((f) => [f.check_id, f.vulnerability_name, f.path]).sort()).toEqual([
+      ['api8-ldap-injection', 'LDAP injection (boolean-based)', '/people'],
+      ['api8-xpath-injection', 'XPath injection (boolean-based)', '/phones'],
+    ]);
   });
 });
