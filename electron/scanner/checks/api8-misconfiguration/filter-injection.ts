@@ -26,7 +26,7 @@ import type { CheckContext, FindingDraft } from '../types';
 import { gained } from './command-injection';
 import { proveFamily, type Family, type Hit, type Pair } from './nosql-injection';
 
-export const FILTER_POINTS = 3;
+export const FILTER_POINTS = 2;
 /** Names that usually end up in a directory or document query. */
 const FILTER_NAME = /(user|uid|cn|login|name|filter|search|query|^q$|mail|account|member|group|^dn$|^ou$|owner|role)/i;
 
@@ -87,16 +87,12 @@ export const XPATH: QueryLanguage = {
   name: 'XPath',
   breakers: (v) => [`${v}'`, `${v}"`],
   error: (text) => excerpt(text, XPATH_ERROR),
-  boolean: (v) =>
-    ["'", '"'].map((q) => [
-      pair(`${v}${q} and count(/*)=1 and ${q}1${q}=${q}1`, `${v}${q} and count(/*)=2 and ${q}1${q}=${q}1`),
-      pair(`${v}${q} and string-length(${q}ab${q})=2 and ${q}a${q}=${q}a`, `${v}${q} and string-length(${q}ab${q})=3 and ${q}a${q}=${q}a`),
-    ]),
-  widening: (r) =>
-    ["'", '"'].map((q) => [
-      pair(`${r}${q} or count(/*)=1 or ${q}a${q}=${q}b`, `${r}${q} or count(/*)=2 or ${q}a${q}=${q}b`),
-      pair(`${r}${q} or string-length(${q}ab${q})=2 or ${q}a${q}=${q}b`, `${r}${q} or string-length(${q}ab${q})=3 or ${q}a${q}=${q}b`),
-    ]),
+  boolean: (v) => [
+    [pair(`${v}' and count(/*)=1 and '1'='1`, `${v}' and count(/*)=2 and '1'='1`), pair(`${v}' and string-length('ab')=2 and 'a'='a`, `${v}' and string-length('ab')=3 and 'a'='a`)],
+  ],
+  widening: (r) => [
+    [pair(`${r}' or count(/*)=1 or 'a'='b`, `${r}' or count(/*)=2 or 'a'='b`), pair(`${r}' or string-length('ab')=2 or 'a'='b`, `${r}' or string-length('ab')=3 or 'a'='b`)],
+  ],
 };
 
 /** The string values most likely to reach a filter (names like user, uid, cn, search first), at most FILTER_POINTS. */
@@ -139,11 +135,14 @@ async function prove(ctx: CheckContext, src: PointSource, baseline: Exchange, la
       }
     }
   }
+  // Pairs cost more requests: only for values whose name says they may reach a directory or a document query.
+  const named = points.filter((p) => FILTER_NAME.test(p.key));
+  if (!named.length) return null;
   // 2. Boolean pairs on the real value (it must answer with something the false input takes away).
   const fresh = baseline.ok ? await reference(ctx, src) : null;
   if (fresh?.ok && sameAnswer(fresh, baseline)) {
     const likeReal = (yes: Exchange, no: Exchange) => !!no.response && no.status < 500 && sameAnswer(yes, fresh) && otherAnswer(no, fresh);
-    for (const p of points) {
+    for (const p of named) {
       for (const family of lang.boolean(valueText(p), r)) {
         const outcome = await proveFamily(async (v) => (await send(p.name, String(v)))?.ex ?? null, family, likeReal);
         if (outcome === 'budget') return 'budget';
@@ -153,7 +152,7 @@ async function prove(ctx: CheckContext, src: PointSource, baseline: Exchange, la
   }
   // 3. Widening pairs: the true input matches more than the false one, twice.
   const wider = (yes: Exchange, no: Exchange) => !!yes.response && !!no.response && yes.status < 500 && no.status < 500 && gained(yes, no);
-  for (const p of points) {
+  for (const p of named) {
     for (const family of lang.widening(r)) {
       const outcome = await proveFamily(async (v) => (await send(p.name, String(v)))?.ex ?? null, family, wider);
       if (outcome === 'budget') return 'budget';
@@ -240,9 +239,9 @@ export const ldapInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 40,
+  budget: 24,
   description:
-    `In up to ${FILTER_POINTS} string values of key 1's request (names like user, uid, cn, login, filter, search first; query, path and body): ` +
+    `In up to ${FILTER_POINTS} string values of key 1's request (names like user, uid, cn, login, filter, search first; query, path and body; the pairs only in values so named): ` +
     '(1) error-based: a value that breaks a search filter (value)( or value( makes the answer carry an LDAP error (Bad search filter, ' +
     'InvalidSearchFilterException, LDAPException, ldap_search, FILTER_ERROR...) absent from the baseline, twice, while the value with letters ' +
     'appended does not; (2) boolean: value)(objectClass=* answers like the value and value)(objectClass=<random> does not, then ' +
@@ -269,16 +268,16 @@ export const xpathInjection = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'endpoint',
-  budget: 40,
+  budget: 24,
   description:
-    `In up to ${FILTER_POINTS} string values of key 1's request (names like user, login, name, search first; query, path and body): (1) ` +
+    `In up to ${FILTER_POINTS} string values of key 1's request (names like user, login, name, search first; query, path and body; the pairs only in values so named): (1) ` +
     'error-based: a quote (single, then double) makes the answer carry an XPath error (XPathException, javax.xml.xpath, lxml XPathEvalError, ' +
     'libxml2 xmlXPathEval, DOMXPath, System.Xml.XPath...) absent from the baseline, twice, while the value with letters appended does not; ' +
     "(2) boolean: value' and count(/*)=1 and '1'='1 answers like the value and count(/*)=2 does not, then string-length('ab')=2 vs 3; (3) " +
-    "widened: <random>' or count(/*)=1 or 'a'='b matches more than count(/*)=2, then the string-length pair. Single- and double-quoted " +
-    'contexts. count() and string-length() are XPath\'s own: SQL and NoSQL never answer these pairs. Never on a 5xx.',
+    "widened: <random>' or count(/*)=1 or 'a'='b matches more than count(/*)=2, then the string-length pair. count() and string-length() " +
+    'are XPath\'s own: SQL and NoSQL never answer these pairs. Never on a 5xx.',
   coverage:
-    'String predicates only (a value inside quotes); a number pasted unquoted is found by its error only. Operations that change data get ' +
+    'Pairs in single-quoted predicates only (a double-quoted one, or a number pasted unquoted, is found by its error only). Operations that change data get ' +
     'none of these inputs.',
   remediation: `Bind values as XPath variables (XPathVariableResolver, lxml's xpath(..., name=value), xpath.js variables) or use precompiled expressions; ${REMEDIATION_COMMON}`,
   references: [OWASP_API8, 'https://cwe.mitre.org/data/definitions/643.html', 'https://owasp.org/www-community/attacks/XPATH_Injection'],
