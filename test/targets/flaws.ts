@@ -420,6 +420,12 @@ export const FLAWS = {
     description: 'POST /api/v2/auth/otp/send (sends an SMS) and POST /api/v2/auth/otp/verify (6-digit code) have no throttle.',
     hardened: '5 per minute per user per route, then 429 with Retry-After.',
   },
+  'race-promo-code': {
+    owasp: 'API6',
+    technique: 'API6 race condition on a one-time action (a promo code redeemed in parallel)',
+    description: 'POST /api/v2/promotions/redeem {"code": "WELCOME5"} checks whether the customer already used the code, waits for the loyalty ledger (40 ms), then records the redemption and adds the credit: a repeat is refused with 409, but parallel requests all pass the check and each adds the credit.',
+    hardened: 'The redemption is claimed before the wait, in one step: one of the parallel requests succeeds, the others get 409.',
+  },
 
   // ---- API7 SSRF -----------------------------------------------------------------------------
   ssrf: {
@@ -573,6 +579,30 @@ export const FLAWS = {
     technique: 'API8 NoSQL injection: a server-side JavaScript expression built from a numeric path id',
     description: 'GET /api/v2/stores/{storeId}/reviews filters with "this.store == <storeId>" (no quotes): 1 || 1===1 lists every store\'s reviews, 1 && 1===2 none.',
     hardened: 'The id must be an integer and is compared as one.',
+  },
+  'ldap-injection': {
+    owasp: 'API8',
+    technique: 'API8 LDAP injection in a search filter',
+    description: 'GET /api/v2/directory/people?uid= pastes the value into the filter (&(objectClass=person)(uid=<value>)): *)(objectClass=* lists every entry, alice)(objectClass=* answers like alice and alice)(objectClass=x like no one, and a broken filter answers 500 "Bad search filter".',
+    hardened: 'The value is escaped as RFC 4515 asks (\\2a, \\28, \\29, \\5c): it only ever matches a uid.',
+  },
+  'xpath-injection': {
+    owasp: 'API8',
+    technique: 'API8 XPath injection in an XML look-up',
+    description: "GET /api/v2/directory/extensions?login= pastes the value into /phonebook/employee[login='<value>']: x' or '1'='1 lists every employee, alice' and count(/*)=1 and '1'='1 answers like alice, and a quote answers 500 with the XPath error.",
+    hardened: 'The value is bound as an XPath variable ($login).',
+  },
+  'argument-injection': {
+    owasp: 'API8',
+    technique: 'API8 argument injection (a value run without a shell, taken as an option)',
+    description: 'GET /api/v2/downloads/preview?file= runs head -n <lines> <file> without a shell: a file name starting with "-" is an option (--help answers the usage text, --version the version, an unknown option the error on stderr).',
+    hardened: '"--" ends the options before the file name, and only known downloads are read.',
+  },
+  'sql-statement': {
+    owasp: 'API8',
+    technique: 'API8 SQL injection where the parameter is a whole statement',
+    description: 'POST /api/v2/reports/run {"sql"} runs whatever read-only statement it is sent (the reporting screen sends saved ones): SELECT 7*191 answers 1337, and SELECT * FROM users reads every account.',
+    hardened: 'Only the saved reports\' statements run; anything else is 403.',
   },
   'jsonp-callback': {
     owasp: 'API8',

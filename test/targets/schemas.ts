@@ -271,6 +271,8 @@ export const SCHEMAS = {
   ),
   Pin: obj({ id: ro(int()), ownerId: ro(int()), text: str({ minLength: 1, maxLength: 500, example: 'Bake sale on Friday' }) }, ['text']),
   CardPreview: obj({ message: str({ minLength: 1, maxLength: 300, example: 'Happy birthday, ${name}!' }) }, ['message']),
+  PromoRedeem: obj({ code: str({ minLength: 1, maxLength: 40, example: 'WELCOME5' }) }, ['code']),
+  ReportRun: obj({ sql: str({ minLength: 1, maxLength: 2000, example: 'SELECT name, price_cents FROM products ORDER BY price_cents DESC LIMIT 5' }) }, ['sql']),
   Document: obj({ id: str({ example: 'doc_7f3a9c21e4' }), title: str(), fileName: str(), createdAt: dateTime() }, ['id', 'title', 'fileName', 'createdAt']),
   DocumentContent: obj({ id: str(), title: str(), fileName: str(), content: str() }, ['id', 'title', 'fileName', 'content']),
   Activity: obj({ id: int(), type: str(), detail: str(), createdAt: dateTime() }, ['id', 'type', 'detail', 'createdAt']),

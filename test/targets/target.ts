@@ -29,6 +29,9 @@ import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
 import { registerStoreReviews } from './routes/store-reviews';
+import { registerDirectory } from './routes/directory';
+import { registerPromotions } from './routes/promotions';
+import { registerTools } from './routes/tools';
 import { registerOutbound, SHOP_ORIGIN } from './routes/outbound';
 import { registerShop } from './routes/shop';
 import { registerVerification } from './routes/verification';
@@ -278,6 +281,9 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerRecipes(router, state);
   registerCards(router, state);
   registerStoreReviews(router, state);
+  registerDirectory(router, state);
+  registerPromotions(router, state);
+  registerTools(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

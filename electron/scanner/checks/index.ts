@@ -43,6 +43,7 @@ import { bflaMethodSwap, bflaPrivilegedOperation, bflaRoleOperation } from './ap
 import { graphqlBfla } from './api5-function-authorization/graphql-bfla';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
 import { outOfRangeValues } from './api6-business-flows/out-of-range-values';
+import { raceOneTime } from './api6-business-flows/race-condition';
 import { ssrfCallback, ssrfInternal } from './api7-ssrf/ssrf';
 import { graphqlSsrf } from './api7-ssrf/graphql-ssrf';
 import { commandInjection } from './api8-misconfiguration/command-injection';
@@ -51,6 +52,9 @@ import { corsPolicy } from './api8-misconfiguration/cors';
 import { jsonpCallback } from './api8-misconfiguration/jsonp';
 import { leakOnFailedCreate } from './api8-misconfiguration/leak-on-failed-create';
 import { nosqlInjection } from './api8-misconfiguration/nosql-injection';
+import { argumentInjection } from './api8-misconfiguration/argument-injection';
+import { ldapInjection, xpathInjection } from './api8-misconfiguration/filter-injection';
+import { sqlStatement } from './api8-misconfiguration/sql-statement';
 import { pathTraversal } from './api8-misconfiguration/path-traversal';
 import { scriptContent } from './api8-misconfiguration/script-content';
 import { storedContentSweep } from './api8-misconfiguration/stored-content-sweep';
@@ -121,6 +125,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   privilegeHeaders,
   declaredPrivilegeHeader,
   userDirectory,
+  raceOneTime,
   flowNotThrottled,
   ssrfCallback,
   ssrfInternal,
@@ -142,6 +147,10 @@ export const CHECKS: readonly Check[] = Object.freeze([
   jsonpCallback,
   traceEnabled,
   plainHttp,
+  ldapInjection,
+  xpathInjection,
+  argumentInjection,
+  sqlStatement,
   oldVersions,
   exposedDocs,
   debugEndpoints,

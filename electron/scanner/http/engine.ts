@@ -11,7 +11,7 @@ import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../pass
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
 import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, sleep } from './limits';
-import { DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, SLOW_FACTOR, type PaceChange, type PaceOutcome, type PaceView } from './pace';
+import { type Burst, DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, SLOW_FACTOR, type PaceChange, type PaceOutcome, type PaceView } from './pace';
 import { proxyDispatcher, type ScanProxy } from './proxy';
 
 export const USER_AGENT = 'Portcullis/0.1 (API security scanner; +https://github.com/portcullis)';
@@ -88,6 +88,8 @@ export interface ProbeRequest {
   alone?: boolean;
   /** A 429 is what the check measures (a burst looking for a rate limit): not retried. */
   throttleIsAnswer?: boolean;
+  /** One of a group of requests started together, past the pace's limit and rate (pace.ts Burst: a race-condition probe). */
+  burst?: Burst;
   /**
    * The request tests the endpoint's path, not its operation (an IDE page, a document of __typename only, one
    * that fails validation): an operation found slow does not keep it back, and its time says nothing about it.
@@ -674,14 +676,14 @@ export class HttpEngine {
     const timeout = req.timeoutMs ?? this.options.timeoutMs;
     const pace = this.pace(origin);
     // A probe built to be slow (a sleep, a deep query) says nothing about its operation; an ordinary request does.
-    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation && !req.pathProbe;
+    const measured = req.alone === undefined && req.timeoutMs === undefined && !sendsAlone() && !!req.operation && !req.pathProbe && !req.burst;
     const suspect = req.operation && !req.pathProbe ? this.slow.get(req.operation) : undefined;
     const alone = req.alone ?? (sendsAlone() || !!suspect);
     let retried = 0;
     for (let attempt = 0; ; attempt += 1) {
       // A retry is the scan's, not the check's: the check asked for one request.
       this.charge(attempt === 0 ? budgets : []);
-      const ticket = await pace.enter(alone);
+      const ticket = await pace.enter(alone && !req.burst, req.burst ?? null);
       let response: ExchangeResponse | null = null;
       let error: string | null = null;
       let code = '';

@@ -51,6 +51,8 @@ export interface PaceTicket {
   /** Requests given up on before it started with no answer since: the target may still have been working on them. */
   abandoned: Abandoned[];
   released: boolean;
+  /** The burst it belongs to (started past the limit and the rate), or null. */
+  burst?: Burst | null;
 }
 
 /** A request given up on (timed out): the target may go on working on it until a later request's answer shows it has moved on. */
@@ -73,7 +75,19 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 /** A 429 without Retry-After is sent again after this long. */
 export const DEFAULT_THROTTLE_PAUSE_MS = 1_000;
 
-type Waiter = { alone: boolean; resolve: (t: PaceTicket) => void; reject: (e: Error) => void };
+type Waiter = { alone: boolean; burst: Burst | null; resolve: (t: PaceTicket) => void; reject: (e: Error) => void };
+
+/**
+ * Requests meant to reach the target at the same moment (a race-condition probe, docs/decisions.md "A burst
+ * past the pace"): the one exception to the pace. The group waits for an empty target like a heavy probe, then
+ * its members start together, past the requests-in-flight limit and the rate; nothing else starts until they
+ * have all ended. Their times teach the pace nothing (a burst is meant to load the target).
+ */
+export class Burst {
+  /** Members admitted and not yet ended. */
+  inFlight = 0;
+  constructor(readonly size: number) {}
+}
 
 const aloneScope = new AsyncLocalStorage<boolean>();
 
@@ -95,6 +109,8 @@ export class Pace {
   private rpsNow: number;
   private inFlight = 0;
   private aloneHeld = false;
+  /** The burst whose members are in flight: nothing else starts meanwhile. */
+  private burstHeld: Burst | null = null;
   private readonly queue: Waiter[] = [];
   private epoch = 0;
   private credit = 0;
@@ -137,11 +153,15 @@ export class Pace {
   }
 
   /** Waits for a place (alone: for an empty target) and for the rate's next start; the ticket goes back with leave(). */
-  async enter(alone: boolean): Promise<PaceTicket> {
+  async enter(alone: boolean, burst: Burst | null = null): Promise<PaceTicket> {
     if (this.aborted) throw new AbortedError(this.signal.reason);
-    const ticket = this.admissible(alone) && !this.queue.length ? this.admit(alone) : await new Promise<PaceTicket>((resolve, reject) => this.queue.push({ alone, resolve, reject }));
+    const ticket =
+      this.admissible(alone, burst) && (!this.queue.length || (burst !== null && burst === this.burstHeld))
+        ? this.admit(alone, burst)
+        : await new Promise<PaceTicket>((resolve, reject) => this.queue.push({ alone, burst, resolve, reject }));
     try {
-      await this.startSlot();
+      // A burst's members start together: the rate would space them out.
+      if (!burst) await this.startSlot();
     } catch (err) {
       this.leave(ticket, 'none', 0);
       throw err;
@@ -179,9 +199,12 @@ export class Pace {
       for (const a of this.pendingAbandoned) if (a.clearedAt === null && ticket.startedAt > a.startedAt) a.clearedAt = ticket.endedAt;
       this.pendingAbandoned = this.pendingAbandoned.filter((a) => a.clearedAt === null);
     }
-    if (ticket.alone) this.aloneHeld = false;
+    if (ticket.burst) {
+      ticket.burst.inFlight -= 1;
+      if (ticket.burst.inFlight <= 0 && this.burstHeld === ticket.burst) this.burstHeld = null;
+    } else if (ticket.alone) this.aloneHeld = false;
     else this.inFlight -= 1;
-    if (!ticket.alone && outcome !== 'none') this.learn(ticket, outcome, durationMs);
+    if (!ticket.alone && !ticket.burst && outcome !== 'none') this.learn(ticket, outcome, durationMs);
     this.pump();
     return own;
   }
@@ -249,22 +272,40 @@ export class Pace {
     this.onChange({ atMs: performance.now() - this.born, from, to, rps: this.rpsNow, reason });
   }
 
-  private admissible(alone: boolean): boolean {
-    if (this.aloneHeld) return false;
-    return alone ? this.inFlight === 0 : this.inFlight < this.limit;
+  private admissible(alone: boolean, burst: Burst | null = null): boolean {
+    if (burst && burst === this.burstHeld) return true;
+    if (this.aloneHeld || this.burstHeld) return false;
+    return alone || burst ? this.inFlight === 0 : this.inFlight < this.limit;
   }
 
-  private admit(alone: boolean): PaceTicket {
-    if (alone) this.aloneHeld = true;
+  private admit(alone: boolean, burst: Burst | null = null): PaceTicket {
+    if (burst) {
+      this.burstHeld = burst;
+      burst.inFlight += 1;
+    } else if (alone) this.aloneHeld = true;
     else this.inFlight += 1;
-    return { alone, epoch: this.epoch, startedAt: 0, endedAt: 0, answered: false, ahead: [], abandoned: [], released: false };
+    return { alone: alone && !burst, epoch: this.epoch, startedAt: 0, endedAt: 0, answered: false, ahead: [], abandoned: [], released: false, burst };
   }
 
-  /** Admits waiters in order: one waiting alone holds back those behind it until the target is empty. */
+  /** Admits waiters in order: one waiting alone holds back those behind it until the target is empty; a burst's members go together. */
   private pump(): void {
-    while (this.queue.length && this.admissible(this.queue[0]!.alone)) {
+    while (this.queue.length && this.admissible(this.queue[0]!.alone, this.queue[0]!.burst)) {
       const w = this.queue.shift()!;
-      w.resolve(this.admit(w.alone));
+      w.resolve(this.admit(w.alone, w.burst));
+      if (w.burst) this.admitRest(w.burst);
+    }
+  }
+
+  /** The members of a burst that started, wherever they wait in the queue. */
+  private admitRest(burst: Burst): void {
+    for (let i = 0; i < this.queue.length; ) {
+      const w = this.queue[i]!;
+      if (w.burst !== burst) {
+        i += 1;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      w.resolve(this.admit(w.alone, burst));
     }
   }
 
