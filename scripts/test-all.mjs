@@ -4,9 +4,12 @@
 // (Playwright on Debian's Chromium). The API contract suite runs three times: on SQLite (with the rest),
 // on PostgreSQL, and on two nodes sharing one PostgreSQL database (PORTCULLIS_TEST_STORE; the tests start
 // a throwaway cluster on 127.0.0.1, test/helpers/postgres.ts).
-// Every step runs; the command fails if any did. Browser tests need the build.
+// Every step runs; the command fails if any did. Browser tests need the build. Steps of one `together`
+// group run side by side (each leaves a core idle most of the time: lint beside the type check, the two
+// PostgreSQL contract runs, each on its own throwaway cluster); their output is printed whole, one after
+// the other, when the group ends.
 // The failures are repeated at the very end, so a log cut to its last lines still says what failed.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { addonAbi, buildFor } from './native-modules.mjs';
@@ -20,8 +23,8 @@ const PLAYWRIGHT_JSON = path.join(RESULTS, 'playwright.json');
 if (addonAbi() !== Number(process.versions.modules)) buildFor('node');
 
 const steps = [
-  { name: 'lint', cmd: ['npx', 'eslint', '--max-warnings', '0', '.'] },
-  { name: 'typecheck', cmd: ['npm', 'run', '--silent', 'typecheck'] },
+  { name: 'lint', cmd: ['npx', 'eslint', '--max-warnings', '0', '.'], together: 'static' },
+  { name: 'typecheck', cmd: ['npm', 'run', '--silent', 'typecheck'], together: 'static' },
   { name: 'build', cmd: ['sh', '-c', 'npm run --silent build && npm run --silent build:targets'] },
   {
     name: 'unit + integration (vitest)',
@@ -32,6 +35,7 @@ const steps = [
     name: `API contract suite on ${store === 'postgres' ? 'PostgreSQL' : 'two nodes, one PostgreSQL'} (vitest)`,
     cmd: ['npx', 'vitest', 'run', 'test/contract', '--reporter=dot', '--reporter=json', `--outputFile.json=${CONTRACT_JSON(store)}`],
     env: { PORTCULLIS_TEST_STORE: store },
+    together: 'contract',
     failures: () => vitestFailures(CONTRACT_JSON(store)),
   })),
   { name: 'packaging (electron-builder --dir, stub Electron)', cmd: ['node', 'scripts/check-packaging.mjs'], needs: 'build' },
@@ -49,18 +53,17 @@ fs.mkdirSync(RESULTS, { recursive: true });
 for (const f of [VITEST_JSON, CONTRACT_JSON('postgres'), CONTRACT_JSON('two-nodes'), PLAYWRIGHT_JSON]) fs.rmSync(f, { force: true });
 
 const results = [];
-for (const step of steps) {
-  if (step.when && !step.when()) continue;
-  if (step.needs && results.find((r) => r.name === step.needs && !r.ok)) {
-    results.push({ name: step.name, ok: false, secs: 0, skipped: true });
-    continue;
-  }
-  console.log(`\n━━ ${step.name} ━━ ${step.cmd.join(' ')}`);
-  const t0 = Date.now();
-  const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
-  const res = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env });
-  const ok = res.status === 0;
-  results.push({ name: step.name, ok, secs: (Date.now() - t0) / 1000, failures: ok || !step.failures ? [] : safely(step.failures) });
+for (let i = 0; i < steps.length; ) {
+  const group = steps[i].together ? steps.filter((s) => s.together === steps[i].together) : [steps[i]];
+  i += group.length;
+  const runs = group.map((step) => {
+    if (step.when && !step.when()) return null;
+    if (step.needs && results.find((r) => r.name === step.needs && !r.ok)) {
+      return Promise.resolve({ name: step.name, ok: false, secs: 0, skipped: true });
+    }
+    return run(step, group.length > 1);
+  });
+  for (const r of await Promise.all(runs)) if (r) results.push(r);
 }
 
 const failed = results.filter((r) => r.failures?.length);
@@ -75,6 +78,35 @@ if (failed.length) {
 console.log('\n━━ summary ━━');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : r.skipped ? 'skip' : 'FAIL'}  ${r.name}${r.secs ? ` (${r.secs.toFixed(1)} s)` : ''}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
+
+/** Runs one step; alongside others, its output is held and printed whole when it ends. */
+function run(step, held) {
+  const header = `\n━━ ${step.name} ━━ ${step.cmd.join(' ')}`;
+  if (!held) console.log(header);
+  const t0 = Date.now();
+  const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
+  const child = spawn(step.cmd[0], step.cmd.slice(1), { stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+  const chunks = [];
+  if (held) for (const s of [child.stdout, child.stderr]) s.on('data', (c) => chunks.push(c));
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (code) => {
+      if (done) return;
+      done = true;
+      if (held) {
+        console.log(header);
+        process.stdout.write(Buffer.concat(chunks));
+      }
+      const ok = code === 0;
+      resolve({ name: step.name, ok, secs: (Date.now() - t0) / 1000, failures: ok || !step.failures ? [] : safely(step.failures) });
+    };
+    child.on('error', (err) => {
+      chunks.push(Buffer.from(`${err.message}\n`));
+      finish(1);
+    });
+    child.on('close', finish);
+  });
+}
 
 function safely(read) {
   try {

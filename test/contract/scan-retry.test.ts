@@ -110,9 +110,10 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
       expect(event).toMatchObject({ scanId, current: { check: expect.stringMatching(/\S/), endpoint: expect.stringMatching(/^(GET|POST|PUT|PATCH|DELETE) \//) } });
       // The pace rides along: requests in flight allowed now and the configured most.
       expect((event as Extract<ScanEvent, { type: 'scan:progress' }>).pace).toMatchObject({ limit: expect.any(Number), max: expect.any(Number), alone: false });
+      // Another node reads the live state from the shared database, written a moment after the event.
+      await expect.poll(async () => (await details(scanId)).results.scan_info.current?.check, { timeout: 15_000 }).toMatch(/\S/);
       const running = await details(scanId);
       expect(running.status).toBe('running');
-      expect(running.results.scan_info.current?.check).toMatch(/\S/);
       expect(running.results.scan_info.pace?.max).toBeGreaterThan(0);
       mini.gate = null;
       mini.onHeld = null;
