@@ -28,6 +28,7 @@ import { graphqlBatchBruteForce } from './api2-authentication/graphql-batch-brut
 import { graphqlUnauthenticated } from './api2-authentication/graphql-unauthenticated';
 import { weakCredentials } from './api2-authentication/weak-credentials';
 import { jwtArgument } from './api2-authentication/jwt-argument';
+import { confirmationMismatch } from './api2-authentication/confirmation-mismatch';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
@@ -93,6 +94,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   shortCodeBruteForce,
   graphqlBatchBruteForce,
   weakCredentials,
+  confirmationMismatch,
   massAssignment,
   excessiveDataExposure,
   tokenClaims,
