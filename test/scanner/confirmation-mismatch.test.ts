@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { confirmationMismatch } from '../../electron/scanner/checks/api2-authentication/confirmation-mismatch';
 import { confirmationPairs } from '../../electron/scanner/checks/common/confirmation-fields';
-import { endpoint, scanServer } from './check-harness';
+import { scanChecks } from '../helpers/check-scan';
+import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
 
 const servers: http.Server[] = [];
 afterAll(async () => {
@@ -84,5 +85,32 @@ describe('confirmation fields', () => {
     expect(findings).toEqual([]);
     // The scan's own registration types the password twice alike (passwordRepeat is recognised as its confirmation).
     expect(t.registered).toHaveLength(1);
+  });
+});
+
+describe('on the test target (signup-confirmation-ignored)', () => {
+  const ROUTES = ['GET /me', 'POST /auth/signup', 'POST /auth/login'];
+
+  it('registers a user whose passwordConfirmation contradicts its password, which then signs in', async () => {
+    const t = await targetWith('signup-confirmation-ignored');
+    try {
+      const s = await scanChecks(t, [confirmationMismatch], { only: ROUTES, signup: 'auto' });
+      expect(s.of(confirmationMismatch).map((f) => `${f.method} ${f.path} ${f.parameter}`)).toEqual(['POST /auth/signup passwordConfirmation']);
+      expectWellFormed(s, s.findings);
+      expectWithinBudget(s, [confirmationMismatch]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is silent on the hardened twin, whose sign-up compares them', async () => {
+    const t = await hardened();
+    try {
+      const s = await scanChecks(t, [confirmationMismatch], { only: ROUTES, signup: 'auto' });
+      expect(s.findings).toEqual([]);
+      expect(t.internalErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });
