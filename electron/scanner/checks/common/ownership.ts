@@ -7,7 +7,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, KeyNumber } from '../../http/exchange';
 import type { ResourcePool } from '../../resources';
-import { pathParamNames } from '../../requests';
+import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
 import { describeEndpoint } from './helpers';
 import { identityOf, identityValueFor, isObj, keyLabel, otherKey, resourceOf, schemaShape, type Json } from './objects';
 import type { CheckContext } from '../types';
@@ -374,4 +374,27 @@ export function ownerProof(ctx: CheckContext, body: unknown, victim: OwnershipLe
     if (names(victim.key).includes(o.value)) return `its ${o.field} is ${o.value}, ${keyLabel(victim.key)}'s own name`;
   }
   return null;
+}
+
+/**
+ * A create's request with the body fields that name a parent object (BasketId, cartId) set to the key's
+ * own object of that resource, as the ledger knows it (its login answer's basket id, say), where the
+ * prepared value is not already one of its own: the description's example names someone else's parent,
+ * and the create is refused before any other rule is tested. Owner fields (UserId) are left as they are.
+ * An abbreviated id (bid) is used only for the one id field of the body that starts with its letter.
+ */
+export function withOwnParents(ctx: CheckContext, ep: Pick<Endpoint, 'path'>, request: PreparedRequest, key: KeyNumber): PreparedRequest {
+  const value = request.bodyValue;
+  if (!isObj(value)) return request;
+  const ledger = ledgerOf(ctx, key);
+  const idFields = Object.keys(value).filter((f) => ID_NAME.test(f) && !isOwnerField(f));
+  let body: Json | null = null;
+  for (const field of idFields) {
+    const current = scalar(value[field]);
+    const own = ledgerIdsFor(ledger, ep, field).filter((x) => x.named || idFields.filter((f) => f[0]!.toLowerCase() === field[0]!.toLowerCase()).length === 1)[0];
+    if (!own || current === null || own.value === current || ctx.resources.created.some((o) => o.key === key && o.id === current)) continue;
+    body ??= { ...value };
+    body[field] = typeof value[field] === 'number' && /^\d+$/.test(own.value) ? Number(own.value) : own.value;
+  }
+  return body ? mutate(request, { bodyValue: body }) : request;
 }
