@@ -23,6 +23,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api2-graphql-batch-brute-force': 'GraphQL batching bypasses login and code attempt limits',
   'api2-weak-credentials': 'Account opens with a common password (weak or default credential)',
   'api2-graphql-weak-credentials': 'Account opens with a common password through a GraphQL operation (weak or default credential)',
+  'api2-confirmation-mismatch': 'Value accepted that its confirmation field contradicts',
   'api3-mass-assignment': 'Mass assignment: properties the client should not set are stored',
   'api3-excessive-data-exposure': 'Response exposes properties it should not',
   'api3-token-claims': 'Token issued by the API carries sensitive data',

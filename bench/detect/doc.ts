@@ -51,7 +51,12 @@ function modeSection(t: TargetResult, m: ModeResult, heading: string): string[] 
     '',
     '**False alarms** (findings at low or above that match no documented flaw, with the scorer\'s reason):',
     '',
-    ...(m.falseAlarmList.length ? m.falseAlarmList.map((fa) => `- ${cell(fa.text)}${m.runs > 1 ? ` (in ${fa.runs} of ${m.runs} runs)` : ''}`) : ['None.']),
+    ...(m.falseAlarmList.length
+      ? m.falseAlarmList.map((fa) => {
+          const note = falseAlarmNote(fa.text, t.handNotes);
+          return `- ${cell(fa.text)}${m.runs > 1 ? ` (in ${fa.runs} of ${m.runs} runs)` : ''}${note ? ` — Hand note: ${cell(note)}` : ''}`;
+        })
+      : ['None.']),
     '',
     `Real weaknesses reported besides the documented flaws (not counted, not penalised): ${m.extras.length ? m.extras.join(', ') : 'none'}.`,
     '',
@@ -60,6 +65,18 @@ function modeSection(t: TargetResult, m: ModeResult, heading: string): string[] 
     ...details(`Import warnings (${m.warnings.length})`, m.warnings.map(cell)),
     ...details(`Skipped checks (${m.skipped.length})`, m.skipped.map(cell)),
   ];
+}
+
+/**
+ * The hand note on a false alarm: notes.json keys "false-alarm <METHOD> <path> <check id>" match the scorer's
+ * line for that finding ("medium: GET /x \"Name\" (`check-id`): ...").
+ */
+export function falseAlarmNote(text: string, notes: Record<string, string>): string | null {
+  for (const [key, note] of Object.entries(notes)) {
+    const m = /^false-alarm (\S+) (\S+) (\S+)$/.exec(key);
+    if (m && text.includes(`${m[1]} ${m[2]} "`) && text.includes(`(\`${m[3]}\`)`)) return note;
+  }
+  return null;
 }
 
 function howSection(t: TargetResult): string[] {

@@ -11,9 +11,19 @@ import { importApiDocument } from '../../electron/importer/index';
 import { mergeFindings, originPath, type ScanFinding } from '../../bench/detect/findings';
 import { BENCH_DIR, EXTERNAL_TARGETS, TARGETS_DIR } from '../../bench/detect/targets';
 import { missReasons, type TruthEntry } from '../../bench/detect/why';
+import { falseAlarmNote } from '../../bench/detect/doc';
 import { summarizeCoverage, type CoverageOperation } from '../../shared/coverage';
 
 const finding = (over: Partial<ScanFinding>): ScanFinding => ({ check_id: 'c', vulnerability_name: 'n', severity: 'medium', method: 'GET', path: '/', ...over });
+
+describe('hand notes on false alarms', () => {
+  it('shows the note keyed by method, path and check beside the scorer\'s line, and none for another check', () => {
+    const notes = { J1: 'a flaw note', 'false-alarm GET /api-docs api9-exposed-docs': 'published on purpose' };
+    expect(falseAlarmNote('low: GET /api-docs "API documentation exposed" (`api9-exposed-docs`): matches no truth entry', notes)).toBe('published on purpose');
+    expect(falseAlarmNote('low: GET /api-docs "Verbose errors" (`api8-verbose-errors`): matches no truth entry', notes)).toBeNull();
+    expect(falseAlarmNote('low: GET /api-docs/x "API documentation exposed" (`api9-exposed-docs`): matches no truth entry', notes)).toBeNull();
+  });
+});
 
 describe('findings of a target scanned in parts', () => {
   it("puts an operation's path under its part's base, and leaves what the part found outside it", () => {

@@ -231,6 +231,12 @@ export const FLAWS = {
     description: `POST /api/v2/auth/login also opens administrator accounts with the installer's default password ("changeme"): anyone who tries the common passwords signs in as admin.`,
     hardened: 'Only the account\'s own password opens it.',
   },
+  'signup-confirmation-ignored': {
+    owasp: 'API2',
+    technique: 'API2 confirmation field not compared (value its confirmation contradicts)',
+    description: 'POST /api/v2/auth/signup takes an optional passwordConfirmation and never compares it: an account is created, and signs in with its password, when passwordConfirmation says something else.',
+    hardened: '400 (validation_failed, field passwordConfirmation) when passwordConfirmation is sent and differs from password.',
+  },
 
 
   // ---- API3 Broken object property level authorization ---------------------------------------

@@ -366,6 +366,16 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(me.json?.role === 'admin' && me.json?.isAdmin === true && admin.status === 200, brief(signup), brief(me), `admin/users ${admin.status}`);
     },
   },
+  'signup-confirmation-ignored': {
+    async run(t) {
+      const username = `probe_${uniq()}`;
+      const password = 'a-long-enough-password';
+      const signup = await call(t, 'POST', '/api/v2/auth/signup', { body: { username, email: `${username}@example.com`, password, passwordConfirmation: 'something-else-entirely' } });
+      if (signup.status !== 201) return r(false, brief(signup));
+      const login = await signIn(t, username, password);
+      return r(login.status === 200, brief(signup), `login ${login.status}`);
+    },
+  },
   'mass-assign-readonly': {
     async run(t) {
       const c = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: 1 }], status: 'delivered', total: 0.01 } });

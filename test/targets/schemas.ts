@@ -71,6 +71,7 @@ export const SCHEMAS = {
       username: str({ pattern: '^[a-z0-9_.-]{3,32}$', minLength: 3, maxLength: 32, example: 'dana_k' }),
       email: str({ format: 'email', maxLength: 254, example: 'dana@example.com' }),
       password: str({ format: 'password', minLength: 10, maxLength: 128, example: 'correct-horse-battery-staple' }),
+      passwordConfirmation: str({ format: 'password', maxLength: 128, description: 'The password typed again; compared with password when sent.', example: 'correct-horse-battery-staple' }),
     },
     ['username', 'email', 'password'],
   ),

@@ -30,6 +30,7 @@ import { weakCredentials } from './api2-authentication/weak-credentials';
 import { graphqlWeakCredentials } from './api2-authentication/graphql-weak-credentials';
 import { jwtArgument } from './api2-authentication/jwt-argument';
 import { issuedJwtTampering } from './api2-authentication/issued-jwt';
+import { confirmationMismatch } from './api2-authentication/confirmation-mismatch';
 import { sizeLimits, slowOversize } from './api4-resource-consumption/input-size';
 import { pageSizeAbuse } from './api4-resource-consumption/pagination';
 import { noRateLimit } from './api4-resource-consumption/rate-limit';
@@ -105,6 +106,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlBatchBruteForce,
   weakCredentials,
   graphqlWeakCredentials,
+  confirmationMismatch,
   massAssignment,
   excessiveDataExposure,
   tokenClaims,

@@ -19,6 +19,7 @@ import { answerExcerpt, setCookies } from './answers';
 import { obtainCredential, ObtainError } from './obtain';
 import type { CreatedAccount, IdentitySession } from './session';
 import { identityValues } from './verify';
+import { confirmationPairs } from '../checks/common/confirmation-fields';
 
 const SIGNUP_SEGMENT = /^(sign-?up|signup|register|registration|registrations|users?|accounts?|members?|customers?|join|enrol+)$/i;
 const NOT_SIGNUP = /log-?in|sign-?in|signin|session|token|password|reset|forgot|verify|verification|confirm|otp|invite|admin|import|bulk|batch/i;
@@ -70,7 +71,9 @@ function accountFields(schema: JsonSchema | null | undefined): Omit<SignupOperat
     const usernameField = names.find((n) => USERNAME_FIELD.test(n)) ?? null;
     const emailField = names.find((n) => EMAIL_FIELD.test(n)) ?? null;
     if (!usernameField && !emailField) return null;
-    return { at, passwordField, usernameField, emailField, confirmFields: names.filter((n) => CONFIRM_FIELD.test(n)) };
+    // Fields that repeat the password by name too (passwordRepeat, password_confirmation): the scan's users type it twice alike.
+    const repeats = confirmationPairs(props).filter((p) => p.of === passwordField).map((p) => p.confirm);
+    return { at, passwordField, usernameField, emailField, confirmFields: [...new Set([...names.filter((n) => CONFIRM_FIELD.test(n)), ...repeats])] };
   };
   const direct = look(top, []);
   if (direct) return direct;

@@ -229,7 +229,10 @@ export function registerAccount(r: Router<Ctx>, t: TargetState): void {
     // a burst of 10 (the scanner's flow check) still meets the limit.
     ctx.throttle('flow-signup', `signup:${ctx.clientIp}`, SIGNUP_LIMIT, 10 * 60_000);
     const privilege = ctx.has('signup-mass-assignment');
-    const input = ctx.input<Record<string, unknown> & { username: string; email: string; password: string }>(SCHEMAS.SignupRequest, { rejectUnknown: !privilege });
+    const input = ctx.input<Record<string, unknown> & { username: string; email: string; password: string; passwordConfirmation?: string }>(SCHEMAS.SignupRequest, { rejectUnknown: !privilege });
+    if (input.passwordConfirmation !== undefined && input.passwordConfirmation !== input.password && !ctx.has('signup-confirmation-ignored')) {
+      throw new ValidationError([{ field: 'passwordConfirmation', message: 'does not match password' }]);
+    }
     const taken = t.db.prepare('SELECT 1 FROM users WHERE lower(username) = lower(?) OR lower(email) = lower(?)').get(input.username, input.email);
     if (taken) throw new HttpError(409, 'conflict', 'That username or email address is already registered.');
     const id = Number(

@@ -22,6 +22,8 @@ const ROUTE_OTP = /(^|[^a-z])(otp|mfa|2fa|one-?time)([^a-z]|$)/i;
 const PASSWORD_FIELD = /^(password|passwd|pass|pwd|passphrase|secret|pin|client_?secret)$/i;
 export const USER_FIELD = /^(username|user_?name|user|login|email|e-?mail|phone|identifier|account|client_?id|handle)$/i;
 const TOKEN_FIELD = /^(token|reset_?token|code|reset_?code|verification_?code|otp|key|reset_?key)$/i;
+/** A knowledge secret a reset may take instead of a mailed token: the answer to a security question. */
+const ANSWER_FIELD = /^(answer|security_?answer|secret_?answer|security_?question_?answer)$/i;
 
 type AuthRoute = { kind: 'login'; secret: string } | { kind: 'reset-request' } | { kind: 'reset-confirm'; secret: string };
 
@@ -35,10 +37,12 @@ export function authRoute(e: Endpoint): AuthRoute | null {
   if (e.method !== 'POST') return null;
   const words = routeWords(e);
   if (ROUTE_EXCLUDED.test(words)) return null;
-  const props = Object.keys(schemaShape(e.request_body?.schema ?? null).props);
-  const password = props.find((p) => PASSWORD_FIELD.test(p) || /password$/i.test(p));
+  const shape = schemaShape(e.request_body?.schema ?? null).props;
+  const props = Object.keys(shape);
+  // A field declared `format: password` is one whatever its name ({"new": ..., "repeat": ...}).
+  const password = props.find((p) => PASSWORD_FIELD.test(p) || /password$/i.test(p) || shape[p]?.format === 'password');
   const user = props.find((p) => USER_FIELD.test(p));
-  const token = props.find((p) => TOKEN_FIELD.test(p));
+  const token = props.find((p) => TOKEN_FIELD.test(p)) ?? (ROUTE_RESET.test(words) ? props.find((p) => ANSWER_FIELD.test(p)) : undefined);
   // A code together with a (new) password confirms a reset (POST /auth/password-reset/confirm, POST /auth/check-otp).
   const confirms = /reset|forgo|recover|verify|check|confirm/i.test(words) || ROUTE_OTP.test(words) || /^new[-_]?password$/i.test(password ?? '');
   if (token && password && confirms) return { kind: 'reset-confirm', secret: token };
@@ -122,16 +126,16 @@ function clientAddress(i: number): string {
 
 /**
  * After a throttle: the same attempt with a made-up client address in each header in turn; a header whose
- * attempts are processed again, like the first of the burst (same status, no throttle sign), 3 in a row.
+ * attempts are processed again (`processed`: like the first of the burst, no throttle sign), 3 in a row.
  */
-async function addressBypass(ctx: CheckContext, throttled: PreparedRequest, first: Exchange, n: number, next: (j: number) => Json): Promise<Bypass | null> {
+async function addressBypass(ctx: CheckContext, throttled: PreparedRequest, processed: (ex: Exchange) => boolean, n: number, next: (j: number) => Json): Promise<Bypass | null> {
   let j = 0;
   for (const header of ADDRESS_HEADERS) {
     if (ctx.budgetLeft() <= 0) return null;
     const tryOnce = async (): Promise<Exchange | null> => {
       j += 1;
       const ex = await ctx.sendPrepared(mutate(throttled, { bodyValue: next(j), headers: { [header]: clientAddress(n + j) } }), { kind: 'none' });
-      return ex.response && ex.status === first.status && !throttleSign(ex) ? ex : null;
+      return ex.response && processed(ex) && !throttleSign(ex) ? ex : null;
     };
     const got = await tryOnce();
     if (!got) continue;
@@ -146,8 +150,81 @@ async function addressBypass(ctx: CheckContext, throttled: PreparedRequest, firs
   return null;
 }
 
-function bypassFinding(ep: Endpoint, kind: AuthRoute['kind'], throttled: Exchange, sign: string, bypass: Bypass): FindingDraft {
-  const what = kind === 'login' ? 'password guesses' : kind === 'reset-confirm' ? 'reset-token guesses' : 'reset requests';
+const REMAINING_HEADERS = ['ratelimit-remaining', 'x-ratelimit-remaining', 'x-rate-limit-remaining'];
+const LIMIT_HEADERS = ['ratelimit-limit', 'x-ratelimit-limit', 'x-rate-limit-limit'];
+
+/** The count of attempts a rate limit announces are left (RateLimit-Remaining and its X- forms), or null. */
+export function remainingOf(ex: Exchange): { header: string; value: number } | null {
+  for (const h of REMAINING_HEADERS) {
+    const v = Number((ex.header(h) ?? '').split(/[,;]/)[0]);
+    if (ex.header(h) !== undefined && Number.isInteger(v) && v >= 0) return { header: h, value: v };
+  }
+  return null;
+}
+
+/**
+ * A limit that is there but was not reached by the burst (its remaining count went down with each
+ * attempt): an attempt with a new made-up address in a client-address header that finds a fresh count
+ * (higher than the burst left), then one without the header that still continues the old count (the
+ * window did not simply restart), then a second new address that finds a fresh count again.
+ */
+async function counterBypass(ctx: CheckContext, request: PreparedRequest, attempts: Exchange[], n: number, next: (j: number) => Json): Promise<{ bypass: Bypass; control: Exchange; sign: string } | null> {
+  const counts = attempts.map(remainingOf);
+  if (counts.some((c) => c === null) || counts.length < 2) return null;
+  const values = counts.map((c) => c!.value);
+  // Counting down: the attempts were counted against one bucket.
+  if (!values.every((v, i) => i === 0 || v < values[i - 1]!)) return null;
+  const last = values[values.length - 1]!;
+  const status = attempts[0]!.status;
+  let j = 0;
+  const send = async (header: string | null) => {
+    j += 1;
+    return ctx.sendPrepared(mutate(request, { bodyValue: next(j), headers: header ? { [header]: clientAddress(n + j) } : {} }), { kind: 'none' });
+  };
+  const fresh = (ex: Exchange, above: number) => ex.status === status && (remainingOf(ex)?.value ?? -1) > above;
+  for (const header of ADDRESS_HEADERS) {
+    if (ctx.budgetLeft() < 3) return null;
+    const first = await send(header);
+    if (!fresh(first, last)) continue;
+    const control = await send(null);
+    const continued = remainingOf(control);
+    if (!continued || continued.value >= last) return null;
+    const second = await send(header);
+    if (!fresh(second, continued.value)) return null;
+    const limit = LIMIT_HEADERS.map((h) => attempts[0]!.header(h)).find((v) => v !== undefined);
+    const counter = { 'ratelimit-remaining': 'RateLimit-Remaining', 'x-ratelimit-remaining': 'X-RateLimit-Remaining' }[counts[0]!.header] ?? 'X-Rate-Limit-Remaining';
+    return {
+      bypass: { header, attempts: [first, second] },
+      control,
+      sign: `${limit !== undefined ? `a limit of ${limit.split(/[,;]/)[0]!.trim()} attempts, ` : ''}counted down in ${counter} from ${values[0]} to ${last} by the burst`,
+    };
+  }
+  return null;
+}
+
+function bypassFinding(ep: Endpoint, kind: AuthRoute['kind'], throttled: Exchange, sign: string, bypass: Bypass, counted?: { control: Exchange; secret: string }): FindingDraft {
+  const what = kind === 'login' ? 'password guesses' : kind === 'reset-confirm' ? `reset guesses (${counted?.secret ?? 'token'})` : 'reset requests';
+  if (counted) {
+    const fresh = bypass.attempts.map((a) => `${remainingOf(a)?.value}`).join(' and ');
+    return {
+      parameter: bypass.header,
+      name: `Attempt limit bypassed with ${headerName(bypass.header)}`,
+      confidence: 'high',
+      cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:L/A:N',
+      description:
+        `${describeEndpoint(ep)} limits ${what} (${sign}), but an attempt with a made-up address in ${headerName(bypass.header)} is counted ` +
+        `afresh (${fresh} left for two new addresses, while an attempt without the header went on counting down: ${remainingOf(counted.control)?.value}). ` +
+        'The rate limit keys on a client address the client itself sends, so an attacker gets a new allowance with every request and guesses at full speed.',
+      notes: [`Addresses sent: ${bypass.attempts.map((a) => a.request.headers[bypass.header]).join(', ')} (RFC 5737 documentation range).`],
+      exchanges: [
+        { label: 'Last attempt of the burst', exchange: throttled },
+        { label: `Attack: ${headerName(bypass.header)} with a new address`, exchange: bypass.attempts[0]! },
+        { label: 'Control: no client-address header', exchange: counted.control },
+        { label: `Attack: ${headerName(bypass.header)} with another new address`, exchange: bypass.attempts[1]! },
+      ],
+      reproduce: bypass.attempts[1]!,
+    };
+  }
   return {
     parameter: bypass.header,
     name: `Attempt limit bypassed with ${headerName(bypass.header)}`,
@@ -166,6 +243,13 @@ function bypassFinding(ep: Endpoint, kind: AuthRoute['kind'], throttled: Exchang
   };
 }
 
+/** The attempt reached the credential check: a refusal of the credential, or an accepted reset request. */
+function reachedCheck(kind: AuthRoute['kind'], ex: Exchange): boolean {
+  const status = ex.status;
+  if (kind === 'reset-request') return status >= 200 && status < 300;
+  return status === 401 || status === 403 || (status >= 200 && status < 300 && looksLikeError(ex)) || ((status === 400 || status === 422) && /password|credential|invalid|incorrect|wrong|token|expired|code|answer/i.test(ex.body));
+}
+
 const headerName = (h: string) => h.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => `${d}${c.toUpperCase()}`).replace(/\bIp\b/, 'IP');
 
 export const authBruteForce = defineCheck({
@@ -181,18 +265,22 @@ export const authBruteForce = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: BURST + BYPASS_TRIES,
+  budget: BURST + ADDRESS_HEADERS.length + BYPASS_TRIES,
   needsKey2: false,
   techniques: ['API2.3', 'API2.throttle-bypass'],
   description:
     `On login and token routes (a POST with a user field and a password field) and password-reset routes (request: a user or e-mail field; ` +
-    `confirm: a token or code field), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
+    `confirm: a token or code field, or the answer to a security question beside a new password), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
     'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
-    'wrong reset tokens. Finding: every attempt is processed the same way ' +
+    'wrong reset tokens or answers. Finding: every attempt is processed the same way ' +
     '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
     'may sit in front of the application and not show at this volume. When the burst is throttled, the next attempts carry a different ' +
     `client address in X-Forwarded-For (then X-Real-IP, X-Client-IP, True-Client-IP); finding (high) when ${BYPASS_TRIES - 1} of them in a ` +
-    'row are processed again: the limit keys on an address the client chooses.',
+    'row are processed again: the limit keys on an address the client chooses. Earlier requests of the scan may have used the limit up ' +
+    'before the burst: its first attempt throttled, the same test runs. A limit that is there but not reached, its remaining count going ' +
+    'down in RateLimit-Remaining or X-RateLimit-Remaining with each attempt, is tested too: finding (high) when an attempt with a new ' +
+    'made-up address in one of those headers is counted afresh, an attempt without it goes on counting down (the window did not just ' +
+    'restart), and a second new address is counted afresh again (three requests).',
   coverage:
     `A burst of ${BURST} finds missing limits, not weak ones (a limit of 50 attempts per minute passes). A limit enforced per source address ` +
     'by a gateway in front of a staging API may not apply to the scanner. The attempts may lock the targeted account or send reset mails to ' +
@@ -218,6 +306,7 @@ export const authBruteForce = defineCheck({
     // One user for every attempt, so a per-account limit would show.
     const user = await burstUser(ctx);
     const body = user ? asUser(ep, base.bodyValue, user) : base.bodyValue;
+    const nextValue = (from: number) => (j: number) => (route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], from + j) });
     const attempts: Exchange[] = [];
     for (let i = 0; i < BURST; i += 1) {
       if (ctx.budgetLeft() <= 0) return;
@@ -226,13 +315,11 @@ export const authBruteForce = defineCheck({
       if (!ex.response || ex.status >= 500) return;
       const sign = throttleSign(ex);
       if (sign) {
-        // A limit exists: does it trust a client address the client itself sends?
-        if (attempts.length) {
-          const bypass = await addressBypass(ctx, mutate(base, { bodyValue: value }), attempts[0]!, BURST + i, (j) =>
-            route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], BURST + i + j) },
-          );
-          if (bypass) yield bypassFinding(ep, route.kind, ex, sign, bypass);
-        }
+        // A limit exists: does it trust a client address the client itself sends? Earlier requests of the
+        // scan may have used it up before the burst: then any attempt the credential check answers counts.
+        const like = attempts.length ? (x: Exchange) => x.status === attempts[0]!.status : (x: Exchange) => reachedCheck(route.kind, x);
+        const bypass = await addressBypass(ctx, mutate(base, { bodyValue: value }), like, BURST + i, nextValue(BURST + i));
+        if (bypass) yield bypassFinding(ep, route.kind, ex, sign, bypass);
         return;
       }
       attempts.push(ex);
@@ -241,12 +328,14 @@ export const authBruteForce = defineCheck({
     if (statuses.length !== 1) return;
     const status = statuses[0]!;
     // The attempts must have reached the credential check: a refusal of the credential, or an accepted reset request.
-    const processed =
-      route.kind === 'reset-request'
-        ? status >= 200 && status < 300
-        : status === 401 || status === 403 || (status >= 200 && status < 300 && looksLikeError(attempts[0]!)) || ((status === 400 || status === 422) && /password|credential|invalid|incorrect|wrong|token|expired|code/i.test(attempts[0]!.body));
-    if (!processed) return;
-    const what = route.kind === 'login' ? 'wrong passwords' : route.kind === 'reset-confirm' ? 'wrong reset tokens' : 'password-reset requests for the same account';
+    if (!reachedCheck(route.kind, attempts[0]!)) return;
+    // A limit counted in the answers' headers but not reached by the burst: does a client-address header reset it?
+    const counted = await counterBypass(ctx, base, attempts, 2 * BURST, nextValue(2 * BURST));
+    if (counted) {
+      yield bypassFinding(ep, route.kind, attempts[attempts.length - 1]!, counted.sign, counted.bypass, { control: counted.control, secret: route.kind === 'reset-request' ? 'request' : route.secret });
+      return;
+    }
+    const what = route.kind === 'login' ? 'wrong passwords' : route.kind === 'reset-confirm' ? `wrong reset secrets (${route.secret})` : 'password-reset requests for the same account';
     const ms = Math.round(attempts[attempts.length - 1]!.durationMs);
     yield {
       parameter: route.kind === 'reset-request' ? null : route.secret,

@@ -10,6 +10,7 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, maskBody } from '../common/objects';
 import { asUser, authRoute, routeWords } from './brute-force';
 import { authProbe, JWT_CVSS } from './jwt-tampering';
+import { otherIdentityEmails } from '../common/ownership';
 import { OWASP_API2 } from '../common/references';
 import type { CheckContext } from '../types';
 
@@ -121,7 +122,7 @@ function highEntropy(v: string): boolean {
   return classes >= 2 && new Set(v).size >= 10 && !/^(.)\1+$/.test(v) && !/[*•…]|x{4,}/i.test(v);
 }
 
-interface TokenHit {
+export interface TokenHit {
   path: string;
   value: string;
   kind: 'reset' | 'otp' | 'session' | 'jwt';
@@ -130,7 +131,7 @@ interface TokenHit {
 }
 
 /** Token-like values in a body: by property name and value shape, or JWTs anywhere; never what the request sent. */
-function findTokens(value: unknown, sentText: string): TokenHit[] {
+export function findTokens(value: unknown, sentText: string): TokenHit[] {
   const hits: TokenHit[] = [];
   const walk = (v: unknown, path: string, depth: number) => {
     if (depth > 6 || hits.length > 10) return;
@@ -177,7 +178,8 @@ export const tokenInResponse = defineCheck({
     'code for OTPs), or a JWT, and is not something the request itself sent: that is a finding. Routes whose job is to issue tokens (login, ' +
     'sign-up, token, OAuth, session, refresh, and the login and sign-up operations the scan itself uses) are not reported, nor is the ' +
     'requester\'s own credential echoed to it or its own two-factor setup secret (the answer of a 2FA enrolment to the caller, or a setup ' +
-    'token any two-factor route gives the caller); another ' +
+    'token any two-factor route gives the caller), nor tokens in the items of a listing that shows other identities\' e-mail addresses ' +
+    '(other users\' records: api3-excessive-data-exposure reports them with the addresses); another ' +
     'identity\'s credential in an answer is (high).',
   coverage:
     'Other routes are read passively: a token returned only for some inputs is found only when the baseline hits that case. The reset ' +
@@ -214,7 +216,11 @@ export const tokenInResponse = defineCheck({
       const json = ex.json();
       if (json === undefined) continue;
       const sent = `${ex.request.url} ${ex.request.body ?? ''}`;
+      // Items of a listing that shows other identities of the scan are other users' records: their tokens
+      // are part of that exposure (api3-excessive-data-exposure reports them together), not a token this route issues.
+      const othersListed = key !== null && otherIdentityEmails(ctx, key).some((o) => ex.body.includes(o.value));
       const hits = findTokens(json, sent).flatMap((h) => {
+        if (othersListed && /\[\d+\]/.test(h.path)) return [];
         const owner = credentialOwner(ctx, h.value, key);
         // The requester's own credential, or its own two-factor setup secret: what it asked for. Any
         // two-factor route (its status too) may hand the caller its own enrolment secret or setup

@@ -8,12 +8,17 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import {
     forEachLeaf,
     isObj,
+    keyLabel,
     maskBody,
     responseSchema,
     rewriteBody,
     schemaShape,
 } from '../common/objects';
+import { findTokens } from '../api2-authentication/token-exposure';
+import { ledgerOf, otherIdentityEmails } from '../common/ownership';
 import { OWASP_API3 } from '../common/references';
+
+const EMAIL_VALUE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[a-z]{2,}$/i;
 
 // ---------------------------------------------------------------- excessive data exposure
 
@@ -225,8 +230,10 @@ export const excessiveDataExposure = defineCheck({
     'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Declared ' +
     'fields are reported only when they are sensitive by name and value. Separately: properties the response schema does not declare — ' +
     'where it closes the object (`additionalProperties: false`), or whose names look internal (cost, fraud score, internal notes...) — one ' +
-    'finding per endpoint, medium when the names look internal, else low. And key 2\'s e-mail address (from its /me) in key 1\'s answer ' +
-    '(other users\' personal data; administrative paths excepted).',
+    'finding per endpoint, medium when the names look internal, else low. And, on those and on any authenticated GET, the e-mail ' +
+    'address of another identity of the scan (learnt from its login request, its login answer or its /me-like answer) in key 1\'s ' +
+    'answer: other users\' personal data (administrative paths excepted), with the tokens the listed records carry (tokens of other ' +
+    'users: confidentiality high).',
   coverage:
     'Passive: only the responses the baselines already hold (one object per endpoint, the first items of a list). Undeclared properties are ' +
     'only as good as the spec: an incomplete spec gives low-severity findings that are spec drift rather than leaks. Values that are ' +
@@ -237,13 +244,18 @@ export const excessiveDataExposure = defineCheck({
     'Return only the properties each client needs: serialise responses through an explicit per-endpoint schema (allow-list), never the ' +
     'storage model. Never return password hashes, secrets, full card numbers or private keys; show hints (last four characters) instead.',
   references: [OWASP_API3, 'https://cwe.mitre.org/data/definitions/213.html', 'https://owasp.org/API-Security/editions/2019/en/0xa3-excessive-data-exposure/'],
-  appliesTo: (e) => e.flags.includes('BOPLA') && e.method !== 'DELETE',
+  // Any authenticated read too, described or not: what it shows of other users is only known at run time.
+  appliesTo: (e) => (e.flags.includes('BOPLA') || (e.method === 'GET' && e.flags.includes('BKEN_AUTH'))) && e.method !== 'DELETE',
   async *run(ctx) {
     const ep = ctx.endpoint;
     const ex = await ctx.baseline('key1');
     if (!ex?.ok) return;
     const json = ex.json();
+    // The sensitive-value and undeclared-property rules read the operations described as answering with
+    // objects (BOPLA); any authenticated read is read for other users' data.
+    const described = ep.flags.includes('BOPLA');
     if (json === undefined) {
+      if (!described) return;
       // A text body can still carry a private key.
       if (PRIVATE_KEY.test(ex.body)) {
         yield { parameter: 'private-key', name: SENSITIVE_NAMES['private-key'], description: `${describeEndpoint(ep)} returns a PEM private key in its response body.`, exchanges: [{ label: 'Baseline', exchange: ex }] };
@@ -269,7 +281,7 @@ export const excessiveDataExposure = defineCheck({
     const byKind = new Map<SensitiveKind, Sensitive[]>();
     for (const s of sensitive) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
     const keys = [ctx.credential(1), ctx.credential(2)].filter((k): k is string => !!k).map((k) => k.replace(/^(bearer|token|basic)\s+/i, ''));
-    for (const [kind, hits] of byKind) {
+    for (const [kind, hits] of described ? byKind : new Map<SensitiveKind, Sensitive[]>()) {
       const fields = [...new Set(hits.map((h) => h.path.replace(/\[\d+\]/g, '[]')))];
       const isScanKey = hits.some((h) => keys.includes(h.value));
       yield {
@@ -283,23 +295,37 @@ export const excessiveDataExposure = defineCheck({
         reproduce: ex,
       };
     }
-    // Another user's e-mail address in key 1's answer (as crAPI's community posts give every author's): personal data of other users.
-    const otherEmail = ctx.hasKey2 ? ctx.identities.key2?.values.email : undefined;
-    const ownEmail = ctx.identities.key1.values.email;
-    if (otherEmail && otherEmail.includes('@') && otherEmail !== ownEmail && ex.body.includes(otherEmail) && !/admin|internal|manage|staff/i.test(ep.path) && !(ex.request.url.includes(encodeURIComponent(otherEmail)) || (ex.request.body ?? '').includes(otherEmail))) {
+    // Other users' e-mail addresses in key 1's answer (crAPI's community posts give every author's, a user
+    // listing gives everyone's): personal data of other users, with the tokens their records carry.
+    const others = otherIdentityEmails(ctx, 1).filter((o) => ex.body.includes(o.value) && !ex.request.url.includes(encodeURIComponent(o.value)) && !(ex.request.body ?? '').includes(o.value));
+    if (others.length && !/admin|internal|manage|staff/i.test(ep.path)) {
+      const emails = new Set<string>();
+      forEachLeaf(json, (v) => {
+        if (typeof v === 'string' && EMAIL_VALUE.test(v)) emails.add(v.toLowerCase());
+      });
+      const ownNames = new Set(ledgerOf(ctx, 1).names.map((n) => n.value.toLowerCase()));
+      const count = [...emails].filter((e) => !ownNames.has(e)).length;
+      const tokens = findTokens(json, sent).filter((t) => /\[\d+\]/.test(t.path) && !keys.includes(t.value));
+      const tokenFields = [...new Set(tokens.map((t) => t.path.replace(/\[\d+\]/g, '[]')))];
+      const o = others[0]!;
       yield {
         parameter: 'other-users-email',
         name: 'Response exposes other users\' e-mail addresses',
         confidence: 'medium',
-        cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N',
+        cvss: tokens.length ? 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N' : 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N',
         description:
-          `${describeEndpoint(ep)} answers key 1 with the e-mail address of another user (key 2's, as its /me-like endpoint gives it). Any signed-in ` +
-          'user can harvest other users\' addresses for phishing and credential stuffing; show a display name instead.',
-        notes: [`Key 2's e-mail address (from ${ctx.identities.key2?.source ?? '/me'}) appears in key 1's answer; key 1's request did not contain it.`],
-        exchanges: [{ label: 'Baseline', exchange: shown }],
+          `${describeEndpoint(ep)} answers key 1 with the e-mail addresses of other users (${count}${count >= 24 ? ' or more' : ''} address${count === 1 ? '' : 'es'} not key 1's, ${keyLabel(o.key)}'s among them)` +
+          `${tokens.length ? `, and the tokens their records carry (${tokenFields.slice(0, 3).join(', ')})` : ''}. Any signed-in user can harvest other users' ` +
+          `addresses for phishing and credential stuffing${tokens.length ? ' and use their tokens' : ''}; return only what the caller needs (a display name), and other users' records only to administrators.`,
+        notes: [
+          `${keyLabel(o.key)}'s e-mail address (from ${o.source}) appears in key 1's answer; key 1's request did not contain it.`,
+          ...(tokens.length ? [`Tokens of other users: ${tokens.slice(0, 5).map((t) => `${t.path} (${t.kind}, ${t.value.length} characters)`).join(', ')}. The values are masked in the exchange below.`] : []),
+        ],
+        exchanges: [{ label: 'Baseline', exchange: tokens.length ? maskBody(shown, tokens.map((t) => ({ value: t.value, mask: `${t.value.slice(0, 4)}…[masked by Portcullis]` }))) : shown }],
         reproduce: ex,
       };
     }
+    if (!described) return;
     // An open schema (OpenAPI's default) allows more properties: only names that look internal count then.
     const found = undeclaredProperties(json, responseSchema(ep, ex.status), refResolver(ctx.allEndpoints));
     const internal = found.filter((u) => INTERNAL_NAME.test(u.path.split('.').pop() ?? '')).map((u) => u.path);

@@ -9,6 +9,7 @@ import { targetFor, type Target } from '../api3-property-authorization/mass-assi
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
 import { injectionPoints, type InjectionPoint } from '../common/input-points';
 import { asKey, isIdLike, isObj, propOf, resourceObject, sameValue, schemaType, type Json } from '../common/objects';
+import { withOwnParents } from '../common/ownership';
 import { OWASP_API6 } from '../common/references';
 import type { CheckContext } from '../types';
 
@@ -147,7 +148,8 @@ export const outOfRangeValues = defineCheck({
     'excludes it (and 999 for a rating or 150 for a percentage without a declared maximum). Finding when the answer is 2xx and the follow-up ' +
     'read shows the value stored, or shows a computed total lowered by it. The CVSS vector follows the effect: a lowered total changes ' +
     'what is owed (integrity high), a stored negative quantity or price is a wrong amount (integrity low), a rating or other value out of ' +
-    'range matters only where it is used (integrity low, harder to use).',
+    'range matters only where it is used (integrity low, harder to use). A create into a parent object (an item into a basket) names the ' +
+    'caller\'s own parent, as its login answer or its objects told (the description\'s example may name another user\'s).',
   coverage:
     'Needs a GET that reads the object back. Values past a declared maximum are the API4 size-limit check\'s. Business ranges that only the ' +
     'API knows (a discount code limit, stock levels) and fields whose names say nothing are not tried; the caller\'s own account record is ' +
@@ -162,9 +164,11 @@ export const outOfRangeValues = defineCheck({
     schemaType(e.request_body?.schema ?? null) === 'object',
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const target = await targetFor(ctx, ep);
+    const found0 = await targetFor(ctx, ep);
     // The caller's own record (restore) is not an object the scan created.
-    if (!target || target.restore || !isObj(target.request.bodyValue)) return;
+    if (!found0 || found0.restore || !isObj(found0.request.bodyValue)) return;
+    // A create into a parent object (an item into a basket) goes into the caller's own, as the ledger knows it.
+    const target = ep.method === 'POST' ? { ...found0, request: withOwnParents(ctx, ep, found0.request, 1) } : found0;
     const candidates: Candidate[] = [];
     for (const point of injectionPoints(ctx, ep, target.request, { optionalQuery: false })) {
       const kind = kindOf(point);

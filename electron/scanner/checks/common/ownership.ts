@@ -7,7 +7,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, KeyNumber } from '../../http/exchange';
 import type { ResourcePool } from '../../resources';
-import { pathParamNames } from '../../requests';
+import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
 import { describeEndpoint } from './helpers';
 import { identityOf, identityValueFor, isObj, keyLabel, otherKey, resourceOf, schemaShape, type Json } from './objects';
 import type { CheckContext } from '../types';
@@ -26,6 +26,8 @@ export interface OwnershipLedger {
   self: LearnedValue[];
   /** Ids of objects that are its own (a basket id in its login answer, an object it created). */
   objects: LearnedValue[];
+  /** Its own e-mail addresses and user names (from its login request and answer, its /me-like answer). */
+  names: LearnedValue[];
 }
 
 /** Fields that hold the id of the user an answer is about (in a login answer, token claims or a profile). */
@@ -209,14 +211,71 @@ function settledDiscovery(ctx: CheckContext): Discovery | null {
 }
 const discovered = new WeakMap<ResourcePool, Discovery>();
 
+// ---------------------------------------------------------------- names
+
+/** Fields that say who a user is by name: its e-mail address or user name. */
+const NAME_FIELD = /^(e-?mail|email_?address|user_?name|login)$/i;
+
+function nameValue(field: string, v: unknown): string | null {
+  if (typeof v !== 'string' || v.length < 3 || v.length > 254 || /\s/.test(v)) return null;
+  return /mail/i.test(field) ? (/^[^@]+@[^@]+\.[^@]+$/.test(v) ? v : null) : v;
+}
+
+/** E-mail addresses and user names in a login request or answer, at the top or inside a user-like container. */
+export function learnNames(value: unknown, source: string, into: LearnedValue[]): void {
+  const visit = (v: unknown, depth: number) => {
+    if (!isObj(v) || depth > 3) return;
+    for (const [k, x] of Object.entries(v)) {
+      if (isObj(x)) {
+        if (ID_IS_USER.test(k)) visit(x, depth + 1);
+        continue;
+      }
+      const name = NAME_FIELD.test(k) ? nameValue(k, x) : null;
+      if (name) add(into, { field: k, value: name, source });
+    }
+  };
+  visit(value, 0);
+}
+
+function requestJson(ex: Exchange): unknown {
+  try {
+    return ex.request.body ? (JSON.parse(ex.request.body) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** E-mail-shaped names of the scan's identities other than `key` (an address key 1 also holds excepted). */
+export function otherIdentityEmails(ctx: CheckContext, key: KeyNumber): { key: KeyNumber; value: string; source: string }[] {
+  const own = new Set(ledgerOf(ctx, key).names.map((n) => n.value.toLowerCase()));
+  const out: { key: KeyNumber; value: string; source: string }[] = [];
+  for (const k of [1, 2, 3, 4] as const) {
+    if (k === key || (k === 2 && !ctx.hasKey2) || (k !== 1 && !identityOf(ctx, k))) continue;
+    for (const n of ledgerOf(ctx, k).names) {
+      if (n.value.includes('@') && !own.has(n.value.toLowerCase()) && !out.some((o) => o.value === n.value)) out.push({ key: k, value: n.value, source: n.source });
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- the ledger
 
 /** What the scan knows, now, about the ids a key owns (no request sent). */
 export function ledgerOf(ctx: CheckContext, key: KeyNumber): OwnershipLedger {
-  const ledger: OwnershipLedger = { key, self: [], objects: [] };
+  const ledger: OwnershipLedger = { key, self: [], objects: [], names: [] };
   const ident = identityOf(ctx, key);
   if (!ident && key !== 1) return ledger;
-  for (const ex of ctx.loginExchanges(key)) if (ex.ok) learnFrom(ex.json(), 'its login answer', ledger, 'the claims of the token its login issued');
+  for (const ex of ctx.loginExchanges(key)) {
+    if (!ex.ok) continue;
+    learnFrom(ex.json(), 'its login answer', ledger, 'the claims of the token its login issued');
+    // Who logged in: the e-mail or user name it sent, and the one its login answer names.
+    learnNames(requestJson(ex), 'its login request', ledger.names);
+    learnNames(ex.json(), 'its login answer', ledger.names);
+  }
+  for (const [field, value] of Object.entries(ident?.values ?? {})) {
+    const name = NAME_FIELD.test(field) ? nameValue(field, value) : null;
+    if (name) add(ledger.names, { field, value: name, source: ident?.source ?? 'its profile' });
+  }
   const claims = jwtClaims(ctx.credential(key));
   if (claims) learnFrom(claims, 'the claims of its token', ledger);
   if (ident?.source && ident.exchange?.ok) learnFrom(ident.exchange.json(), ident.source, ledger);
@@ -315,4 +374,27 @@ export function ownerProof(ctx: CheckContext, body: unknown, victim: OwnershipLe
     if (names(victim.key).includes(o.value)) return `its ${o.field} is ${o.value}, ${keyLabel(victim.key)}'s own name`;
   }
   return null;
+}
+
+/**
+ * A create's request with the body fields that name a parent object (BasketId, cartId) set to the key's
+ * own object of that resource, as the ledger knows it (its login answer's basket id, say), where the
+ * prepared value is not already one of its own: the description's example names someone else's parent,
+ * and the create is refused before any other rule is tested. Owner fields (UserId) are left as they are.
+ * An abbreviated id (bid) is used only for the one id field of the body that starts with its letter.
+ */
+export function withOwnParents(ctx: CheckContext, ep: Pick<Endpoint, 'path'>, request: PreparedRequest, key: KeyNumber): PreparedRequest {
+  const value = request.bodyValue;
+  if (!isObj(value)) return request;
+  const ledger = ledgerOf(ctx, key);
+  const idFields = Object.keys(value).filter((f) => ID_NAME.test(f) && !isOwnerField(f));
+  let body: Json | null = null;
+  for (const field of idFields) {
+    const current = scalar(value[field]);
+    const own = ledgerIdsFor(ledger, ep, field).filter((x) => x.named || idFields.filter((f) => f[0]!.toLowerCase() === field[0]!.toLowerCase()).length === 1)[0];
+    if (!own || current === null || own.value === current || ctx.resources.created.some((o) => o.key === key && o.id === current)) continue;
+    body ??= { ...value };
+    body[field] = typeof value[field] === 'number' && /^\d+$/.test(own.value) ? Number(own.value) : own.value;
+  }
+  return body ? mutate(request, { bodyValue: body }) : request;
 }
