@@ -68,6 +68,10 @@ import { exposedDocs } from './api9-inventory/exposed-docs';
 import { oldVersions } from './api9-inventory/old-versions';
 import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
 import { exposedFiles } from './api9-inventory/exposed-files';
+import { uploadSize } from './api4-resource-consumption/upload-size';
+import { uploadType } from './api8-misconfiguration/upload-type';
+import { xmlExternalEntities } from './api8-misconfiguration/xml-entities';
+import { undocumentedXml } from './api9-inventory/undocumented-xml';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -105,6 +109,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlBatching,
   graphqlDocumentAbuse,
   slowOperation,
+  uploadSize,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
@@ -132,6 +137,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   jsonpCallback,
   traceEnabled,
   plainHttp,
+  xmlExternalEntities,
+  uploadType,
   oldVersions,
   exposedDocs,
   debugEndpoints,
@@ -144,6 +151,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   debugConsole,
   undocumentedBehaviour,
   exposedFiles,
+  undocumentedXml,
   openRedirect,
   followsRedirects,
   unsignedWebhook,
