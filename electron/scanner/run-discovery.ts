@@ -92,12 +92,12 @@ class Discovery {
   }
 
   /**
-   * The only write sent to a guessed path, and only to upload and fetch spellings: a multipart form without a file, or an empty
-   * JSON object — nothing to store and no address to fetch. Anonymous, like every guess of the phase.
+   * The only write sent to a guessed path, and only to upload and fetch spellings: a multipart form without a part, or an empty
+   * form — nothing to store and no address to fetch. Anonymous, like every guess of the phase.
    */
   private emptyPost(path: string, kind: 'upload' | 'fetch'): Promise<Exchange> {
     const boundary = '----portcullis-discovery';
-    const [body, type] = kind === 'upload' ? [`--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`] : ['{}', 'application/json'];
+    const [body, type] = kind === 'upload' ? [`--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`] : ['', 'application/x-www-form-urlencoded'];
     return this.run.engine.send(
       { method: 'POST', url: `${this.origin}${path}`, auth: ANON, followRedirects: false, body, headers: { 'content-type': type, accept: 'application/json, */*;q=0.5' } },
       [this.commonBudget],
@@ -210,7 +210,7 @@ class Discovery {
       const controls = await this.commonPost[kind].controlsFor(shape, leaf);
       const ex = await this.emptyPost(path, kind);
       if (ex.response && ![404, 405, 501].includes(ex.status) && controls.every((x) => !!x.response && x.status !== ex.status)) {
-        how = `an empty ${kind === 'upload' ? 'form' : 'JSON body'} answered HTTP ${ex.status} where a random path answered ${controls[0]!.status}`;
+        how = `an empty ${kind === 'upload' ? 'multipart form' : 'form'} answered HTTP ${ex.status} where a random path answered ${controls[0]!.status}`;
       }
     }
     if (!how) return;

@@ -73,7 +73,7 @@ describe('undocumented upload and fetch routes of the Acme target', () => {
 });
 
 describe('an upload route behind a single-page app that answers every GET and unknown POST with its index', () => {
-  it('is told from not-found by its answer to an empty form, and nothing but empty forms and JSON objects is posted to a guess', async () => {
+  it('is told from not-found by its answer to an empty form, and nothing but empty forms is posted to a guess', async () => {
     const posts: string[] = [];
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -102,7 +102,7 @@ describe('an upload route behind a single-page app that answers every GET and un
     expect(discovered).toContain('POST /file-upload');
     expect(discovered.filter((d) => d.startsWith('POST'))).toEqual(['POST /file-upload']);
     expect(findings.filter((f) => f.check_id === uploadType.id).map((f) => `${f.method} ${f.path} ${f.severity}`)).toEqual(['POST /file-upload low']);
-    // Guessed paths get an empty form (one closing boundary) or "{}": never a file. Only the found route gets the check's upload.
+    // Guessed paths get an empty form (one closing boundary, or nothing): never a file. Only the found route gets the check's upload.
     const guesses = posts.filter((p) => !p.startsWith('/file-upload '));
     expect(guesses.length).toBeGreaterThan(10);
     expect(guesses.filter((p) => Number(p.split(' ').pop()) > 40)).toEqual([]);

@@ -10,7 +10,7 @@ import type { RequestBodySpec } from '../../../shared/contract';
  * How a guessed path is asked for and what it becomes:
  * - read: a GET;
  * - upload: a POST of a multipart form that holds no file (nothing can be stored), then an upload operation;
- * - fetch: a POST of an empty JSON object (no address, so nothing is fetched), then an operation taking a URL.
+ * - fetch: a POST of an empty form (no address, so nothing is fetched), then an operation taking a URL.
  * A write is never guessed for any other kind of route.
  */
 export type CommonPathKind = 'read' | 'upload' | 'fetch';
@@ -104,5 +104,6 @@ export function fetchBody(path: string): RequestBodySpec {
   const names = ['url'];
   if (noun && !/^(url|uri|link|fetch|preview|import|upload)$/.test(noun)) names.push(`${noun}Url`, `${noun}_url`);
   const properties = Object.fromEntries(names.map((n) => [n, { type: 'string', format: 'uri', example: 'https://example.com/image.png' }]));
-  return { required: true, content_type: 'application/json', schema: { type: 'object', properties } };
+  // A form, not JSON: "from a URL" routes are usually an HTML form's target, and servers parse forms before any JSON parser is mounted.
+  return { required: true, content_type: 'application/x-www-form-urlencoded', schema: { type: 'object', properties } };
 }

@@ -86,7 +86,9 @@ export function registerLegacyFiles(r: Router<Ctx>, has: (flaw: 'legacy-xml-uplo
     '/api/v2/avatar/url',
     async (ctx) => {
       await ctx.user();
-      const b = ctx.body() as { avatarUrl?: unknown } | undefined;
+      // The page's form posts it; the client library sends JSON: both are read, as a framework's body parsers do.
+      const form = /x-www-form-urlencoded/i.test(ctx.header('content-type') ?? '');
+      const b = (form ? Object.fromEntries(new URLSearchParams(ctx.rawBody.toString('utf8'))) : ctx.body()) as { avatarUrl?: unknown } | undefined;
       if (typeof b?.avatarUrl !== 'string') return json(400, { error: 'avatarUrl is required.' });
       try {
         const got = await ctx.t.fetcher.fetch(b.avatarUrl, 'avatar import', { internal: true });
