@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uploadSize } from '../../electron/scanner/checks/api4-resource-consumption/upload-size';
 import { ssrfCallback } from '../../electron/scanner/checks/api7-ssrf/ssrf';
+import { followsRedirects } from '../../electron/scanner/checks/api10-unsafe-consumption/redirects-and-webhooks';
 import { uploadType } from '../../electron/scanner/checks/api8-misconfiguration/upload-type';
 import { xmlExternalEntities } from '../../electron/scanner/checks/api8-misconfiguration/xml-entities';
 import { undocumentedEndpoints } from '../../electron/scanner/checks/api9-inventory/discovery';
@@ -30,7 +31,7 @@ async function target(t: Promise<Target>): Promise<Target> {
   return x;
 }
 
-const CHECKS = [undocumentedEndpoints, xmlExternalEntities, undocumentedXml, uploadType, uploadSize, ssrfCallback];
+const CHECKS = [undocumentedEndpoints, xmlExternalEntities, undocumentedXml, uploadType, uploadSize, ssrfCallback, followsRedirects];
 const ONLY = { only: ['GET /me'] };
 const ids = (s: Awaited<ReturnType<typeof scanChecks>>) => s.findings.filter((f) => f.check_id !== undocumentedEndpoints.id).map((f) => `${f.check_id} ${f.severity} ${f.method} ${f.path} ${f.vulnerability_name}`).sort();
 
@@ -48,6 +49,9 @@ describe('undocumented upload and fetch routes of the Acme target', () => {
       'api9-undocumented-xml medium POST /file-upload Undocumented route parses XML',
     ]);
     expectWellFormed(s, s.findings.filter((f) => f.check_id !== undocumentedEndpoints.id));
+    // The fetcher follows redirects to loopback too, but it takes loopback given directly: that is the SSRF finding, not a second one.
+    expect(s.outcome.checksRun.find((c) => c.check_id === followsRedirects.id)?.endpoints.length).toBeGreaterThan(0);
+    expect(s.of(followsRedirects)).toEqual([]);
     // The body limit (64 KB) refuses the size probe: no size finding.
     expect(s.of(uploadSize)).toEqual([]);
   });
