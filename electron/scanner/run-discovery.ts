@@ -161,11 +161,11 @@ class Discovery {
     }
   }
 
-  /** The common-path list at the origin root and the API's base path: reads by GET, upload and fetch routes by their harmless POST. */
+  /** The common-path list at the API's base path: reads by GET, upload and fetch routes by their harmless POST. */
   async probeCommon(): Promise<void> {
-    // The API's own base path first: its routes are the likelier ones, and the budget may end before the origin root's.
-    const prefixes = [...new Set([this.basePath, ''])];
-    for (const prefix of prefixes) {
+    // Under the API's base path only: a route outside it is not scanned (an endpoint's path is relative to the base), so
+    // guessing there would cost requests, and send writes, for a line in the notes.
+    for (const prefix of [this.basePath]) {
       for (const c of COMMON_PATHS) {
         if (this.run.signal.aborted || this.commonBudget.left < 4) return;
         const path = `${prefix}${c.path}`;

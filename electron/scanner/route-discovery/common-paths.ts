@@ -1,7 +1,7 @@
 // A compact list of paths APIs commonly serve beyond their description (issue 28, item 4): file uploads,
 // routes that import an image or a file from a URL, logs, redirectors, admin, file, backup and metrics
-// surfaces. The discovery phase guesses each at the origin root and at the API's base path and keeps the
-// ones that answer unlike the API's own not-found answer. Words only, no target's names: a path is here
+// surfaces. The discovery phase guesses each under the API's base path (the origin root when it has none) and
+// keeps the ones that answer unlike the API's own not-found answer. Words only, no target's names: a path is here
 // because many frameworks, tutorials and products use that spelling.
 
 import type { RequestBodySpec } from '../../../shared/contract';
