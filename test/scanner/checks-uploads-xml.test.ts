@@ -113,6 +113,56 @@ describe('an upload route behind a single-page app that answers every GET and un
   });
 });
 
+describe('a JSON operation that also parses XML', () => {
+  /** POST /orders is documented with a JSON body; with `xml` the server also reads application/xml, expanding internal entities as libxml2 with NOENT does. */
+  async function ordersServer(xml: boolean): Promise<string> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const send = (status: number, value: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(value));
+        };
+        if (req.url !== '/orders' || req.method !== 'POST') return send(404, { error: 'not found' });
+        const type = req.headers['content-type'] ?? '';
+        if (/json/.test(type)) {
+          try {
+            return send(201, { id: 1, item: (JSON.parse(body) as { item?: unknown }).item });
+          } catch {
+            return send(400, { error: 'bad JSON' });
+          }
+        }
+        if (!xml || !/xml/.test(type)) return send(415, { error: 'JSON only' });
+        const entities = new Map([...body.matchAll(/<!ENTITY\s+(\w+)\s+"([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+        const item = /<item>([\s\S]*?)<\/item>/.exec(body)?.[1]?.replace(/&(\w+);/g, (all, n: string) => entities.get(n) ?? all);
+        return item === undefined ? send(400, { error: 'no item' }) : send(201, { id: 2, item });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const orders = endpoint('POST', '/orders', {
+    request_body: { required: true, content_type: 'application/json', schema: { type: 'object', required: ['item'], properties: { item: { type: 'string' } } } },
+    responses: { '201': { description: 'Created', content_type: 'application/json', schema: null } },
+  });
+
+  it('is reported as an undocumented XML interface, and its entity expansion as XXE', async () => {
+    const { findings } = await scanServer(await ordersServer(true), [orders], [xmlExternalEntities, undocumentedXml], { 1: 'tok-a-5f1e2d3c4b5a69788796a5b4' });
+    expect(findings.map((f) => `${f.check_id} ${f.method} ${f.path} ${f.vulnerability_name}`).sort()).toEqual([
+      'api8-xml-external-entities POST /orders XML entities declared by the client are expanded (XXE)',
+      'api9-undocumented-xml POST /orders XML accepted where the description documents only JSON',
+    ]);
+  });
+
+  it('stays silent where the server refuses XML', async () => {
+    const { findings } = await scanServer(await ordersServer(false), [orders], [xmlExternalEntities, undocumentedXml], { 1: 'tok-a-5f1e2d3c4b5a69788796a5b4' });
+    expect(findings).toEqual([]);
+  });
+});
+
 describe('the pieces', () => {
   it('reads documented types and sizes, and names the fields of a fetch route after its path', () => {
     expect(documentedMaxBytes('PDF or ZIP, max 5 MB')).toBe(5 * 1024 * 1024);
