@@ -16,6 +16,7 @@ import type { Exchange, RequestAuth } from './http/exchange';
 import { SeededRandom } from './random';
 import { normalizeTemplate } from './resources';
 import { bundlePaths, isStaticAsset } from './route-discovery/bundle-paths';
+import { COMMON_PATHS, type CommonPath, fetchBody, UPLOAD_BODY } from './route-discovery/common-paths';
 import { discoveredEndpoint, type DiscoveredRoute } from './route-discovery/discovered-endpoint';
 import { listedPaths, presenceOrListing } from './route-discovery/listing';
 import { htmlLinks, jsonLinks, robotsPaths, sameOriginPath, sitemapPaths } from './route-discovery/sources';
@@ -24,6 +25,8 @@ import type { ScanRun } from './run-state';
 
 /** Every request of the phase together: sources, controls and candidates. */
 export const DISCOVERY_PHASE_BUDGET = 150;
+/** The guesses of the common-path list, controls included: a budget of their own, so the other sources' candidates never crowd them out. */
+export const COMMON_PATHS_BUDGET = 260;
 /** The check whose presence in a scan turns the phase on (it reports what discovery finds unlike not-found). */
 export const DISCOVERY_CHECK = 'api9-undocumented-endpoints';
 const MAX_CANDIDATES = 60;
@@ -45,6 +48,7 @@ interface Candidate {
 
 class Discovery {
   readonly budget = new Budget('route discovery', DISCOVERY_PHASE_BUDGET);
+  readonly commonBudget = new Budget('route discovery (common paths)', COMMON_PATHS_BUDGET);
   readonly origin: string;
   readonly basePath: string;
   private readonly candidates = new Map<string, Candidate>();
@@ -53,6 +57,11 @@ class Discovery {
   private readonly documented: Set<string>;
   private readonly anon: NotFoundModel;
   private readonly key1: NotFoundModel;
+  /** Not-found answers for the common-path guesses: GETs, and the harmless POSTs of upload and fetch routes. */
+  private readonly commonGet: NotFoundModel;
+  private readonly commonKey1: NotFoundModel;
+  private readonly commonPost: Record<'upload' | 'fetch', NotFoundModel>;
+  private readonly gets = new Map<string, Promise<Exchange>>();
 
   constructor(readonly run: ScanRun) {
     const base = new URL(run.api.baseUrl);
@@ -63,6 +72,38 @@ class Discovery {
     const random = new SeededRandom(run.job.options.seed ?? 0, 'route discovery');
     this.anon = new NotFoundModel((p) => this.get(p, ANON), random.fork('anonymous'));
     this.key1 = new NotFoundModel((p) => this.get(p, KEY1), random.fork('key 1'));
+    this.commonGet = new NotFoundModel((p) => this.commonRead(p, ANON), random.fork('common paths'));
+    this.commonKey1 = new NotFoundModel((p) => this.commonRead(p, KEY1), random.fork('common paths, key 1'));
+    this.commonPost = {
+      upload: new NotFoundModel((p) => this.emptyPost(p, 'upload'), random.fork('common uploads')),
+      fetch: new NotFoundModel((p) => this.emptyPost(p, 'fetch'), random.fork('common fetches')),
+    };
+  }
+
+  private commonRead(path: string, auth: RequestAuth): Promise<Exchange> {
+    const key = `${auth.kind} ${path}`;
+    let p = this.gets.get(key);
+    if (!p) {
+      p = this.run.engine.send(
+        { method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } },
+        [this.commonBudget],
+      );
+      this.gets.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * The only write sent to a guessed path, and only to upload and fetch spellings: a multipart form without a part, or an empty
+   * form — nothing to store and no address to fetch. Anonymous, like every guess of the phase.
+   */
+  private emptyPost(path: string, kind: 'upload' | 'fetch'): Promise<Exchange> {
+    const boundary = '----portcullis-discovery';
+    const [body, type] = kind === 'upload' ? [`--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`] : ['', 'application/x-www-form-urlencoded'];
+    return this.run.engine.send(
+      { method: 'POST', url: `${this.origin}${path}`, auth: ANON, followRedirects: false, body, headers: { 'content-type': type, accept: 'application/json, */*;q=0.5' } },
+      [this.commonBudget],
+    );
   }
 
   get left(): number {
@@ -120,6 +161,63 @@ class Discovery {
       this.found.push({ method: 'GET', url: c.url, source: c.source, refusesAnonymous: r.ex.request.auth.kind !== 'none' || r.seen === 'protected' });
       if (r.seen === 'present') this.listed(r.ex, c.url);
     }
+  }
+
+  /** The common-path list at the API's base path: reads by GET, upload and fetch routes by their harmless POST. */
+  async probeCommon(): Promise<void> {
+    // Under the API's base path only: a route outside it is not scanned (an endpoint's path is relative to the base), so
+    // guessing there would cost requests, and send writes, for a line in the notes.
+    for (const prefix of [this.basePath]) {
+      for (const c of COMMON_PATHS) {
+        if (this.run.signal.aborted || this.commonBudget.left < 4) return;
+        const path = `${prefix}${c.path}`;
+        const method = c.kind === 'read' ? 'GET' : 'POST';
+        const key = path.replace(/\/+$/, '') || '/';
+        if (key === '/' || this.isDocumented(method, key) || this.found.some((f) => f.method === method && (f.url.split('?', 1)[0]!.replace(/\/+$/, '') || '/') === key)) continue;
+        if (c.kind === 'read') await this.commonReadRoute(path, prefix, c);
+        else await this.commonWriteRoute(path, prefix, c);
+      }
+    }
+  }
+
+  private async commonReadRoute(path: string, prefix: string, c: CommonPath): Promise<void> {
+    const leaf = path.slice(path.lastIndexOf('/') + 1);
+    const shape = shapeOf(prefix, c.path);
+    const controls = await this.commonGet.controlsFor(shape, leaf);
+    let ex = await this.commonRead(path, ANON);
+    let seen = presenceOrListing(ex, controls);
+    if (seen === 'absent' && ex.status >= 300 && ex.status < 400 && controls.every((x) => !!x.response && (x.status < 300 || x.status >= 400))) seen = 'present';
+    if (seen === 'protected' && this.run.book.slot(1) !== null && this.commonBudget.left >= 3) {
+      const withKey = await this.commonRead(path, KEY1);
+      if (presence(withKey, await this.commonKey1.controlsFor(shape, leaf)) === 'present') [ex, seen] = [withKey, 'present'];
+    }
+    if (seen === 'absent') return;
+    this.found.push({ method: 'GET', url: path, source: 'the common-path list', refusesAnonymous: ex.request.auth.kind !== 'none' || seen === 'protected' });
+    if (seen === 'present') this.listed(ex, path);
+  }
+
+  /**
+   * An upload or fetch spelling is a route when its GET answers 405 where the not-found GET does not (a POST-only route says
+   * so), or else when the harmless POST answers with a status no not-found POST gave (a 400 "no file", a redirect, a 401).
+   */
+  private async commonWriteRoute(path: string, prefix: string, c: CommonPath): Promise<void> {
+    const kind = c.kind as 'upload' | 'fetch';
+    const leaf = path.slice(path.lastIndexOf('/') + 1);
+    const shape = shapeOf(prefix, c.path);
+    const getControls = await this.commonGet.controlsFor(shape, leaf);
+    const get = await this.commonRead(path, ANON);
+    let how: string | null = null;
+    if (get.status === 405 && getControls.every((x) => !!x.response && x.status !== 405)) how = `its GET answered 405 (a route for other methods) where a random path answered ${getControls[0]!.status}`;
+    else if (this.commonBudget.left >= 3) {
+      const controls = await this.commonPost[kind].controlsFor(shape, leaf);
+      const ex = await this.emptyPost(path, kind);
+      if (ex.response && ![404, 405, 501].includes(ex.status) && controls.every((x) => !!x.response && x.status !== ex.status)) {
+        how = `an empty ${kind === 'upload' ? 'multipart form' : 'form'} answered HTTP ${ex.status} where a random path answered ${controls[0]!.status}`;
+      }
+    }
+    if (!how) return;
+    // An empty request says nothing about the credentials a real one needs: the route keeps the API's default security.
+    this.found.push({ method: 'POST', url: path, source: `the common-path list (${how})`, body: kind === 'upload' ? UPLOAD_BODY : fetchBody(path), refusesAnonymous: true });
   }
 
   /** The files and folders a directory listing names (a page or a JSON list): the server's own index, kept without a probe each. */
@@ -278,6 +376,7 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
   }
   try {
     await d.probeAll();
+    await d.probeCommon();
   } catch (err) {
     if (run.signal.aborted) return;
     run.note(`Route discovery stopped early: ${(err as Error).message}`);
@@ -304,7 +403,8 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
     run.active.push(...added);
     run.coverage.add(added);
   }
-  const cost = `${d.budget.used} request${d.budget.used === 1 ? '' : 's'}`;
+  const used = d.budget.used + d.commonBudget.used;
+  const cost = `${used} request${used === 1 ? '' : 's'}`;
   if (!added.length && !outside.length) run.note(`Route discovery found no route beyond the API description (${cost}).`);
   else if (!added.length) {
     run.note(`Route discovery found ${outside.length} route${outside.length === 1 ? '' : 's'} beyond the API description, all outside the base path ${d.basePath || '/'}, so not scanned (${cost}): ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', ...' : ''}.`);

@@ -691,6 +691,25 @@ export const FLAWS = {
     hardened: '404 like any unknown route.',
   },
 
+  'legacy-xml-upload': {
+    owasp: 'API9',
+    technique: 'API9 discovery: an undocumented upload route that still parses XML, expanding the entities of its DTD (XXE)',
+    description: 'POST /api/v2/file-upload (not in the spec, linked from nowhere; GET answers 405) takes a multipart "file". A .xml file is parsed with DTD entities expanded (internal ones, and external ones over http, loopback included) and its text echoed in a 410 "XML complaint imports are deprecated: ..." answer.',
+    hardened: '404 like any unknown route (415 for .xml while only upload-type-unchecked keeps the route).',
+  },
+  'upload-type-unchecked': {
+    owasp: 'API8',
+    technique: 'API8 upload type not checked on the server',
+    description: 'POST /api/v2/file-upload (undocumented, as above) stores a file of any name and type (201), an .exe included; the client is meant to send PDF, PNG or JPEG only. Its size limit is the body limit (64 KB; 10 MB with size-limits-ignored).',
+    hardened: '404 like any unknown route (415 for other types while only legacy-xml-upload keeps the route).',
+  },
+  'avatar-url-ssrf': {
+    owasp: 'API7',
+    technique: 'API7 SSRF in a route only a common-path guess finds',
+    description: 'POST /api/v2/avatar/url {"avatarUrl": ...} (not in the spec; GET answers 405) fetches the URL server-side for any signed-in caller, loopback included, and answers 200 with its size.',
+    hardened: '404 like any unknown route.',
+  },
+
   // ---- API10 Unsafe consumption of APIs ------------------------------------------------------
   'open-redirect': {
     owasp: 'API10',

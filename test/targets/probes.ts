@@ -63,6 +63,12 @@ function signedWith(t: Target, header: Record<string, unknown>, sign: (input: st
   return `${input}.${sign(input)}`;
 }
 
+const PROBE_BOUNDARY = 'probe-boundary-1';
+/** A multipart/form-data body with one file part named "file". */
+function multipartFile(filename: string, type: string, content: string): string {
+  return `--${PROBE_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${PROBE_BOUNDARY}--\r\n`;
+}
+
 /** A request without and with a delaying payload spliced in at __P__. */
 async function timed(t: Target, path: string, payload: string, key: string, minMs: number): Promise<ProbeResult> {
   const base = await call(t, 'GET', path.replace('__P__', ''), { key });
@@ -882,6 +888,31 @@ export const PROBES: Record<FlawId, Probe> = {
     async run(t) {
       const c = await call(t, 'GET', '/console');
       return r(c.status === 200 && c.text.includes('Werkzeug Debugger'), brief(c));
+    },
+  },
+
+  'legacy-xml-upload': {
+    async run(t) {
+      const xml = '<?xml version="1.0"?><!DOCTYPE c [<!ENTITY a "joined"><!ENTITY b "-entities">]><c>&a;&b;</c>';
+      const c = await call(t, 'POST', '/api/v2/file-upload', { raw: multipartFile('c.xml', 'application/xml', xml), headers: { 'content-type': `multipart/form-data; boundary=${PROBE_BOUNDARY}` } });
+      return r(c.status === 410 && c.text.includes('joined-entities'), brief(c));
+    },
+  },
+  'upload-type-unchecked': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/file-upload', { raw: multipartFile('probe.exe', 'application/x-msdownload', 'plain text'), headers: { 'content-type': `multipart/form-data; boundary=${PROBE_BOUNDARY}` } });
+      return r(c.status === 201, brief(c));
+    },
+  },
+  'avatar-url-ssrf': {
+    async run(t) {
+      const l = await listen();
+      try {
+        const c = await call(t, 'POST', '/api/v2/avatar/url', { key: t.users.alice.key, body: { avatarUrl: `${l.url}/avatar.png` } });
+        return r(c.status === 200 && l.hits.length === 1, brief(c), l.hits.length);
+      } finally {
+        await l.close();
+      }
     },
   },
 

@@ -40,6 +40,7 @@ import { writeKeysDir } from './jwt-keys';
 import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { registerSupport } from './routes/support';
+import { registerLegacyFiles } from './routes/legacy-files';
 import { registerCartItems, registerCarts } from './routes/carts';
 import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
@@ -273,6 +274,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerReceipts(router);
   // Off unless asked: the route is outside the spec, and scans of the whole target should not meet it.
   if (options.supportTickets) registerSupport(router);
+  registerLegacyFiles(router, has);
   registerCarts(router, state);
   registerCartItems(router, state);
   registerPinboard(router, state);

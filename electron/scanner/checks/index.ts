@@ -79,6 +79,10 @@ import { undocumentedBehaviour } from './api9-inventory/undocumented-behaviour';
 import { exposedFiles } from './api9-inventory/exposed-files';
 import { graphqlEngine } from './api9-inventory/graphql-engine';
 import { graphqlStoredMarkup } from './api8-misconfiguration/graphql-stored-markup';
+import { uploadSize } from './api4-resource-consumption/upload-size';
+import { uploadType } from './api8-misconfiguration/upload-type';
+import { xmlExternalEntities } from './api8-misconfiguration/xml-entities';
+import { undocumentedXml } from './api9-inventory/undocumented-xml';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 
@@ -119,6 +123,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlBatching,
   graphqlDocumentAbuse,
   slowOperation,
+  uploadSize,
   bflaPrivilegedOperation,
   bflaRoleOperation,
   bflaMethodSwap,
@@ -153,6 +158,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
   xpathInjection,
   argumentInjection,
   sqlStatement,
+  xmlExternalEntities,
+  uploadType,
   oldVersions,
   exposedDocs,
   debugEndpoints,
@@ -167,6 +174,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   undocumentedBehaviour,
   exposedFiles,
   graphqlEngine,
+  undocumentedXml,
   openRedirect,
   followsRedirects,
   unsignedWebhook,

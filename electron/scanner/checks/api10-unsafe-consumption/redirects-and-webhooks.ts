@@ -148,6 +148,8 @@ export const followsRedirects = defineCheck({
         ],
         exchanges: [{ label: `Attack: redirecting listener URL in ${s.name}`, exchange: s.ex }],
         reproduce: s.ex,
+        // A fetcher that takes a loopback URL given directly (the SSRF callback) has no check a redirect gets around: the same flaw twice.
+        deferTo: 'api7-ssrf-callback',
       };
       return;
     }

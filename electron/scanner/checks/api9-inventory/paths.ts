@@ -24,7 +24,8 @@ export function originUrl(ctx: CheckContext, path: string): string {
 /** The full path template of every documented operation (base path included), normalised. */
 export function documentedPaths(ctx: CheckContext): Set<string> {
   const basePath = ctx.url('/').pathname.replace(/\/+$/, '');
-  return new Set(ctx.allEndpoints.map((e) => normalizeTemplate(`${basePath}${e.path}`)));
+  // A write route the scan only guessed (an upload found by an empty form) says nothing of what its path answers to a GET.
+  return new Set(ctx.allEndpoints.filter((e) => !e.discovered || e.method === 'GET').map((e) => normalizeTemplate(`${basePath}${e.path}`)));
 }
 
 export function matchesDocumented(documented: Set<string>, pathname: string): boolean {
