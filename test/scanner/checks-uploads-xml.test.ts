@@ -169,7 +169,7 @@ describe('the pieces', () => {
     expect(documentedMaxBytes('Up to 100 kB')).toBe(100 * 1024);
     expect(documentedMaxBytes('the file')).toBeNull();
     expect(documentedTypes('PDF or ZIP files (application/pdf)')).toEqual(expect.arrayContaining(['application/pdf', '.pdf', '.zip']));
-    expect(Object.keys(fetchBody('/profile/image/url').schema!.properties as object)).toEqual(['url', 'imageUrl', 'image_url']);
+    expect(Object.keys(fetchBody('/account/photo/url').schema!.properties as object)).toEqual(['url', 'photoUrl', 'photo_url']);
     expect(Object.keys(fetchBody('/fetch').schema!.properties as object)).toEqual(['url']);
   });
 

@@ -24,7 +24,6 @@ export interface CommonPath {
 // (/logs, /admin, /metrics, /files/...): a route this list found counts as known, and those checks would stop reporting it.
 const READ = [
   // logs
-  '/support/logs',
   '/admin/logs',
   '/debug/logs',
   '/api/logs',
@@ -72,13 +71,12 @@ const UPLOAD = [
   '/avatar',
   '/profile/avatar',
   '/profile/image',
-  '/profile/image/file',
   '/profile/picture',
   '/user/avatar',
 ];
 
 /** Routes that take an address and fetch what it names (an avatar or a document "from a URL"). */
-const FETCH = ['/upload/url', '/import/url', '/fetch', '/avatar/url', '/profile/avatar/url', '/profile/image/url', '/image/url', '/preview'];
+const FETCH = ['/upload/url', '/import/url', '/fetch', '/avatar/url', '/profile/avatar/url', '/image/url', '/preview'];
 
 export const COMMON_PATHS: readonly CommonPath[] = [
   ...READ.map((path) => ({ path, kind: 'read' as const })),
@@ -95,7 +93,7 @@ export const UPLOAD_BODY: RequestBodySpec = {
 
 /**
  * The request body a found fetch route is scanned with: the field names such a route most likely reads — `url`, and the
- * noun before "url" in its path joined to it (/profile/image/url -> imageUrl, image_url) — each a URL.
+ * noun before "url" in its path joined to it (/profile/avatar/url -> avatarUrl, avatar_url) — each a URL.
  */
 export function fetchBody(path: string): RequestBodySpec {
   const words = path.split('/').filter(Boolean);
