@@ -22,16 +22,22 @@ describe('evaluateArithmetic', () => {
 
 describe('leakedAnswer', () => {
   it('finds an answer field holding the arithmetic question\'s value', () => {
-    expect(leakedAnswer({ captchaId: 3, captcha: '5*3+1', answer: '16' })).toMatchObject({ kind: 'arithmetic', answerField: 'answer', questionField: 'captcha', idField: 'captchaId' });
+    expect(leakedAnswer({ captchaId: 3, captcha: '5*3+1', answer: '16' }, false)).toMatchObject({ kind: 'arithmetic', answerField: 'answer', questionField: 'captcha', idField: 'captchaId' });
   });
   it('is silent when the answer-like field holds something else, or there is none', () => {
-    expect(leakedAnswer({ id: 'c1', question: '5*3+1', result: 'pending' })).toBeNull();
-    expect(leakedAnswer({ id: 'c1', question: '5*3+1' })).toBeNull();
-    expect(leakedAnswer({ id: 'c1', question: 'What is 2+2?', expires_in: 300 })).toBeNull();
+    expect(leakedAnswer({ id: 'c1', question: '5*3+1', result: 'pending' }, true)).toBeNull();
+    expect(leakedAnswer({ id: 'c1', question: '5*3+1' }, true)).toBeNull();
+    expect(leakedAnswer({ id: 'c1', question: 'What is 2+2?', expires_in: 300 }, true)).toBeNull();
   });
   it('finds the answer of a text challenge beside its question or id', () => {
-    expect(leakedAnswer({ challenge_id: 'k9', image: 'data:image/png;base64,AAA', solution: 'xk7qp' })).toMatchObject({ kind: 'text', answerField: 'solution', idField: 'challenge_id' });
-    expect(leakedAnswer({ solution: 'xk7qp' })).toBeNull();
+    expect(leakedAnswer({ challenge_id: 'k9', image: 'data:image/png;base64,AAA', solution: 'xk7qp' }, true)).toMatchObject({ kind: 'text', answerField: 'solution', idField: 'challenge_id' });
+    expect(leakedAnswer({ captchaId: 'k9', image: '<svg/>', answer: 'xk7qp' }, false)).toMatchObject({ kind: 'text', answerField: 'answer' });
+    expect(leakedAnswer({ solution: 'xk7qp' }, true)).toBeNull();
+  });
+  it('leaves other "challenge" resources alone: a result or code of their own, or no word captcha', () => {
+    expect(leakedAnswer({ id: 7, text: 'Run 5 km this week', result: 'completed' }, true)).toBeNull();
+    expect(leakedAnswer({ id: 7, text: 'Run 5 km', code: 'RUN5K' }, true)).toBeNull();
+    expect(leakedAnswer({ id: 7, question: 'Name the capital of France', answer: 'Paris' }, false)).toBeNull();
   });
 });
 

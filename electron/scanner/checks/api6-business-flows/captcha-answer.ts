@@ -12,17 +12,26 @@ import { OWASP_API6 } from '../common/references';
 const CHALLENGE_ROUTE = /(^|[^a-z])(re-?)?(captchas?|challenges?)([^a-z]|$)/i;
 /** Fields that hold the expected answer. */
 const ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|results?|expected(_?(answer|value|result))?|(captcha_?)?code)$/i;
+/**
+ * The answer of a text challenge, told by its name alone: no plain result or code, which other "challenge"
+ * resources (a fitness challenge's result, a challenge's code name) carry as data of their own.
+ */
+const TEXT_ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|expected(_?(answer|value|result|text))?)$|^captcha_?(code|text|value)$/i;
 /** Fields that carry the question of a text challenge (the distorted text, an image, a riddle). */
 const QUESTION_FIELD = /^(captcha|question|challenge|expression|puzzle|prompt|riddle|text|image|img|svg|picture|data)$/i;
 const ID_FIELD = /(^id$|^ID$|_id$|Id$|token$|key$)/;
 /** An arithmetic question: small integers joined by + - * / (spaces and "x" as the multiplication sign allowed). */
 const ARITHMETIC = /^\s*-?\d{1,6}(\s*[-+*/x×÷]\s*-?\d{1,6}){1,6}\s*(=\s*\??)?\s*$/i;
 
+const routeText = (e: Pick<Endpoint, 'path' | 'operation_id'>) =>
+  `${e.path.split('/').filter((s) => s && !s.includes('{')).slice(-2).join(' ')} ${(e.operation_id ?? '').replace(/([a-z])([A-Z])/g, '$1 $2')}`;
+
 export function captchaRoute(e: Pick<Endpoint, 'path' | 'operation_id'>): boolean {
-  const literals = e.path.split('/').filter((s) => s && !s.includes('{')).slice(-2).join(' ');
-  const op = (e.operation_id ?? '').replace(/([a-z])([A-Z])/g, '$1 $2');
-  return CHALLENGE_ROUTE.test(`${literals} ${op}`);
+  return CHALLENGE_ROUTE.test(routeText(e));
 }
+
+/** The route says CAPTCHA itself, not only "challenge" (a word other resources use too). */
+const namesCaptcha = (e: Pick<Endpoint, 'path' | 'operation_id'>) => /captcha/i.test(routeText(e));
 
 /**
  * The value of an arithmetic expression of small integers and + - * / with the usual precedence, or
@@ -95,9 +104,10 @@ export interface LeakedAnswer {
 
 /**
  * The answer a challenge hands out: an answer-like field whose value is the arithmetic question's own
- * value, or (for a text challenge) an answer-like field beside a question or an id field.
+ * value, or (for a text challenge on a route that says CAPTCHA, or with a field named captcha) an
+ * answer-named field beside a question or an id field.
  */
-export function leakedAnswer(obj: Record<string, unknown>): LeakedAnswer | null {
+export function leakedAnswer(obj: Record<string, unknown>, captchaNamed: boolean): LeakedAnswer | null {
   const entries = Object.entries(obj).filter(([, v]) => scalar(v)) as [string, string | number][];
   const answers = entries.filter(([k, v]) => ANSWER_FIELD.test(k) && String(v).trim() !== '');
   if (!answers.length) return null;
@@ -113,7 +123,10 @@ export function leakedAnswer(obj: Record<string, unknown>): LeakedAnswer | null 
   }
   const question = entries.find(([k]) => QUESTION_FIELD.test(k) && !ANSWER_FIELD.test(k)) ?? null;
   if (!question && !id) return null;
-  const [ak, av] = answers[0]!;
+  if (!captchaNamed && !entries.some(([k]) => /captcha/i.test(k))) return null;
+  const text = answers.find(([k]) => TEXT_ANSWER_FIELD.test(k));
+  if (!text) return null;
+  const [ak, av] = text;
   return { kind: 'text', answerField: ak, answer: av, questionField: question?.[0] ?? null, question: question?.[1] ?? null, idField: id?.[0] ?? null, id: id?.[1] ?? null };
 }
 
@@ -143,11 +156,12 @@ export const captchaAnswerExposed = defineCheck({
     'GETs whose path or operation names a human-verification challenge (captcha, challenge) are read as key 1 (the baseline) and once more. ' +
     'Finding: the JSON answer holds the expected answer beside the question — a field named answer, solution, result, expected or code ' +
     'whose value is the arithmetic question\'s own value (computed by a small evaluator of integers and + - * /), or, for a text challenge, ' +
-    'such a field beside a question or id field. The second read tells whether each request gets a fresh challenge whose answer moves with ' +
+    'an answer, solution or expected field beside a question or id field where the route or a field says captcha. The second read tells whether each request gets a fresh challenge whose answer moves with ' +
     'it. The finding also says whether the challenge is arithmetic, which a script solves even without the leak.',
   coverage:
     'Only JSON answers with the challenge at the top level (or wrapped in one object); a challenge served as an image, or an answer kept in ' +
-    'a signed or encrypted token, is not read. A text challenge is judged by its field names alone.',
+    'a signed or encrypted token, is not read. A text challenge is judged by its field names alone, and only where the route or a field ' +
+    'says captcha ("challenge" alone names other things too).',
   remediation:
     'Keep the expected answer on the server (in the session or a server-side store keyed by the challenge id) and send only the question; ' +
     'make each challenge single-use and short-lived, and prefer a challenge a script cannot compute (not plain arithmetic) or a ' +
@@ -160,11 +174,12 @@ export const captchaAnswerExposed = defineCheck({
     const request = await ctx.baselineRequest(ep, 'key1');
     if (!baseline?.ok || !request) return;
     const first = challengeObject(baseline);
-    const leak = first && leakedAnswer(first);
+    const captchaNamed = namesCaptcha(ep);
+    const leak = first && leakedAnswer(first, captchaNamed);
     if (!leak) return;
     const again = ctx.budgetLeft() > 0 ? await ctx.sendPrepared(request, AS_KEY1) : null;
     const secondObj = again?.ok ? challengeObject(again) : null;
-    const second = secondObj ? leakedAnswer(secondObj) : null;
+    const second = secondObj ? leakedAnswer(secondObj, captchaNamed) : null;
     const changed = !!second && (second.question !== leak.question || second.id !== leak.id);
     const fresh = !second
       ? 'A second read did not hand out an answer again.'
