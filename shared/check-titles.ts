@@ -47,6 +47,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api5-user-directory': "Every user's personal data listed to an ordinary user",
   'api6-race-one-time': 'Race condition on a one-time action',
   'api6-flow-not-throttled': 'Sensitive business flow not throttled',
+  'api6-captcha-answer-exposed': 'CAPTCHA answer handed to the client',
   'api7-ssrf-callback': 'Server-side request forgery (out-of-band callback)',
   'api7-ssrf-internal-targets': 'Server-side request forgery (internal content returned)',
   'api7-graphql-ssrf': 'Server-side request forgery through a GraphQL argument',

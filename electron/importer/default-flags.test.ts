@@ -38,6 +38,7 @@ describe('default flags (DESIGN.md section 5)', () => {
     ['BFLA: DELETE', ep('DELETE', '/things/{id}', { parameters: [p('id')] }), ['BFLA', 'BOLA']],
     ['BFLA: admin-like', ep('GET', '/admin/users'), ['BFLA']],
     ['UABF: checkout', ep('POST', '/cart/checkout'), ['BOPLA', 'UABF']],
+    ['UABF: reading a CAPTCHA challenge', ep('GET', '/feedback/captcha'), ['UABF']],
     ['UABF: sending a one-time code', ep('POST', '/auth/otp/send'), ['BKEN_AUTH', 'BOPLA', 'UABF']],
     ['not UABF: an invoice lookup', ep('POST', '/invoices/lookup', { operation_id: 'lookupInvoice' }), ['BOPLA', 'URC']],
     ['not UABF: reading orders', ep('GET', '/orders'), []],

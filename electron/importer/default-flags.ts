@@ -41,6 +41,8 @@ const has = (words: string, pattern: RegExp): boolean => pattern.test(words);
 export const AUTH_ROUTE = / (log ?in|log ?out|sign ?in|sign ?on|sign ?out|auth|authenticate|authentication|authorize|oauth2?|token|tokens|password|passwords|passwd|reset|session|sessions|otp|mfa|2fa|sso|credentials?|jwt|refresh) /;
 export const ADMIN = / (admin|admins|administrator|administration|internal|superuser|sudo|staff|moderator|moderation|management|privileged|impersonate|impersonation|roles?|permissions?) /;
 export const BUSINESS = / (purchases?|buy|checkout|orders?|payments?|pay|charges?|refunds?|transfers?|withdraw|withdrawals?|deposits?|votes?|likes?|comments?|reviews?|ratings?|sign ?up|register|registration|invite|invitations?|reset|coupons?|redeem|vouchers?|promo|gift|bookings?|book|reserve|reservations?|subscribe|subscriptions?|donate|donations?|cart|tickets?|follow|claim|rewards?|bids?|payouts?|invoices?|trade|otp|passcode|2fa|mfa) /;
+/** A human-verification challenge (CAPTCHA) handed out before a flow. */
+const CHALLENGE = / (re ?)?(captchas?|challenges?) /;
 /** Reads that happen to be POSTs (an invoice lookup, a price estimate): not a business flow of their own. */
 export const READ_ACTION = / (lookup|look up|search|find|get|list|query|view|read|preview|calculate|estimate|export|download) /;
 const SEARCH = / (search|searches|find|query|lookup|filter) /;
@@ -217,6 +219,8 @@ export function defaultFlags(e: ExtractedEndpoint, api: ApiSecurity): Flag[] {
   if (method === 'DELETE' || method === 'PUT' || method === 'PATCH' || has(routeAndTags, ADMIN)) flags.add('BFLA');
 
   if (writes && has(action, BUSINESS) && !has(action, READ_ACTION)) flags.add('UABF');
+  // Handing out a human-verification challenge guards a business flow: the read is where its answer may leak.
+  if (reads && has(action, CHALLENGE)) flags.add('UABF');
 
   const urlParam = e.parameters.some((p) => p.in !== 'header' && (nameIs(p.name, 'url') || isUrlish(p.schema, p.example))) || body.urlField;
   if (urlParam) flags.add('SSRF');

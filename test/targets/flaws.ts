@@ -432,6 +432,12 @@ export const FLAWS = {
     description: 'POST /api/v2/promotions/redeem {"code": "WELCOME5"} checks whether the customer already used the code, waits for the loyalty ledger (40 ms), then records the redemption and adds the credit: a repeat is refused with 409, but parallel requests all pass the check and each adds the credit.',
     hardened: 'The redemption is claimed before the wait, in one step: one of the parallel requests succeeds, the others get 409.',
   },
+  'captcha-answer-leak': {
+    owasp: 'API6',
+    technique: 'API6 a human-verification challenge (CAPTCHA) served with its answer',
+    description: 'GET /api/v2/feedback/challenge answers {"challengeId", "question": "7 + 3 * 2", "answer": "13"}: the expected answer comes with every fresh challenge, so a script passes the challenge POST /api/v2/feedback asks for.',
+    hardened: 'The answer stays on the server: the challenge is {"challengeId", "question"} only.',
+  },
 
   // ---- API7 SSRF -----------------------------------------------------------------------------
   ssrf: {

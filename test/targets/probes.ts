@@ -766,6 +766,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(ok > 1 && again.status === 409, `${ok} of 6 redeemed; then ${brief(again)}`);
     },
   },
+  'captcha-answer-leak': {
+    async run(t) {
+      const c = await call(t, 'GET', '/api/v2/feedback/challenge');
+      const posted = await call(t, 'POST', '/api/v2/feedback', { body: { challengeId: c.json?.challengeId, answer: String(c.json?.answer), message: 'scripted' } });
+      return r(c.status === 200 && posted.status === 201, `${brief(c)}; then ${brief(posted)}`);
+    },
+  },
   'ldap-injection': {
     async run(t) {
       const key = t.users.alice.key;

@@ -272,6 +272,14 @@ export const SCHEMAS = {
   ),
   Pin: obj({ id: ro(int()), ownerId: ro(int()), text: str({ minLength: 1, maxLength: 500, example: 'Bake sale on Friday' }) }, ['text']),
   CardPreview: obj({ message: str({ minLength: 1, maxLength: 300, example: 'Happy birthday, ${name}!' }) }, ['message']),
+  FeedbackPost: obj(
+    {
+      challengeId: str({ minLength: 1, maxLength: 64, example: '3f1c2a9e-0000-4000-8000-000000000000' }),
+      answer: str({ minLength: 1, maxLength: 20, example: '13' }),
+      message: str({ minLength: 1, maxLength: 1000, example: 'Fast delivery, thank you!' }),
+    },
+    ['challengeId', 'answer', 'message'],
+  ),
   PromoRedeem: obj({ code: str({ minLength: 1, maxLength: 40, example: 'WELCOME5' }) }, ['code']),
   ReportRun: obj({ sql: str({ minLength: 1, maxLength: 2000, example: 'SELECT name, price_cents FROM products ORDER BY price_cents DESC LIMIT 5' }) }, ['sql']),
   Document: obj({ id: str({ example: 'doc_7f3a9c21e4' }), title: str(), fileName: str(), createdAt: dateTime() }, ['id', 'title', 'fileName', 'createdAt']),

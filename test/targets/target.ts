@@ -24,6 +24,7 @@ import { registerHidden } from './routes/hidden';
 import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
+import { registerFeedback } from './routes/feedback';
 import { registerBulletins } from './routes/bulletins';
 import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
@@ -286,6 +287,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerDirectory(router, state);
   registerPromotions(router, state);
   registerTools(router, state);
+  registerFeedback(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -45,6 +45,7 @@ import { graphqlBfla } from './api5-function-authorization/graphql-bfla';
 import { flowNotThrottled } from './api6-business-flows/flow-throttling';
 import { outOfRangeValues } from './api6-business-flows/out-of-range-values';
 import { raceOneTime } from './api6-business-flows/race-condition';
+import { captchaAnswerExposed } from './api6-business-flows/captcha-answer';
 import { ssrfCallback, ssrfInternal } from './api7-ssrf/ssrf';
 import { graphqlSsrf } from './api7-ssrf/graphql-ssrf';
 import { commandInjection } from './api8-misconfiguration/command-injection';
@@ -134,6 +135,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   userDirectory,
   raceOneTime,
   flowNotThrottled,
+  captchaAnswerExposed,
   ssrfCallback,
   ssrfInternal,
   graphqlSsrf,
