@@ -271,6 +271,7 @@ export const SCHEMAS = {
     ['title'],
   ),
   Pin: obj({ id: ro(int()), ownerId: ro(int()), text: str({ minLength: 1, maxLength: 500, example: 'Bake sale on Friday' }) }, ['text']),
+  AvatarUpload: obj({ file: str({ format: 'binary', maxLength: 102400, description: 'A PNG or JPEG image (image/png, image/jpeg), at most 100 KB.' }) }, ['file']),
   CardPreview: obj({ message: str({ minLength: 1, maxLength: 300, example: 'Happy birthday, ${name}!' }) }, ['message']),
   FeedbackPost: obj(
     {

@@ -313,6 +313,17 @@ const OPS: Op[] = [
   },
   { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
   {
+    method: 'post',
+    path: '/me/avatar',
+    operationId: 'uploadAvatar',
+    summary: 'Upload your profile picture (PNG or JPEG, at most 100 KB)',
+    tag: 'Account',
+    body: 'AvatarUpload',
+    bodyTypes: ['multipart/form-data'],
+    ok: { 201: ['Stored', { type: 'object', properties: { size: { type: 'integer' }, type: { type: 'string' } } }] },
+    errors: [413, 415],
+  },
+  {
     method: 'get',
     path: '/feedback/challenge',
     operationId: 'getFeedbackChallenge',

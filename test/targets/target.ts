@@ -42,6 +42,7 @@ import { jsonpReply, registerViews } from './routes/views';
 import { registerReceipts } from './routes/receipts';
 import { registerSupport } from './routes/support';
 import { registerLegacyFiles } from './routes/legacy-files';
+import { registerAvatar } from './routes/avatar';
 import { registerCartItems, registerCarts } from './routes/carts';
 import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
@@ -276,6 +277,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   // Off unless asked: the route is outside the spec, and scans of the whole target should not meet it.
   if (options.supportTickets) registerSupport(router);
   registerLegacyFiles(router, has);
+  registerAvatar(router);
   registerCarts(router, state);
   registerCartItems(router, state);
   registerPinboard(router, state);

@@ -13,7 +13,7 @@ export interface Schema {
   additionalProperties?: boolean;
   items?: Schema;
   enum?: readonly (string | number)[];
-  format?: 'email' | 'uri' | 'uuid' | 'date-time' | 'int64' | 'double' | 'password';
+  format?: 'email' | 'uri' | 'uuid' | 'date-time' | 'int64' | 'double' | 'password' | 'binary';
   pattern?: string;
   minLength?: number;
   maxLength?: number;

@@ -15,7 +15,7 @@ interface FilePart {
 }
 
 /** The first part with a file name of a multipart/form-data body. */
-function filePart(ctx: Ctx): FilePart | null {
+export function filePart(ctx: Ctx): FilePart | null {
   const type = ctx.header('content-type') ?? '';
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
   if (!/^multipart\/form-data/i.test(type) || !boundary) return null;
