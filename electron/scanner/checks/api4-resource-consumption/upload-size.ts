@@ -3,10 +3,8 @@
 // need. Sent once, as plain text, never more than MAX_PROBE_BYTES.
 
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { AS_KEY1, freshRequest } from '../common/input-points';
 import { OWASP_API4 } from '../common/references';
-import { mayUpload, multipartWithFile, uploadFields, withAbridgedFile } from '../common/uploads';
-import { mutate } from '../../requests';
+import { mayUpload, sendUpload, uploadFields, withAbridgedFile } from '../common/uploads';
 
 /** The most the probe ever sends: enough to pass common limits (1-2 MB) by far, too little to harm a server. */
 export const MAX_PROBE_BYTES = 3 * 1024 * 1024;
@@ -46,15 +44,11 @@ export const uploadSize = defineCheck({
     if (!mayUpload(ctx, ep)) return ctx.holdBack('uploads to an operation that changes an existing object need `writes: existing`');
     const field = uploadFields(ep)[0]!;
     const size = probeSize(field.maxBytes);
-    const base = await freshRequest(ctx, ep);
-    if (!base) return;
-    const fields = base.bodyValue && typeof base.bodyValue === 'object' ? (base.bodyValue as Record<string, unknown>) : {};
     const filename = `portcullis-${ctx.random.hex(4)}.txt`;
     const line = 'Portcullis upload-size probe: plain text, safe to delete.\n';
     const content = line.repeat(Math.ceil(size / line.length)).slice(0, size);
-    const encoded = multipartWithFile(fields, { field: field.name, filename, contentType: 'text/plain', content }, ctx.random.hex(6));
-    const sent = await ctx.sendPrepared(mutate(base, { body: encoded.body, headers: { 'content-type': encoded.contentType } }), AS_KEY1, { followRedirects: false });
-    if (!sent.ok) return;
+    const sent = await sendUpload(ctx, ep, { field: field.name, filename, contentType: 'text/plain', content });
+    if (!sent?.ok) return;
     const ex = withAbridgedFile(sent, content);
     const kb = (n: number) => `${Math.round(n / 1024)} KB`;
     yield {

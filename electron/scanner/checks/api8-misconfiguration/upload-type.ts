@@ -3,10 +3,8 @@
 // file the scan sends is plain text under that name: nothing that runs where it lands or when served back.
 
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { AS_KEY1, freshRequest } from '../common/input-points';
 import { OWASP_API8 } from '../common/references';
-import { mayUpload, multipartWithFile, uploadFields } from '../common/uploads';
-import { mutate } from '../../requests';
+import { mayUpload, sendUpload, uploadFields } from '../common/uploads';
 
 /** What the probe file claims to be; its content is a sentence of text. */
 const PROBE_TYPE = { ext: '.exe', contentType: 'application/x-msdownload' };
@@ -45,13 +43,9 @@ export const uploadType = defineCheck({
     const field = uploadFields(ep)[0]!;
     const documented = field.accepted.filter((t) => t !== PROBE_TYPE.ext && t !== PROBE_TYPE.contentType);
     if (field.accepted.length && documented.length < field.accepted.length) return;
-    const base = await freshRequest(ctx, ep);
-    if (!base) return;
-    const fields = base.bodyValue && typeof base.bodyValue === 'object' ? (base.bodyValue as Record<string, unknown>) : {};
     const filename = `portcullis-${ctx.random.hex(4)}${PROBE_TYPE.ext}`;
-    const encoded = multipartWithFile(fields, { field: field.name, filename, contentType: PROBE_TYPE.contentType, content: PROBE_CONTENT }, ctx.random.hex(6));
-    const ex = await ctx.sendPrepared(mutate(base, { body: encoded.body, headers: { 'content-type': encoded.contentType } }), AS_KEY1, { followRedirects: false });
-    if (!ex.ok) return;
+    const ex = await sendUpload(ctx, ep, { field: field.name, filename, contentType: PROBE_TYPE.contentType, content: PROBE_CONTENT });
+    if (!ex?.ok) return;
     yield {
       parameter: field.name,
       cvss: documented.length ? undefined : UNDOCUMENTED_CVSS,

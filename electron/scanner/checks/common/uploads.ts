@@ -9,6 +9,8 @@ import { Exchange } from '../../http/exchange';
 import { changesExisting } from '../../probe-safety';
 import { paramString } from '../../schema-values';
 import type { CheckContext } from '../types';
+import { mutate } from '../../requests';
+import { AS_KEY1, freshRequest } from './input-points';
 
 export interface UploadField {
   /** The form field of the file part. */
@@ -86,6 +88,18 @@ export function multipartWithFile(fields: Record<string, unknown>, file: FilePar
   );
   parts.push(`--${boundary}--\r\n`);
   return { body: parts.join(''), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Sends key 1's request of the operation with its file part replaced by the scan's own file (the other form fields
+ * as the request has them); null when there is no request to send.
+ */
+export async function sendUpload(ctx: CheckContext, endpoint: Endpoint, file: FilePart): Promise<Exchange | null> {
+  const base = await freshRequest(ctx, endpoint);
+  if (!base) return null;
+  const fields = base.bodyValue && typeof base.bodyValue === 'object' ? (base.bodyValue as Record<string, unknown>) : {};
+  const encoded = multipartWithFile(fields, file, ctx.random.hex(6));
+  return ctx.sendPrepared(mutate(base, { body: encoded.body, headers: { 'content-type': encoded.contentType } }), AS_KEY1, { followRedirects: false });
 }
 
 /** The exchange with a large file part's content replaced by a note of its size: evidence and curl steps stay readable. */
