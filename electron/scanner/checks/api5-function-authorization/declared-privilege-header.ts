@@ -8,7 +8,7 @@ import type { Exchange, RequestAuth } from '../../http/exchange';
 import { mutate, type PreparedRequest } from '../../requests';
 import { isEmptyBody, sameData } from '../../similarity';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { asKey, looksLikeError, readerOf, readAs } from '../common/objects';
+import { asKey, authRefused, looksLikeError, readerOf, readAs } from '../common/objects';
 import { REFS } from './privileged-operations';
 
 /** A header name that asserts a privilege: IsAdmin, X-Is-Admin, X-Admin, Role, X-User-Role, X-Superuser, Staff... */
@@ -25,7 +25,6 @@ function valuesFor(p: EndpointParameter): { grant: string[]; control: string } {
   return { grant: ['true', 'True', '1'], control: 'false' };
 }
 
-const refused = (ex: Exchange) => ex.status === 401 || ex.status === 403;
 const hasContent = (ex: Exchange) => ex.ok && !isEmptyBody(ex) && !looksLikeError(ex);
 const gone = (ex: Exchange) => ex.status === 404 || ex.status === 410;
 
@@ -74,7 +73,7 @@ export const declaredPrivilegeHeader = defineCheck({
 
     if (ep.method === 'GET') {
       const control = await ctx.sendPrepared(withHeader(controlValue), auth);
-      if (!refused(control)) return;
+      if (!authRefused(control)) return;
       for (const value of grant) {
         if (ctx.budgetLeft() <= 0) return;
         const attack = await ctx.sendPrepared(withHeader(value), auth);

@@ -9,7 +9,7 @@ import type { Exchange } from '../../http/exchange';
 import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
 import { distinctiveValues, isEmptyBody, sameData } from '../../similarity';
 import { defineCheck, describeEndpoint, endpointList } from '../common/helpers';
-import { carriesDataOf, looksLikeError, requestLine } from '../common/objects';
+import { authRefused, carriesDataOf, looksLikeError, requestLine } from '../common/objects';
 import type { CheckContext, FindingDraft } from '../types';
 import { adminSignal, REFS } from './privileged-operations';
 
@@ -72,7 +72,6 @@ interface Refusal {
   referenceMode: BaselineMode | null;
 }
 
-const refusedStatus = (ex: Exchange | null | undefined): ex is Exchange => ex?.status === 401 || ex?.status === 403;
 const hasContent = (ex: Exchange | null | undefined): ex is Exchange => !!ex?.ok && !isEmptyBody(ex) && !looksLikeError(ex);
 
 /** Refused reads to try: refused to a scan identity first (an admin read refused to a user), then refused without credentials. */
@@ -92,8 +91,8 @@ async function refusals(ctx: CheckContext, limits: { identity: number; anonymous
     }
     const referenceMode = [...answers.keys()].find((m) => m !== 'anonymous' && hasContent(answers.get(m))) ?? null;
     const reference = referenceMode ? answers.get(referenceMode)! : null;
-    const refusedMode = identity < limits.identity ? identityModes.find((m) => refusedStatus(answers.get(m))) : undefined;
-    const mode = refusedMode ?? (anonymous < limits.anonymous && reference && refusedStatus(answers.get('anonymous')) ? 'anonymous' : null);
+    const refusedMode = identity < limits.identity ? identityModes.find((m) => authRefused(answers.get(m))) : undefined;
+    const mode = refusedMode ?? (anonymous < limits.anonymous && reference && authRefused(answers.get('anonymous')) ? 'anonymous' : null);
     if (!mode) continue;
     const request = await ctx.baselineRequest(endpoint, mode);
     if (!request) continue;

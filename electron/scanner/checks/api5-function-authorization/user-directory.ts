@@ -3,10 +3,9 @@
 // (a request without credentials is refused) but hands it to any user has no role check behind it.
 
 import { MODE_LABEL, type BaselineMode } from '../../baselines';
-import type { Exchange } from '../../http/exchange';
 import { pathParamNames } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { identityMarks, isObj, marksIn, type Json } from '../common/objects';
+import { authRefused, identityMarks, isObj, marksIn, type Json } from '../common/objects';
 import { personalDataIn } from '../common/personal-data';
 import { adminSignal, REFS } from './privileged-operations';
 
@@ -25,7 +24,6 @@ function accountName(record: Json): string | null {
   return null;
 }
 
-const refused = (ex: Exchange | null) => ex?.status === 401 || ex?.status === 403;
 
 export const userDirectory = defineCheck({
   id: 'api5-user-directory',
@@ -58,7 +56,7 @@ export const userDirectory = defineCheck({
     const ep = ctx.endpoint;
     const mode: BaselineMode = ctx.identities.lower ? 'lower' : 'key1';
     const anon = await ctx.baseline('anonymous');
-    if (!refused(anon)) return;
+    if (!authRefused(anon)) return;
     const answer = await ctx.baseline(mode);
     if (!answer?.ok) return;
     const records = recordsOf(answer.json());

@@ -21,6 +21,11 @@ export function refused(ex: Exchange | null | undefined): boolean {
   return !!ex?.response && !ex.ok;
 }
 
+/** A refusal of the credential or the right (401/403), not of the request. */
+export function authRefused(ex: Exchange | null | undefined): ex is Exchange {
+  return ex?.status === 401 || ex?.status === 403;
+}
+
 /** The answer carries the reference's data: 2xx, content, and ≥ 90 % of its values found in the reference. */
 export function carriesDataOf(attack: Exchange, reference: Exchange): boolean {
   return attack.ok && !isEmptyBody(attack) && !isEmptyBody(reference) && containedIn(attack, reference, 0.9);
