@@ -16,7 +16,7 @@ import type { CheckContext } from '../types';
 import { throttleSign } from './brute-force';
 import { attemptOutcome } from './graphql-batch-brute-force';
 import { JWT_VALUE } from './token-exposure';
-import { ADMIN_NAME, COMMON_PASSWORDS, DEFAULT_NAMES } from './weak-credentials';
+import { ADMIN_CVSS, ADMIN_NAME, COMMON_PASSWORDS, DEFAULT_NAMES } from './weak-credentials';
 
 const PASSWORD_ARG = / (password|passwd|pwd|passphrase) $/;
 const FRESH_SECRET = /^ (new|confirm|confirmation|repeat|next|old|current) /;
@@ -64,7 +64,6 @@ async function accountNames(ctx: CheckContext): Promise<{ name: string; source: 
   return out.slice(0, MAX_ACCOUNTS);
 }
 
-const ADMIN_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N';
 
 export const graphqlWeakCredentials = defineCheck({
   id: 'api2-graphql-weak-credentials',

@@ -117,7 +117,7 @@ function credentialValues(ex: Exchange): string[] {
   return [...out];
 }
 
-const ADMIN_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N';
+export const ADMIN_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N';
 const USER_CVSS = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:N';
 
 export const weakCredentials = defineCheck({
