@@ -64,7 +64,6 @@ async function accountNames(ctx: CheckContext): Promise<{ name: string; source: 
   return out.slice(0, MAX_ACCOUNTS);
 }
 
-
 export const graphqlWeakCredentials = defineCheck({
   id: 'api2-graphql-weak-credentials',
   title: 'Account opens with a common password through a GraphQL operation (weak or default credential)',
