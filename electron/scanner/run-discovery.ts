@@ -84,10 +84,7 @@ class Discovery {
     const key = `${auth.kind} ${path}`;
     let p = this.gets.get(key);
     if (!p) {
-      p = this.run.engine.send(
-        { method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5' } },
-        [this.commonBudget],
-      );
+      p = this.get(path, auth, undefined, this.commonBudget);
       this.gets.set(key, p);
     }
     return p;
@@ -110,8 +107,8 @@ class Discovery {
     return this.budget.left;
   }
 
-  async get(path: string, auth: RequestAuth, accept = 'application/json, text/html;q=0.9, */*;q=0.5'): Promise<Exchange> {
-    return this.run.engine.send({ method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept } }, [this.budget]);
+  async get(path: string, auth: RequestAuth, accept = 'application/json, text/html;q=0.9, */*;q=0.5', budget = this.budget): Promise<Exchange> {
+    return this.run.engine.send({ method: 'GET', url: `${this.origin}${path}`, auth, followRedirects: false, headers: { accept } }, [budget]);
   }
 
   /** Documented already: the same method and template (a concrete path fits a documented template). */
@@ -167,16 +164,16 @@ class Discovery {
   async probeCommon(): Promise<void> {
     // Under the API's base path only: a route outside it is not scanned (an endpoint's path is relative to the base), so
     // guessing there would cost requests, and send writes, for a line in the notes.
-    for (const prefix of [this.basePath]) {
-      for (const c of COMMON_PATHS) {
-        if (this.run.signal.aborted || this.commonBudget.left < 4) return;
-        const path = `${prefix}${c.path}`;
-        const method = c.kind === 'read' ? 'GET' : 'POST';
-        const key = path.replace(/\/+$/, '') || '/';
-        if (key === '/' || this.isDocumented(method, key) || this.found.some((f) => f.method === method && (f.url.split('?', 1)[0]!.replace(/\/+$/, '') || '/') === key)) continue;
-        if (c.kind === 'read') await this.commonReadRoute(path, prefix, c);
-        else await this.commonWriteRoute(path, prefix, c);
-      }
+    const prefix = this.basePath;
+    const trimmed = (path: string) => path.replace(/\/+$/, '') || '/';
+    for (const c of COMMON_PATHS) {
+      if (this.run.signal.aborted || this.commonBudget.left < 4) return;
+      const path = `${prefix}${c.path}`;
+      const method = c.kind === 'read' ? 'GET' : 'POST';
+      const key = trimmed(path);
+      if (key === '/' || this.isDocumented(method, key) || this.found.some((f) => f.method === method && trimmed(f.url.split('?', 1)[0]!) === key)) continue;
+      if (c.kind === 'read') await this.commonReadRoute(path, prefix, c);
+      else await this.commonWriteRoute(path, prefix, c);
     }
   }
 
