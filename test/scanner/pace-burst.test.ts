@@ -11,7 +11,7 @@ describe('Pace: a burst', () => {
   it('starts every member together past a limit of one and a slow rate, after the request in flight, and holds back others until it ends', async () => {
     const pace = new Pace({ concurrency: 1, rps: 2, timeoutMs: 10_000 }, new AbortController().signal);
     const before = await pace.enter(false);
-    const burst = new Burst(5);
+    const burst = new Burst();
     const members: PaceTicket[] = [];
     const entering = Array.from({ length: 5 }, () => pace.enter(false, burst).then((t) => members.push(t)));
     await settle();
@@ -41,7 +41,7 @@ describe('Pace: a burst', () => {
 
   it('is not taken for a slow-down: slow answers within a burst leave the limit where it was', async () => {
     const pace = new Pace({ concurrency: 4, rps: 0, timeoutMs: 1_000 }, new AbortController().signal);
-    const burst = new Burst(3);
+    const burst = new Burst();
     const members = await Promise.all([0, 1, 2].map(() => pace.enter(false, burst)));
     for (const t of members) pace.leave(t, 'timeout', 1_000);
     expect(pace.view().limit).toBe(4);

@@ -86,7 +86,6 @@ type Waiter = { alone: boolean; burst: Burst | null; resolve: (t: PaceTicket) =>
 export class Burst {
   /** Members admitted and not yet ended. */
   inFlight = 0;
-  constructor(readonly size: number) {}
 }
 
 const aloneScope = new AsyncLocalStorage<boolean>();

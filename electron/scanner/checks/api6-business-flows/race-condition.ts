@@ -135,7 +135,7 @@ export const raceOneTime = defineCheck({
       ctx.note(`${describeEndpoint(ep)}: the one-time action was not raced: it needs an identity that has not done it yet (sign-up or key 2).`);
       return;
     }
-    const burst = new Burst(RACE_BURST);
+    const burst = new Burst();
     const answers = await Promise.all(Array.from({ length: RACE_BURST }, () => ctx.sendPrepared(request, racer.auth, { burst, throttleIsAnswer: true })));
     const after = await ctx.sendPrepared(request, racer.auth);
     const won = answers.filter((a) => a.ok);
