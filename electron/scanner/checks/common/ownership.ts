@@ -216,8 +216,9 @@ const discovered = new WeakMap<ResourcePool, Discovery>();
 /** Fields that say who a user is by name: its e-mail address or user name. */
 const NAME_FIELD = /^(e-?mail|email_?address|user_?name|login)$/i;
 
+/** The value of a name field (an e-mail address where the field says mail), or null. */
 function nameValue(field: string, v: unknown): string | null {
-  if (typeof v !== 'string' || v.length < 3 || v.length > 254 || /\s/.test(v)) return null;
+  if (!NAME_FIELD.test(field) || typeof v !== 'string' || v.length < 3 || v.length > 254 || /\s/.test(v)) return null;
   return /mail/i.test(field) ? (/^[^@]+@[^@]+\.[^@]+$/.test(v) ? v : null) : v;
 }
 
@@ -230,7 +231,7 @@ export function learnNames(value: unknown, source: string, into: LearnedValue[])
         if (ID_IS_USER.test(k)) visit(x, depth + 1);
         continue;
       }
-      const name = NAME_FIELD.test(k) ? nameValue(k, x) : null;
+      const name = nameValue(k, x);
       if (name) add(into, { field: k, value: name, source });
     }
   };
@@ -273,7 +274,7 @@ export function ledgerOf(ctx: CheckContext, key: KeyNumber): OwnershipLedger {
     learnNames(ex.json(), 'its login answer', ledger.names);
   }
   for (const [field, value] of Object.entries(ident?.values ?? {})) {
-    const name = NAME_FIELD.test(field) ? nameValue(field, value) : null;
+    const name = nameValue(field, value);
     if (name) add(ledger.names, { field, value: name, source: ident?.source ?? 'its profile' });
   }
   const claims = jwtClaims(ctx.credential(key));
