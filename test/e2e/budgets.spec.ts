@@ -20,7 +20,7 @@ test.afterAll(() => {
 });
 
 for (const route of ['/landing', '/login', '/signup', '/privacy']) {
-  test(`initial JavaScript of ${route} stays within 250 KB gzipped, signed-in screens excluded`, async ({ page }) => {
+  test(`initial JavaScript of ${route} stays within 250 KB gzipped, signed-in screens excluded`, { tag: '@budget' }, async ({ page }) => {
     const scripts = new Map<string, Promise<Buffer>>();
     page.on('response', (res) => {
       if (res.request().resourceType() === 'script' || /\.js(\?|$)/.test(res.url())) scripts.set(res.url(), res.body());
@@ -42,7 +42,7 @@ for (const route of ['/landing', '/login', '/signup', '/privacy']) {
   });
 }
 
-test('the landing page is interactive within 1 s', async ({ page }) => {
+test('the landing page is interactive within 1 s', { tag: '@budget' }, async ({ page }) => {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
     // A new page each time: nothing cached in memory, the network cache of the context aside.

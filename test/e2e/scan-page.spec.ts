@@ -380,7 +380,7 @@ async function timeToUpdate(page: Page, action: { kind: 'select'; testId: string
 
 const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-test('10,000 findings: first rows within 1 s of navigation; filter and search within 100 ms', async ({ page, request }) => {
+test('10,000 findings: first rows within 1 s of navigation; filter and search within 100 ms', { tag: '@budget' }, async ({ page, request }) => {
   test.setTimeout(60_000);
   await signInByStorage(page, request, await createAccount(request));
   await mockBigScan(page);
