@@ -75,7 +75,7 @@ export interface CoreConfig {
   passwordHashing: HashingLimits;
   /** Largest JSON body of an ordinary call. */
   jsonBodyLimitBytes: number;
-  /** Where scan keys are kept: the OS keychain (desktop, CLI), AES-256-GCM (server), or auto. */
+  /** Where scan keys are kept: the OS keychain, AES-256-GCM, or auto (the keychain on the desktop, AES-256-GCM on the server and in the CLI). */
   secretStore: SecretStoreChoice;
   /** PORTCULLIS_SECRET_KEY: the encrypted store's key; without it a 0600 key file in the data dir. */
   secretKey: string | undefined;

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import type { ScanCoverage } from '../../shared/coverage';
 import type { ScanInfo } from '../../shared/contract';
 import { main } from '../../electron/cli';
-import { withStderr } from '../../test/helpers/detect';
+import { withOutput } from '../../test/helpers/detect';
 import { freePort } from '../../test/helpers/vampi';
 import type { ScanFinding } from './findings';
 import { BENCH_DIR, TARGETS_DIR, type DetectTarget } from './targets';
@@ -112,7 +112,7 @@ export async function runTarget(t: DetectTarget, outDir: string): Promise<Target
         '--quiet',
       ];
       const s0 = performance.now();
-      const { result: exitCode, stderr } = await withStderr(() => main(args));
+      const { result: exitCode, stderr } = await withOutput(() => main(args));
       const ms = performance.now() - s0;
       const file = path.join(dir, 'findings.json');
       const findingsFile = fs.existsSync(file) ? file : null;

@@ -15,6 +15,7 @@ import type { DestructiveOperation, WritePolicyData } from '../../shared/write-p
 import { createCore, type Core } from '../core';
 import { ImportError } from '../importer/index';
 import { importRunner } from '../importer/import-runner';
+import { asksForBaseUrl } from '../importer/warnings';
 import { parseReportFormats, writeReports } from '../reports/index';
 import { createLogger } from '../log';
 import type { ScanEvent } from '../scanner/events';
@@ -64,8 +65,11 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --seed         the seed of the scan's probe values and choices (0-4294967295; default: the config's
                  \`seed:\`, else a new one, shown at the end): the same seed sends the same values
   --data-dir     keep the database here (default: a temp dir, removed afterwards)
+  --verbose      also list the identities the scan used and the users it registered
   --quiet        no progress bar
 
+Results (the summary, one line per finding at or above --fail-on, coverage) go to stdout; progress,
+warnings and the identities to stderr.
 Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 error. Findings set aside
 in triage, and with --baseline those already known, never fail a run.`;
 
@@ -171,6 +175,31 @@ export function coverageLines(summary: CoverageSummary): string[] {
   return lines;
 }
 
+/** Results: stdout, so a pipeline can keep them apart from the progress on stderr. */
+function result(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/**
+ * The findings at or above --fail-on, one line each (severity, check, method, path), then what they
+ * mean for the run: the lines a CI log shows to say why it failed.
+ */
+export function gateLines(findings: Finding[], failOn: Exclude<Severity, 'info'>, baseline: Baseline | null): string[] {
+  const gate = failGate(findings, failOn, baseline);
+  const failing = new Set(gate.failing);
+  const levels = atOrAbove(failOn);
+  const lines = findings
+    .filter((f) => levels.includes(f.severity))
+    .map((f) => {
+      const why = failing.has(f) ? '' : setAside(f) ? ' (set aside in triage)' : ' (already in the baseline)';
+      return `  ${f.severity.padEnd(6)} ${f.check_id}  ${f.method} ${f.path}${why}`;
+    });
+  const n = gate.failing.length;
+  lines.push(n ? `${n} finding${n === 1 ? '' : 's'} at or above ${failOn} failed this run.` : `No new finding at or above ${failOn}: this run passes.`);
+  if (gate.setAside || gate.known) lines.push(`Not failed on: ${gate.setAside} set aside in triage, ${gate.known} already in the baseline.`);
+  return lines;
+}
+
 /** The scan's identities: from --config (secrets from the environment), else the --key1/--key2 shortcut. */
 function readScanConfig(file: string | undefined, key1Flag: string | undefined, key2Flag: string | undefined): ScanConfig {
   if (file) {
@@ -248,6 +277,7 @@ export const scanCommand: CliCommand = {
         seed: { type: 'string' },
         format: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -355,7 +385,9 @@ export const scanCommand: CliCommand = {
         s.config.quotas,
       );
       if (baseline) await applyBaseline(s, apiId, user.id, baseline);
-      for (const w of imported.warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
+      // A warning that asks for the base URL does not apply when --base-url gave it.
+      const warnings = values['base-url'] !== undefined ? imported.warnings.filter((w) => !asksForBaseUrl(w)) : imported.warnings;
+      for (const w of warnings.slice(0, 20)) process.stderr.write(`warning: ${w.location}: ${w.message}\n`);
       if (!values.quiet) process.stderr.write(`Scanning ${imported.name} at ${baseUrl}: ${imported.endpoints.length} endpoints\n`);
       if (!values.quiet && scanConfig.writes === 'existing') process.stderr.write(destructiveNotice(await s.scans.writePolicy(apiId), scanConfig.destructive ?? []));
       const scanId = await s.scans.create(user.id, {
@@ -379,6 +411,8 @@ export const scanCommand: CliCommand = {
       await s.scans.wait(scanId);
       off();
       bar.end();
+      // Findings the baseline knew are recurring, as a rescan in the app would have them (SARIF: unchanged).
+      if (baseline?.known.size) await s.repos.findings.markRecurring(scanId, [...baseline.known]);
       // The CLI takes its keys on each run: none is kept after it.
       const row = await s.repos.scans.findById(scanId);
       if (row?.secret_ref) {
@@ -391,32 +425,32 @@ export const scanCommand: CliCommand = {
       const coverage = await s.scans.coverage(scanId);
       fs.writeFileSync(file, `${JSON.stringify(findingsReport(details, { name: imported.name, base_url: baseUrl }, coverage), null, 2)}\n`, { mode: 0o600 });
       const info = details.results.scan_info;
-      if (typeof info.seed === 'number') process.stderr.write(`${seedLine(info.seed)}\n`);
+      if (typeof info.seed === 'number') result(seedLine(info.seed));
       if (harFile) await writeHar(s, scanId, harFile);
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
-        if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);
+        if (coverage) for (const line of coverageLines(coverage.summary)) result(line);
         return 2;
       }
-      for (const w of formats.length ? await writeReports(s.db, scanId, formats, outDir) : []) process.stderr.write(`wrote ${w.path}\n`);
-      for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
+      const reports = formats.length ? await writeReports(s.db, scanId, formats, outDir, { comparedWithBaseline: baseline !== null }) : [];
+      for (const w of reports) result(`wrote ${w.path}`);
+      if (values.verbose) for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
       const counted = details.results.results.filter((f) => !setAside(f));
       const counts = SEVERITIES.map((sev) => `${counted.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
       const aside = details.results.results.length - counted.length;
-      process.stderr.write(`Done: ${counted.length} findings (${counts})${aside ? `, ${aside} set aside in triage` : ''}, score ${info.score}/100, ${info.requests_sent} requests. ${file}\n`);
-      for (const sk of info.skipped_checks) process.stderr.write(`skipped: ${sk.title}: ${sk.reason}\n`);
-      if (coverage) for (const line of coverageLines(coverage.summary)) process.stderr.write(`${line}\n`);
+      result(`Done: ${counted.length} findings (${counts})${aside ? `, ${aside} set aside in triage` : ''}, score ${info.score}/100, ${info.requests_sent} requests. ${file}`);
+      for (const sk of info.skipped_checks) result(`skipped: ${sk.title}: ${sk.reason}`);
+      if (coverage) for (const line of coverageLines(coverage.summary)) result(line);
       if (minCoverage !== undefined && coverage && reachedPercent(coverage.summary) < minCoverage) {
         const { reached, operations } = coverage.summary;
-        process.stderr.write(
+        result(
           `Coverage below --min-coverage ${minCoverage}%: ${reached} of ${operations} operations (${Math.floor(reachedPercent(coverage.summary))}%) answered a 2xx to some identity. ` +
-            `${coverage.summary.reasons[0] ? `The commonest reason: ${coverage.summary.reasons[0].label} (${coverage.summary.reasons[0].fix}).` : 'Check the base URL and the identities.'}\n`,
+            `${coverage.summary.reasons[0] ? `The commonest reason: ${coverage.summary.reasons[0].label} (${coverage.summary.reasons[0].fix}).` : 'Check the base URL and the identities.'}`,
         );
         return 2;
       }
-      const gate = failGate(details.results.results, failOn, baseline);
-      if (gate.setAside || gate.known) process.stderr.write(`Not failed on: ${gate.setAside} set aside in triage, ${gate.known} already in the baseline.\n`);
-      return gate.failing.length ? 1 : 0;
+      for (const line of gateLines(details.results.results, failOn, baseline)) result(line);
+      return failGate(details.results.results, failOn, baseline).failing.length ? 1 : 0;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

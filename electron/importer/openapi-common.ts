@@ -3,7 +3,7 @@
 
 import type { EndpointParameter, OAuth2Grant, SecurityRequirement, SecurityScheme } from '../../shared/contract';
 import { IMPORT_LIMITS } from './limits';
-import type { Warnings } from './warnings';
+import { SET_BASE_URL, type Warnings } from './warnings';
 import { arr, clampText, isObject, obj, own, str, type Obj } from './values';
 
 /** A security requirement list, or null when the value is absent or not a list. */
@@ -230,11 +230,11 @@ export function fillServerVariables(url: string, variables: unknown, where: stri
 export function finishBaseUrl(url: string, where: string, warnings: Warnings): string {
   const trimmed = clampText(url, IMPORT_LIMITS.maxBaseUrlLength).replace(/\/+$/, '');
   if (!trimmed) {
-    warnings.add(where, 'The file gives no server URL; set the base URL (Edit API) before scanning.');
+    warnings.add(where, `The file gives no server URL; ${SET_BASE_URL}`);
     return '';
   }
   if (!/^https?:\/\/[^/]/i.test(trimmed))
-    warnings.add(where, `The base URL "${clampText(trimmed, 200)}" is not an absolute http(s) URL; edit it before scanning.`);
+    warnings.add(where, `The base URL "${clampText(trimmed, 200)}" is not an absolute http(s) URL; ${SET_BASE_URL}`);
   return trimmed;
 }
 

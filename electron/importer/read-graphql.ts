@@ -32,7 +32,7 @@ import { buildEndpoints, type PendingOperation, type UnexpectedErrorHook } from 
 import type { Budgets } from './resolve-refs';
 import type { ExtractedEndpoint, ImportResult } from './result';
 import { clampText, isObject, own } from './values';
-import { Warnings } from './warnings';
+import { SET_BASE_URL, Warnings } from './warnings';
 
 export type GraphqlFormat = 'graphql-sdl' | 'graphql-introspection';
 
@@ -312,7 +312,7 @@ export function importGraphqlSchemaWith(schema: GraphQLSchema, opts: GraphqlImpo
   }
   if (operations.length === 0) throw new ImportError('The GraphQL schema defines no operations: its query type has no fields.', nodeLocation(schema.getQueryType()?.astNode));
   if (!opts.baseUrl)
-    warnings.add('', `The schema names no server: its operations were imported at ${path}; set the base URL (Edit API) before scanning.`);
+    warnings.add('', `The schema names no server: its operations were imported at ${path}; ${SET_BASE_URL}`);
   const security = { schemes: {}, default: [] };
   const { endpoints, skipped } = buildEndpoints({ name: opts.name, baseUrl: opts.baseUrl, security, operations }, warnings, opts.onUnexpectedError);
   if (endpoints.length === 0) {

@@ -14,7 +14,7 @@ import type { PendingOperation, SpecReading } from './read-spec';
 import type { Budget, Budgets } from './resolve-refs';
 import type { ExtractedEndpoint } from './result';
 import { SkipOperation } from './errors';
-import type { Warnings } from './warnings';
+import { SET_BASE_URL, type Warnings } from './warnings';
 import { arr, clampText, isObject, obj, own, put, str, type Obj } from './values';
 
 const MAX_FOLDER_DEPTH = 64;
@@ -432,7 +432,7 @@ export function readPostman(doc: Obj, warnings: Warnings): SpecReading {
   let baseUrl = '';
   if (declared) baseUrl = `${declared.origin}${basePath}`;
   else if (baseKey.startsWith('{{'))
-    warnings.add('/variable', `The collection variable ${clampText(baseKey, 100)} has no value; set the base URL (Edit API) before scanning.`);
+    warnings.add('/variable', `The collection variable ${clampText(baseKey, 100)} has no value; ${SET_BASE_URL}`);
   else baseUrl = baseKey;
 
   // Requests with no auth up their folders that send a credential themselves: inferred schemes,

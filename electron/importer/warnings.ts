@@ -4,6 +4,14 @@
 import type { ImportWarning } from '../../shared/contract';
 import { IMPORT_LIMITS } from './limits';
 
+/** How a warning about a missing base URL ends; a base URL given for the scan (the CLI's --base-url) answers it. */
+export const SET_BASE_URL = 'set the base URL (Edit API) before scanning.';
+
+/** Whether a warning only asks for the base URL. */
+export function asksForBaseUrl(w: ImportWarning): boolean {
+  return w.message.endsWith(SET_BASE_URL);
+}
+
 export class Warnings {
   private readonly list: ImportWarning[] = [];
   private readonly seen = new Set<string>();

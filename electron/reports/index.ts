@@ -78,11 +78,12 @@ export async function writeReports(
   scanId: string,
   formats: string | readonly string[],
   outDir: string,
-  options: { timeZone?: string } = {},
+  options: { timeZone?: string; comparedWithBaseline?: boolean } = {},
 ): Promise<WrittenReport[]> {
   const types = parseReportFormats(formats);
-  const input = await loadReportInput(db, scanId);
-  if (!input) throw new ReportError('not_found', `Scan "${scanId}" not found.`);
+  const loaded = await loadReportInput(db, scanId);
+  if (!loaded) throw new ReportError('not_found', `Scan "${scanId}" not found.`);
+  const input = options.comparedWithBaseline ? { ...loaded, compared: true } : loaded;
   if (input.scan.status !== 'completed') throw new ReportError('not_completed', `Scan "${scanId}" is ${input.scan.status}: reports need a completed scan.`);
   fs.mkdirSync(outDir, { recursive: true });
   const timeZone = resolveTimeZone(options.timeZone, defaultTimeZone());

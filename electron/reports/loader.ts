@@ -213,6 +213,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
     coverage: computeCoverage(endpoints, findings, checks),
     operations_coverage: parseCoverage(scan.coverage),
     history,
+    compared: history.length > 0,
     fixed,
   };
 }

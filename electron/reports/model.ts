@@ -128,6 +128,8 @@ export interface ReportInput {
   operations_coverage: ScanCoverage | null;
   /** Earlier completed scans of the same API, oldest first (at most HISTORY_LIMIT). */
   history: HistoryPoint[];
+  /** Whether the findings were compared with earlier ones (an earlier scan, or the CLI's --baseline): their trend means something. */
+  compared: boolean;
   /** Findings of the previous completed scan this scan no longer sees. */
   fixed: FixedFinding[];
 }

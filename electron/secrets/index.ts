@@ -1,6 +1,7 @@
-// Picks the SecretStore for this shell: the OS keychain on the desktop and in the CLI, AES-256-GCM
-// on the team server. "auto" on the desktop/CLI falls back to the encrypted store (with a warning)
-// where the keychain cannot be used, e.g. a CI runner without a Secret Service.
+// Picks the SecretStore for this shell: the OS keychain on the desktop, AES-256-GCM on the team server
+// and in the CLI (a run's keys live only as long as the run, mostly on CI runners without a Secret
+// Service: the keychain would add nothing but a warning). "auto" on the desktop falls back to the
+// encrypted store (with a warning) where the keychain cannot be used.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,7 +52,7 @@ async function encryptedStore(deps: SecretStoreDeps): Promise<SecretStore> {
 }
 
 export async function createSecretStore(deps: SecretStoreDeps): Promise<SecretStore> {
-  const choice = deps.choice === 'auto' ? (deps.shell === 'server' ? 'encrypted' : 'keychain') : deps.choice;
+  const choice = deps.choice === 'auto' ? (deps.shell === 'desktop' ? 'keychain' : 'encrypted') : deps.choice;
   if (choice === 'encrypted') return encryptedStore(deps);
   if (deps.choice === 'keychain') return createKeychainStore(deps);
   const probe = await keychainUsable();

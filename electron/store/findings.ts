@@ -145,6 +145,15 @@ export function createFindingsRepo(db: Db) {
       return new Set(rows.map((r) => r.fingerprint));
     },
 
+    /** Findings a baseline already knew (the CLI's --baseline): recurring, as a rescan in the app would have them. */
+    async markRecurring(scanId: string, fingerprints: readonly string[]): Promise<void> {
+      // In slices: SQLite caps the number of bound values of one statement.
+      for (let i = 0; i < fingerprints.length; i += 500) {
+        const slice = fingerprints.slice(i, i + 500);
+        await db.updateTable('findings').set({ trend: 'recurring' }).where('scan_id', '=', scanId).where('fingerprint', 'in', slice).execute();
+      }
+    },
+
     /** What the score counts: the scan's findings nobody set aside. */
     async severities(scanId: string): Promise<{ severity: string; cvss_score: number }[]> {
       return db.selectFrom('findings').select(['severity', 'cvss_score']).where('scan_id', '=', scanId).where('suppressed', '=', 0).execute();

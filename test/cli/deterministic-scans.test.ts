@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli';
 import { tempDir } from '../helpers/core';
 import { startCpuLoad, type CpuLoad } from '../helpers/cpu-load';
-import { VAMPI_SCAN_CONFIG, withStderr } from '../helpers/detect';
+import { VAMPI_SCAN_CONFIG, withOutput } from '../helpers/detect';
 import { startVampi, VAMPI_SPEC, vampiAvailable, type Vampi } from '../helpers/vampi';
 import { startTarget } from '../targets';
 
@@ -36,13 +36,13 @@ interface ReportFile {
 async function scan(dir: string, args: string[]): Promise<Scan> {
   const out = fs.mkdtempSync(path.join(dir, 'scan-'));
   const t0 = performance.now();
-  const { stderr } = await withStderr(() => main(['scan', ...args, '--out', out, '--fail-on', 'high', '--quiet']));
+  const { stdout, stderr } = await withOutput(() => main(['scan', ...args, '--out', out, '--fail-on', 'high', '--quiet']));
   const ms = performance.now() - t0;
   const report = JSON.parse(fs.readFileSync(path.join(out, 'findings.json'), 'utf8')) as ReportFile;
   expect(report.scan.status, report.scan.failure_reason ?? stderr).toBe('completed');
   // The seed is shown: in findings.json and on the command line.
-  expect(stderr).toContain(`Seed: ${report.scan.seed} (--seed ${report.scan.seed} sends the same probe values`);
-  fs.writeFileSync(path.join(out, 'stderr.txt'), stderr);
+  expect(stdout).toContain(`Seed: ${report.scan.seed} (--seed ${report.scan.seed} sends the same probe values`);
+  fs.writeFileSync(path.join(out, 'output.txt'), stdout + stderr);
   const labels = new Map(report.findings.map((f) => [f.fingerprint, `${f.severity} ${f.check_id} ${f.method} ${f.path}: ${f.vulnerability_name}`]));
   return { fingerprints: [...labels.keys()].sort(), labels, seed: String(report.scan.seed), ms };
 }

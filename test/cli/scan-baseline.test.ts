@@ -2,33 +2,32 @@
 // run's findings.json makes its findings known (listed, scored, not failed on); a triage export from
 // the app sets findings aside exactly as the app does (out of the counts, the score and --fail-on,
 // SARIF suppressions); an expired accepted risk counts again; a file that is neither is an error.
+// Issue 31: the findings that fail the run are listed one per line on stdout, and known ones are
+// recurring (SARIF baselineState "unchanged"), as a rescan in the app has them.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli';
 import { tempDir } from '../helpers/core';
+import { withOutput } from '../helpers/detect';
 import { specWithPaths } from '../helpers/target-spec';
 import { onlyFlaws, startTarget, type Target as RunningTarget } from '../targets';
 
 interface Report {
   scan: { score: number };
   summary: Record<string, number>;
-  findings: { fingerprint: string; severity: string; vulnerability_name: string; triage: { state: string; reason: string } | null }[];
+  findings: { fingerprint: string; severity: string; check_id: string; method: string; path: string; trend: string; vulnerability_name: string; triage: { state: string; reason: string } | null }[];
 }
 
 let target: RunningTarget;
 let dir: string;
 let spec: string;
 
-const run = async (out: string, ...extra: string[]): Promise<{ code: number; stderr: string }> => {
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    const code = await main(['scan', '--spec', spec, '--key1', target.users.alice.key, '--rps', '0', '--out', out, '--quiet', ...extra]);
-    return { code, stderr: spy.mock.calls.map((c) => String(c[0])).join('') };
-  } finally {
-    spy.mockRestore();
-  }
+/** Runs the CLI; `stderr` holds both streams (errors), `stdout` the results alone. */
+const run = async (out: string, ...extra: string[]): Promise<{ code: number; stderr: string; stdout: string }> => {
+  const { result: code, stdout, stderr } = await withOutput(() => main(['scan', '--spec', spec, '--key1', target.users.alice.key, '--rps', '0', '--out', out, '--quiet', ...extra]));
+  return { code, stdout, stderr: stdout + stderr };
 };
 const read = (out: string): Report => JSON.parse(fs.readFileSync(path.join(out, 'findings.json'), 'utf8')) as Report;
 const sub = (name: string) => {
@@ -59,18 +58,31 @@ describe('portcullis scan --baseline', { timeout: 60_000 }, () => {
 
   it('fails on new findings without a baseline', async () => {
     firstDir = sub('first');
-    expect((await run(firstDir, '--fail-on', 'low')).code).toBe(1);
+    const { code, stdout } = await run(firstDir, '--fail-on', 'medium');
+    expect(code).toBe(1);
     first = read(firstDir);
     expect(first.findings.some((f) => f.severity === 'high')).toBe(true);
     expect(first.findings.some((f) => f.severity === 'low')).toBe(true);
-    expect(first.findings.every((f) => f.triage === null)).toBe(true);
+    expect(first.findings.every((f) => f.triage === null && f.trend === 'new')).toBe(true);
+    // Why it failed, on stdout: one line per finding at or above medium (severity, check, method, path), then the count.
+    const failing = first.findings.filter((f) => f.severity === 'high' || f.severity === 'medium');
+    for (const f of failing) expect(stdout).toContain(`  ${f.severity.padEnd(6)} ${f.check_id}  ${f.method} ${f.path}\n`);
+    for (const f of first.findings.filter((x) => x.severity === 'low')) expect(stdout).not.toContain(`${f.check_id}  ${f.method} ${f.path}\n`);
+    expect(stdout).toContain(`${failing.length} finding${failing.length === 1 ? '' : 's'} at or above medium failed this run.`);
   });
 
   it("passes when every finding is already in the previous run's findings.json", async () => {
     const out = sub('known');
-    const { code, stderr } = await run(out, '--fail-on', 'low', '--baseline', path.join(firstDir, 'findings.json'));
+    const { code, stdout } = await run(out, '--fail-on', 'low', '--baseline', path.join(firstDir, 'findings.json'), '--format', 'sarif');
     expect(code).toBe(0);
-    expect(stderr).toMatch(/Not failed on: 0 set aside in triage, \d+ already in the baseline\./);
+    expect(stdout).toMatch(/Not failed on: 0 set aside in triage, \d+ already in the baseline\./);
+    expect(stdout).toContain('No new finding at or above low: this run passes.');
+    expect(stdout).toContain(' (already in the baseline)\n');
+    // Known findings are recurring, and SARIF says so as it does for a rescan in the app.
+    expect(read(out).findings.every((f) => f.trend === 'recurring')).toBe(true);
+    const sarif = JSON.parse(fs.readFileSync(path.join(out, 'results.sarif'), 'utf8')) as { runs: { results: { baselineState?: string }[] }[] };
+    expect(sarif.runs[0]!.results.length).toBeGreaterThan(0);
+    expect(sarif.runs[0]!.results.every((r) => r.baselineState === 'unchanged')).toBe(true);
     // Known findings are still listed and scored.
     expect(read(out).findings.map((f) => f.fingerprint).sort()).toEqual(first.findings.map((f) => f.fingerprint).sort());
     expect(read(out).scan.score).toBe(first.scan.score);

@@ -91,12 +91,13 @@ describe('portcullis scan', () => {
     cleanups.push(() => api.close());
     const dir = workDir();
     const spec = path.join(dir, 'mini.yaml');
-    fs.copyFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), spec);
+    // Without a server URL: --base-url gives it, so the import's warning asking for one must not show.
+    fs.writeFileSync(spec, fs.readFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), 'utf8').replace(/^servers:\n  - url: .*\n/m, ''));
     const cli = await bundle('electron/cli-entry.ts', 'cli');
     // Asynchronously: the API answering the scan runs in this process.
     const child = spawn(process.execPath, [cli, 'scan', '--spec', spec, '--base-url', api.url, '--rps', '0', '--out', dir], {
       cwd: ROOT,
-      env: { ...process.env, PORTCULLIS_KEY_1: api.users.alice.token, PORTCULLIS_KEY_2: api.users.bob.token, PORTCULLIS_SECRET_STORE: 'encrypted' },
+      env: { ...process.env, PORTCULLIS_KEY_1: api.users.alice.token, PORTCULLIS_KEY_2: api.users.bob.token },
     });
     const res = { status: -1 as number | null, stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => (res.stdout += d.toString()));
@@ -104,8 +105,15 @@ describe('portcullis scan', () => {
     res.status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/\[#+-*\]\s+\d+%/);
-    // Three low header findings, one informational header note, and the informational remark on a name stored as sent.
-    expect(res.stderr).toMatch(/Done: 5 findings/);
+    // Results on stdout, progress on stderr (issue 31): three low header findings, one informational
+    // header note, and the informational remark on a name stored as sent; none at or above high.
+    expect(res.stdout).toMatch(/Done: 5 findings/);
+    expect(res.stdout).toContain('No new finding at or above high: this run passes.');
+    expect(res.stdout).not.toMatch(/\[#+-*\]/);
+    expect(res.stderr).not.toContain('Done: ');
+    // Identities only with --verbose; no word about a keychain the CLI does not use, nor about a base URL --base-url gave.
+    expect(res.stderr + res.stdout).not.toContain('Identities:');
+    expect(res.stderr + res.stdout).not.toMatch(/keychain|Edit API/i);
     expect(read(dir).summary.low).toBe(3);
     expect(res.stderr + res.stdout).not.toContain(api.users.alice.token);
   });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { coverageHeadline, reachedPercent, summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import { main } from '../../electron/cli';
 import { tempDir } from '../helpers/core';
-import { withStderr } from '../helpers/detect';
+import { withOutput } from '../helpers/detect';
 import { startTarget, type Target } from '../targets';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -31,27 +31,27 @@ describe('coverage in CI', () => {
   it('prints the header line and reasons, keeps the ledger in findings.json, and fails below --min-coverage', async () => {
     const { t, dir, spec } = await setup();
     const args = ['scan', '--spec', spec, '--key1', t.users.alice.key, '--rps', '0', '--out', dir, '--quiet', '--signup', 'off'];
-    const { result: code, stderr } = await withStderr(() => main([...args, '--min-coverage', '100']));
+    const { result: code, stdout } = await withOutput(() => main([...args, '--min-coverage', '100']));
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as { scan: { status: string }; coverage: ScanCoverage };
     expect(report.scan.status).toBe('completed');
     const cov = report.coverage;
     expect(cov.summary).toEqual(summarizeCoverage(cov.operations, cov.summary.identities));
     expect(cov.summary.reached).toBeLessThan(cov.summary.operations);
     // The header line, as the shared helper words it, and the commonest reason with its fix.
-    expect(stderr).toContain(`Coverage: ${coverageHeadline(cov.summary)}.`);
+    expect(stdout).toContain(`Coverage: ${coverageHeadline(cov.summary)}.`);
     const top = cov.summary.reasons[0]!;
-    expect(stderr).toContain(`${top.count} × ${top.label}: ${top.fix}.`);
+    expect(stdout).toContain(`${top.count} × ${top.label}: ${top.fix}.`);
     // Fewer than 100 % reached: exit 2, saying how many and why.
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`Coverage below --min-coverage 100%: ${cov.summary.reached} of ${cov.summary.operations} operations \\(${Math.floor(reachedPercent(cov.summary))}%\\)`));
+    expect(stdout).toMatch(new RegExp(`Coverage below --min-coverage 100%: ${cov.summary.reached} of ${cov.summary.operations} operations \\(${Math.floor(reachedPercent(cov.summary))}%\\)`));
     // At or under what was reached, the same scan passes the gate (its findings decide the exit code).
-    const lenient = await withStderr(() => main([...args, '--min-coverage', String(Math.floor(reachedPercent(cov.summary)))]));
+    const lenient = await withOutput(() => main([...args, '--min-coverage', String(Math.floor(reachedPercent(cov.summary)))]));
     expect(lenient.result).not.toBe(2);
   }, 240_000);
 
   it('refuses a --min-coverage that is not a percentage', async () => {
     const { t, dir, spec } = await setup();
-    const { result: code, stderr } = await withStderr(() => main(['scan', '--spec', spec, '--key1', t.users.alice.key, '--out', dir, '--min-coverage', '120']));
+    const { result: code, stderr } = await withOutput(() => main(['scan', '--spec', spec, '--key1', t.users.alice.key, '--out', dir, '--min-coverage', '120']));
     expect(code).toBe(2);
     expect(stderr).toMatch(/--min-coverage must be a whole number from 0 to 100/);
   });

@@ -125,24 +125,31 @@ export async function scoreFindings(target: string, findingsFile: string, mode: 
 
 /** The CLI writes its summary to stderr even with --quiet; the benchmark and the test keep theirs clean. */
 export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  return (await withStderr(fn)).result;
+  return (await withOutput(fn)).result;
 }
 
-/** Runs `fn` with what it writes to stderr captured (and shown only when it throws). */
-export async function withStderr<T>(fn: () => Promise<T>): Promise<{ result: T; stderr: string }> {
-  const write = process.stderr.write.bind(process.stderr);
-  let captured = '';
+/** Runs `fn` with what it writes to stdout and stderr captured (and shown only when it throws). */
+export async function withOutput<T>(fn: () => Promise<T>): Promise<{ result: T; stdout: string; stderr: string }> {
+  const writeErr = process.stderr.write.bind(process.stderr);
+  const writeOut = process.stdout.write.bind(process.stdout);
+  let stderr = '';
+  let stdout = '';
   process.stderr.write = ((chunk: string | Uint8Array) => {
-    captured += String(chunk);
+    stderr += String(chunk);
     return true;
   }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
   try {
     const result = await fn();
-    return { result, stderr: captured };
+    return { result, stdout, stderr };
   } catch (err) {
-    write(captured);
+    writeErr(stdout + stderr);
     throw err;
   } finally {
-    process.stderr.write = write;
+    process.stderr.write = writeErr;
+    process.stdout.write = writeOut;
   }
 }

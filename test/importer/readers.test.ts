@@ -77,7 +77,7 @@ describe('OpenAPI 3.1 reader', () => {
   it('keeps a relative or missing server URL, with a warning to edit it', () => {
     const relative = importJson({ ...openapi({ '/a': { get: { responses: {} } } }), servers: [{ url: '/api/v1/' }] });
     expect(relative.base_url).toBe('/api/v1');
-    expect(relative.warnings).toContainEqual({ location: '/servers/0/url', message: 'The base URL "/api/v1" is not an absolute http(s) URL; edit it before scanning.' });
+    expect(relative.warnings).toContainEqual({ location: '/servers/0/url', message: 'The base URL "/api/v1" is not an absolute http(s) URL; set the base URL (Edit API) before scanning.' });
     const none = importJson({ ...openapi({ '/a': { get: { responses: {} } } }), servers: undefined });
     expect(none.base_url).toBe('');
     expect(none.warnings[0]!.message).toBe('The file gives no server URL; set the base URL (Edit API) before scanning.');

@@ -1,5 +1,5 @@
 // The SecretStore: AES-256-GCM with a 0600 key file or PORTCULLIS_SECRET_KEY (team server), the
-// real OS keychain through a throw-away gnome-keyring (desktop/CLI), and no key ever stored in clear.
+// real OS keychain through a throw-away gnome-keyring (desktop), and no key ever stored in clear.
 
 import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../electron/clock';
+import { createSecretStore } from '../../electron/secrets/index';
+import { createLogger } from '../../electron/log';
 import { createEncryptedStore, decrypt, encrypt, KEY_FILE, keyFromEnv, keyFromFile } from '../../electron/secrets/encrypted';
 import { openStore, type OpenedStore } from '../../electron/store/database';
 import { createSecretsRepo } from '../../electron/store/secrets';
@@ -52,6 +54,23 @@ describe('encrypted secret store', () => {
     expect(() => decrypt(keyFromEnv(crypto.randomBytes(32).toString('hex')), 'scan:a', row!.ciphertext!)).toThrow(/could not be decrypted/);
     await s.delete('scan:a');
     expect(await s.get('scan:a')).toBeNull();
+  });
+
+  it('is what "auto" picks in the CLI and on the server, with no word about a keychain', async () => {
+    const warnings: string[] = [];
+    const logger = { ...createLogger({ level: 'error' }), warn: (msg: string) => void warnings.push(msg) };
+    for (const shell of ['cli', 'server'] as const) {
+      const own = tempDir();
+      const opened = await openStore(path.join(own, 'db.sqlite'));
+      try {
+        const s = await createSecretStore({ shell, choice: 'auto', dataDir: own, givenKey: null, secrets: createSecretsRepo(opened.db), clock: manualClock(new Date()), logger });
+        expect(s.backend, shell).toBe('aes-256-gcm');
+      } finally {
+        await opened.close();
+        fs.rmSync(own, { recursive: true, force: true });
+      }
+    }
+    expect(warnings).toEqual([]);
   });
 
   it('takes PORTCULLIS_SECRET_KEY as hex, base64 or a long passphrase', () => {

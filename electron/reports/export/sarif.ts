@@ -80,7 +80,7 @@ export function sarifDocument(input: ReportInput) {
     } else rules[i]!.maxCvss = Math.max(rules[i]!.maxCvss, f.cvss_score);
   }
   const base = baseUri(input.api.base_url);
-  const hasBaseline = input.history.length > 0;
+  const hasBaseline = input.compared;
 
   return {
     $schema: SARIF_SCHEMA_URI,
