@@ -92,7 +92,7 @@ describe('portcullis scan', () => {
     const dir = workDir();
     const spec = path.join(dir, 'mini.yaml');
     // Without a server URL: --base-url gives it, so the import's warning asking for one must not show.
-    fs.writeFileSync(spec, fs.readFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), 'utf8').replace(/^servers:\n  - url: .*\n/m, ''));
+    fs.writeFileSync(spec, fs.readFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), 'utf8').replace(/^servers:\n {2}- url: .*\n/m, ''));
     const cli = await bundle('electron/cli-entry.ts', 'cli');
     // Asynchronously: the API answering the scan runs in this process.
     const child = spawn(process.execPath, [cli, 'scan', '--spec', spec, '--base-url', api.url, '--rps', '0', '--out', dir], {
