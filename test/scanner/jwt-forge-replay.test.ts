@@ -86,7 +86,8 @@ describe('forged-JWT findings replay from their curl text after key 1 expired', 
       vi.useRealTimers();
       await t.close();
     }
-  });
+    // Each finding's replay starts Node (and RSA key generation for the embedded key) on a shared machine.
+  }, 90_000);
 
   it('a token re-signed with a guessed HMAC secret', async () => {
     const secret = 'secret';
@@ -120,5 +121,5 @@ describe('forged-JWT findings replay from their curl text after key 1 expired', 
       vi.useRealTimers();
       server.close();
     }
-  });
+  }, 60_000);
 });
