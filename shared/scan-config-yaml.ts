@@ -141,7 +141,11 @@ export function formatConfigIssues(issues: ConfigIssue[], file = 'scan config'):
   return issues.map((i) => `${file}${i.line ? `:${i.line}${i.column ? `:${i.column}` : ''}` : ''}: ${i.field}: ${i.message}`);
 }
 
-function envName(identity: string, field: string): string {
+/**
+ * The variable that holds one secret of an identity (`PORTCULLIS_ALICE_PASSWORD`): the exported YAML
+ * reads it, and curl commands use the same name, so one set of variables serves both.
+ */
+export function envName(identity: string, field: string): string {
   const id = identity.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'IDENTITY';
   return `PORTCULLIS_${id}_${field.toUpperCase()}`;
 }

@@ -71,10 +71,24 @@ export function renderEvidence(input: EvidenceInput, redactor: Redactor): string
   return redactor.redact(parts.join('\n\n'));
 }
 
-/** Shell-quotes a string, putting keys back as "$VARIABLE" references. */
-export function shellQuote(text: string, redactor: Redactor, varOf: (secret: NamedSecret) => string = (s) => s.envVar): string {
+/** A value the command reads from a shell variable of its own (a token an earlier line builds). */
+export interface ShellLiteral {
+  value: string;
+  name: string;
+}
+
+/**
+ * Shell-quotes a string, putting keys back as "$VARIABLE" references (and `literals` as theirs). A
+ * part of a key (a JWT's signature, its base64 form) stays a visible mask: no variable stands for it.
+ */
+export function shellQuote(text: string, redactor: Redactor, varOf: (secret: NamedSecret) => string = (s) => s.envVar, literals: readonly ShellLiteral[] = []): string {
   const SEP = '\u0000';
-  const marked = redactor.replace(text, (s) => `${SEP}${varOf(s)}${SEP}`);
+  let marked = text;
+  for (const l of literals) if (l.value) marked = marked.split(l.value).join(`${SEP}${l.name}${SEP}`);
+  marked = marked
+    .split(SEP)
+    .map((p, i) => (i % 2 === 1 ? `${SEP}${p}${SEP}` : redactor.replace(p, (s) => `${SEP}${varOf(s)}${SEP}`)))
+    .join('');
   const parts = marked.split(SEP);
   const out = parts
     .map((p, i) => (i % 2 === 1 ? `"$${p}"` : p ? `'${p.replace(/'/g, `'\\''`)}'` : ''))
@@ -82,8 +96,8 @@ export function shellQuote(text: string, redactor: Redactor, varOf: (secret: Nam
   return out || "''";
 }
 
-/** A curl command that sends the same request. */
-export function curlFor(ex: Exchange, redactor: Redactor): string {
+/** A curl command that sends the same request (`literals`: values an earlier line put in variables). */
+export function curlFor(ex: Exchange, redactor: Redactor, literals: readonly ShellLiteral[] = []): string {
   const args = ['curl', '-i', '-X', ex.request.method];
   const url = ex.request.url;
   for (const [k, v] of Object.entries(ex.request.headers)) {
@@ -97,11 +111,18 @@ export function curlFor(ex: Exchange, redactor: Redactor): string {
         args.push('-u', `"$${secret.envVar}"`);
         continue;
       }
+      // A user name and a password of the scan's: the name in clear, the password from its own variable.
+      const colon = decoded.indexOf(':');
+      const password = colon > 0 ? redactor.secrets.find((s) => s.value === decoded.slice(colon + 1)) : undefined;
+      if (password && !redactor.leaks(decoded.slice(0, colon))) {
+        args.push('-u', `${shellQuote(decoded.slice(0, colon + 1), redactor)}"$${password.envVar}"`);
+        continue;
+      }
     }
-    args.push('-H', shellQuote(`${k}: ${v}`, redactor));
+    args.push('-H', shellQuote(`${k}: ${v}`, redactor, undefined, literals));
   }
-  if (ex.request.body) args.push('--data-raw', shellQuote(ex.request.body, redactor));
-  args.push(shellQuote(url, redactor));
+  if (ex.request.body) args.push('--data-raw', shellQuote(ex.request.body, redactor, undefined, literals));
+  args.push(shellQuote(url, redactor, undefined, literals));
   const command = args.join(' ');
   // Nothing of a key may survive, in any encoding.
   return redactor.leaks(command) ? redactor.redact(command) : command;
@@ -213,6 +234,14 @@ function credentialHeaders(ex: Exchange): Set<string> {
   return names;
 }
 
+/** What a secret's variable holds, by its name: `..._PASSWORD` a password, `PORTCULLIS_KEY_1` and `..._TOKEN` a token. */
+export function secretDescription(s: NamedSecret): string {
+  const who = s.label.replace(/^\[|\]$/g, '');
+  if (/PASSWORD(_\d+)?$/.test(s.envVar)) return `the password of ${who}`;
+  if (/^PORTCULLIS_KEY_\d$|_TOKEN$/.test(s.envVar)) return `the token of ${who} (any valid one)`;
+  return `a secret of ${who} (the one the scan used)`;
+}
+
 /**
  * The shell variables a sequence reads its secrets from, and what each stands for. Two different
  * secrets never share one (the scan names all of its created users' passwords alike).
@@ -227,7 +256,7 @@ class SecretVars {
   }
 
   /** The variable for any other secret (a password in a body). */
-  readonly other = (s: NamedSecret): string => this.take(s, s.envVar, `a secret of ${s.label.replace(/^\[|\]$/g, '')} (a password or token the scan used; any valid one)`);
+  readonly other = (s: NamedSecret): string => this.take(s, s.envVar, secretDescription(s));
 
   /** Names a secret value before the steps use it (a setup user's password or token); returns its variable. */
   preset(value: string, wanted: string, what: string): string {

@@ -11,6 +11,7 @@ import { adjustCvss, cvssScore } from './cvss';
 import { findingGraphql } from './graphql-finding';
 import { curlFor, curlSequence, renderEvidence, setupExchanges, statefulSteps } from './evidence';
 import type { Exchange } from './http/exchange';
+import { forgedCurl, forgedTokenNote } from './jwt-forge';
 import type { Redactor } from './redact';
 import type { Endpoint } from '../../shared/contract';
 
@@ -68,14 +69,20 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
     method,
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
-    evidence: relabel(renderEvidence({ method, path, parameter, notes: draft.notes, exchanges: draft.exchanges }, redactor)),
-    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : curlFor(last, redactor),
+    evidence: relabel(renderEvidence({ method, path, parameter, notes: [...(draft.notes ?? []), ...(draft.forge && last ? forgedTokenNote(last) : [])], exchanges: draft.exchanges }, redactor)),
+    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor),
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
     // GraphQL operations share one method and path: the operation's name tells them apart.
     fingerprint: fingerprintOf(check.id, keyMethod, endpoint?.graphql && draft.path === undefined ? `${keyPath} ${graphqlOperationName(endpoint.graphql)}` : keyPath, parameter),
   };
+}
+
+/** A forged token's curl text; its comment lines name key 1 as the scan does ("alice"), the commands stay as they are. */
+function forgedStep(last: Exchange, draft: FindingDraft, redactor: Redactor, relabel: (text: string) => string): string | null {
+  const text = draft.forge ? forgedCurl(last, draft.forge, redactor) : null;
+  return text && text.split('\n').map((l) => (l.startsWith('#') ? relabel(l) : l)).join('\n');
 }
 
 /**

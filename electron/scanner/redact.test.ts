@@ -74,14 +74,27 @@ describe('redaction of parts and encodings', () => {
   const TOKEN = jwt({ sub: 'alice', scope: 'admin', iat: 1700000000 }, Buffer.alloc(32, 7));
   const [HEADER, PAYLOAD, SIGNATURE] = TOKEN.split('.') as [string, string, string];
 
-  it('replaces each JWT segment on its own, so a token split across findings cannot be rebuilt', () => {
+  it("hides a JWT's signature on its own, so a token split across findings cannot be rebuilt; its header and plain claims stay in clear", () => {
     const r = new Redactor([named(1, TOKEN)]);
-    const first = r.redact(`{"debug":"${HEADER}.${PAYLOAD}"}`);
-    const second = r.redact(`sig=${SIGNATURE}`);
-    expect(first).toBe('{"debug":"[key 1].[key 1]"}');
-    expect(second).toBe('sig=[key 1]');
+    // Header and claims are what any holder decodes (and what a forged token is built from): not secret by themselves.
+    expect(r.redact(`{"debug":"${HEADER}.${PAYLOAD}"}`)).toBe(`{"debug":"${HEADER}.${PAYLOAD}"}`);
+    expect(r.leaks(`${HEADER}.${PAYLOAD}`)).toBe(false);
+    expect(r.redact(`sig=${SIGNATURE}`)).toBe('sig=[key 1]');
     expect(r.leaks(`x ${SIGNATURE} y`)).toBe(true);
     expect(r.redact(`Authorization: Bearer ${TOKEN}`)).toBe('Authorization: Bearer [key 1]');
+  });
+
+  it('hides a JWT payload that carries a secret, every part of a JWE but its header, and every part of a dotted token that is no JWT', () => {
+    const withSecret = jwt({ sub: 'alice', api_key: 'ak-live-0123456789' }, Buffer.alloc(32, 3));
+    const [h, p] = withSecret.split('.') as [string, string];
+    const jweHeader = b64url(JSON.stringify({ alg: 'RSA-OAEP', enc: 'A256GCM' }));
+    const jweParts = [b64url(Buffer.alloc(40, 1)), b64url(Buffer.alloc(12, 2)), b64url(Buffer.alloc(60, 4)), b64url(Buffer.alloc(16, 5))];
+    const jwe = [jweHeader, ...jweParts].join('.');
+    const opaque = 'abcdefghij.klmnopqrst.uvwxyz0123';
+    const r = new Redactor([named(1, withSecret), named(2, jwe), named(3, opaque)]);
+    expect(r.redact(`${h} ${p}`)).toBe(`${h} [key 1]`);
+    expect(r.redact([jweHeader, ...jweParts].join(' '))).toBe(`${jweHeader} [key 2] [key 2] [key 2] [key 2]`);
+    expect(r.redact('abcdefghij klmnopqrst uvwxyz0123')).toBe('[key 3] [key 3] [key 3]');
   });
 
   it('leaves JWT segments shorter than 8 characters alone', () => {
@@ -169,12 +182,18 @@ describe('redaction of parts and encodings', () => {
     expect(w.redact('/supercalifragilisticexpialidociously')).toBe('/[key 3]ly');
   });
 
-  it('substitutes shell variables for whole values and for parts', () => {
+  it('substitutes a shell variable only for the whole value it holds, and masks a part without posing as a variable', () => {
     const r = new Redactor([named(1, TOKEN)]);
+    r.add({ label: '[alice]', envVar: 'PORTCULLIS_ALICE_PASSWORD', value: 'Alice-Pass-2024!' });
     const by = (s: NamedSecret) => `$${s.envVar}`;
     expect(r.replace(`Bearer ${TOKEN}`, by)).toBe('Bearer $PORTCULLIS_KEY_1');
-    // A lone segment becomes the variable too: not a reproducible request, but nothing leaks.
-    expect(r.replace(`sig=${SIGNATURE}`, by)).toBe('sig=$PORTCULLIS_KEY_1');
+    expect(r.replace(`sig=${SIGNATURE}`, by)).toBe('sig=[a part of key 1, hidden]');
+    // A token forged from key 1 (another header, key 1's claims and signature) keeps its three segments.
+    const forgedHeader = b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }));
+    expect(r.replace(`Bearer ${forgedHeader}.${PAYLOAD}.${SIGNATURE}`, by)).toBe(`Bearer ${forgedHeader}.${PAYLOAD}.[a part of key 1, hidden]`);
+    // Another encoding of the whole value is a part too: the variable holds the text, not its base64.
+    expect(r.replace(`x=${Buffer.from(TOKEN).toString('base64')}`, by)).toBe('x=[a part of key 1, hidden]');
+    expect(r.replace('{"password":"Alice-Pass-2024!"}', by)).toBe('{"password":"$PORTCULLIS_ALICE_PASSWORD"}');
   });
 
   it('redacts inside JSON-like values', () => {
@@ -209,6 +228,14 @@ const bytes = fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a));
 type Encoding = 'whole' | 'segments' | 'hex' | 'HEX' | 'url' | 'form' | 'json' | 'base64' | 'base64url';
 const ENCODINGS: Encoding[] = ['whole', 'segments', 'hex', 'HEX', 'url', 'form', 'json', 'base64', 'base64url'];
 
+function isJoseHeader(segment: string): boolean {
+  try {
+    return typeof (JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as { alg?: unknown }).alg === 'string';
+  } catch {
+    return false;
+  }
+}
+
 interface Embedded {
   text: string;
   /** Strings that must not survive redaction. */
@@ -224,7 +251,8 @@ function embed(secret: string, enc: Encoding, prefix: Buffer, suffix: Buffer): E
     case 'segments': {
       if (!isJwt) return { text: secret, forbidden: [secret] };
       const [h, p, s] = segments as [string, string, string];
-      return { text: `${h}.${p} ... signature: ${s}`, forbidden: segments.filter((x) => x.length >= 8) };
+      // A JOSE header and plain claims are not secret by themselves (the arbitraries' claims are sub and iat).
+      return { text: `${h}.${p} ... signature: ${s}`, forbidden: (isJoseHeader(h) ? [s] : segments).filter((x) => x.length >= 8) };
     }
     case 'hex':
       return { text: Buffer.from(secret).toString('hex'), forbidden: [Buffer.from(secret).toString('hex')] };
@@ -260,7 +288,7 @@ describe('redaction properties', () => {
         expect(out).not.toContain(secret);
         for (const f of forbidden) expect(out).not.toContain(f);
         const segments = secret.split('.');
-        if (segments.length === 3) for (const s of segments) if (s.length >= 8 && /^[A-Za-z0-9_-]+$/.test(s)) expect(out).not.toContain(s);
+        if (segments.length === 3) for (const s of isJoseHeader(segments[0]!) ? segments.slice(2) : segments) if (s.length >= 8 && /^[A-Za-z0-9_-]+$/.test(s)) expect(out).not.toContain(s);
       }),
     );
   });

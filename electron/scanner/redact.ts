@@ -22,6 +22,11 @@ const STRICTNESS: Record<MatchMode, number> = { anywhere: 0, word: 1, value: 2 }
 interface Variant {
   text: string;
   mode: MatchMode;
+  /**
+   * A piece or an encoding of the secret (a JWT's signature, its base64 or hex form, a stretch of a
+   * longer base64 text): no shell variable can stand for it, so a curl command masks it instead.
+   */
+  part: boolean;
 }
 
 const SCHEME_PREFIX = /^(bearer|basic|token|apikey|api-key)\s+/i;
@@ -51,6 +56,38 @@ const MIN_BASE64_FRAGMENT_LENGTH = 6;
 
 const WORD_CHAR = /[A-Za-z0-9_]/;
 const JWT_SEGMENT = /^[A-Za-z0-9_-]*$/;
+
+/** A claim whose value is itself a secret: a payload that carries one is masked like the signature. */
+const SECRET_CLAIM = /pass(word|wd|phrase)?|secret|api[-_]?key|apikey|private|credential|refresh/i;
+
+function decodedObject(segment: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function holdsSecretClaim(value: unknown, depth = 0): boolean {
+  if (!value || typeof value !== 'object' || depth > 4) return false;
+  return Object.entries(value).some(([k, v]) => SECRET_CLAIM.test(k) || holdsSecretClaim(v, depth + 1));
+}
+
+/**
+ * The segments of a JWT that are secret by themselves. Its header (JSON anyone holding the token
+ * reads) is not; its payload is not either unless a claim carries a secret, since any holder decodes
+ * it and APIs show the same claims in their answers; the signature is (with it the token is whole
+ * again), and so are a JWE's encrypted key, IV, ciphertext and tag. A three-part value whose first
+ * part is not a JOSE header is not a JWT: every part of it is secret.
+ */
+function secretSegments(segments: string[]): string[] {
+  const header = decodedObject(segments[0]!);
+  if (!header || typeof header.alg !== 'string') return segments;
+  if (segments.length === 5) return segments.slice(1);
+  const payload = decodedObject(segments[1]!);
+  return payload && !holdsSecretClaim(payload) ? [segments[2]!] : segments.slice(1);
+}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -107,9 +144,16 @@ function alignedBase64(bytes: Buffer): string[] {
 /** Every text that gives the secret (or a part of it worth hiding) away. */
 function variantsOf(value: string): Variant[] {
   const out = new Map<string, Variant>();
-  const put = (text: string, mode: MatchMode) => {
+  const put = (text: string, mode: MatchMode, part: boolean) => {
+    if (!text) return;
     const known = out.get(text);
-    if (text && (!known || STRICTNESS[mode] < STRICTNESS[known.mode])) out.set(text, { text, mode });
+    if (!known) {
+      out.set(text, { text, mode, part });
+      return;
+    }
+    // Matched as loosely as either form needs; the whole value wins over a part (a variable stands for it).
+    if (STRICTNESS[mode] < STRICTNESS[known.mode]) known.mode = mode;
+    if (!part) known.part = false;
   };
   const bases = [value];
   const m = SCHEME_PREFIX.exec(value);
@@ -117,8 +161,9 @@ function variantsOf(value: string): Variant[] {
   for (const b of bases) {
     const short = b.length < MIN_ANYWHERE_LENGTH;
     const wordLike = b.length < SHORT_SECRET_LENGTH || (b.length <= WORD_LIKE_MAX_LENGTH && WORD_LIKE.test(b));
-    const text = (s: string) => put(s, wordLike ? 'value' : 'anywhere');
-    const encoded = (s: string) => put(s, short ? 'word' : 'anywhere');
+    // The value as text (plain, URL-, form- or JSON-escaped): a variable stands for it in a curl command.
+    const text = (s: string) => put(s, wordLike ? 'value' : 'anywhere', false);
+    const encoded = (s: string) => put(s, short ? 'word' : 'anywhere', true);
     text(b);
     const uri = encodeURIComponent(b);
     text(uri);
@@ -137,27 +182,32 @@ function variantsOf(value: string): Variant[] {
     encoded(hex.toUpperCase());
     if (!short) {
       for (const f of alignedBase64(bytes)) {
-        put(f, 'anywhere');
-        put(toUrlAlphabet(f), 'anywhere');
+        put(f, 'anywhere', true);
+        put(toUrlAlphabet(f), 'anywhere', true);
       }
     }
-    // A JWS has three segments, a JWE five; each one alone is replaced, so a token split across
-    // findings (header and payload in one, signature in another) cannot be put back together.
-    // The header is often the same for every token of an issuer, so another token's header may
-    // read "[key 1]" too: over-redaction, which is the safe side.
-    // Each segment is also hidden hex-encoded, as a target that echoes one piece in hex would show it.
+    // A JWS has three segments, a JWE five; each secret one alone is hidden, so a token split
+    // across findings cannot be put back together. Its header and a payload of plain claims are
+    // left in clear (secretSegments): they are what a forged token is built from, and what a
+    // reader needs to see. Each secret segment is also hidden hex-encoded, as a target that echoes
+    // one piece in hex would show it.
     const segments = b.split('.');
     if ((segments.length === 3 || segments.length === 5) && segments.every((s) => JWT_SEGMENT.test(s))) {
-      for (const s of segments) {
+      for (const s of secretSegments(segments)) {
         if (s.length < MIN_SEGMENT_LENGTH) continue;
-        put(s, 'anywhere');
+        put(s, 'anywhere', true);
         const segHex = Buffer.from(s, 'utf8').toString('hex');
-        put(segHex, 'anywhere');
-        put(segHex.toUpperCase(), 'anywhere');
+        put(segHex, 'anywhere', true);
+        put(segHex.toUpperCase(), 'anywhere', true);
       }
     }
   }
   return [...out.values()];
+}
+
+/** What a curl command shows for a part of a secret: plainly a mask, not a variable to set. */
+export function partMask(secret: NamedSecret): string {
+  return `[a part of ${secret.label.replace(/^\[|\]$/g, '')}, hidden]`;
 }
 
 // Variants are found by their first few characters: one RegExp of these short prefixes finds the
@@ -262,22 +312,22 @@ export class Redactor {
 
   /** The text with every secret replaced by its label. */
   redact(text: string): string {
-    return this.replace(text, (s) => s.label);
+    return this.replace(text, (s) => s.label, (s) => s.label);
   }
 
   /**
-   * Replaces every secret occurrence using the given function (curl uses shell variables).
-   * A partial variant (a lone JWT segment, a stretch of a longer base64 text) is replaced by
-   * `by(secret)` as well; a curl command with a segment turned into `$PORTCULLIS_KEY_1` does not
-   * reproduce the request, which is acceptable: a reproducing curl sends the whole credential,
-   * and that is replaced whole.
+   * Replaces every secret occurrence: the secret itself (as text, or URL-, form- or JSON-escaped) by
+   * `by(secret)` (curl uses its shell variable), a part or another encoding of it (a JWT's
+   * signature, its base64 or hex form) by `part(secret)`. A variable stands only for exactly the
+   * value it names: `Bearer "$KEY".<payload>` would send five segments.
    */
-  replace(text: string, by: (secret: NamedSecret) => string): string {
+  replace(text: string, by: (secret: NamedSecret) => string, part: (secret: NamedSecret) => string = partMask): string {
     if (!text) return text;
     let out = '';
     let done = 0;
     for (let m = this.find(text, 0); m; m = this.find(text, done)) {
-      out += text.slice(done, m.index) + by(this.owners.get(m.variant.text)!);
+      const owner = this.owners.get(m.variant.text)!;
+      out += text.slice(done, m.index) + (m.variant.part ? part(owner) : by(owner));
       done = m.index + m.variant.text.length;
     }
     return done === 0 ? text : out + text.slice(done);

@@ -3,7 +3,8 @@
 // identity is verified (accepted, who it is, not the same user as another).
 
 import type { Endpoint } from '../../shared/contract';
-import { configSecrets, identitiesFromKeys, type IdentityConfig, type ScanConfig } from '../../shared/identities';
+import { configSecretFields, identitiesFromKeys, type IdentityConfig, type ScanConfig } from '../../shared/identities';
+import { envName } from '../../shared/scan-config-yaml';
 import type { Exchange, KeyNumber } from './http/exchange';
 import { Accounts, findLoginOperation, findSignupOperation, reusableLogin } from './identities/accounts';
 import { ObtainError } from './identities/obtain';
@@ -20,14 +21,20 @@ export function scanConfigOf(run: ScanRun): ScanConfig {
   return { identities: identitiesFromKeys(job.keys[1], job.keys[2]) };
 }
 
-function envVarOf(name: string): string {
-  const m = /^key ([12])$/.exec(name);
-  if (m) return `PORTCULLIS_KEY_${m[1]}`;
-  return `PORTCULLIS_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'IDENTITY'}_TOKEN`;
+/**
+ * The shell variable of one of an identity's secrets, named like the exported YAML's references: its
+ * token `PORTCULLIS_ALICE_TOKEN` (`PORTCULLIS_KEY_1` for a key), its password `PORTCULLIS_ALICE_PASSWORD`.
+ * Each secret has its own: a login body reads `"password":"$PORTCULLIS_ALICE_PASSWORD"`, never the token's.
+ */
+export function envVarOf(name: string, field = 'token'): string {
+  const m = /^key ([1-4])$/.exec(name);
+  const kind = /^authorization$/i.test(field) ? 'token' : field.replace(/[^A-Za-z0-9]+/g, '_');
+  if (m) return kind === 'token' ? `PORTCULLIS_KEY_${m[1]}` : `PORTCULLIS_KEY_${m[1]}_${kind.toUpperCase()}`;
+  return envName(name, kind);
 }
 
-function addSecrets(run: ScanRun, name: string, values: string[]): void {
-  for (const value of values) if (value) run.redactor.add({ label: `[${name}]`, envVar: envVarOf(name), value });
+function addSecrets(run: ScanRun, name: string, values: string[], field?: string): void {
+  for (const value of values) if (value) run.redactor.add({ label: `[${name}]`, envVar: envVarOf(name, field), value });
 }
 
 function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null, account: CreatedAccount | null = null, placeFrom: IdentityConfig = config): IdentitySession {
@@ -35,7 +42,7 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
     specTokenUrl: specTokenUrl(run.security),
     allowCommand: run.job.allowCommands === true,
     signal: run.signal,
-    addSecrets: (values) => addSecrets(run, config.name, values),
+    addSecrets: (values, field) => addSecrets(run, config.name, values, field),
     fail: (message) => run.stop({ status: 'failed', message }),
   });
   const session = new IdentitySession(config, slot, placeFrom.place ? [placementFromConfig(placeFrom.place)] : null, deps, account);
@@ -73,7 +80,7 @@ export async function startIdentities(run: ScanRun, config: ScanConfig): Promise
     const first = config.identities.find((x) => x.role === i.role);
     return first === i ? (i.role === 'privileged' ? 3 : 4) : null;
   };
-  for (const i of config.identities) addSecrets(run, i.name, configSecrets(i));
+  for (const i of config.identities) for (const s of configSecretFields(i)) addSecrets(run, i.name, [s.value], s.field);
   const sessions = config.identities.map((i) => newSession(run, i, slotOf(i)));
   const results = await Promise.allSettled(sessions.map((s) => s.start()));
   for (const [n, r] of results.entries()) if (r.status === 'rejected') return loginFailure(run, sessions[n]!, r.reason);
@@ -124,7 +131,7 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
     specTokenUrl: specTokenUrl(run.security),
     addSession: (cfg, account) => newSession(run, cfg, null, account, { ...cfg, place: placeFrom.place }),
     profile: (s) => profileOf(run, s),
-    addSecrets: (values) => addSecrets(run, 'created user', values),
+    addSecrets: (values, field) => addSecrets(run, 'created user', values, field),
   });
   for (const slot of [1, 2] as const) {
     if (run.book.slot(slot)) continue;

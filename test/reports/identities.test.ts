@@ -173,6 +173,14 @@ describe('HTML export', () => {
     expect(html.match(/<body>/g)).toHaveLength(1);
   });
 
+  it('lists under each curl command the shell variables it reads (a password has its own)', async () => {
+    const curl = `curl -i -X POST -H 'authorization: Bearer '"$PORTCULLIS_ALICE_TOKEN" --data-raw '{"password":"'"$PORTCULLIS_ALICE_PASSWORD"'"}' 'http://api.test/login'`;
+    const withVars = { ...input, findings: input.findings.map((f, i) => (i === 0 ? { ...f, curl } : { ...f, curl: "curl -i -X GET 'http://api.test/'" })) };
+    const html = (await render(withVars, 'html')).toString('utf8');
+    expect(html).toContain('<p class="muted">Set first (export these shell variables, with your own values): PORTCULLIS_ALICE_TOKEN, PORTCULLIS_ALICE_PASSWORD.</p>');
+    expect(html.match(/Set first \(export/g)).toHaveLength(1);
+  });
+
   it('has no identity table for a scan from before identities', async () => {
     const html = (await render(older, 'html')).toString('utf8');
     expect(html).not.toContain('<h3>Identities</h3>');

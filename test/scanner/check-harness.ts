@@ -32,10 +32,18 @@ export function expectWellFormed(s: CheckScan, findings: BuiltFinding[]): void {
     const head = `Method: ${f.method}\nPath: ${f.path}\n`;
     if (!f.evidence.startsWith(head)) throw new Error(`${f.check_id}: evidence does not start with Method/Path:\n${f.evidence.slice(0, 200)}`);
     if (!/== .+ ==\n> [A-Z]+ \//.test(f.evidence) || !/< HTTP \d{3}/.test(f.evidence)) throw new Error(`${f.check_id}: evidence lacks an exchange`);
-    if (!f.curl.startsWith('curl -i -X ') && !isCurlSequence(f.curl)) throw new Error(`${f.check_id}: no curl command`);
+    if (!isSingleCurl(f.curl) && !isCurlSequence(f.curl)) throw new Error(`${f.check_id}: no curl command`);
     if (!/^CVSS:3\.1\//.test(f.cvss_vector ?? '') || !(f.cvss_score >= 0) || !/^CWE-\d+$/.test(f.cwe ?? '') || !f.references.length) throw new Error(`${f.check_id}: metadata`);
     for (const k of keys) if (f.evidence.includes(k) || f.curl.includes(k) || f.description.includes(k)) throw new Error(`${f.check_id}: a key leaked into the finding`);
   }
+}
+
+/** One curl command, or (a forged token's proof) comment lines and the `TOKEN=$(...)` step that builds the token, then the command. */
+export function isSingleCurl(text: string): boolean {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => !l.startsWith('#'));
+  const command = lines[at]?.startsWith('TOKEN=$(') ? lines.slice(at + 1) : lines.slice(at);
+  return (at === 0 || lines[at]!.startsWith('TOKEN=$(')) && command.join('\n').startsWith('curl -i -X ');
 }
 
 /** A numbered list of steps (a stateful finding's reproduction), each one comment line and one curl command. */

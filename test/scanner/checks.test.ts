@@ -9,7 +9,7 @@ import { securityHeaders } from '../../electron/scanner/checks/api8-misconfigura
 import type { NewEndpoint } from '../../electron/store/apis';
 import type { Finding, ScanDetails } from '../../shared/contract';
 import { createTestCore } from '../helpers/core';
-import { isCurlSequence } from './check-harness';
+import { isCurlSequence, isSingleCurl } from './check-harness';
 import { miniApiEndpoints, miniApiInput, startMiniApi, type MiniApi, type MiniApiFlaws } from '../helpers/mini-api';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -64,7 +64,7 @@ describe('API2: missing or invalid credentials accepted', () => {
       expect(f.evidence).toMatch(new RegExp(`^Method: ${f.method}\\nPath: ${f.path.replace(/[{}]/g, '\\$&')}\\n`));
       expect(f.evidence).toContain('== Baseline (key 1) ==');
       // One command, or (a DELETE proven by key 1's re-read) the numbered steps.
-      expect(f.curl.startsWith('curl -i -X ') || isCurlSequence(f.curl)).toBe(true);
+      expect(isSingleCurl(f.curl) || isCurlSequence(f.curl)).toBe(true);
     }
     const invalid = of(d, noOrInvalidCredentials.id).find((f) => f.path === '/me')!;
     expect(invalid.cvss_score).toBe(9.1);

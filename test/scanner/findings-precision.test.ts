@@ -332,8 +332,8 @@ describe('a stateful finding replays as numbered curl commands', () => {
 
   it('gives two different secrets of one kind two variables, and lists what each stands for (trap: a control password read as the new one)', () => {
     const r = new Redactor([
-      { label: '[created user]', envVar: 'PORTCULLIS_CREATED_USER_TOKEN', value: 'Pc-newpass9Kd2-8y' },
-      { label: '[created user]', envVar: 'PORTCULLIS_CREATED_USER_TOKEN', value: 'Pc-madeup4Rt7-9z' },
+      { label: '[created user]', envVar: 'PORTCULLIS_CREATED_USER_PASSWORD', value: 'Pc-newpass9Kd2-8y' },
+      { label: '[created user]', envVar: 'PORTCULLIS_CREATED_USER_PASSWORD', value: 'Pc-madeup4Rt7-9z' },
       { label: '[created-5]', envVar: 'PORTCULLIS_CREATED_5_TOKEN', value: KEY1 },
     ]);
     const as5: RequestAuth = { kind: 'identity', name: 'created-5' };
@@ -351,12 +351,12 @@ describe('a stateful finding replays as numbered curl commands', () => {
     }, null, r);
     const lines = f.curl.split('\n');
     expect(lines).toContain('#   TOKEN: the token of created-5');
-    expect(lines.filter((l) => /^# {3}PORTCULLIS_CREATED_USER_TOKEN(_2)?: a secret of created user/.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => /^# {3}PORTCULLIS_CREATED_USER_PASSWORD(_2)?: the password of created user$/.test(l))).toHaveLength(2);
     const step = (n: number) => lines[lines.findIndex((l) => l.startsWith(`# ${n}. `)) + 1]!;
-    expect(step(1)).toContain('"$PORTCULLIS_CREATED_USER_TOKEN"');
+    expect(step(1)).toContain('"$PORTCULLIS_CREATED_USER_PASSWORD"');
     expect(step(1)).toContain(`'authorization: Bearer '"$TOKEN"`);
-    expect(step(2)).toContain('"$PORTCULLIS_CREATED_USER_TOKEN"');
-    expect(step(3)).toContain('"$PORTCULLIS_CREATED_USER_TOKEN_2"');
+    expect(step(2)).toContain('"$PORTCULLIS_CREATED_USER_PASSWORD"');
+    expect(step(3)).toContain('"$PORTCULLIS_CREATED_USER_PASSWORD_2"');
     for (const secret of ['Pc-newpass9Kd2-8y', 'Pc-madeup4Rt7-9z', KEY1]) expect(f.curl).not.toContain(secret);
   });
 

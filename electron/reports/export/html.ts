@@ -2,6 +2,7 @@
 // a Content-Security-Policy that forbids loading anything). Every string that comes from a finding,
 // the API or the scan is HTML-escaped, so hostile evidence stays text.
 
+import { curlVariablesLine } from '../../../shared/curl-variables';
 import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
 import { severityText } from '../../../shared/display';
 import { createdUserLabel, day, endpointLabel, findingLocation, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
@@ -171,6 +172,12 @@ function graphqlHtml(f: ReportFinding): string {
 `;
 }
 
+/** The shell variables the curl text reads, to export before running it. */
+function variablesHtml(curl: string): string {
+  const line = curlVariablesLine(curl);
+  return line ? `<p class="muted">${esc(line)}</p>` : '';
+}
+
 function findingHtml(f: ReportFinding, number: string): string {
   const refs = f.references.length ? `<h4>References</h4><ul>${f.references.map((r) => `<li>${link(r)}</li>`).join('')}</ul>` : '';
   const meta: [string, string][] = [
@@ -190,7 +197,7 @@ function findingHtml(f: ReportFinding, number: string): string {
 <dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 <h4>Description</h4>${mdHtml(f.description)}
 ${graphqlHtml(f)}<h4>Evidence</h4><pre>${esc(f.evidence || 'No evidence recorded.')}</pre>
-<h4>Reproduce</h4>${f.curl.trim() ? `<pre>${esc(f.curl)}</pre>` : '<p class="muted">No reproduction command was recorded for this finding.</p>'}
+<h4>Reproduce</h4>${f.curl.trim() ? `<pre>${esc(f.curl)}</pre>${variablesHtml(f.curl)}` : '<p class="muted">No reproduction command was recorded for this finding.</p>'}
 <h4>Recommendation</h4>${mdHtml(f.recommendation)}${refs}</details>`;
 }
 

@@ -2,6 +2,7 @@
 // behaviours, appliesTo(endpoint) and run(ctx) yielding findings. A check reaches the target only
 // through ctx.send() (and the baselines), which apply scope, pacing, budgets and redaction.
 
+import type { ForgeRecipe } from '../jwt-forge';
 import type { Confidence, Flag } from '../../../shared/constants';
 import type { CoverageReason } from '../../../shared/coverage';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
@@ -121,6 +122,8 @@ export interface FindingDraft {
    * when that check reported nothing on the same method and path by the end of the scan.
    */
   deferTo?: string;
+  /** The proof sends a token forged from key 1's JWT: how to build it again, so the curl works after the scan's token expired. */
+  forge?: ForgeRecipe;
 }
 
 export interface KeyIdentity {

@@ -245,7 +245,8 @@ export interface AccountsDeps {
   addSession(config: IdentityConfig, account: CreatedAccount): IdentitySession;
   /** The session's own profile: a /me-like read as it, or null when the API has no such endpoint. */
   profile(session: IdentitySession): Promise<Exchange | null>;
-  addSecrets(values: string[]): void;
+  /** `field` names what the values are ("password"); tokens by default. */
+  addSecrets(values: string[], field?: string): void;
 }
 
 export type CreateResult = { session: IdentitySession; account: CreatedAccount; registration: Exchange } | { error: string; registration: Exchange | null };
@@ -301,7 +302,7 @@ export class Accounts {
     if (this.count >= MAX_CREATED_USERS) return { error: `the scan already registered ${MAX_CREATED_USERS} users`, registration: null };
     const number = ++this.count;
     const account = this.newAccount(purpose);
-    this.deps.addSecrets([account.password]);
+    this.deps.addSecrets([account.password], 'password');
     const request = this.registration(account, extra);
     let ex = await this.deps.send(request);
     // A server error may be passing (another check reset a table the sign-up needs): once more, a moment later.
@@ -385,7 +386,7 @@ export class Accounts {
     const recipe = await this.loginRecipe(account);
     if (typeof recipe === 'string') return { ok: false, exchanges: [], error: recipe };
     // A password a check set is a credential of a real account on the target: redacted like the others.
-    this.deps.addSecrets([password]);
+    this.deps.addSecrets([password], 'password');
     const config = recipe('login-proof', { ...account, password });
     const exchanges: Exchange[] = [];
     try {

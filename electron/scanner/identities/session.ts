@@ -37,7 +37,8 @@ export interface SessionDeps {
   /** Sends a request as this identity without renewal (the canary). */
   sendAs(probe: ProbeRequest): Promise<Exchange>;
   /** New secrets (a fresh token, cookies) for the redactor, before they are used. */
-  addSecrets(values: string[]): void;
+  /** `field` names what the values are ("password"); tokens by default. */
+  addSecrets(values: string[], field?: string): void;
   /** Stops the scan with a reason (a configured identity is dead). */
   fail(reason: string): void;
 }

@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
 import type { ApiSummary, CreatedUserReport, CreatedUserWithPassword, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
 import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
+import { curlVariablesLine } from '../../../shared/curl-variables';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { downloadReport, saveBlob } from '../api/reports';
 import { scanCreatedUsers, scanDetails } from '../api/scans';
@@ -76,6 +77,7 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
         {finding.graphql && <FindingGraphqlSection graphql={finding.graphql} testId="finding-graphql" heading="h4" onCopied={onCopied} />}
         {finding.evidence && <CodeBlock title="Evidence" text={finding.evidence} testId="finding-evidence" onCopied={onCopied} />}
         {finding.curl && <CodeBlock title="Reproduce with curl" text={finding.curl} testId="finding-curl" onCopied={onCopied} />}
+        {finding.curl && curlVariablesLine(finding.curl) && <p className="muted small" data-testid="curl-variables">{curlVariablesLine(finding.curl)}</p>}
         {finding.references?.length > 0 && (
           <div>
             <h4>References</h4>
@@ -428,8 +430,10 @@ export function ScanReportModal({
                 Seed <span className="mono">{info.seed}</span>: a scan with this seed (<code>--seed {info.seed}</code>) sends the same probe values.{' '}
               </span>
             )}
-            curl commands use shell variables (<code>$PORTCULLIS_KEY_1</code>, or{' '}
-            <code>$VICTIM_TOKEN</code> and <code>$ATTACKER_TOKEN</code> in numbered steps) in place of keys, tokens and passwords.
+            curl commands use shell variables in place of keys, tokens and passwords (<code>$PORTCULLIS_KEY_1</code>,{' '}
+            <code>$PORTCULLIS_ALICE_TOKEN</code>, <code>$PORTCULLIS_ALICE_PASSWORD</code>, or <code>$VICTIM_TOKEN</code> and{' '}
+            <code>$ATTACKER_TOKEN</code> in numbered steps); each finding lists the ones its command reads. A forged token is built by
+            the command&apos;s first lines from your key 1, with a fresh expiry.
           </p>
         </>
       )}

