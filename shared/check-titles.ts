@@ -98,6 +98,6 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api1-account-email-other': "Another user's e-mail address can be changed",
   'api2-change-without-current-password': 'Password or e-mail change without the current password',
   'api5-account-delete-other': "An ordinary user can delete another user's account",
-  'api3-signup-privilege-fields': 'Registration accepts privilege fields',
+  'api3-signup-privilege-fields': 'Mass assignment at registration: privilege or balance fields accepted',
   'api5-unauthenticated-reset': "Anyone can wipe or re-create the API's data (unauthenticated reset route)",
 };

@@ -10,6 +10,8 @@ import { Accounts, findLoginOperation, findSignupOperation, reusableLogin } from
 import { ObtainError } from './identities/obtain';
 import { placementFromConfig, specTokenUrl } from './identities/placement';
 import { IdentitySession, sessionDepsOver, type CreatedAccount } from './identities/session';
+import { recognizeCredentialShape, type CredentialShape } from './identities/credential-shape';
+import { selfReadFor } from './identities/self-read';
 import { discoverScheme, healthCandidates, identityValues, isMeLike, verifyIdentities } from './identities/verify';
 import type { ScanRun } from './run-state';
 
@@ -88,13 +90,28 @@ export async function startIdentities(run: ScanRun, config: ScanConfig): Promise
 }
 
 /** A session's own profile: a /me-like read as it (null when the API has no such endpoint). */
-async function profileOf(run: ScanRun, session: IdentitySession): Promise<Exchange | null> {
-  const me = healthCandidates(run.active).find(isMeLike);
+async function profileOf(run: ScanRun, session: IdentitySession, me: Endpoint | null = healthCandidates(run.active).find(isMeLike) ?? null): Promise<Exchange | null> {
   if (!me) return null;
   const prepared = await run.resources.prepare(me, 1, 'read');
   if ('blocked' in prepared) return null;
   return run.engine.send({ method: 'GET', url: prepared.request.url, headers: prepared.request.headers, auth: { kind: 'identity', name: session.name }, placements: prepared.request.placements, noRenew: true });
 }
+
+/** Key 1's credential when it is its own user name and password, encoded (credential-shape.ts); read once. */
+function keyOneShape(run: ScanRun): Promise<CredentialShape | null> {
+  const primary = run.book.slot(1);
+  if (!primary?.token || primary.account) return Promise.resolve(null);
+  return (shapes.get(primary) ??
+    shapes.set(
+      primary,
+      (async () => {
+        const basic = (primary.placements ?? []).some((p) => p.format === 'basic');
+        const values = Object.keys(primary.values).length ? primary.values : await whoIs(run, primary);
+        return recognizeCredentialShape(primary.token!, [values.username, values.login, values.email].filter((v): v is string => !!v), basic);
+      })(),
+    ).get(primary))!;
+}
+const shapes = new WeakMap<IdentitySession, Promise<CredentialShape | null>>();
 
 async function whoIs(run: ScanRun, session: IdentitySession): Promise<Record<string, string>> {
   const ex = await profileOf(run, session);
@@ -132,6 +149,11 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
     addSession: (cfg, account) => newSession(run, cfg, null, account, { ...cfg, place: placeFrom.place }),
     profile: (s) => profileOf(run, s),
     addSecrets: (values, field) => addSecrets(run, 'created user', values, field),
+    credentialShape: () => keyOneShape(run),
+    profileFor: (signup) => {
+      const me = selfReadFor(signup, run.active);
+      return (s) => profileOf(run, s, me);
+    },
   });
   for (const slot of [1, 2] as const) {
     if (run.book.slot(slot)) continue;

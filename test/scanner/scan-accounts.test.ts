@@ -16,6 +16,8 @@ import { startGraphqlTarget, type GraphqlTarget } from '../targets/graphql/index
 /** The password the issue found shared by 37 accounts, and the spec's example password of the test target. */
 const FIXED_PASSWORDS = ['Portcullis-Passw0rd!', 'correct-horse-battery-staple'];
 const SIGNUP = '/api/v2/auth/signup';
+/** The rewards club's sign-up: members of its own (routes/rewards.ts). */
+const CLUB_SIGNUP = '/api/v2/rewards/members';
 
 const open: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -45,9 +47,10 @@ describe('sign-up off', () => {
     const s = await scanChecks(t, CHECKS, { identities: [{ name: 'alice', token: t.users.alice.key }, { name: 'bob', token: t.users.bob.key }], signup: 'off' });
     expect(s.outcome.status).toBe('completed');
     expect(t.requests.count({ method: 'POST', path: SIGNUP }), 'requests to the sign-up operation').toBe(0);
+    expect(t.requests.count({ method: 'POST', path: CLUB_SIGNUP }), 'requests to the other sign-up operation').toBe(0);
     expect(s.outcome.createdUsers).toEqual([]);
     expect(s.outcome.createdUserSecrets).toEqual([]);
-    expect(s.outcome.errors).toContain('Sign-up is off, so the scan registers nobody: no request was sent to POST /auth/signup, which registers users.');
+    expect(s.outcome.errors).toContain('Sign-up is off, so the scan registers nobody: no request was sent to POST /auth/signup, POST /rewards/members, which register users.');
     // The checks that need a user of their own say why they did not run.
     const signupCheck = s.outcome.skipped.find((x) => x.check_id === 'api3-signup-privilege-fields');
     expect(signupCheck?.reason).toMatch(/^The scan may not register users here \(sign-up is off\): no request goes to POST \/auth\/signup/);
@@ -72,7 +75,7 @@ describe('sign-up on', () => {
     const t = await rest();
     const s = await scanChecks(t, CHECKS, { identities: [{ name: 'alice', token: t.users.alice.key }], signup: 'auto' });
     expect(s.outcome.status).toBe('completed');
-    const registered = t.requests.filter((r) => r.method === 'POST' && r.path === SIGNUP && r.status === 201).map((r) => JSON.parse(r.body!) as { username: string; password: string });
+    const registered = t.requests.filter((r) => r.method === 'POST' && (r.path === SIGNUP || r.path === CLUB_SIGNUP) && r.status === 201).map((r) => JSON.parse(r.body!) as { username: string; password: string });
     // The scan's test users and the users the checks' own sign-up requests made (injection, the flow burst...).
     expect(registered.length).toBeGreaterThan(12);
     const passwords = registered.map((r) => r.password);

@@ -580,6 +580,12 @@ export const FLAWS = {
     description: 'GET /api/v2/recipes?q= concatenates the term into LIKE \'%q%\' inside ((... OR ...) AND deleted_at IS NULL): q=\'))-- lists the soft-deleted recipes too. A broken statement answers a generic 500 (no database error).',
     hardened: 'Bound parameters: the term is only ever a LIKE pattern.',
   },
+  'signup-balance': {
+    owasp: 'API3',
+    technique: 'API3 mass assignment of a balance at registration (a second sign-up with its own users)',
+    description: 'POST /api/v2/rewards/members copies points from the body into the new member; GET /api/v2/rewards/members/me (X-Rewards-Auth: base64 of "username:password", no login route) shows them.',
+    hardened: 'The sign-up takes only username, password and displayName (other fields are refused); points start at 0.',
+  },
   'template-injection': {
     owasp: 'API8',
     technique: 'API8 server-side template injection (expressions evaluated)',

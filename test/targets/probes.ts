@@ -744,6 +744,15 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(open.status === 200 && open.json.items.length > plain.json.items.length, `${plain.json.items.length} -> ${open.json?.items?.length}`);
     },
   },
+  'signup-balance': {
+    async run(t) {
+      const username = `probe${uniq()}`.toLowerCase().slice(0, 30);
+      const password = 'Probe-pass-12345';
+      const made = await call(t, 'POST', '/api/v2/rewards/members', { body: { username, password, points: 5000 } });
+      const me = await call(t, 'GET', '/api/v2/rewards/members/me', { headers: { 'x-rewards-auth': Buffer.from(`${username}:${password}`).toString('base64') } });
+      return r(made.status === 201 && me.status === 200 && me.json?.points === 5000, brief(made), brief(me));
+    },
+  },
   'template-injection': {
     async run(t) {
       const c = await call(t, 'POST', '/api/v2/cards/preview', { key: t.users.alice.key, body: { message: 'total: ${6*7}' } });

@@ -75,6 +75,15 @@ export const SCHEMAS = {
     },
     ['username', 'email', 'password'],
   ),
+  RewardsSignup: obj(
+    {
+      username: str({ pattern: '^[a-z0-9_.-]{3,32}$', minLength: 3, maxLength: 32, example: 'dana_k' }),
+      password: str({ format: 'password', minLength: 10, maxLength: 128, example: 'correct-horse-battery-staple' }),
+      displayName: str({ minLength: 1, maxLength: 80, example: 'Dana K.' }),
+    },
+    ['username', 'password'],
+  ),
+  RewardsMember: obj({ id: int(), username: str(), displayName: str(), points: int({ description: 'Points earned with purchases.' }) }, ['id', 'username', 'displayName', 'points']),
   SignupResponse: obj({ id: int(), username: str(), email: str({ format: 'email' }) }, ['id', 'username', 'email']),
   PasswordResetRequest: obj({ email: str({ format: 'email', maxLength: 254, example: 'alice@acme.test' }) }, ['email']),
   Message: obj({ message: str() }, ['message']),

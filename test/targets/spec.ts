@@ -25,9 +25,10 @@ interface Op {
   tag: string;
   /**
    * bearer (default): any of the API's credentials (bearer JWT, X-API-Key, X-Api-Token, OAuth2,
-   * session cookie); public: none; signature: webhook HMAC; session: the session cookie only.
+   * session cookie); public: none; signature: webhook HMAC; session: the session cookie only; rewards:
+   * the rewards club's own base64 "username:password" header.
    */
-  auth?: 'bearer' | 'public' | 'signature' | 'session';
+  auth?: 'bearer' | 'public' | 'signature' | 'session' | 'rewards';
   params?: Param[];
   body?: SchemaName;
   /** Request media types (default JSON only); the schema is the same for each. */
@@ -311,6 +312,8 @@ const OPS: Op[] = [
     params: [{ name: 'q', in: 'query', schema: { type: 'string', maxLength: 100, example: 'soup' } }],
     ok: { 200: ['The recipes', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, summary: { type: 'string' }, deletedAt: { type: 'string', nullable: true } } } } } }] },
   },
+  { method: 'post', path: '/rewards/members', operationId: 'joinRewards', summary: 'Join the rewards club (its members are its own, not the shop\'s customers)', tag: 'Rewards', auth: 'public', body: 'RewardsSignup', ok: { 201: ['Member created', 'RewardsMember'] }, errors: [409] },
+  { method: 'get', path: '/rewards/members/me', operationId: 'getRewardsMember', summary: 'The calling rewards member and their points', tag: 'Rewards', auth: 'rewards', ok: { 200: ['The member', 'RewardsMember'] }, errors: [401] },
   { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
   {
     method: 'post',
@@ -634,7 +637,7 @@ function build(origin: string): SpecBundle {
       ...(op.params ? { parameters: op.params.map((p) => ({ ...p, schema: ref(p.schema) })) } : {}),
       ...(op.body ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((type) => [type, { schema: ref(op.body) }])) } } : {}),
       responses,
-      ...(auth === 'bearer' ? {} : { security: auth === 'session' ? [{ sessionCookie: [] }] : [] }),
+      ...(auth === 'bearer' ? {} : { security: auth === 'session' ? [{ sessionCookie: [] }] : auth === 'rewards' ? [{ rewardsAuth: [] }] : [] }),
     };
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operation };
   }
@@ -651,7 +654,7 @@ function build(origin: string): SpecBundle {
       contact: { name: 'Acme API team', email: 'api-team@acme.example' },
     },
     servers: [{ url: `${origin}/api/v2`, description: 'This instance' }],
-    tags: ['Auth', 'Account', 'Catalogue', 'Orders', 'Payments', 'Notes', 'Documents', 'Tools', 'Webhooks', 'Admin'].map((name) => ({ name })),
+    tags: ['Auth', 'Account', 'Catalogue', 'Orders', 'Payments', 'Notes', 'Documents', 'Tools', 'Webhooks', 'Admin', 'Rewards'].map((name) => ({ name })),
     // Alternatives: any one of them signs a request in.
     security: [{ bearerAuth: [] }, { apiKeyAuth: [] }, { apiTokenAuth: [] }, { oauth2: [] }, { sessionCookie: [] }],
     paths,
@@ -670,6 +673,7 @@ function build(origin: string): SpecBundle {
             clientCredentials: { tokenUrl: `${origin}/api/v2/oauth/token`, scopes: SCOPES },
           },
         },
+        rewardsAuth: { type: 'apiKey', in: 'header', name: 'X-Rewards-Auth', description: 'Rewards club only: "username:password" of a club member, base64-encoded.' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: `From POST /auth/session. POST, PUT, PATCH and DELETE also need the CSRF token in ${CSRF_HEADER}.` },
       },
       schemas: Object.fromEntries(Object.entries(named).map(([n, s]) => [n, emit(s, s, byObject)])),

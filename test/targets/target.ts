@@ -29,6 +29,7 @@ import { registerBulletins } from './routes/bulletins';
 import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
+import { registerRewards } from './routes/rewards';
 import { registerStoreReviews } from './routes/store-reviews';
 import { registerDirectory } from './routes/directory';
 import { registerPromotions } from './routes/promotions';
@@ -285,6 +286,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerMembers(router, state);
   registerRecipes(router, state);
   registerCards(router, state);
+  registerRewards(router, state);
   registerStoreReviews(router, state);
   registerDirectory(router, state);
   registerPromotions(router, state);

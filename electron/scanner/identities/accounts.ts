@@ -16,6 +16,7 @@ import { encodeBody, pathParamNames } from '../requests';
 import { normalizeTemplate } from '../resources';
 import { synthesize } from '../schema-values';
 import { answerExcerpt, setCookies } from './answers';
+import { buildCredential, type CredentialShape } from './credential-shape';
 import { obtainCredential, ObtainError } from './obtain';
 import type { CreatedAccount, IdentitySession } from './session';
 import { identityValues } from './verify';
@@ -93,20 +94,26 @@ function lastStaticSegment(path: string): string {
 /** The API's sign-up operation: the one the user named, or a POST that registers users by its path and body. */
 export function findSignupOperation(endpoints: readonly Endpoint[], setting: SignupSetting): SignupOperation | null {
   if (setting === 'off') return null;
-  if (typeof setting === 'object') {
-    const [method, path] = setting.operation.split(' ');
-    const wanted = normalizeTemplate(path!);
-    const e = endpoints.find((x) => x.method === method!.toUpperCase() && normalizeTemplate(x.path) === wanted);
-    const fields = e ? accountFields(e.request_body?.schema) : null;
-    return e ? { endpoint: e, ...(fields ?? { at: [], passwordField: 'password', usernameField: 'username', emailField: 'email', confirmFields: [] }) } : null;
-  }
-  const ranked = endpoints
+  if (typeof setting === 'object') return namedSignupOperation(endpoints, setting);
+  return findSignupOperations(endpoints)[0] ?? null;
+}
+
+/** Every operation that registers users by its path and body, the most sign-up-like first (an API may have several, each with its own users). */
+export function findSignupOperations(endpoints: readonly Endpoint[]): SignupOperation[] {
+  return endpoints
     .filter((e) => e.method === 'POST' && pathParamNames(e.path).length === 0 && !NOT_SIGNUP.test(e.path) && SIGNUP_SEGMENT.test(lastStaticSegment(e.path)))
     .map((e) => ({ e, fields: accountFields(e.request_body?.schema), rank: /sign-?up|register|registration|join/i.test(lastStaticSegment(e.path)) ? 0 : 1 }))
     .filter((c) => c.fields)
-    .sort((a, b) => a.rank - b.rank);
-  const best = ranked[0];
-  return best ? { endpoint: best.e, ...best.fields! } : null;
+    .sort((a, b) => a.rank - b.rank)
+    .map((c) => ({ endpoint: c.e, ...c.fields! }));
+}
+
+function namedSignupOperation(endpoints: readonly Endpoint[], setting: Exclude<SignupSetting, string>): SignupOperation | null {
+  const [method, path] = setting.operation.split(' ');
+  const wanted = normalizeTemplate(path!);
+  const e = endpoints.find((x) => x.method === method!.toUpperCase() && normalizeTemplate(x.path) === wanted);
+  const fields = e ? accountFields(e.request_body?.schema) : null;
+  return e ? { endpoint: e, ...(fields ?? { at: [], passwordField: 'password', usernameField: 'username', emailField: 'email', confirmFields: [] }) } : null;
 }
 
 /** The spec's login operation: a POST named like a login whose body takes a password and a user name or e-mail. */
@@ -247,17 +254,42 @@ export interface AccountsDeps {
   profile(session: IdentitySession): Promise<Exchange | null>;
   /** `field` names what the values are ("password"); tokens by default. */
   addSecrets(values: string[], field?: string): void;
+  /** Key 1's credential when it is built from its user name and password (credential-shape.ts): created users' are built alike. */
+  credentialShape?: () => Promise<CredentialShape | null>;
+  /** The profile read of another sign-up's users (the self read that belongs to it, self-read.ts). */
+  profileFor?: (signup: Endpoint) => AccountsDeps['profile'];
 }
 
 export type CreateResult = { session: IdentitySession; account: CreatedAccount; registration: Exchange } | { error: string; registration: Exchange | null };
 
 export class Accounts {
-  readonly created: CreatedAccount[] = [];
+  readonly created: CreatedAccount[];
   private recipe: Promise<((name: string, a: CreatedAccount) => IdentityConfig) | string> | null = null;
-  private count = 0;
+  /** Shared with the accounts of the API's other sign-ups: one limit and one list for the scan. */
+  private readonly tally: { count: number };
+  /** Created users send a credential built from their name and password, not one a login gave them. */
+  private built = false;
   private attackerMemo: Promise<CreateResult> | null = null;
 
-  constructor(private readonly deps: AccountsDeps) {}
+  constructor(
+    private readonly deps: AccountsDeps,
+    shared?: { tally: { count: number }; created: CreatedAccount[] },
+  ) {
+    this.tally = shared?.tally ?? { count: 0 };
+    this.created = shared?.created ?? [];
+  }
+
+  /**
+   * The users of another sign-up operation of the same API (each may keep its own users), read back
+   * through the self read that belongs to that sign-up; same limit, same list of created users. Null
+   * when the operation does not register users.
+   */
+  forSignup(endpoint: Endpoint): Accounts | null {
+    if (endpoint.id === this.deps.operation.endpoint.id) return this;
+    const operation = findSignupOperations([endpoint])[0];
+    if (!operation || !this.deps.profileFor) return null;
+    return new Accounts({ ...this.deps, operation, profile: this.deps.profileFor(endpoint) }, { tally: this.tally, created: this.created });
+  }
 
   get operation(): string {
     return describeEndpoint(this.deps.operation.endpoint);
@@ -299,8 +331,8 @@ export class Accounts {
    * check). The user is not logged in: see create().
    */
   async register(purpose: string, extra: Record<string, unknown> = {}): Promise<{ account: CreatedAccount; registration: Exchange; number: number } | { error: string; registration: Exchange | null }> {
-    if (this.count >= MAX_CREATED_USERS) return { error: `the scan already registered ${MAX_CREATED_USERS} users`, registration: null };
-    const number = ++this.count;
+    if (this.tally.count >= MAX_CREATED_USERS) return { error: `the scan already registered ${MAX_CREATED_USERS} users`, registration: null };
+    const number = ++this.tally.count;
     const account = this.newAccount(purpose);
     this.deps.addSecrets([account.password], 'password');
     const request = this.registration(account, extra);
@@ -324,6 +356,12 @@ export class Accounts {
       this.recipe = (async () => {
         const configured = this.deps.loginTemplate;
         if (configured) return (name: string, a: CreatedAccount) => loginFor(configured, name, a, this.deps.place);
+        const shape = await this.deps.credentialShape?.();
+        if (shape) {
+          this.built = true;
+          const place = this.deps.place;
+          return (name: string, a: CreatedAccount): IdentityConfig => ({ name, role: 'user', token: buildCredential(shape, a), ...(place ? { place } : {}) });
+        }
         const op = this.deps.loginOperation;
         if (!op) return 'the API has no login operation the scan recognises, and no identity logs in with a user name and password';
         // Try it once to learn where the token comes back.
@@ -356,6 +394,8 @@ export class Accounts {
       return { error: `the created user could not log in: ${err instanceof ObtainError ? err.message : (err as Error).message}`, registration: reg.registration };
     }
     const me = await this.deps.profile(session);
+    // A built credential is never refused at a login: the user's own profile is where it is.
+    if (this.built && me && !me.ok) return { error: `the created user's credential, built from its name and password the way key 1's is, was refused (GET ${new URL(me.request.url).pathname} answered ${answerExcerpt(me)})`, registration: reg.registration };
     const values = me?.ok ? identityValues(me.json()) : {};
     session.values = values;
     reg.account.id ??= values.id ?? values.user_id ?? values.userId ?? null;
@@ -385,6 +425,8 @@ export class Accounts {
   async tryLogin(account: CreatedAccount, password: string): Promise<{ ok: boolean; exchanges: Exchange[]; error: string | null }> {
     const recipe = await this.loginRecipe(account);
     if (typeof recipe === 'string') return { ok: false, exchanges: [], error: recipe };
+    // Any credential is "obtained" without a request: only a read as it could tell, and no login proves a password here.
+    if (this.built) return { ok: false, exchanges: [], error: 'created users send a credential built from their name and password; there is no login to prove a password with' };
     // A password a check set is a credential of a real account on the target: redacted like the others.
     this.deps.addSecrets([password], 'password');
     const config = recipe('login-proof', { ...account, password });

@@ -1,9 +1,12 @@
 // API3:2023 Broken Object Property Level Authorization at registration: privilege fields (admin,
-// role, verified) sent with a sign-up and granted.
+// role, verified) or balance fields (credit, balance, points) sent with a sign-up and granted. An API
+// may have several sign-ups, each with its own users: every one is tried, and its users read
+// themselves back through the self read that belongs to it.
 
 
 import { findSignupOperation } from '../../identities/accounts';
 import { setupOf } from '../common/accounts';
+import { BALANCE_FIELDS, balanceIn, balanceNames, setsBalance } from '../common/balance-fields';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { OWASP_API3 } from '../common/references';
 
@@ -55,7 +58,7 @@ function grants(value: unknown): boolean {
 
 export const signupMassAssignment = defineCheck({
   id: 'api3-signup-privilege-fields',
-  title: 'Registration accepts privilege fields',
+  title: 'Mass assignment at registration: privilege or balance fields accepted',
   flag: 'BOPLA',
   owasp: 'API3:2023',
   cwe: 'CWE-915',
@@ -67,13 +70,15 @@ export const signupMassAssignment = defineCheck({
   budget: 1,
   techniques: ['ACCOUNT.signup-mass-assignment'],
   description:
-    'On the sign-up operation, the scan registers one user normally and one with privilege fields the client should never set (admin, ' +
-    'is_admin, role: admin, is_staff, verified...); when the API refuses the extra fields together, it tries the ones the normal user\'s ' +
-    'profile shows. Both users log in and read their own profile. Finding: the second user\'s profile shows a privilege the first one does ' +
-    'not have.',
+    'On every sign-up operation, the scan registers one user normally and one with fields the client should never set: privilege fields ' +
+    '(admin, is_admin, role: admin, is_staff, verified...) and balance fields (credit, balance, wallet, points) with a distinctive amount; ' +
+    'when the API refuses the extra fields together, it tries the ones the normal user\'s profile shows. Both users log in (or send the ' +
+    'credential built from their own name and password, where key 1\'s is built that way) and read their own profile through the /me-like ' +
+    'read that belongs to that sign-up (the one sharing the longest path with it). Finding: the second user\'s profile shows a privilege the ' +
+    'first one does not have, or exactly the amount it was registered with.',
   coverage:
-    'Needs a way for created users to log in and a /me-like endpoint showing the privilege; a privilege that no response shows is missed. ' +
-    'The requests are the scan\'s registrations (charged to the scan, not to this check).',
+    'Needs a way for created users to authenticate and a /me-like endpoint showing the privilege or the balance; a field that no response ' +
+    'shows is missed. The requests are the scan\'s registrations (charged to the scan, not to this check).',
   remediation:
     'Bind registration input to a schema that lists only the fields a new user may set (an allow-list DTO), reject or ignore the rest, and ' +
     'assign roles and verification state on the server.',
@@ -81,12 +86,12 @@ export const signupMassAssignment = defineCheck({
   appliesTo: (e) => e.method === 'POST' && e.flags.includes('BOPLA') && findSignupOperation([e], 'auto') !== null,
   async *run(ctx) {
     const ep = ctx.endpoint;
-    const accounts = ctx.accounts;
-    if (!accounts) {
+    if (!ctx.accounts) {
       ctx.skip('The scan may not register users here (sign-up is off, or the API has no sign-up operation).');
       return;
     }
-    if (accounts.signupEndpoint.id !== ep.id) return;
+    const accounts = ctx.accounts.forSignup(ep);
+    if (!accounts) return;
     const normal = await accounts.create('control user of the registration check');
     if ('error' in normal) {
       ctx.note(`${describeEndpoint(ep)}: registration privilege fields not tested, ${normal.error}.`);
@@ -101,8 +106,9 @@ export const signupMassAssignment = defineCheck({
     // Fields whose normal value already grants nothing; a profile that shows one is where a change is seen.
     const shown = Object.keys(PRIVILEGE_FIELDS).filter((f) => privilegedIn(controlBody, f) !== undefined && !grants(privilegedIn(controlBody, f)));
     const fromProfile = collectPrivilegeNames(controlBody).filter((f) => !(f in PRIVILEGE_FIELDS));
-    const attempts: Record<string, unknown>[] = [{ ...PRIVILEGE_FIELDS, ...Object.fromEntries(fromProfile.map((f) => [f, true])) }];
-    const focused = Object.fromEntries([...shown, ...fromProfile].map((f) => [f, PRIVILEGE_FIELDS[f] ?? true]));
+    const balances = balanceNames(controlBody);
+    const attempts: Record<string, unknown>[] = [{ ...PRIVILEGE_FIELDS, ...Object.fromEntries(fromProfile.map((f) => [f, true])), ...BALANCE_FIELDS, ...balances }];
+    const focused = { ...Object.fromEntries([...shown, ...fromProfile].map((f) => [f, PRIVILEGE_FIELDS[f] ?? true])), ...balances };
     if (Object.keys(focused).length) attempts.push(focused);
     for (const extra of attempts) {
       const made = await accounts.create('user registered with privilege fields', extra);
@@ -113,15 +119,20 @@ export const signupMassAssignment = defineCheck({
       const profile = await accounts.profile(made.session);
       if (!profile?.ok) return;
       const body = profile.json();
-      const stuck = Object.keys(extra).filter((f) => grants(privilegedIn(body, f)) && !grants(privilegedIn(controlBody, f)));
+      const privileges = Object.keys(extra).filter((f) => !setsBalance(f, extra[f], controlBody) && grants(privilegedIn(body, f)) && !grants(privilegedIn(controlBody, f)));
+      const money = Object.keys(extra).filter((f) => setsBalance(f, extra[f], controlBody) && balanceIn(body, f) === extra[f]);
+      const stuck = [...privileges, ...money];
       if (!stuck.length) return;
+      const shownAs = (b: unknown, f: string) => `${f} = ${JSON.stringify((money.includes(f) ? balanceIn(b, f) : privilegedIn(b, f)) ?? null)}`;
+      const impact = [privileges.length ? 'Anyone can register as an administrator.' : '', money.length ? 'Anyone can register with the balance or credit of their choosing.' : ''].filter(Boolean).join(' ');
       yield {
         parameter: stuck.join(', '),
         description:
-          `${describeEndpoint(ep)} accepts privilege fields from the client: a user registered with ${stuck.map((f) => `"${f}": ${JSON.stringify(extra[f])}`).join(', ')} ` +
-          `shows ${stuck.map((f) => `${f} = ${JSON.stringify(privilegedIn(body, f))}`).join(', ')} in its own profile, where a user registered normally shows ` +
-          `${stuck.map((f) => `${f} = ${JSON.stringify(privilegedIn(controlBody, f) ?? null)}`).join(', ')}. Anyone can register as an administrator.`,
-        notes: [`Both users were registered by the scan with ${ep.method} ${ep.path}; each read its own profile with its own credential.`],
+          `${describeEndpoint(ep)} accepts ${privileges.length ? 'privilege' : ''}${privileges.length && money.length ? ' and ' : ''}${money.length ? 'balance' : ''} fields from the client (mass assignment): ` +
+          `a user registered with ${stuck.map((f) => `"${f}": ${JSON.stringify(extra[f])}`).join(', ')} ` +
+          `shows ${stuck.map((f) => shownAs(body, f)).join(', ')} in its own profile, where a user registered normally shows ` +
+          `${stuck.map((f) => shownAs(controlBody, f)).join(', ')}. ${impact}`,
+        notes: [`Both users were registered by the scan with ${ep.method} ${ep.path}; each read its own profile (${describeProfile(profile)}) with its own credential.`],
         exchanges: [
           { label: 'Attack: registration with privilege fields', exchange: made.registration },
           { label: `Proof: ${made.session.name}'s own profile`, exchange: profile },
@@ -134,6 +145,10 @@ export const signupMassAssignment = defineCheck({
     }
   },
 });
+
+function describeProfile(ex: { request: { method: string; url: string } }): string {
+  return `${ex.request.method} ${new URL(ex.request.url).pathname}`;
+}
 
 /** Privilege-looking field names in a profile ("is_moderator", "account_type"), for the focused attempt. */
 function collectPrivilegeNames(body: unknown): string[] {
