@@ -11,6 +11,7 @@ import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { applyLearned, CREATE_RETRIES, learnFromRefusal, relearned, type LearnedField } from './create-learning';
+import { listingForField, uniquenessRefusal, variedBody } from './create-conflicts';
 import type { DeclaredParam } from './declared-objects';
 import { enumPathValue, hasBlankExampleFields, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
 
@@ -199,6 +200,9 @@ export class ResourcePool {
   private readonly idNames = new Map<string, string>();
   /** Per create operation, the body fields its validation errors named (create-learning.ts). */
   private readonly learnt = new Map<Endpoint, { fields: LearnedField[]; created: boolean; tries: number }>();
+  /** Create operations answered 2xx at least once, and per operation and id field the retries that varied it (create-conflicts.ts). */
+  private readonly createdOps = new Set<string>();
+  private readonly conflictTurns = new Map<string, number>();
 
   constructor(private readonly deps: ResourceDeps) {
     for (const e of deps.endpoints) {
@@ -418,9 +422,17 @@ export class ResourcePool {
       if (exchange.ok) this.learnt.set(producer, { fields, created: true, tries: learnt.tries });
     }
     if (!exchange.ok) {
+      const varied = await this.variedCreate(request, exchange, key, []);
+      if (varied) {
+        request = varied;
+        exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+      }
+    }
+    if (!exchange.ok) {
       this.failures.push({ producer, key, exchange, reason: exchange.error ?? `status ${exchange.status}` });
       return null;
     }
+    this.createdOps.add(producer.id);
     const segs = normalizeTemplate(producer.path).split('/').filter((s) => s && s !== '{}');
     const collection = segs[segs.length - 1] ?? null;
     const consumerParam = this.consumerParamName(producer);
@@ -433,6 +445,39 @@ export class ResourcePool {
     const obj: CreatedObject = { id: found.id, key, producer, exchange, location: found.location, parents: parents.values, sent: request.bodyValue };
     this.all.push(obj);
     return obj;
+  }
+
+  /** Records a create the checks sent that the API accepted (a later bare "validation error" on it may then be a duplicate). */
+  noteCreated(endpoint: Endpoint): void {
+    this.createdOps.add(endpoint.id);
+  }
+
+  /**
+   * The create again with its other id fields changed, when its answer says the combination exists
+   * (create-conflicts.ts); the fields in `keep` (the one under test, the caller's own parent) stay.
+   * Null when the answer is another refusal or no field can change.
+   */
+  async variedCreate(request: PreparedRequest, answer: Exchange, key: KeyNumber, keep: readonly string[]): Promise<PreparedRequest | null> {
+    const endpoint = request.endpoint;
+    if (!endpoint) return null;
+    const refusal = uniquenessRefusal(answer, this.createdOps.has(endpoint.id));
+    if (!refusal) return null;
+    const body = await variedBody(
+      request.bodyValue,
+      keep,
+      refusal,
+      async (field) => {
+        const list = listingForField(this.deps.endpoints, field);
+        return list ? this.harvest(list, key, field) : [];
+      },
+      (field) => {
+        const k = `${endpoint.id}\n${field}`;
+        const turn = this.conflictTurns.get(k) ?? 0;
+        this.conflictTurns.set(k, turn + 1);
+        return turn;
+      },
+    );
+    return body ? mutate(request, { bodyValue: body }) : null;
   }
 
   /** The name consumers give the id ({petId} in /pets/{petId}), to look for it in the create response. */

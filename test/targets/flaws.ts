@@ -384,6 +384,12 @@ export const FLAWS = {
   },
 
   // ---- API6 Sensitive business flows ---------------------------------------------------------
+  'reservation-quantity': {
+    owasp: 'API6',
+    technique: 'API6 out-of-range business values behind a unique pair (a create the scan must vary to reach the rule)',
+    description: 'POST /api/v2/reservations {"productId", "quantity"} stores a quantity below its minimum of 1. A user holds one reservation per product (409 when the pair exists), so a second create of the spec\'s example product is refused before the quantity is judged: another product must be named.',
+    hardened: '400 for a quantity below 1.',
+  },
   'negative-quantity': {
     owasp: 'API6',
     technique: 'API6 out-of-range business values (negative quantity)',

@@ -541,6 +541,12 @@ export const PROBES: Record<FlawId, Probe> = {
   },
 
   // ---- API6 ----
+  'reservation-quantity': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/reservations', { key: t.users.alice.key, body: { productId: 3, quantity: -2 } });
+      return r(c.status === 201 && c.json?.quantity === -2, brief(c));
+    },
+  },
   'negative-quantity': {
     async run(t) {
       const c = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: -2 }] } });

@@ -66,6 +66,14 @@ export const SCHEMAS = {
     },
     ['cartId', 'sku', 'quantity'],
   ),
+  Reservation: obj({ id: int(), productId: int(), quantity: int(), status: str({ example: 'held' }) }),
+  ReservationRequest: obj(
+    {
+      productId: int({ minimum: 1, description: 'The product to reserve (one reservation per product).', example: 12 }),
+      quantity: int({ minimum: 1, maximum: 5, example: 1 }),
+    },
+    ['productId', 'quantity'],
+  ),
   SignupRequest: obj(
     {
       username: str({ pattern: '^[a-z0-9_.-]{3,32}$', minLength: 3, maxLength: 32, example: 'dana_k' }),

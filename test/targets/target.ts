@@ -44,6 +44,7 @@ import { registerSupport } from './routes/support';
 import { registerLegacyFiles } from './routes/legacy-files';
 import { registerAvatar } from './routes/avatar';
 import { registerCartItems, registerCarts } from './routes/carts';
+import { registerReservations } from './routes/reservations';
 import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
 
@@ -290,6 +291,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerPromotions(router, state);
   registerTools(router, state);
   registerFeedback(router, state);
+  registerReservations(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');
