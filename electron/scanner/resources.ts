@@ -12,6 +12,7 @@ import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { applyLearned, CREATE_RETRIES, learnFromRefusal, relearned, type LearnedField } from './create-learning';
 import { listingForField, uniquenessRefusal, variedBody } from './create-conflicts';
+import { idFromListing, uniqueValuesSent } from './created-from-listing';
 import type { DeclaredParam } from './declared-objects';
 import { enumPathValue, hasBlankExampleFields, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
 
@@ -437,7 +438,7 @@ export class ResourcePool {
     const collection = segs[segs.length - 1] ?? null;
     const consumerParam = this.consumerParamName(producer);
     // An API that answers only "created" is addressed by a natural key the client chose (/books/{book_title}): the value sent.
-    const found = createdId(exchange, consumerParam, collection) ?? sentKey(request.bodyValue, consumerParam);
+    const found = createdId(exchange, consumerParam, collection) ?? sentKey(request.bodyValue, consumerParam) ?? (await this.listedId(producer, key, request, unique, collection));
     if (!found) {
       this.failures.push({ producer, key, exchange, reason: 'no id in the response body or Location header' });
       return null;
@@ -445,6 +446,25 @@ export class ResourcePool {
     const obj: CreatedObject = { id: found.id, key, producer, exchange, location: found.location, parents: parents.values, sent: request.bodyValue };
     this.all.push(obj);
     return obj;
+  }
+
+  /**
+   * The id of an object a create made without naming it: the entry of the GET on the create's own path
+   * (read as the same key) that holds the unique values the create sent (created-from-listing.ts).
+   */
+  async listedId(producer: Endpoint, key: KeyNumber, sent: PreparedRequest, unique: string | null, collection: string | null): Promise<{ id: string; location: null } | null> {
+    const list = this.lists.get(normalizeTemplate(producer.path));
+    const values = uniqueValuesSent(sent.bodyValue, unique);
+    if (!list || !values.length) return null;
+    const ex = await this.deps.engine.send(toProbe({ ...sent, endpoint: list, method: 'GET', body: null, bodyValue: undefined, url: new URL(sent.url), headers: Object.fromEntries(Object.entries(sent.headers).filter(([h]) => h !== 'content-type')) }, { kind: 'key', key }), this.deps.budgetsFor(list));
+    const id = ex.ok ? idFromListing(ex.json(), values, collection) : null;
+    return id ? { id, location: null } : null;
+  }
+
+  /** Records an object a check created and found (its answer or its listing named the id): the ledger counts it as the key's own. */
+  recordCreated(obj: CreatedObject): void {
+    if (!this.all.some((o) => o.id === obj.id && o.producer === obj.producer)) this.all.push(obj);
+    this.createdOps.add(obj.producer.id);
   }
 
   /** Records a create the checks sent that the API accepted (a later bare "validation error" on it may then be a duplicate). */
