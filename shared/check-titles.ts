@@ -10,6 +10,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api1-use-after-delete': 'Object still readable after it was deleted',
   'api1-graphql-bola': "Another user's object readable through a GraphQL argument",
   'api1-bola-forged-owner': "Object created in another user's name (forged owner)",
+  'api1-bola-body-id-update': "Another user's object changed through an id in the body",
   'api2-credentials-not-enforced': 'Endpoint accepts missing or invalid credentials',
   'api2-graphql-unauthenticated': 'GraphQL query returns private data without credentials',
   'api2-jwt-tampering': 'Tampered JWT accepted',

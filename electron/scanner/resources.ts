@@ -11,6 +11,8 @@ import { authSpecFor, type ScanSecurity } from './identities/placement';
 import type { Budget, HttpEngine } from './http/engine';
 import { type Exchange, type KeyNumber } from './http/exchange';
 import { applyLearned, CREATE_RETRIES, learnFromRefusal, relearned, type LearnedField } from './create-learning';
+import { listingForField, uniquenessRefusal, variedBody } from './create-conflicts';
+import { idFromListing, uniqueValuesSent } from './created-from-listing';
 import type { DeclaredParam } from './declared-objects';
 import { enumPathValue, hasBlankExampleFields, mutate, pathParamNames, prepareRequest, synthesizedPathValue, toProbe, type PathValue, type PreparedRequest } from './requests';
 
@@ -199,6 +201,9 @@ export class ResourcePool {
   private readonly idNames = new Map<string, string>();
   /** Per create operation, the body fields its validation errors named (create-learning.ts). */
   private readonly learnt = new Map<Endpoint, { fields: LearnedField[]; created: boolean; tries: number }>();
+  /** Create operations answered 2xx at least once, and per operation and id field the retries that varied it (create-conflicts.ts). */
+  private readonly createdOps = new Set<string>();
+  private readonly conflictTurns = new Map<string, number>();
 
   constructor(private readonly deps: ResourceDeps) {
     for (const e of deps.endpoints) {
@@ -418,14 +423,22 @@ export class ResourcePool {
       if (exchange.ok) this.learnt.set(producer, { fields, created: true, tries: learnt.tries });
     }
     if (!exchange.ok) {
+      const varied = await this.variedCreate(request, exchange, key, []);
+      if (varied) {
+        request = varied;
+        exchange = await this.deps.engine.send(toProbe(request, { kind: 'key', key }), this.deps.budgetsFor(producer));
+      }
+    }
+    if (!exchange.ok) {
       this.failures.push({ producer, key, exchange, reason: exchange.error ?? `status ${exchange.status}` });
       return null;
     }
+    this.createdOps.add(producer.id);
     const segs = normalizeTemplate(producer.path).split('/').filter((s) => s && s !== '{}');
     const collection = segs[segs.length - 1] ?? null;
     const consumerParam = this.consumerParamName(producer);
     // An API that answers only "created" is addressed by a natural key the client chose (/books/{book_title}): the value sent.
-    const found = createdId(exchange, consumerParam, collection) ?? sentKey(request.bodyValue, consumerParam);
+    const found = createdId(exchange, consumerParam, collection) ?? sentKey(request.bodyValue, consumerParam) ?? (await this.listedId(producer, key, request, unique, collection));
     if (!found) {
       this.failures.push({ producer, key, exchange, reason: 'no id in the response body or Location header' });
       return null;
@@ -433,6 +446,58 @@ export class ResourcePool {
     const obj: CreatedObject = { id: found.id, key, producer, exchange, location: found.location, parents: parents.values, sent: request.bodyValue };
     this.all.push(obj);
     return obj;
+  }
+
+  /**
+   * The id of an object a create made without naming it: the entry of the GET on the create's own path
+   * (read as the same key) that holds the unique values the create sent (created-from-listing.ts).
+   */
+  async listedId(producer: Endpoint, key: KeyNumber, sent: PreparedRequest, unique: string | null, collection: string | null): Promise<{ id: string; location: null } | null> {
+    const list = this.lists.get(normalizeTemplate(producer.path));
+    const values = uniqueValuesSent(sent.bodyValue, unique);
+    if (!list || !values.length) return null;
+    const ex = await this.deps.engine.send(toProbe({ ...sent, endpoint: list, method: 'GET', body: null, bodyValue: undefined, url: new URL(sent.url), headers: Object.fromEntries(Object.entries(sent.headers).filter(([h]) => h !== 'content-type')) }, { kind: 'key', key }), this.deps.budgetsFor(list));
+    const id = ex.ok ? idFromListing(ex.json(), values, collection) : null;
+    return id ? { id, location: null } : null;
+  }
+
+  /** Records an object a check created and found (its answer or its listing named the id): the ledger counts it as the key's own. */
+  recordCreated(obj: CreatedObject): void {
+    if (!this.all.some((o) => o.id === obj.id && o.producer === obj.producer)) this.all.push(obj);
+    this.createdOps.add(obj.producer.id);
+  }
+
+  /** Records a create the checks sent that the API accepted (a later bare "validation error" on it may then be a duplicate). */
+  noteCreated(endpoint: Endpoint): void {
+    this.createdOps.add(endpoint.id);
+  }
+
+  /**
+   * The create again with its other id fields changed, when its answer says the combination exists
+   * (create-conflicts.ts); the fields in `keep` (the one under test, the caller's own parent) stay.
+   * Null when the answer is another refusal or no field can change.
+   */
+  async variedCreate(request: PreparedRequest, answer: Exchange, key: KeyNumber, keep: readonly string[]): Promise<PreparedRequest | null> {
+    const endpoint = request.endpoint;
+    if (!endpoint) return null;
+    const refusal = uniquenessRefusal(answer, this.createdOps.has(endpoint.id));
+    if (!refusal) return null;
+    const body = await variedBody(
+      request.bodyValue,
+      keep,
+      refusal,
+      async (field) => {
+        const list = listingForField(this.deps.endpoints, field);
+        return list ? this.harvest(list, key, field) : [];
+      },
+      (field) => {
+        const k = `${endpoint.id}\n${field}`;
+        const turn = this.conflictTurns.get(k) ?? 0;
+        this.conflictTurns.set(k, turn + 1);
+        return turn;
+      },
+    );
+    return body ? mutate(request, { bodyValue: body }) : null;
   }
 
   /** The name consumers give the id ({petId} in /pets/{petId}), to look for it in the create response. */

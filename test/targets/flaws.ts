@@ -61,6 +61,12 @@ export const FLAWS = {
     description: 'POST /api/v2/cart-items {"cartId", "sku", "quantity"} checks that the first cartId in the raw body is the caller\'s cart but stores the last one: a body with the caller\'s cartId, then another user\'s, puts an item into their cart (a plain swap is refused with 404).',
     hardened: 'The body is parsed once; an item goes only into the caller\'s own cart (404 otherwise).',
   },
+  'bola-body-id-update': {
+    owasp: 'API1',
+    technique: 'API1.2 create then steal, with the object named in the update\'s body and its id only in the listing',
+    description: 'PATCH /api/v2/stores/tips {"id", "text"} edits any tip: it does not check that the tip is the caller\'s. A tip is written with PUT /api/v2/stores/{storeId}/tips, whose answer is only {"status": "success"}; its _id shows only in GET /api/v2/stores/{storeId}/tips, which names authors by e-mail.',
+    hardened: '404 for a tip another user wrote.',
+  },
   'bola-create-read': {
     owasp: 'API1',
     technique: 'API1.2 create then steal: read',
@@ -384,6 +390,12 @@ export const FLAWS = {
   },
 
   // ---- API6 Sensitive business flows ---------------------------------------------------------
+  'reservation-quantity': {
+    owasp: 'API6',
+    technique: 'API6 out-of-range business values behind a unique pair (a create the scan must vary to reach the rule)',
+    description: 'POST /api/v2/reservations {"productId", "quantity"} stores a quantity below its minimum of 1. A user holds one reservation per product (409 when the pair exists), so a second create of the spec\'s example product is refused before the quantity is judged: another product must be named.',
+    hardened: '400 for a quantity below 1.',
+  },
   'negative-quantity': {
     owasp: 'API6',
     technique: 'API6 out-of-range business values (negative quantity)',

@@ -122,6 +122,16 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(c.status === 201 && c.json?.cartId === 2, brief(c));
     },
   },
+  'bola-body-id-update': {
+    async run(t) {
+      const text = `bob-tip-${uniq()}`;
+      await call(t, 'PUT', '/api/v2/stores/3/tips', { key: t.users.bob.key, body: { text } });
+      const list = await call(t, 'GET', '/api/v2/stores/3/tips', { key: t.users.bob.key });
+      const id = (list.json?.data as { _id: string; text: string }[] | undefined)?.find((x) => x.text === text)?._id ?? '';
+      const c = await call(t, 'PATCH', '/api/v2/stores/tips', { key: t.users.alice.key, body: { id, text: 'edited by alice' } });
+      return r(c.status === 200 && c.json?.data?.text === 'edited by alice', brief(c));
+    },
+  },
   'bola-create-read': {
     async run(t) {
       const title = `alice-secret-${uniq()}`;
@@ -541,6 +551,12 @@ export const PROBES: Record<FlawId, Probe> = {
   },
 
   // ---- API6 ----
+  'reservation-quantity': {
+    async run(t) {
+      const c = await call(t, 'POST', '/api/v2/reservations', { key: t.users.alice.key, body: { productId: 3, quantity: -2 } });
+      return r(c.status === 201 && c.json?.quantity === -2, brief(c));
+    },
+  },
   'negative-quantity': {
     async run(t) {
       const c = await call(t, 'POST', '/api/v2/orders', { key: t.users.alice.key, body: { items: [{ productId: 12, quantity: -2 }] } });

@@ -66,6 +66,16 @@ export const SCHEMAS = {
     },
     ['cartId', 'sku', 'quantity'],
   ),
+  Reservation: obj({ id: int(), productId: int(), quantity: int(), status: str({ example: 'held' }) }),
+  TipRequest: obj({ text: str({ minLength: 1, maxLength: 500, example: 'Come early on Saturdays.' }) }, ['text']),
+  TipEdit: obj({ id: str({ minLength: 1, maxLength: 64, example: '64b7f0c2a1e4d3b2c1a09f8e' }), text: str({ minLength: 1, maxLength: 500, example: 'Come early on Sundays too.' }) }, ['id', 'text']),
+  ReservationRequest: obj(
+    {
+      productId: int({ minimum: 1, description: 'The product to reserve (one reservation per product).', example: 12 }),
+      quantity: int({ minimum: 1, maximum: 5, example: 1 }),
+    },
+    ['productId', 'quantity'],
+  ),
   SignupRequest: obj(
     {
       username: str({ pattern: '^[a-z0-9_.-]{3,32}$', minLength: 3, maxLength: 32, example: 'dana_k' }),

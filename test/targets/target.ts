@@ -45,6 +45,8 @@ import { registerSupport } from './routes/support';
 import { registerLegacyFiles } from './routes/legacy-files';
 import { registerAvatar } from './routes/avatar';
 import { registerCartItems, registerCarts } from './routes/carts';
+import { registerReservations } from './routes/reservations';
+import { registerStoreTips } from './routes/store-tips';
 import { registerWebClient } from './routes/web-client';
 import { buildSpec } from './spec';
 
@@ -292,6 +294,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerPromotions(router, state);
   registerTools(router, state);
   registerFeedback(router, state);
+  registerReservations(router, state);
+  registerStoreTips(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

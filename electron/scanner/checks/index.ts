@@ -8,6 +8,7 @@ import { bolaIdSwap, bolaTokenSwap } from './api1-object-authorization/id-swaps'
 import { bolaEncodedIdSwap } from './api1-object-authorization/encoded-id-swap';
 import { graphqlBola } from './api1-object-authorization/graphql-bola';
 import { bolaForgedOwner } from './api1-object-authorization/forged-owner';
+import { bolaBodyIdUpdate } from './api1-object-authorization/body-id-update';
 import { authBruteForce } from './api2-authentication/brute-force';
 import { changeWithoutCurrentPassword } from './api2-authentication/reauthentication';
 import { shortCodeBruteForce } from './api2-authentication/short-codes';
@@ -97,6 +98,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   useAfterDelete,
   graphqlBola,
   bolaForgedOwner,
+  bolaBodyIdUpdate,
   noOrInvalidCredentials,
   graphqlUnauthenticated,
   jwtTampering,

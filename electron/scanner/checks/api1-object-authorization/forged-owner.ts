@@ -8,9 +8,10 @@ import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, KeyNumber } from '../../http/exchange';
 import { mutate, pathParamNames, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
-import { asKey, isIdLike, isObj, keyLabel, otherKey, privilegedKey, propOf, requestLine, resourceObject, sameValue, schemaShape, schemaType } from '../common/objects';
+import { isIdLike, isObj, keyLabel, otherKey, privilegedKey, propOf, requestLine, resourceObject, sameValue, schemaShape, schemaType } from '../common/objects';
 import { isOwnerField, ledgerIdsFor, ledgers, type LearnedValue, type OwnershipLedger } from '../common/ownership';
 import { OWASP_API1 } from '../common/references';
+import { sendCreate } from '../common/varied-creates';
 import { readsObject, REFS, REMEDIATION, WRITE_CVSS } from './id-swaps';
 
 const AUTH_WORDS = /(^|[^a-z])(log-?in|sign-?in|sign-?up|register|token|auth|password|reset|verify|otp)([^a-z]|$)/i;
@@ -106,16 +107,17 @@ export const bolaForgedOwner = defineCheck({
         if (!base || !isObj(base.bodyValue)) return;
         const body = base.bodyValue;
         // The field is the owner when the API fills in the caller's own id without it; a parent id must be stored as sent.
+        // A create the API refuses as a duplicate (the pair exists) goes again with its other ids changed, the field under test kept.
         const first = owner
-          ? await ctx.sendPrepared(mutate(base, { bodyValue: Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)) }), asKey(attacker))
-          : await ctx.sendPrepared(mutate(base, { bodyValue: { ...body, [field]: typed(ep, field, own.value) } }), asKey(attacker));
+          ? await sendCreate(ctx, mutate(base, { bodyValue: Object.fromEntries(Object.entries(body).filter(([k]) => k !== field)) }), attacker, [field])
+          : await sendCreate(ctx, mutate(base, { bodyValue: { ...body, [field]: typed(ep, field, own.value) } }), attacker, [field]);
         if (!first.ok || !sameValue(own.value, String(storedValue(first, field) ?? ''))) continue;
         const fresh = (await ctx.prepare(ep, attacker, 'write')) ?? base;
         const freshBody = isObj(fresh.bodyValue) ? fresh.bodyValue : body;
-        let attack = await ctx.sendPrepared(mutate(fresh, { bodyValue: { ...freshBody, [field]: typed(ep, field, theirs.value) } }), asKey(attacker));
+        let attack = await sendCreate(ctx, mutate(fresh, { bodyValue: { ...freshBody, [field]: typed(ep, field, theirs.value) } }), attacker, [field]);
         let how = `set ${field} to ${keyLabel(victim)}'s value`;
         if (!attack.ok && ctx.budgetLeft() > 0) {
-          attack = await ctx.sendPrepared(polluted({ ...fresh, bodyValue: freshBody }, field, typed(ep, field, own.value), typed(ep, field, theirs.value)), asKey(attacker));
+          attack = await sendCreate(ctx, { ...fresh, bodyValue: freshBody }, attacker, [field], (r) => polluted(r, field, typed(ep, field, own.value), typed(ep, field, theirs.value)));
           how = `sent ${field} twice, its own value first and ${keyLabel(victim)}'s last (the API refused ${keyLabel(victim)}'s value alone, so it checks one occurrence and stores the other)`;
         }
         if (!attack.ok || !sameValue(theirs.value, String(storedValue(attack, field) ?? ''))) continue;

@@ -11,6 +11,7 @@ import { injectionPoints, type InjectionPoint } from '../common/input-points';
 import { asKey, isIdLike, isObj, propOf, resourceObject, sameValue, schemaType, type Json } from '../common/objects';
 import { withOwnParents } from '../common/ownership';
 import { OWASP_API6 } from '../common/references';
+import { ownParentFields, sendCreate } from '../common/varied-creates';
 import type { CheckContext } from '../types';
 
 type ValueKind = 'money' | 'count' | 'rating' | 'percent' | 'bounded';
@@ -93,7 +94,9 @@ interface Accepted {
 
 async function tryValue(ctx: CheckContext, target: Target, c: Candidate, value: number): Promise<Accepted | null> {
   if (ctx.budgetLeft() < 2) return null;
-  const attack = await ctx.sendPrepared(c.point.with(value), asKey(1));
+  // A create refused as a duplicate (the caller's parent already holds that product) goes again with its other ids changed.
+  const request = c.point.with(value);
+  const attack = request.method === 'POST' ? await sendCreate(ctx, request, 1, [c.point.key, ...ownParentFields(ctx, request, 1)]) : await ctx.sendPrepared(request, asKey(1));
   if (!attack.ok) return null;
   const read = await target.readBack(attack, 1);
   if (!read?.ok) return null;
