@@ -25,6 +25,7 @@ import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
 import { registerFeedback } from './routes/feedback';
+import { registerRatings } from './routes/ratings';
 import { registerBulletins } from './routes/bulletins';
 import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
@@ -290,6 +291,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerPromotions(router, state);
   registerTools(router, state);
   registerFeedback(router, state);
+  registerRatings(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { Endpoint } from '../../shared/contract';
+import { fillBody, solveChallenge } from './challenge-fill';
+
+const write = (properties: Record<string, unknown>): Endpoint =>
+  ({ id: 'w', method: 'POST', path: '/feedback', request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties } } }) as unknown as Endpoint;
+
+describe('solveChallenge', () => {
+  it('takes the answer a challenge hands out, with its id and the names a body may use for it', () => {
+    expect(solveChallenge({ captchaId: 3, captcha: '5*3-1', answer: '14' }, true)).toMatchObject({ idField: 'captchaId', id: 3, answerFields: ['captcha', 'answer'], answer: '14', how: 'leaked' });
+  });
+  it('works out an arithmetic question when the answer stays on the server', () => {
+    expect(solveChallenge({ challengeId: 'c-1', question: '7 + 3 * 2' }, false)).toMatchObject({ idField: 'challengeId', id: 'c-1', answerFields: ['question'], answer: 13, how: 'computed' });
+  });
+  it('gives up on what a script cannot answer: a picture, a riddle, no id, code in the question', () => {
+    expect(solveChallenge({ captchaId: 'k', image: 'data:image/png;base64,AAA' }, true)).toBeNull();
+    expect(solveChallenge({ id: 7, question: 'Name the capital of France' }, true)).toBeNull();
+    expect(solveChallenge({ question: '7 + 3' }, true)).toBeNull();
+    expect(solveChallenge({ id: 7, question: 'process.exit(1)' }, true)).toBeNull();
+  });
+});
+
+describe('fillBody', () => {
+  it('puts the id and the answer into the fields the body has for them, typed as the body holds them', () => {
+    const solved = solveChallenge({ captchaId: 9, captcha: '2*4-1', answer: '7' }, true)!;
+    const ep = write({ captchaId: { type: 'integer' }, captcha: { type: 'string' }, comment: { type: 'string' } });
+    expect(fillBody(ep, { captchaId: 0, captcha: '7', comment: 'hi', rating: 0 }, solved, false)).toEqual({ captchaId: 9, captcha: '7', comment: 'hi', rating: 0 });
+    const computed = solveChallenge({ challengeId: 'c-2', question: '6 x 7' }, false)!;
+    expect(fillBody(write({}), { challengeId: 'x', answer: '1', message: 'm' }, computed, false)).toEqual({ challengeId: 'c-2', answer: '42', message: 'm' });
+  });
+  it('adds the fields under the challenge\'s own names for a write learnt guarded from its refusal, and only then', () => {
+    const solved = solveChallenge({ captchaId: 4, captcha: '3 * 5 - 2' }, true)!;
+    expect(fillBody(write({}), { rating: 4 }, solved, true)).toEqual({ rating: 4, captchaId: 4, captcha: '13' });
+    expect(fillBody(write({}), { rating: 4 }, solved, false)).toEqual({ rating: 4 });
+  });
+});
