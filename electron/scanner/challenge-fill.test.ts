@@ -3,7 +3,7 @@ import type { Endpoint } from '../../shared/contract';
 import { fillBody, solveChallenge } from './challenge-fill';
 
 const write = (properties: Record<string, unknown>): Endpoint =>
-  ({ id: 'w', method: 'POST', path: '/feedback', request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties } } }) as unknown as Endpoint;
+  ({ id: 'w', method: 'POST', path: '/feedback', parameters: [], request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties } } }) as unknown as Endpoint;
 
 describe('solveChallenge', () => {
   it('takes the answer a challenge hands out, with its id and the names a body may use for it', () => {
@@ -23,14 +23,23 @@ describe('solveChallenge', () => {
 describe('fillBody', () => {
   it('puts the id and the answer into the fields the body has for them, typed as the body holds them', () => {
     const solved = solveChallenge({ captchaId: 9, captcha: '2*4-1', answer: '7' }, true)!;
-    const ep = write({ captchaId: { type: 'integer' }, captcha: { type: 'string' }, comment: { type: 'string' } });
+    const ep = write({ captchaId: { type: 'integer', example: 0 }, captcha: { type: 'string', example: '7' }, comment: { type: 'string' } });
     expect(fillBody(ep, { captchaId: 0, captcha: '7', comment: 'hi', rating: 0 }, solved, false)).toEqual({ captchaId: 9, captcha: '7', comment: 'hi', rating: 0 });
     const computed = solveChallenge({ challengeId: 'c-2', question: '6 x 7' }, false)!;
-    expect(fillBody(write({}), { challengeId: 'x', answer: '1', message: 'm' }, computed, false)).toEqual({ challengeId: 'c-2', answer: '42', message: 'm' });
+    const form = write({ challengeId: { type: 'string', example: 'x' }, answer: { type: 'string', example: '1' }, message: { type: 'string' } });
+    expect(fillBody(form, { challengeId: 'x', answer: '1', message: 'm' }, computed, false)).toEqual({ challengeId: 'c-2', answer: '42', message: 'm' });
   });
   it('adds the fields under the challenge\'s own names for a write learnt guarded from its refusal, and only then', () => {
     const solved = solveChallenge({ captchaId: 4, captcha: '3 * 5 - 2' }, true)!;
     expect(fillBody(write({}), { rating: 4 }, solved, true)).toEqual({ rating: 4, captchaId: 4, captcha: '13' });
     expect(fillBody(write({}), { rating: 4 }, solved, false)).toEqual({ rating: 4 });
+  });
+  it('leaves a check\'s probe of the challenge\'s own fields as the check made it', () => {
+    const solved = solveChallenge({ captchaId: 4, captcha: '3 * 5 - 2' }, true)!;
+    const ep = write({ captchaId: { type: 'integer', example: 1, maximum: 1000 }, captcha: { type: 'string', example: '10', maxLength: 20 } });
+    const long = 'A'.repeat(200);
+    expect(fillBody(ep, { captchaId: 1, captcha: long }, solved, false)).toEqual({ captchaId: 4, captcha: long });
+    expect(fillBody(ep, { captchaId: 10001, captcha: "1' OR '1'='1" }, solved, false)).toEqual({ captchaId: 10001, captcha: "1' OR '1'='1" });
+    expect(fillBody(ep, { captchaId: 1, captcha: 'portcullis-k3' }, solved, false)).toEqual({ captchaId: 4, captcha: '13' });
   });
 });

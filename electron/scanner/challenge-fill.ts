@@ -95,16 +95,40 @@ function answerKeys(keys: Iterable<string>, shape: SolvedChallenge): string[] {
   return [...keys].filter((k) => k !== shape.idField && (shape.answerFields.includes(k) || ANSWER_KEY.test(k)));
 }
 
+/** Per operation, the body its requests are built with (the example's or the schema's values), to tell them from a probe. */
+const builtBodies = new WeakMap<Endpoint, Record<string, unknown>>();
+
+function builtBody(endpoint: Endpoint): Record<string, unknown> {
+  let body = builtBodies.get(endpoint);
+  if (!body) {
+    const value = prepareRequest(endpoint, { base: () => new URL('http://localhost/'), placements: [], pathValues: {} }).bodyValue;
+    body = isObj(value) ? value : {};
+    builtBodies.set(endpoint, body);
+  }
+  return body;
+}
+
+/**
+ * A value the request was built with (absent, the example's or the schema's value, a value the scan made up), not a
+ * check's probe of the field itself (an oversized string, an injection, a number past a limit): only those are
+ * replaced, so a probe of the challenge's own fields still reaches the API as the check made it.
+ */
+function replaceable(endpoint: Endpoint, key: string, v: unknown): boolean {
+  if (v === undefined) return true;
+  if (typeof v === 'string' && /^portcullis(-[\w-]*)?$/.test(v)) return true;
+  return JSON.stringify(v) === JSON.stringify(builtBody(endpoint)[key]);
+}
+
 /**
  * The body with a challenge's id and answer in the fields that take them. With `addMissing` (a write learnt
  * guarded from its refusal, whose body may not name the fields) they are added under the challenge's own names.
  */
 export function fillBody(endpoint: Endpoint, body: Record<string, unknown>, solved: SolvedChallenge, addMissing: boolean): Record<string, unknown> {
   const out = { ...body };
-  if (solved.idField in out || addMissing) out[solved.idField] = typedFor(endpoint, solved.idField, out[solved.idField], solved.id, solved);
+  if ((solved.idField in out || addMissing) && replaceable(endpoint, solved.idField, out[solved.idField])) out[solved.idField] = typedFor(endpoint, solved.idField, out[solved.idField], solved.id, solved);
   let keys = answerKeys(Object.keys(out), solved);
   if (!keys.length && addMissing) keys = solved.answerFields.length ? solved.answerFields : ['answer'];
-  for (const k of keys) out[k] = typedFor(endpoint, k, out[k], solved.answer, solved);
+  for (const k of keys) if (replaceable(endpoint, k, out[k])) out[k] = typedFor(endpoint, k, out[k], solved.answer, solved);
   return out;
 }
 
