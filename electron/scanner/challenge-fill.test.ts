@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../shared/contract';
-import { fillBody, solveChallenge } from './challenge-fill';
+import { ChallengeFiller, fillBody, solveChallenge } from './challenge-fill';
+import type { ProbeRequest } from './http/engine';
+import { Exchange } from './http/exchange';
 
 const write = (properties: Record<string, unknown>): Endpoint =>
   ({ id: 'w', method: 'POST', path: '/feedback', parameters: [], request_body: { required: true, content_type: 'application/json', schema: { type: 'object', properties } } }) as unknown as Endpoint;
@@ -41,5 +43,35 @@ describe('fillBody', () => {
     expect(fillBody(ep, { captchaId: 1, captcha: long }, solved, false)).toEqual({ captchaId: 4, captcha: long });
     expect(fillBody(ep, { captchaId: 10001, captcha: "1' OR '1'='1" }, solved, false)).toEqual({ captchaId: 10001, captcha: "1' OR '1'='1" });
     expect(fillBody(ep, { captchaId: 1, captcha: 'portcullis-k3' }, solved, false)).toEqual({ captchaId: 4, captcha: '13' });
+  });
+});
+
+describe('ChallengeFiller', () => {
+  const get = (id: string, path: string) => ({ id, method: 'GET', path, parameters: [], request_body: null, operation_id: null }) as unknown as Endpoint;
+  const answer = (op: string, path: string, body: unknown) =>
+    new Exchange(1, { method: 'GET', url: `http://api.test${path}`, headers: {}, body: null, auth: { kind: 'none' }, placements: [], operation: op }, { status: 200, headers: {}, body: JSON.stringify(body), bytes: 10, truncated: false }, null, 1);
+
+  it('learns an unnamed route from an answer that hands out an arithmetic challenge, but not one with a bare id (a quiz, a calculator)', async () => {
+    const sent: ProbeRequest[] = [];
+    const quiz = get('q', '/quiz/next');
+    const verify = get('v', '/human/verify');
+    const post = { ...write({ id: { type: 'integer' }, token: { type: 'string' }, answer: { type: 'string' }, text: { type: 'string' } }), id: 'p' } as Endpoint;
+    const filler = new ChallengeFiller({
+      endpoints: [quiz, verify, post],
+      base: (p) => new URL(p, 'http://api.test/'),
+      send: (r) => {
+        sent.push(r);
+        return Promise.resolve(answer('v', '/human/verify', { token: `t${sent.length}`, question: '2 + 3', answer: '5' }));
+      },
+    });
+    const req = (body: unknown): ProbeRequest => ({ method: 'POST', url: 'http://api.test/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), operation: 'p' });
+    filler.observe(answer('q', '/quiz/next', { id: 4, question: '2 + 3', answer: '5' }));
+    expect(await filler.fill(req({ id: 4, answer: '1', text: 'x' }))).toBeNull();
+    expect(sent).toEqual([]);
+    filler.observe(answer('v', '/human/verify', { token: 't0', question: '2 + 3', answer: '5' }));
+    const filled = await filler.fill(req({ token: 'portcullis', answer: 'portcullis', text: 'x' }));
+    expect(JSON.parse(filled!.body!)).toEqual({ token: 't1', answer: '5', text: 'x' });
+    expect(filled!.challenge).toBe('GET /human/verify');
+    expect(sent.map((r) => `${r.method} ${String(r.url)}`)).toEqual(['GET http://api.test/human/verify']);
   });
 });

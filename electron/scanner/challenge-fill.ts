@@ -199,7 +199,8 @@ export class ChallengeFiller {
     const obj = challengeObject(exchange);
     // Named a challenge: its arithmetic question is enough; otherwise only an answer handed out with it says what it is.
     const solved = obj && (this.candidates.includes(e) ? solveChallenge(obj, namesCaptcha(e)) : leakedAnswer(obj, false)?.kind === 'arithmetic' ? solveChallenge(obj, false) : null);
-    if (solved) this.routes.push({ endpoint: e, shape: solved, word: routeWord(e) });
+    // A bare "id" names any object: an unnamed route counts only with an id field of its own (captchaId, token).
+    if (solved && (this.candidates.includes(e) || !/^_?id$/i.test(solved.idField))) this.routes.push({ endpoint: e, shape: solved, word: routeWord(e) });
   }
 
   private writeOf(req: ProbeRequest): Write | null {
