@@ -7,6 +7,7 @@ import type { ScanCurrent, SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
+import { ChallengeFiller } from './challenge-fill';
 import { describeEndpoint } from './checks/common/helpers';
 import type { Check, Identities, ScanApi } from './checks/types';
 import { Budget, HttpEngine, type RegistrationOperation } from './http/engine';
@@ -147,6 +148,15 @@ export class ScanRun {
         this.coverage.observe(ex, this.identityOf(ex.request.auth));
       },
     });
+    // Writes guarded by a challenge (CAPTCHA) get a fresh challenge's id and answer before each send, whichever check sends them.
+    this.engine.solveChallenges(
+      new ChallengeFiller({
+        endpoints: this.active,
+        base: (p) => this.engine.resolve(p),
+        send: (request) => this.engine.send(request),
+        note: (m) => this.note(m),
+      }),
+    );
     // Operations withheld because they register users (sign-up off) are rows too: nothing reaches them, and the ledger says why.
     this.coverage = new CoverageLedger([...this.active, ...this.withheld], new URL(job.api.baseUrl).pathname);
     const tag = job.scanId.replace(/-/g, '').slice(0, 8);

@@ -444,6 +444,12 @@ export const FLAWS = {
     description: 'POST /api/v2/promotions/redeem {"code": "WELCOME5"} checks whether the customer already used the code, waits for the loyalty ledger (40 ms), then records the redemption and adds the credit: a repeat is refused with 409, but parallel requests all pass the check and each adds the credit.',
     hardened: 'The redemption is claimed before the wait, in one step: one of the parallel requests succeeds, the others get 409.',
   },
+  'captcha-rating-range': {
+    owasp: 'API6',
+    technique: 'API6 out-of-range business values behind a challenge (CAPTCHA) each create must answer',
+    description: 'POST /api/v2/ratings {productId, rating, comment, captchaId, captcha} needs the answer to a fresh arithmetic challenge from GET /api/v2/ratings/captcha ({"captchaId": 7, "captcha": "4 * 3 - 2"}, answer not handed out), and then stores any rating, 0 and negative ones included; GET /api/v2/ratings/{ratingId} reads it back.',
+    hardened: '400 for a rating outside 1..5.',
+  },
   'captcha-answer-leak': {
     owasp: 'API6',
     technique: 'API6 a human-verification challenge (CAPTCHA) served with its answer',

@@ -791,6 +791,20 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(ok > 1 && again.status === 409, `${ok} of 6 redeemed; then ${brief(again)}`);
     },
   },
+  'captcha-rating-range': {
+    async run(t) {
+      const key = t.users.alice.key;
+      const rate = async (rating: number) => {
+        const c = await call(t, 'GET', '/api/v2/ratings/captcha', { key });
+        const [, a, b, d] = /^(\d+) \* (\d+) - (\d+)$/.exec(String(c.json?.captcha))!;
+        return call(t, 'POST', '/api/v2/ratings', { key, body: { productId: 12, rating, comment: 'scripted', captchaId: c.json?.captchaId, captcha: String(Number(a) * Number(b) - Number(d)) } });
+      };
+      const ok = await rate(4);
+      const zero = await rate(0);
+      const read = zero.status === 201 ? await call(t, 'GET', `/api/v2/ratings/${zero.json.id}`, { key }) : null;
+      return r(ok.status === 201 && read?.json?.rating === 0, `${brief(ok)}; rating 0: ${brief(zero)}`);
+    },
+  },
   'captcha-answer-leak': {
     async run(t) {
       const c = await call(t, 'GET', '/api/v2/feedback/challenge');

@@ -300,6 +300,16 @@ export const SCHEMAS = {
     },
     ['challengeId', 'answer', 'message'],
   ),
+  RatingPost: obj(
+    {
+      productId: int({ minimum: 1, example: 12 }),
+      rating: int({ minimum: 1, maximum: 5, example: 4 }),
+      comment: str({ minLength: 1, maxLength: 500, example: 'Sturdy and well made.' }),
+      captchaId: int({ minimum: 1, example: 1 }),
+      captcha: str({ minLength: 1, maxLength: 20, example: '10' }),
+    },
+    ['productId', 'rating', 'comment', 'captchaId', 'captcha'],
+  ),
   PromoRedeem: obj({ code: str({ minLength: 1, maxLength: 40, example: 'WELCOME5' }) }, ['code']),
   ReportRun: obj({ sql: str({ minLength: 1, maxLength: 2000, example: 'SELECT name, price_cents FROM products ORDER BY price_cents DESC LIMIT 5' }) }, ['sql']),
   Document: obj({ id: str({ example: 'doc_7f3a9c21e4' }), title: str(), fileName: str(), createdAt: dateTime() }, ['id', 'title', 'fileName', 'createdAt']),

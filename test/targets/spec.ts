@@ -54,6 +54,8 @@ const PAGES: Record<string, Schema> = {
 
 const arrayOf = (name: SchemaName): Schema => ({ type: 'array', items: { $ref: name } });
 
+const RATING_RESPONSE: Schema = { type: 'object', properties: { id: { type: 'integer' }, productId: { type: 'integer' }, rating: { type: 'integer' }, comment: { type: 'string' }, userId: { type: 'integer' } } };
+
 const P = {
   orderId: { name: 'orderId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: SEED.orders.alice[0] } },
   noteId: { name: 'noteId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', example: SEED.notes.alice[0] } },
@@ -344,6 +346,35 @@ const OPS: Op[] = [
     auth: 'public',
     body: 'FeedbackPost',
     ok: { 201: ['Posted', { type: 'object', properties: { id: { type: 'integer' }, message: { type: 'string' } } }] },
+  },
+  {
+    method: 'get',
+    path: '/ratings/captcha',
+    operationId: 'getRatingCaptcha',
+    summary: 'A CAPTCHA to answer before rating a product',
+    tag: 'Shop',
+    auth: 'public',
+    ok: { 200: ['The challenge', { type: 'object', properties: { captchaId: { type: 'integer' }, captcha: { type: 'string' } } }] },
+  },
+  {
+    method: 'post',
+    path: '/ratings',
+    operationId: 'rateProduct',
+    summary: 'Rate a product (with the answer to a fresh CAPTCHA)',
+    tag: 'Shop',
+    body: 'RatingPost',
+    ok: { 201: ['Rated', RATING_RESPONSE] },
+    errors: [400],
+  },
+  {
+    method: 'get',
+    path: '/ratings/{ratingId}',
+    operationId: 'getRating',
+    summary: 'One of your ratings',
+    tag: 'Shop',
+    params: [{ name: 'ratingId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } }],
+    ok: { 200: ['The rating', RATING_RESPONSE] },
+    errors: [404],
   },
   {
     method: 'post',

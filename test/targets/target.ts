@@ -25,6 +25,7 @@ import { registerIdentity } from './routes/identity';
 import { registerLookup } from './routes/lookup';
 import { registerPinboard } from './routes/pinboard';
 import { registerFeedback } from './routes/feedback';
+import { registerRatings } from './routes/ratings';
 import { registerBulletins } from './routes/bulletins';
 import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
@@ -296,6 +297,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerFeedback(router, state);
   registerReservations(router, state);
   registerStoreTips(router, state);
+  registerRatings(router, state);
 
   function errorReply(e: unknown): Reply {
     const verbose = has('verbose-errors');

@@ -82,6 +82,8 @@ export interface ProbeRequest {
   login?: boolean;
   /** The id of the operation (endpoint) the request was prepared for: kept on the exchange for the coverage ledger. */
   operation?: string;
+  /** Set by the challenge filler: the challenge route whose fresh answer went into the body (kept on the exchange). */
+  challenge?: string;
   /** The scan's own registration of a test user (identities/accounts.ts): never withheld, recorded by its sender. */
   registers?: boolean;
   /** Runs with nothing else in flight to the target (a heavy probe); default: inside runAlone (pace.ts). */
@@ -128,6 +130,16 @@ export interface CredentialProvider {
   apply(auth: RequestAuth, headers: Record<string, string>, url: URL, placements: readonly CredentialPlacement[]): { url: URL; stamp: number };
   /** A 401 came back as `auth` with credential `stamp`: true when it has been renewed and the request may be sent once more. */
   renew(auth: RequestAuth, stamp: number): Promise<boolean>;
+}
+
+/**
+ * Fills writes guarded by a challenge (challenge-fill.ts): a fresh challenge's id and answer go into the body
+ * before each send, and a write refused for want of one is learnt guarded and sent once more.
+ */
+export interface ChallengeSolver {
+  fill(req: ProbeRequest): Promise<ProbeRequest | null>;
+  afterRefusal(req: ProbeRequest, exchange: Exchange): Promise<ProbeRequest | null>;
+  observe(exchange: Exchange): void;
 }
 
 /** Static keys by slot, placed where the request says: the engine's credentials without identities. */
@@ -396,6 +408,7 @@ export class HttpEngine {
   private seq = 0;
   private sent = 0;
   private closed = false;
+  private challenges: ChallengeSolver | null = null;
 
   constructor(readonly options: EngineOptions) {
     this.base = new URL(options.baseUrl);
@@ -523,6 +536,11 @@ export class HttpEngine {
     return { url: placed.url, headers, stamp: placed.stamp };
   }
 
+  /** From now on, writes guarded by a challenge are filled from a fresh one before they leave. */
+  solveChallenges(solver: ChallengeSolver): void {
+    this.challenges = solver;
+  }
+
   /** Same host and port as the API, or a login origin for a login request; never a SKIP operation (but a login). */
   private allowed(url: URL, req: ProbeRequest): boolean {
     // The identities' own logins are the user's configuration, SKIP or not.
@@ -597,8 +615,16 @@ export class HttpEngine {
     }
     const slow = req.operation && !req.login && !req.pathProbe && !req.ownGuard ? this.slow.get(req.operation) : undefined;
     if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${((slow.ownMs ?? slow.ms) / 1000).toFixed(1)} s with nothing else in flight)`);
-    const filled = this.withPasswords(req, url);
-    const exchange = await this.exchange(filled.req, method, filled.url, budgets);
+    const solved = this.challenges && !req.login ? await this.challenges.fill(req) : null;
+    const filled = this.withPasswords(solved ?? req, url);
+    let exchange = await this.exchange(filled.req, method, filled.url, budgets);
+    this.challenges?.observe(exchange);
+    // Refused for want of a challenge's answer: learnt, and sent once more with one (charged to the scan only, as a renewal is).
+    const retry = this.challenges && !solved && !req.login && exchange.response ? await this.challenges.afterRefusal(req, exchange) : null;
+    if (retry) {
+      const again = this.withPasswords(retry, url);
+      exchange = await this.exchange(again.req, method, again.url, []);
+    }
     if (registration) this.options.registrations!.answered(registration, exchange);
     return exchange;
   }
@@ -731,7 +757,7 @@ export class HttpEngine {
       const ownMs = pace.leave(ticket, outcome, duration);
       const exchange = new Exchange(
         ++this.seq,
-        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}) } satisfies ExchangeRequest,
+        { method, url: href, headers: wire.headers, body, auth, placements: req.placements ?? DEFAULT_PLACEMENTS, ...(req.operation ? { operation: req.operation } : {}), ...(req.challenge ? { challenge: req.challenge } : {}) } satisfies ExchangeRequest,
         response,
         error,
         duration,

@@ -45,6 +45,8 @@ export interface ExchangeRequest {
   placements: CredentialPlacement[];
   /** The id of the operation (endpoint) the request was prepared for, when known: the coverage ledger counts it there. */
   operation?: string;
+  /** The challenge route ("GET /captcha") whose fresh answer the scan put into the body (challenge-fill.ts). */
+  challenge?: string;
 }
 
 export interface ExchangeResponse {

@@ -87,7 +87,8 @@ export const noOrInvalidCredentials = defineCheck({
     'Replays key 1\'s request without credentials (the anonymous baseline) and with made-up credentials of the same shape. ' +
     'Finding when an endpoint the spec marks as secured answers without credentials with the same data key 1 gets (2xx and matching body), ' +
     'or when an endpoint that refuses a request without credentials (401/403) accepts two different made-up credentials and returns key 1\'s data. ' +
-    'Public endpoints (no security in the spec and an anonymous request that succeeds) are never reported.',
+    'Public endpoints (no security in the spec and an anonymous request that succeeds) are never reported, nor is a write that an anonymous ' +
+    'request passes only with the answer to a human-verification challenge (CAPTCHA) the API hands to anyone: that is a form meant for clients without an account.',
   remediation:
     'Authenticate every request to a protected endpoint in one shared middleware that rejects missing, malformed, expired and unknown ' +
     'credentials with 401 before any handler runs; verify token signatures and look API keys up server-side. Keep the OpenAPI security ' +
@@ -119,9 +120,10 @@ export const noOrInvalidCredentials = defineCheck({
       return fresh ?? key1;
     };
 
-    // 1. No credentials, on an endpoint the spec says needs them.
+    // 1. No credentials, on an endpoint the spec says needs them. A write that went through only with the answer to a
+    // challenge the API hands to anyone is a form for clients without an account: the challenge, not a credential, is its gate.
     let reference = key1;
-    if (spec.declaredSecured && anon.ok) {
+    if (spec.declaredSecured && anon.ok && !anon.request.challenge) {
       let proof: string | null = null;
       let confidence: 'high' | 'medium' = 'medium';
       const extra: { label: string; exchange: Exchange }[] = [];

@@ -11,7 +11,7 @@ import { OWASP_API6 } from '../common/references';
 /** A path literal or operation that names a human-verification challenge. */
 const CHALLENGE_ROUTE = /(^|[^a-z])(re-?)?(captchas?|challenges?)([^a-z]|$)/i;
 /** Fields that hold the expected answer. */
-const ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|results?|expected(_?(answer|value|result))?|(captcha_?)?code)$/i;
+export const ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|results?|expected(_?(answer|value|result))?|(captcha_?)?code)$/i;
 /**
  * The answer of a text challenge, told by its name alone: no plain result or code, which other "challenge"
  * resources (a fitness challenge's result, a challenge's code name) carry as data of their own.
@@ -19,7 +19,7 @@ const ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|results?|expected(_?(ans
 const TEXT_ANSWER_FIELD = /^(captcha_?)?(answers?|solutions?|expected(_?(answer|value|result|text))?)$|^captcha_?(code|text|value)$/i;
 /** Fields that carry the question of a text challenge (the distorted text, an image, a riddle). */
 const QUESTION_FIELD = /^(captcha|question|challenge|expression|puzzle|prompt|riddle|text|image|img|svg|picture|data)$/i;
-const ID_FIELD = /(^id$|^ID$|_id$|Id$|token$|key$)/;
+export const ID_FIELD = /(^id$|^ID$|_id$|Id$|token$|key$)/;
 /** An arithmetic question: small integers joined by + - * / (spaces and "x" as the multiplication sign allowed). */
 const ARITHMETIC = /^\s*-?\d{1,6}(\s*[-+*/x×÷]\s*-?\d{1,6}){1,6}\s*(=\s*\??)?\s*$/i;
 
@@ -31,7 +31,7 @@ export function captchaRoute(e: Pick<Endpoint, 'path' | 'operation_id'>): boolea
 }
 
 /** The route says CAPTCHA itself, not only "challenge" (a word other resources use too). */
-const namesCaptcha = (e: Pick<Endpoint, 'path' | 'operation_id'>) => /captcha/i.test(routeText(e));
+export const namesCaptcha = (e: Pick<Endpoint, 'path' | 'operation_id'>) => /captcha/i.test(routeText(e));
 
 /**
  * The value of an arithmetic expression of small integers and + - * / with the usual precedence, or
@@ -83,7 +83,7 @@ function numeric(v: unknown): number | null {
 const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number';
 
 /** The challenge object: the JSON answer itself, or the one object it wraps ({"data": {...}}). */
-function challengeObject(ex: Exchange): Record<string, unknown> | null {
+export function challengeObject(ex: Pick<Exchange, 'json'>): Record<string, unknown> | null {
   const body = ex.json();
   if (!isObj(body)) return null;
   const nested = Object.values(body).filter(isObj);
