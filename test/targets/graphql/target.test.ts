@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the twenty-two flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(22);
-    expect(v.flaws.size).toBe(22);
+  it('has the twenty-three flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(23);
+    expect(v.flaws.size).toBe(23);
     expect(h.flaws.size).toBe(0);
   });
 
@@ -381,6 +381,23 @@ describe('debug errors', () => {
     expect(r.json.errors[0]).toEqual({ message: 'Internal server error', locations: [{ line: 1, column: 12 }], path: ['addReview'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     expect(r.json.errors[0].message).not.toMatch(/CHECK/);
     expect((await gql(h, '{ nosuch }')).json.errors[0].extensions).toBeUndefined();
+  });
+});
+
+describe('resolver error traces', () => {
+  const unknownLoan = '{ loan(id: "x\'") { id } }';
+  it('errors raised inside a resolver carry its stack; coercion errors do not', async () => {
+    const t = await start({ mode: 'hardened', flaws: { 'resolver-error-traces': true } });
+    const r = await gql(t, unknownLoan, { key: t.users.alice.key });
+    expect(r.json.errors[0].message).toBe('Not found');
+    expect(r.json.errors[0].extensions.exception.stack.join('\n')).toMatch(/resolvers\.ts:\d+/);
+    const coercion = await gql(t, 'query($id: ID!) { loan(id: $id) { id } }', { key: t.users.alice.key, variables: { id: { x: 1 } } });
+    expect(coercion.json.errors[0].extensions?.exception).toBeUndefined();
+  });
+  it('the hardened twin gives the message and code only', async () => {
+    const r = await gql(h, unknownLoan, { key: h.users.alice.key });
+    expect(r.json.errors[0].message).toBe('Not found');
+    expect(r.json.errors[0].extensions.exception).toBeUndefined();
   });
 });
 
