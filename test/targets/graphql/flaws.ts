@@ -128,6 +128,11 @@ export const GRAPHQL_FLAWS = {
     description: 'Errors raised inside a resolver (not those of parsing, validation or variable coercion) carry extensions.exception with the stack of the raising code, as Python servers in debug mode add it: Query.loan(id: "x\'") or Query.sharedCard(token: "") answer their "Not found" or "Invalid share token" with the stack.',
     hardened: 'Resolver errors carry their message and code only.',
   },
+  'guarded-command-injection': {
+    owasp: 'API8',
+    description: 'Query.mirrorReport(username, password, host), for administrators who pass their own username and password as arguments, runs "getent -s files hosts <host>" through /bin/sh with the host concatenated: with an administrator\'s password (the default-password flaw\'s, say), ";sleep 1;" in host runs. Without one it answers "Invalid credentials."',
+    hardened: 'The host must be a host name or IP address and the command runs with execFile (no shell).',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -169,4 +174,5 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'default-password': ['api2-graphql-weak-credentials'],
   'stored-markup': ['api8-graphql-stored-markup'],
   'resolver-error-traces': ['api8-graphql-debug-errors'],
+  'guarded-command-injection': ['api8-graphql-command-injection-proven-password'],
 };

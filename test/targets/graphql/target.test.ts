@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the twenty-three flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(23);
-    expect(v.flaws.size).toBe(23);
+  it('has the twenty-four flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(24);
+    expect(v.flaws.size).toBe(24);
     expect(h.flaws.size).toBe(0);
   });
 
