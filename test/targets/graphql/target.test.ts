@@ -329,6 +329,22 @@ describe('command injection', () => {
   });
 });
 
+describe('guarded command injection', () => {
+  const report = (t: GraphqlTarget, password: string, host: string) =>
+    gql(t, 'query($u: String!, $p: String!, $h: String!) { mirrorReport(username: $u, password: $p, host: $h) }', { variables: { u: 'administrator', p: password, h: host } });
+  it('runs a real shell for the administrator\'s password on the vulnerable target, and nothing without it', async () => {
+    expect((await report(v, 'admin123', 'nohost; echo INJECTED-$((6*7))')).json.data.mirrorReport).toContain('INJECTED-42');
+    const refused = await report(v, 'not-the-password', 'nohost; echo INJECTED-$((6*7))');
+    expect(refused.json.errors[0].message).toBe('Invalid credentials.');
+    expect(JSON.stringify(refused.json)).not.toContain('INJECTED-42');
+  });
+  it('validates the host and runs no shell on the hardened twin, even for the administrator', async () => {
+    const t = await start({ mode: 'hardened', flaws: { 'default-password': true } });
+    expect((await report(t, 'admin123', 'localhost')).json.data.mirrorReport).toContain('127.0.0.1');
+    expect((await report(t, 'admin123', 'nohost; echo INJECTED')).json.errors[0].message).toBe('Invalid host: a host name or an IP address is expected.');
+  });
+});
+
 describe('SSRF', () => {
   const cover = (t: GraphqlTarget, url: string) => gql(t, 'mutation($u: String!) { importBookCover(bookId: "1", url: $u) { status contentType size } }', { variables: { u: url }, key: t.users.alice.key });
   const suggest = (t: GraphqlTarget, link: string) =>
