@@ -84,6 +84,7 @@ export const CHECK_TITLES: Readonly<Record<string, string>> = {
   'api8-graphql-debug-errors': 'GraphQL errors with stack traces or debug details',
   'api8-graphql-get-mutation': 'GraphQL mutations accepted in cross-site requests (CSRF)',
   'api8-graphql-stored-markup': 'Stored markup returned verbatim through GraphQL',
+  'api8-graphql-command-injection-proven-password': 'OS command injection through GraphQL arguments, behind a password the scan proved',
   'api9-undocumented-endpoints': 'Undocumented endpoints answer',
   'api8-debug-console': 'Framework debug console exposed',
   'api9-undocumented-behaviour': 'Undocumented status codes and methods',

@@ -9,7 +9,7 @@ import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
 import { ChallengeFiller } from './challenge-fill';
 import { describeEndpoint } from './checks/common/helpers';
-import type { Check, Identities, ScanApi } from './checks/types';
+import type { Check, Identities, ProvenPassword, ScanApi } from './checks/types';
 import { Budget, HttpEngine, type RegistrationOperation } from './http/engine';
 import type { PaceChange } from './http/pace';
 import type { Exchange } from './http/exchange';
@@ -77,6 +77,8 @@ export class ScanRun {
   accounts: Accounts | null = null;
   /** Users the checks' own requests registered (sign-up on): the scan's as much as the Accounts service's. */
   readonly registered: CreatedAccount[] = [];
+  /** Passwords the weak-credential checks proved: the checks that run after them may use them. */
+  readonly provenPasswords: ProvenPassword[] = [];
   private registeredBeyond = 0;
   oob: OobListener | null = null;
   /** Refresh tokens the identities were handed (OAuth2 rotates them): the service stores them for the next scan. */

@@ -140,6 +140,13 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
     skip: (reason, code) => run.skip(task.check, reason, code, task.endpoints),
     holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT, task.check),
     slowOperations: () => engine.slowOperations(),
+    provePassword: (proven) => {
+      if (run.provenPasswords.some((p) => p.account === proven.account && p.password === proven.password && p.endpointId === proven.endpointId)) return;
+      run.provenPasswords.push(proven);
+      // Whatever a later check shows, the password itself is not: it opens another's account.
+      run.redactor.add({ label: `[${proven.account}'s password]`, envVar: 'PORTCULLIS_PROVEN_PASSWORD', value: proven.password });
+    },
+    provenPasswords: () => run.provenPasswords,
   };
 }
 
@@ -203,7 +210,13 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   // state of more tasks than that, which every young-generation GC would copy (x4 measured slower).
   const workers = Math.max(4, Math.min(256, run.job.engine.concurrency * 2));
   // The bursts that may lock accounts out wait until everything else has finished, and what may wipe the API's data waits for them.
-  const phases = [tasks.filter((t) => !t.check.last && !t.check.destructive), tasks.filter((t) => t.check.last && !t.check.destructive), tasks.filter((t) => t.check.destructive)];
+  // Checks that use a proven password wait for the `last` ones, which prove them.
+  const phases = [
+    tasks.filter((t) => !t.check.last && !t.check.usesProvenPasswords && !t.check.destructive),
+    tasks.filter((t) => t.check.last && !t.check.usesProvenPasswords && !t.check.destructive),
+    tasks.filter((t) => t.check.usesProvenPasswords && !t.check.destructive),
+    tasks.filter((t) => t.check.destructive),
+  ];
   for (const phase of phases) {
     if (phase.length && !run.signal.aborted) await runPool(phase, workers);
   }

@@ -96,6 +96,27 @@ describe('GraphQL exposure checks', () => {
     for (const c of [graphqlIntrospection, graphqlFieldSuggestions, graphqlGetMutation]) expect(s.of(c)).toEqual([]);
   }, 30_000);
 
+  it('find stack traces that only errors raised inside resolvers carry (valid-typed values the resolver does not expect)', async () => {
+    const t = await target('hardened', { 'resolver-error-traces': true });
+    const s = await scanGraphqlChecks(t, [graphqlDebugErrors], { only: ['Query.book', 'Query.loan'] });
+    expect(s.outcome.status).toBe('completed');
+    expect(s.sent(graphqlDebugErrors)).toBeLessThanOrEqual(graphqlDebugErrors.budget);
+    const [f, ...more] = s.of(graphqlDebugErrors);
+    expect(more).toEqual([]);
+    expect(f).toMatchObject({ parameter: 'debug-errors', path: '/graphql', severity: 'medium' });
+    expect(f!.description).toMatch(/stack trace/);
+    expect(f!.description).toMatch(/extensions\.exception\.stack/);
+    expect(f!.description).toMatch(/unexpected values of the right type|empty and 4,100-character text/);
+    // Wrong-type variables fail in coercion, where this server adds no stack: those probes alone found nothing.
+    expect(f!.description).toMatch(/for Query\.loan\. For unexpected values of the right type/);
+    expect(f!.evidence).toMatch(/"stack"/);
+
+    // The hardened twin answers the same probes with its message and code only.
+    const h = await scanGraphqlChecks(await target('hardened'), [graphqlDebugErrors], { only: ['Query.book', 'Query.loan'] });
+    expect(h.of(graphqlDebugErrors)).toEqual([]);
+    expect(h.sent(graphqlDebugErrors)).toBeGreaterThan(3);
+  }, 30_000);
+
   it('stay silent on the hardened twin', async () => {
     const { t, s } = await scan('hardened');
     for (const c of CHECKS) expect(s.of(c), c.id).toEqual([]);

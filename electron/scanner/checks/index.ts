@@ -71,6 +71,7 @@ import { debugConsole } from './api8-misconfiguration/debug-console';
 import { followsRedirects, openRedirect, unsignedWebhook } from './api10-unsafe-consumption/redirects-and-webhooks';
 import { debugEndpoints, graphqlIntrospection } from './api9-inventory/debug-endpoints';
 import { graphqlDebugErrors } from './api8-misconfiguration/graphql-debug-errors';
+import { graphqlCommandInjectionProvenPassword } from './api8-misconfiguration/graphql-command-injection-proven-password';
 import { graphqlFieldSuggestions } from './api8-misconfiguration/graphql-field-suggestions';
 import { graphqlIde } from './api8-misconfiguration/graphql-ide';
 import { graphqlGetMutation } from './api8-misconfiguration/graphql-get-mutation';
@@ -173,6 +174,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   graphqlDebugErrors,
   graphqlGetMutation,
   graphqlStoredMarkup,
+  graphqlCommandInjectionProvenPassword,
   undocumentedEndpoints,
   debugConsole,
   undocumentedBehaviour,

@@ -52,6 +52,11 @@ export interface CheckMeta {
    */
   destructive?: boolean;
   /**
+   * Runs after the `last` checks (before the destructive ones): it uses the passwords that the weak-credential
+   * checks proved (ctx.provenPasswords), which those find only at the end.
+   */
+  usesProvenPasswords?: boolean;
+  /**
    * A 429 (and its Retry-After) is what the check measures (a burst looking for a rate limit): its requests
    * are not retried after one, as every other check's are (issue 27).
    */
@@ -177,6 +182,15 @@ export interface ScanOptions {
   seed?: number;
 }
 
+/** An account and the password that the scan proved opens it (a weak or default credential). */
+export interface ProvenPassword {
+  account: string;
+  password: string;
+  /** The operation that accepted it (its endpoint id), and the check that proved it. */
+  endpointId: string;
+  checkId: string;
+}
+
 export interface CheckContext {
   readonly check: Check;
   readonly api: ScanApi;
@@ -241,4 +255,8 @@ export interface CheckContext {
   skip(reason: string, code?: CoverageReason): void;
   /** The operations found slow so far (http/engine.ts): those whose own answer time was past the bar are sent nothing more. */
   slowOperations?(): readonly SlowOperation[];
+  /** A password the check proved for an account (a weak credential that opened it): later checks may use it; it is redacted from then on. */
+  provePassword?(proven: ProvenPassword): void;
+  /** The passwords proved so far in this scan (usesProvenPasswords checks run after every check that proves one). */
+  provenPasswords?(): readonly ProvenPassword[];
 }

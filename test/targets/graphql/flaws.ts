@@ -123,6 +123,16 @@ export const GRAPHQL_FLAWS = {
     description: 'Mutation.postNotice(title, body) stores markup as sent and Query.notices returns it verbatim: a client that puts notices into a page runs whatever script they carry (stored XSS, HTML injection).',
     hardened: 'Markup characters are HTML-encoded on the way in (&#60;h1&#62;).',
   },
+  'resolver-error-traces': {
+    owasp: 'API8',
+    description: 'Errors raised inside a resolver (not those of parsing, validation or variable coercion) carry extensions.exception with the stack of the raising code, as Python servers in debug mode add it: Query.loan(id: "x\'") or Query.sharedCard(token: "") answer their "Not found" or "Invalid share token" with the stack.',
+    hardened: 'Resolver errors carry their message and code only.',
+  },
+  'guarded-command-injection': {
+    owasp: 'API8',
+    description: 'Query.mirrorReport(username, password, host), for administrators who pass their own username and password as arguments, runs "getent -s files hosts <host>" through /bin/sh with the host concatenated: with an administrator\'s password (the default-password flaw\'s, say), ";sleep 1;" in host runs. Without one it answers "Invalid credentials."',
+    hardened: 'The host must be a host name or IP address and the command runs with execFile (no shell).',
+  },
 } as const satisfies Record<string, GraphqlFlawInfo>;
 
 export type GraphqlFlawId = keyof typeof GRAPHQL_FLAWS;
@@ -163,4 +173,6 @@ export const GRAPHQL_FLAW_CHECKS: Record<GraphqlFlawId, readonly string[]> = {
   'ssrf-split-url': ['api7-graphql-ssrf'],
   'default-password': ['api2-graphql-weak-credentials'],
   'stored-markup': ['api8-graphql-stored-markup'],
+  'resolver-error-traces': ['api8-graphql-debug-errors'],
+  'guarded-command-injection': ['api8-graphql-command-injection-proven-password'],
 };

@@ -94,6 +94,10 @@ export class GraphqlHandler {
       const code = (cause as { code?: unknown }).code;
       extensions.exception = { name: cause.name, message: cause.message, ...(code !== undefined ? { code } : {}), stacktrace: (cause.stack ?? '').split('\n') };
     }
+    // Only errors a resolver raised have a path; those of parsing, validation and coercion have none.
+    if (this.has('resolver-error-traces') && e.path && !extensions.exception) {
+      extensions.exception = { stack: (cause.stack ?? new Error(message).stack ?? '').split('\n').slice(1), path: e.path.join('.') };
+    }
     if (!this.has('field-suggestions')) message = withoutSuggestions(message);
     return {
       message,

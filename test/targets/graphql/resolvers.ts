@@ -251,6 +251,14 @@ export function buildLibrarySchema(s: LibraryServices): GraphQLSchema {
       book: (_, a) => store.book(numericId(a.id)) ?? null,
       author: (_, a) => store.author(numericId(a.id)) ?? null,
       searchBooks: (_, a) => searchBooks(String(a.title)),
+      mirrorReport: async (_, a) => {
+        const m = store.verify(String(a.username), String(a.password));
+        if (!m || m.role !== 'ADMIN') throw userError('Invalid credentials.', 'UNAUTHENTICATED');
+        const host = String(a.host);
+        if (has('guarded-command-injection')) return (await run(`getent -s files hosts ${host}`, undefined)).output;
+        if (!HOST_NAME.test(host) && net.isIP(host) === 0) throw badInput('Invalid host: a host name or an IP address is expected.');
+        return (await run('getent', ['-s', 'files', 'hosts', host])).output;
+      },
       findMembers: (_, a) => findMembers(a.filter),
       me: (_, __, ctx) => ctx.viewer ?? null,
       shareToken: (_, __, ctx) => (ctx.viewer ? signShareToken(ctx.viewer.id) : null),

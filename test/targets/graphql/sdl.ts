@@ -39,6 +39,8 @@ type Query {
   loans: [Loan!]
   """The notice board. Public."""
   notices: [Notice!]!
+  """A mirror host's lookup, for the library's administrators: their username and password go in the arguments."""
+  mirrorReport(username: String!, password: String!, host: String!): String
 }
 
 type Mutation {

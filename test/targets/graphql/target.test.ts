@@ -50,9 +50,9 @@ afterAll(async () => {
 const messages = (r: Gql): string[] => ((r.json.errors ?? []) as { message: string }[]).map((e) => e.message);
 
 describe('the target', () => {
-  it('has the twenty-two flaws, all on when vulnerable and none when hardened', () => {
-    expect(GRAPHQL_FLAW_IDS).toHaveLength(22);
-    expect(v.flaws.size).toBe(22);
+  it('has the twenty-four flaws, all on when vulnerable and none when hardened', () => {
+    expect(GRAPHQL_FLAW_IDS).toHaveLength(24);
+    expect(v.flaws.size).toBe(24);
     expect(h.flaws.size).toBe(0);
   });
 
@@ -329,6 +329,22 @@ describe('command injection', () => {
   });
 });
 
+describe('guarded command injection', () => {
+  const report = (t: GraphqlTarget, password: string, host: string) =>
+    gql(t, 'query($u: String!, $p: String!, $h: String!) { mirrorReport(username: $u, password: $p, host: $h) }', { variables: { u: 'administrator', p: password, h: host } });
+  it('runs a real shell for the administrator\'s password on the vulnerable target, and nothing without it', async () => {
+    expect((await report(v, 'admin123', 'nohost; echo INJECTED-$((6*7))')).json.data.mirrorReport).toContain('INJECTED-42');
+    const refused = await report(v, 'not-the-password', 'nohost; echo INJECTED-$((6*7))');
+    expect(refused.json.errors[0].message).toBe('Invalid credentials.');
+    expect(JSON.stringify(refused.json)).not.toContain('INJECTED-42');
+  });
+  it('validates the host and runs no shell on the hardened twin, even for the administrator', async () => {
+    const t = await start({ mode: 'hardened', flaws: { 'default-password': true } });
+    expect((await report(t, 'admin123', 'localhost')).json.data.mirrorReport).toContain('127.0.0.1');
+    expect((await report(t, 'admin123', 'nohost; echo INJECTED')).json.errors[0].message).toBe('Invalid host: a host name or an IP address is expected.');
+  });
+});
+
 describe('SSRF', () => {
   const cover = (t: GraphqlTarget, url: string) => gql(t, 'mutation($u: String!) { importBookCover(bookId: "1", url: $u) { status contentType size } }', { variables: { u: url }, key: t.users.alice.key });
   const suggest = (t: GraphqlTarget, link: string) =>
@@ -381,6 +397,23 @@ describe('debug errors', () => {
     expect(r.json.errors[0]).toEqual({ message: 'Internal server error', locations: [{ line: 1, column: 12 }], path: ['addReview'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     expect(r.json.errors[0].message).not.toMatch(/CHECK/);
     expect((await gql(h, '{ nosuch }')).json.errors[0].extensions).toBeUndefined();
+  });
+});
+
+describe('resolver error traces', () => {
+  const unknownLoan = '{ loan(id: "x\'") { id } }';
+  it('errors raised inside a resolver carry its stack; coercion errors do not', async () => {
+    const t = await start({ mode: 'hardened', flaws: { 'resolver-error-traces': true } });
+    const r = await gql(t, unknownLoan, { key: t.users.alice.key });
+    expect(r.json.errors[0].message).toBe('Not found');
+    expect(r.json.errors[0].extensions.exception.stack.join('\n')).toMatch(/resolvers\.ts:\d+/);
+    const coercion = await gql(t, 'query($id: ID!) { loan(id: $id) { id } }', { key: t.users.alice.key, variables: { id: { x: 1 } } });
+    expect(coercion.json.errors[0].extensions?.exception).toBeUndefined();
+  });
+  it('the hardened twin gives the message and code only', async () => {
+    const r = await gql(h, unknownLoan, { key: h.users.alice.key });
+    expect(r.json.errors[0].message).toBe('Not found');
+    expect(r.json.errors[0].extensions.exception).toBeUndefined();
   });
 });
 

@@ -89,7 +89,8 @@ export const graphqlWeakCredentials = defineCheck({
     'own identities), without credentials, the other arguments as key 1\'s request has them. Two made-up passwords for the account go first ' +
     'and must be answered alike. Finding: a guess makes the operation\'s field resolve (no error for it) with another answer than the ' +
     'made-up passwords got, and the same guess for a made-up account is answered otherwise still (the account and its password together ' +
-    'made the difference). Stops at any sign of a throttle or lockout.',
+    'made the difference). Stops at any sign of a throttle or lockout. A password it proves is handed to the checks that run after it ' +
+    '(api8-graphql-command-injection-proven-password) and masked in every finding from then on.',
   coverage:
     'Default and top-of-list passwords only. Credentials inside input objects, and accounts whose names never appear in answers (other than ' +
     'admin and administrator), are not tried. Mutations only where the design\'s safety rule lets payloads reach them.',
@@ -151,6 +152,8 @@ export const graphqlWeakCredentials = defineCheck({
           ],
           reproduce: ex,
         };
+        // After the finding is built (its evidence shows what was sent, masked as above): later checks may use it.
+        ctx.provePassword?.({ account: account.name, password, endpointId: ep.id, checkId: ctx.check.id });
         return;
       }
     }

@@ -10,7 +10,7 @@ import type { Exchange } from '../../http/exchange';
 import { mutate } from '../../requests';
 import { defineCheck, forEachLimit } from '../common/helpers';
 import { argumentsOf, graphqlAnswer, graphqlEndpoints, namedType, operationDocument, operationName, operationOf, selectsSubfields, sendGraphql } from '../common/graphql';
-import { inputKind } from '../common/graphql-inputs';
+import { inputKind, mayInject } from '../common/graphql-inputs';
 import { AS_KEY1 } from '../common/input-points';
 import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import type { CheckContext, FindingDraft } from '../types';
@@ -154,6 +154,27 @@ interface Probe {
   send(): Promise<Exchange | null>;
 }
 
+/** Text with quote characters: it breaks SQL, shell, JSON or template text that a resolver builds from it, and is no id. */
+export const QUOTED_TEXT = 'portcullis\'"\\';
+
+/**
+ * Values of the right type that a resolver does not expect, so that it raises (many servers, Graphene for one,
+ * add their stack traces only to errors raised inside resolvers, never to those of variable coercion): every
+ * String or ID variable gets quote characters (an unknown id too), every Int or Float -1. Empty and very long
+ * text go second, for resolvers that check a length or parse the text. Null when the operation takes none.
+ */
+export function unexpectedValues(types: Record<string, string>, kind: 'quoted' | 'sizes'): Record<string, unknown>[] | null {
+  const text = Object.keys(types).filter((n) => ['String', 'ID'].includes(namedType(types[n]!)));
+  const numbers = Object.keys(types).filter((n) => ['Int', 'Float'].includes(namedType(types[n]!)));
+  const list = (n: string, v: unknown) => (types[n]!.trim().startsWith('[') ? [v] : v);
+  if (kind === 'quoted') {
+    if (!text.length && !numbers.length) return null;
+    return [Object.fromEntries([...text.map((n) => [n, list(n, QUOTED_TEXT)]), ...numbers.map((n) => [n, list(n, -1)])])];
+  }
+  if (!text.length) return null;
+  return [Object.fromEntries(text.map((n) => [n, list(n, '')])), Object.fromEntries(text.map((n) => [n, list(n, 'portcullis'.repeat(410))]))];
+}
+
 /** Wrong variable types (every operation; a mutation only with values that surely fail coercion) and out-of-range numbers (queries). */
 async function probesFor(ctx: CheckContext, endpoint: Endpoint): Promise<Probe[]> {
   const op = operationOf(endpoint);
@@ -190,6 +211,25 @@ async function probesFor(ctx: CheckContext, endpoint: Endpoint): Promise<Probe[]
       },
     });
   }
+  // Only queries run a resolver with odd values (reads, as the injection checks send them); a mutation would write.
+  if (op.kind === 'query' && mayInject(ctx, endpoint)) {
+    for (const [kind, label] of [['quoted', 'unexpected values of the right type (quote characters in text and ids, -1 for numbers)'], ['sizes', 'empty and 4,100-character text']] as const) {
+      for (const values of unexpectedValues(op.variable_types, kind) ?? []) {
+        out.push({
+          label: kind === 'sizes' ? `${label} (${Object.values(values)[0] === '' ? 'empty' : 'long'})` : label,
+          send: async () => {
+            const request = await ctx.baselineRequest(endpoint);
+            const body = request && isRecord(request.bodyValue) ? request.bodyValue : null;
+            if (!request || !body) return null;
+            const variables = { ...(isRecord(body.variables) ? body.variables : {}), ...values };
+            // Only the errors are read: __typename is selection enough (and cheap on a list that the odd value widens).
+            const query = selectsSubfields(op) ? operationDocument(op, { selection: '{ __typename }' }) : body.query;
+            return ctx.sendPrepared(mutate(request, { bodyValue: { ...body, query, variables } }), AS_KEY1);
+          },
+        });
+      }
+    }
+  }
   return out;
 }
 
@@ -214,11 +254,14 @@ export const graphqlDebugErrors = defineCheck({
   safety: 'safe',
   scope: 'api',
   protocols: ['graphql'],
-  budget: PATHS * (1 + 2 * OPERATIONS),
+  budget: PATHS * (1 + 5 * OPERATIONS),
   description:
     'Reads key 1\'s answers to the queries of the scan, then provokes errors harmlessly: a syntax error per GraphQL endpoint, and for up ' +
-    `to ${OPERATIONS} operations variables of the wrong type (rejected while coercing, before any resolver runs: a mutation is sent only ` +
-    'so) and, for queries, out-of-range numbers (-2147483648). Finding when errors[] (message, extensions or any other member) or the ' +
+    `to ${OPERATIONS} operations (stopping at the first probe that shows a leak) variables of the wrong type (rejected while coercing, before any resolver runs: a mutation is sent only ` +
+    'so) and, for queries, out-of-range numbers (-2147483648), then values of the right type that a resolver does not expect, so that ' +
+    'the error is raised inside it (where many servers, Graphene for one, add their stack traces): quote characters in every String and ' +
+    'ID argument (an unknown id too) with -1 for numbers, then empty text, then 4,100-character text (queries only; mutations never run ' +
+    'with odd values). Finding when errors[] (message, extensions or any other member) or the ' +
     'answer\'s extensions carry a stack trace (extensions.exception.stacktrace, extensions.stacktrace, stack, trace), a debugMessage, ' +
     'an exception object with internals, a source path with a line number, or a database or framework error text (the signatures of ' +
     'api8-verbose-errors). One finding per GraphQL endpoint, listing the operations.',
