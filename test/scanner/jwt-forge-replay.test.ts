@@ -63,6 +63,7 @@ describe('forged-JWT findings replay from their curl text after key 1 expired', 
     ['jwt-key-confusion', 'RS256'],
     ['jwt-kid-path', 'HS256'],
     ['jwt-embedded-jwk', 'RS256'],
+    ['jwt-x5c', 'RS256'],
   ] as const)('%s', async (flaw, alg) => {
     const t = await targetWith(flaw);
     try {

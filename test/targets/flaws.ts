@@ -170,6 +170,18 @@ export const FLAWS = {
     description: 'An RS256 token\'s `jku` URL is fetched and the key set it returns verifies the token: anyone hosts a key set of their own.',
     hardened: '`jku` is ignored; only the API\'s own RSA key verifies RS256 tokens.',
   },
+  'jwt-x5c': {
+    owasp: 'API2',
+    technique: 'API2 JWT certificate embedded in the `x5c` header',
+    description: 'An RS256 token\'s `x5c` certificate gives the key that verifies it, and nothing checks who issued the certificate: anyone signs tokens with a key of their own in a self-signed certificate.',
+    hardened: '`x5c` is ignored; only the API\'s own RSA key verifies RS256 tokens.',
+  },
+  'jwt-x5u': {
+    owasp: 'API2',
+    technique: 'API2 JWT `x5u` pointing at a certificate the attacker controls',
+    description: 'An RS256 token\'s `x5u` URL is fetched (from this machine only: the target never reaches past loopback) and the key of the PEM certificate it returns verifies the token, whoever issued it: anyone hosts a self-signed certificate of their own.',
+    hardened: '`x5u` is ignored; only the API\'s own RSA key verifies RS256 tokens.',
+  },
 
   'login-no-throttle': {
     owasp: 'API2',

@@ -1,7 +1,9 @@
 // The target's RS256 signing key (tokens for partner clients, published as a JWKS at
 // /.well-known/jwks.json like any OpenID provider's) and the header-driven key lookups real JWT
 // verifiers have shipped: the public key used as an HMAC secret (algorithm confusion), a `kid` read as
-// a file name, a key embedded in the header (`jwk`) and a key set fetched from the header's `jku`.
+// a file name, a key embedded in the header (`jwk`), a key set fetched from the header's `jku`, and a
+// certificate taken from the header (`x5c`) or fetched from its `x5u`, its key used without checking
+// that a certificate authority the API trusts issued it.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -61,6 +63,39 @@ async function fetchKeySet(url: string): Promise<JWK[]> {
   }
 }
 
+/** The leaf certificate's key, or null when the text is no certificate. */
+function certificateKey(cert: string | Buffer): crypto.KeyObject | null {
+  try {
+    return new crypto.X509Certificate(cert).publicKey;
+  } catch {
+    return null;
+  }
+}
+
+function rs256Verifies(input: string, sig: string, key: crypto.KeyObject | null): boolean {
+  return !!key && key.asymmetricKeyType === 'rsa' && crypto.verify('sha256', Buffer.from(input), key, Buffer.from(sig, 'base64url'));
+}
+
+/**
+ * The certificate an `x5u` names (PEM, per RFC 7515), fetched only from this machine: the target
+ * never reaches out past loopback, even when a scan or a probe names another host.
+ */
+async function fetchCertificate(url: string): Promise<string | null> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return null;
+  }
+  if (target.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) return null;
+  try {
+    const res = await fetch(target, { signal: AbortSignal.timeout(2000), redirect: 'manual' });
+    return res.ok ? (await res.text()).slice(0, 100_000) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether one of the header-driven flaws accepts the token's signature (the claims are the caller's
  * to check). Each flaw is a lookup that trusts what the token says about its own key.
@@ -85,6 +120,14 @@ export async function headerKeyAccepts(token: string, header: Record<string, unk
     const keys = await fetchKeySet(header.jku);
     const key = keys.find((k) => k.kid === header.kid) ?? keys[0];
     if (await verifiesWith(token, key)) return true;
+  }
+  // The first certificate of the chain gives the key; nothing checks who issued it.
+  if (has('jwt-x5c') && alg === 'RS256' && Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
+    if (rs256Verifies(input, sig, certificateKey(Buffer.from(header.x5c[0], 'base64')))) return true;
+  }
+  if (has('jwt-x5u') && alg === 'RS256' && typeof header.x5u === 'string') {
+    const pem = await fetchCertificate(header.x5u);
+    if (pem !== null && rs256Verifies(input, sig, certificateKey(pem))) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
 // that flaw on, and one with every other flaw on.
 
 import crypto from 'node:crypto';
+import { scanCertificate } from '../../electron/scanner/checks/api2-authentication/scan-certificate';
 import { luhnValid, SEED } from './db';
 import type { FlawId } from './flaws';
 import { STANDARD_INTROSPECTION_QUERY } from './graphql';
@@ -274,6 +275,34 @@ export const PROBES: Record<FlawId, Probe> = {
         const token = signedWith(t, { alg: 'RS256', typ: 'JWT', kid: 'probe', jku: `${l.url}/jwks.json` }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
         const c = await call(t, 'GET', '/api/v2/me', { key: token });
         return r(c.status === 200 && c.json?.username === 'alice', brief(c), `key set fetched ${l.hits.length} times`);
+      } finally {
+        await l.close();
+      }
+    },
+  },
+  'jwt-x5c': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const cert = await scanCertificate(own);
+      const token = signedWith(t, { alg: 'RS256', typ: 'JWT', x5c: [cert.x5c] }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+      const c = await call(t, 'GET', '/api/v2/me', { key: token });
+      return r(c.status === 200 && c.json?.username === 'alice', brief(c));
+    },
+  },
+  'jwt-x5u': {
+    alsoShownBy: ['jwt-sig-unverified'],
+    async run(t) {
+      const own = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const cert = await scanCertificate(own);
+      const l = await listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pem-certificate-chain' });
+        res.end(cert.pem);
+      });
+      try {
+        const token = signedWith(t, { alg: 'RS256', typ: 'JWT', x5u: `${l.url}/cert.pem` }, (input) => crypto.sign('sha256', Buffer.from(input), own.privateKey).toString('base64url'));
+        const c = await call(t, 'GET', '/api/v2/me', { key: token });
+        return r(c.status === 200 && c.json?.username === 'alice', brief(c), `certificate fetched ${l.hits.length} times`);
       } finally {
         await l.close();
       }

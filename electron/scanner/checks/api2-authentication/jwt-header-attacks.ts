@@ -1,7 +1,8 @@
 // JWT header attacks, as tokens for the JWT check to send: algorithm confusion (the API's own public
 // key, from its key set, its well-known addresses or any answer carrying a PEM, used as an HMAC
 // secret), `kid` injection (a path to a known empty file, SQL that selects a key), and keys the scan
-// controls, embedded (`jwk`) or hosted on its own listener (`jku`).
+// controls, embedded (`jwk`, a self-signed certificate in `x5c`) or hosted on its own listener (a key
+// set named by `jku`, the certificate named by `x5u`).
 
 import crypto from 'node:crypto';
 import type { Exchange } from '../../http/exchange';
@@ -9,6 +10,7 @@ import { describeEndpoint } from '../common/helpers';
 import { isObj, type Json } from '../common/objects';
 import type { CheckContext } from '../types';
 import type { ForgeRecipe } from '../../jwt-forge';
+import { scanCertificate } from './scan-certificate';
 
 export interface HeaderVariant {
   id: string;
@@ -16,7 +18,7 @@ export interface HeaderVariant {
   token: string;
   what: string;
   notes?: string[];
-  /** How the curl command builds the token again from key 1 (none for jku: its key set lived on the scan's listener). */
+  /** How the curl command builds the token again from key 1 (none for jku and x5u: their key set and certificate lived on the scan's listener). */
   forge?: Omit<ForgeRecipe, 'from'>;
 }
 
@@ -143,11 +145,11 @@ export function secretForms(k: PublicKey): string[] {
 }
 
 /** The scan's own RSA key, for tokens that carry or point at their key: one per process. */
-let own: { privateKey: crypto.KeyObject; jwk: crypto.JsonWebKey } | null = null;
+let own: { privateKey: crypto.KeyObject; publicKey: crypto.KeyObject; jwk: crypto.JsonWebKey } | null = null;
 function ownKey() {
   if (!own) {
     const pair = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-    own = { privateKey: pair.privateKey, jwk: pair.publicKey.export({ format: 'jwk' }) };
+    own = { ...pair, jwk: pair.publicKey.export({ format: 'jwk' }) };
   }
   return own;
 }
@@ -226,6 +228,28 @@ export async function headerVariants(ctx: CheckContext, jwt: Jwt): Promise<Heade
       name: 'JWT whose "jku" points at a key set the scan controls accepted',
       token: signed({ ...base, alg: 'RS256', kid, jku: url }, claims, rs256),
       what: `signed with a key of the scan's own (RS256) and a "jku" header naming the scan's key set (${url})`,
+    });
+  }
+  // The same key in a self-signed certificate: a verifier that takes the key from the token's
+  // certificate without chaining it to an authority it trusts.
+  const cert = await scanCertificate(ownKey());
+  out.push({
+    id: 'x5c-embedded',
+    name: 'JWT with its own embedded certificate ("x5c") accepted',
+    token: signed({ ...base, alg: 'RS256', kid: 'portcullis', x5c: [cert.x5c] }, claims, rs256),
+    what: 'signed with a key of the scan\'s own (RS256) whose self-signed certificate rides in the token\'s "x5c" header',
+    forge: { header: { ...base, alg: 'RS256', kid: 'portcullis' }, claims: claimChanges, expiry: 'fresh', signing: { kind: 'embedded-x5c' } },
+  });
+  if (ctx.oob) {
+    const token = ctx.oob.token();
+    const kid = `portcullis-${token}`;
+    // RFC 7515 section 4.1.5: the resource an x5u names is the certificate in PEM form.
+    const url = ctx.oob.publish(token, cert.pem, 'application/pem-certificate-chain');
+    out.push({
+      id: 'x5u',
+      name: 'JWT whose "x5u" points at a certificate the scan controls accepted',
+      token: signed({ ...base, alg: 'RS256', kid, x5u: url }, claims, rs256),
+      what: `signed with a key of the scan's own (RS256) and an "x5u" header naming the scan's self-signed certificate (${url})`,
     });
   }
   return out;

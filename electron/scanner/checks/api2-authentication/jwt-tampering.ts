@@ -163,8 +163,8 @@ export const jwtTampering = defineCheck({
   kind: 'active',
   safety: 'safe',
   scope: 'api',
-  // The basic variants (14), the key search (KEY_PATHS at the origin and the base path, and a jwks_uri), four key-confusion forms and the kid, jwk and jku tokens.
-  budget: 14 + KEY_PATHS.length * 2 + 1 + 4 + 4,
+  // The basic variants (14), the key search (KEY_PATHS at the origin and the base path, and a jwks_uri), four key-confusion forms and the kid, jwk, jku, x5c and x5u tokens.
+  budget: 14 + KEY_PATHS.length * 2 + 1 + 4 + 6,
   needsKey2: false,
   techniques: ['API2.2'],
   description:
@@ -175,7 +175,8 @@ export const jwtTampering = defineCheck({
     'the final newline), the key found as a PEM or key set in any answer the scan has, else at the well-known addresses (/.well-known/jwks.json, ' +
     'an OpenID configuration\'s jwks_uri, /jwks.json, /keys, /public.pem...); `kid` pointing at an empty file (../../dev/null, signed with an ' +
     'empty key) and `kid` SQL that selects a key of the scan\'s choosing; a key of the scan\'s own embedded as `jwk`, and named by `jku` ' +
-    'on the scan\'s own listener. Every variant is sent and each accepted one reported (header attacks only when a stripped or altered ' +
+    'on the scan\'s own listener; the same key in a self-signed certificate (made once per scan), embedded as `x5c` and named by `x5u` on ' +
+    'the scan\'s listener (served as PEM, as RFC 7515 specifies). Every variant is sent and each accepted one reported (header attacks only when a stripped or altered ' +
     'signature is refused: otherwise they prove nothing more). Tries well-known HMAC secrets offline against the token\'s own ' +
     'signature and, when one matches, sends a token re-signed with it. A random JWT-shaped token is sent first as a control. Finding: a ' +
     'tampered token answered 2xx with key 1\'s data (key 2\'s data for the changed subject) while the control is refused. A key that is ' +
@@ -184,8 +185,9 @@ export const jwtTampering = defineCheck({
     'Only when key 1 is a JWT sent as a bearer token (or in the header the spec names). An expired token can only be tested properly signed ' +
     'when the secret is guessable or when the key given is already expired; otherwise the expired variant with the original signature shows ' +
     'missing signature checks rather than a missing expiry check. Key confusion needs the public key where the scan can read it (an answer, a ' +
-    'well-known address); `x5u`/`x5c` (a certificate of the scan\'s own) are not tried, nor recovering the public key from two signatures. ' +
-    '`jku` needs the scan\'s listener, which a target outside this machine cannot reach. ' +
+    'well-known address); recovering the public key from two signatures is not tried. ' +
+    '`jku` and `x5u` need the scan\'s listener, which a target outside this machine cannot reach; `x5u` is served only as a PEM certificate ' +
+    '(not as a JSON array or a DER file). ' +
     'When the made-up control token itself is accepted, that is reported as "Made-up JWT accepted" unless the missing-credentials check ' +
     'reported the same endpoint by the end of the scan.',
   remediation:
@@ -301,7 +303,7 @@ export const jwtTampering = defineCheck({
       });
     }
 
-    // Header attacks (key confusion, kid, jwk, jku) after the basic variants, in the same loop.
+    // Header attacks (key confusion, kid, jwk, jku, x5c, x5u) after the basic variants, in the same loop.
     for (const hv of await headerVariants(ctx, jwt)) variants.push({ ...hv, header: true });
 
     const key2Marks = identityMarks(ctx, 2);
