@@ -129,7 +129,8 @@ export interface ReplayResult {
 
 /** Whether `out` (what the curl text printed) shows `proof` again. */
 export function showsProof(out: string, proof: Proof, curl: string): string {
-  const statuses = [...out.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+  // An answer's body need not end in a newline: the next command's status line then follows it on the same line.
+  const statuses = [...out.matchAll(/(?:^|(?<=[^\w/]))HTTP\/[\d.]+ (\d{3})\b/gm)].map((m) => Number(m[1]));
   // A sequence whose proof step keeps only a value of its answer (OBJECT_ID=$(curl -s …)) prints no status for it.
   const proofLine = curl.split('\n').findIndex((l) => / <- the proof$/.test(l));
   const captured = proofLine >= 0 && /^\w+=\$\(curl -s /.test(curl.split('\n')[proofLine + 1] ?? '');
