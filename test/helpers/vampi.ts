@@ -34,9 +34,9 @@ export function vampiAvailable(): boolean {
   return fs.existsSync(path.join(VAMPI_DIR, 'start.sh'));
 }
 
-/** Starts VAmPI: vulnerable or secure, with tokens that live `tokenTtl` seconds. */
-export async function startVampi(opts: { vulnerable?: boolean; tokenTtl?: number } = {}): Promise<Vampi> {
-  const port = await freePort();
+/** Starts VAmPI: vulnerable or secure, with tokens that live `tokenTtl` seconds, on `port` (a free one by default). */
+export async function startVampi(opts: { vulnerable?: boolean; tokenTtl?: number; port?: number } = {}): Promise<Vampi> {
+  const port = opts.port ?? (await freePort());
   const state = tempDir('vampi-');
   const env = { ...process.env, BENCH_STATE: state, VAMPI_VULNERABLE: opts.vulnerable === false ? '0' : '1', VAMPI_TOKEN_TTL: String(opts.tokenTtl ?? 60) };
   await run('bash', [path.join(VAMPI_DIR, 'start.sh'), String(port)], { env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
