@@ -78,6 +78,8 @@ export function throttleSign(ex: Exchange): string | null {
 const BURST = 10;
 /** Server errors in a row, before any attempt is processed, after which the route counts as broken. */
 const GIVE_UP_ERRORS = 3;
+/** Guesses sent past the burst while it ends in server errors, to see whether guesses are processed again. */
+const TRAILING_TRIES = 3;
 
 /** The body with its user fields (username, e-mail...) set to key 1's own, from its /me-like identity. */
 /**
@@ -267,7 +269,7 @@ export const authBruteForce = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: BURST + ADDRESS_HEADERS.length + BYPASS_TRIES,
+  budget: BURST + TRAILING_TRIES + ADDRESS_HEADERS.length + BYPASS_TRIES,
   needsKey2: false,
   techniques: ['API2.3', 'API2.throttle-bypass'],
   description:
@@ -276,7 +278,9 @@ export const authBruteForce = defineCheck({
     'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
     'wrong reset tokens or answers. An attempt answered with a server error (5xx) does not end the series: the next guesses go on, ' +
     'the server errors are counted apart and the finding names them; only when the first ' + `${GIVE_UP_ERRORS} attempts are all server errors, or fewer than half ` +
-    'of the burst is processed, is the route left untested, with a note. A 503, or a 5xx with Retry-After or a lockout message, counts as a limit. ' +
+    'of the burst is processed, is the route left untested, with a note; a burst that ends in server errors gets up to ' +
+    `${TRAILING_TRIES} more guesses, and when the answers stay server errors to the end (a limit that fails may answer so) it is left untested too. ` +
+    'A 503, or a 5xx with Retry-After or a lockout message, counts as a limit. ' +
     'Finding: every attempt that is processed is processed the same way ' +
     '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
     'may sit in front of the application and not show at this volume. When the burst is throttled, the next attempts carry a different ' +
@@ -316,7 +320,9 @@ export const authBruteForce = defineCheck({
     // Server errors are counted apart: an attacker goes on past a guess the API crashed on.
     const serverErrors: Exchange[] = [];
     const series: Exchange[] = [];
-    for (let i = 0; i < BURST; i += 1) {
+    for (let i = 0; i < BURST + TRAILING_TRIES; i += 1) {
+      // Past the burst only while the series ends in a server error: is the API still processing guesses?
+      if (i >= BURST && series[series.length - 1]!.status < 500) break;
       if (ctx.budgetLeft() <= 0) return;
       const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], i) };
       const ex = await ctx.sendPrepared(mutate(base, { bodyValue: value }), { kind: 'none' });
@@ -342,6 +348,11 @@ export const authBruteForce = defineCheck({
         return;
       }
       attempts.push(ex);
+    }
+    if (series[series.length - 1]!.status >= 500) {
+      // Server errors to the end: a limit may answer so once it is reached (a lockout that throws).
+      ctx.note(`${describeEndpoint(ep)}: throttling not tested: the answers were server errors from attempt ${series.length - series.slice().reverse().findIndex((x) => x.status < 500) + 1} on, which may be a limit that fails.`);
+      return;
     }
     if (attempts.length < BURST / 2) {
       ctx.note(`${describeEndpoint(ep)}: throttling not tested: ${serverErrors.length} of ${attempts.length + serverErrors.length} attempts were answered with a server error, too few were processed to show a missing limit.`);
