@@ -219,3 +219,95 @@ describe('short-code routes', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------- server errors among the answers
+
+describe('login-unknown-user-error (a login that crashes on unknown usernames)', () => {
+  const MOBILE = ['GET /me', 'POST /auth/signup', 'POST /mobile/login'];
+  const checks = [userEnumeration, authBruteForce];
+
+  it('is found by the enumeration (500 against 401) and the burst, on users the scan registered', async () => {
+    const t = await targetWith('login-unknown-user-error');
+    try {
+      const s = await scanChecks(t, checks, { only: MOBILE, signup: 'auto' });
+      expect(summary(s.findings).sort()).toEqual([`${authBruteForce.title} | POST /mobile/login`, `${userEnumeration.title} | POST /mobile/login`].sort());
+      expect(s.of(userEnumeration)[0]!.description).toMatch(/HTTP 500 for an unknown user, HTTP 401 for a known user with a wrong password/);
+      // The split held over a second round of names and tries: 4 of each side.
+      expect(s.of(userEnumeration)[0]!.evidence).toMatch(/8 logins, alternated/);
+      expectWellFormed(s, s.findings);
+      expectWithinBudget(s, checks);
+      const seeded = [t.users.alice, t.users.bob, t.users.admin, t.users.carol];
+      expect(t.requests.filter({ method: 'POST', path: '/api/v2/mobile/login' }).filter((r) => seeded.some((u) => r.body?.includes(`"${u.username}"`)))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stays silent on the hardened twin (one answer for both, throttled)', async () => {
+    const t = await hardened();
+    try {
+      const s = await scanChecks(t, checks, { only: MOBILE, signup: 'auto' });
+      expect(s.findings).toEqual([]);
+      expect(t.internalErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('server errors among login answers', () => {
+  it('enumeration: a 500 for unknown names and a 401 for the known one, over two rounds, is a difference', async () => {
+    const { findings, outcome } = await enumerate((_n, known) => (known ? { body: { error: 'Invalid credentials' } } : { status: 500, body: { error: 'Internal server error' } }));
+    expect(findings.map((f) => [f.path, f.confidence])).toEqual([['/login', 'high']]);
+    expect(outcome.requestsByCheck[userEnumeration.id]).toBe(8);
+  });
+
+  it('enumeration: a 500 that comes and goes on both sides is no difference', async () => {
+    let calls = 0;
+    // Unknown, known, unknown, known, ...: the fault hits the 1st and 4th, then the 5th and 8th.
+    const { findings } = await enumerate(() => (++calls % 4 === 1 || calls % 4 === 0 ? { status: 500, body: { error: 'Internal server error' } } : { body: { error: 'Invalid credentials' } }));
+    expect(findings).toEqual([]);
+  });
+
+  it('enumeration: only server errors is nothing to compare, and says so', async () => {
+    const { findings, outcome } = await enumerate(() => ({ status: 500, body: { error: 'Internal server error' } }));
+    expect(findings).toEqual([]);
+    expect(outcome.requestsByCheck[userEnumeration.id]).toBe(4);
+    expect(outcome.errors.join('\n')).toMatch(/user enumeration not tested: every login.*server error/);
+  });
+
+  async function burst(answer: (n: number) => { status?: number; body: unknown }) {
+    let n = 0;
+    const api = await loginApi(() => answer(++n));
+    try {
+      return await scanServer(api.url, [endpoint('GET', '/me'), LOGIN], [authBruteForce], { 1: TOKEN });
+    } finally {
+      api.close();
+    }
+  }
+
+  it('brute force: goes on past guesses the API crashed on and reports the whole series', async () => {
+    const { findings } = await burst((n) => (n % 3 === 0 ? { status: 500, body: { error: 'Internal server error' } } : { body: { error: 'Invalid credentials' } }));
+    expect(findings.map((f) => f.path)).toEqual(['/login']);
+    expect(findings[0]!.description).toMatch(/processed 1[01] wrong passwords in a row, \d answered HTTP 401 and \d with a server error \(500\) that did not stop the series/);
+  });
+
+  it('brute force: a limit that shows after a server error still counts', async () => {
+    const { findings } = await burst((n) => (n === 2 ? { status: 500, body: { error: 'Internal server error' } } : n > 5 ? { status: 429, body: { error: 'Too many attempts' } } : { body: { error: 'Invalid credentials' } }));
+    expect(findings).toEqual([]);
+  });
+
+  it('brute force: answers that turn into server errors for good may be a failing limit: no finding', async () => {
+    let guesses = 0;
+    const { findings, outcome } = await burst(() => (++guesses > 6 ? { status: 500, body: { error: 'Internal server error' } } : { body: { error: 'Invalid credentials' } }));
+    expect(findings).toEqual([]);
+    expect(outcome.errors.join('\n')).toMatch(/throttling not tested: the answers were server errors from attempt \d+ on/);
+  });
+
+  it('brute force: a route that only answers server errors is not tested, and says so', async () => {
+    const { findings, outcome } = await burst(() => ({ status: 500, body: { error: 'Internal server error' } }));
+    expect(findings).toEqual([]);
+    expect(outcome.requestsByCheck[authBruteForce.id]).toBe(3);
+    expect(outcome.errors.join('\n')).toMatch(/throttling not tested: the first 3 attempts were all answered with a server error/);
+  });
+});

@@ -213,6 +213,12 @@ export const FLAWS = {
     description: 'POST /api/v2/auth/login answers an unknown username with 401 {"error": "unknown_user", "message": "No account with that username."} and a wrong password with 401 "invalid_credentials": anyone can tell which usernames exist.',
     hardened: 'One answer for both: 401 "invalid_credentials" "Wrong username or password.", after the same scrypt work.',
   },
+  'login-unknown-user-error': {
+    owasp: 'API2',
+    technique: 'API2 login user enumeration through a server error, and login brute force',
+    description: 'POST /api/v2/mobile/login (the older mobile app\'s sign-in) reads the user row without checking the lookup found one: an unknown username is answered 500, a known one with a wrong password 401, so anyone can tell which usernames exist; failures are never counted (no throttle).',
+    hardened: 'The shop\'s own sign-in: one 401 "invalid_credentials" for both, behind the shared sign-in throttle.',
+  },
   'verification-code-no-throttle': {
     owasp: 'API2',
     technique: 'API2 short-code brute force (e-mail verification code)',

@@ -321,6 +321,13 @@ export const PROBES: Record<FlawId, Probe> = {
       return r(unknown.status === 401 && known.status === 401 && unknown.text !== known.text, brief(unknown), brief(known));
     },
   },
+  'login-unknown-user-error': {
+    async run(t) {
+      const unknown = await call(t, 'POST', '/api/v2/mobile/login', { body: { username: `nobody_${uniq()}`, password: 'wrong-password-1' } });
+      const known = await burst(8, (i) => call(t, 'POST', '/api/v2/mobile/login', { body: { username: 'bob', password: `wrong-${i}` } }), 1);
+      return r(unknown.status === 500 && noThrottle(known) && known.every((c) => c.status === 401), brief(unknown), statuses(known));
+    },
+  },
   'verification-code-no-throttle': {
     async run(t) {
       const tries = await burst(8, (i) => call(t, 'POST', '/api/v2/auth/verify-email', { body: { email: t.users.carol.email, code: String(100000 + i) } }), 1);

@@ -316,6 +316,7 @@ const OPS: Op[] = [
   },
   { method: 'post', path: '/rewards/members', operationId: 'joinRewards', summary: 'Join the rewards club (its members are its own, not the shop\'s customers)', tag: 'Rewards', auth: 'public', body: 'RewardsSignup', ok: { 201: ['Member created', 'RewardsMember'] }, errors: [409] },
   { method: 'get', path: '/rewards/members/me', operationId: 'getRewardsMember', summary: 'The calling rewards member and their points', tag: 'Rewards', auth: 'rewards', ok: { 200: ['The member', 'RewardsMember'] }, errors: [401] },
+  { method: 'post', path: '/mobile/login', operationId: 'mobileLogin', summary: 'Sign in from the older mobile app with a username and password', tag: 'Auth', auth: 'public', body: 'LoginRequest', ok: { 200: ['Signed in', 'TokenResponse'] }, errors: [401] },
   { method: 'post', path: '/cards/preview', operationId: 'previewCard', summary: 'Preview a greeting card (${name} is the signed-in user\'s name)', tag: 'Pinboard', body: 'CardPreview', ok: { 200: ['The preview', { type: 'object', properties: { preview: { type: 'string' } } }] }, errors: [422] },
   {
     method: 'post',

@@ -31,6 +31,7 @@ import { registerMembers } from './routes/members';
 import { registerRecipes } from './routes/recipes';
 import { registerCards } from './routes/cards';
 import { registerRewards } from './routes/rewards';
+import { registerMobileLogin } from './routes/mobile-login';
 import { registerStoreReviews } from './routes/store-reviews';
 import { registerDirectory } from './routes/directory';
 import { registerPromotions } from './routes/promotions';
@@ -290,6 +291,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   registerRecipes(router, state);
   registerCards(router, state);
   registerRewards(router, state);
+  registerMobileLogin(router, state);
   registerStoreReviews(router, state);
   registerDirectory(router, state);
   registerPromotions(router, state);

@@ -76,6 +76,10 @@ export function throttleSign(ex: Exchange): string | null {
 }
 
 const BURST = 10;
+/** Server errors in a row, before any attempt is processed, after which the route counts as broken. */
+const GIVE_UP_ERRORS = 3;
+/** Guesses sent past the burst while it ends in server errors, to see whether guesses are processed again. */
+const TRAILING_TRIES = 3;
 
 /** The body with its user fields (username, e-mail...) set to key 1's own, from its /me-like identity. */
 /**
@@ -265,14 +269,19 @@ export const authBruteForce = defineCheck({
   safety: 'intrusive',
   scope: 'endpoint',
   last: true,
-  budget: BURST + ADDRESS_HEADERS.length + BYPASS_TRIES,
+  budget: BURST + TRAILING_TRIES + ADDRESS_HEADERS.length + BYPASS_TRIES,
   needsKey2: false,
   techniques: ['API2.3', 'API2.throttle-bypass'],
   description:
     `On login and token routes (a POST with a user field and a password field) and password-reset routes (request: a user or e-mail field; ` +
     `confirm: a token or code field, or the answer to a security question beside a new password), sends ${BURST} attempts in a row for one user (a user the scan registered for it where it may; else ` +
     'key 1\'s username or e-mail when key 1 is a static key; else the spec\'s example) with wrong passwords, the same reset request, or ' +
-    'wrong reset tokens or answers. Finding: every attempt is processed the same way ' +
+    'wrong reset tokens or answers. An attempt answered with a server error (5xx) does not end the series: the next guesses go on, ' +
+    'the server errors are counted apart and the finding names them; only when the first ' + `${GIVE_UP_ERRORS} attempts are all server errors, or fewer than half ` +
+    'of the burst is processed, is the route left untested, with a note; a burst that ends in server errors gets up to ' +
+    `${TRAILING_TRIES} more guesses, and when the answers stay server errors to the end (a limit that fails may answer so) it is left untested too. ` +
+    'A 503, or a 5xx with Retry-After or a lockout message, counts as a limit. ' +
+    'Finding: every attempt that is processed is processed the same way ' +
     '(no 429, 423 or 503, no Retry-After, no rate-limit header at 0 or sized for logins, no lockout or CAPTCHA message). Medium: a rate limit ' +
     'may sit in front of the application and not show at this volume. When the burst is throttled, the next attempts carry a different ' +
     `client address in X-Forwarded-For (then X-Real-IP, X-Client-IP, True-Client-IP); finding (high) when ${BYPASS_TRIES - 1} of them in a ` +
@@ -308,11 +317,27 @@ export const authBruteForce = defineCheck({
     const body = user ? asUser(ep, base.bodyValue, user) : base.bodyValue;
     const nextValue = (from: number) => (j: number) => (route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], from + j) });
     const attempts: Exchange[] = [];
-    for (let i = 0; i < BURST; i += 1) {
+    // Server errors are counted apart: an attacker goes on past a guess the API crashed on.
+    const serverErrors: Exchange[] = [];
+    const series: Exchange[] = [];
+    for (let i = 0; i < BURST + TRAILING_TRIES; i += 1) {
+      // Past the burst only while the series ends in a server error: is the API still processing guesses?
+      if (i >= BURST && series[series.length - 1]!.status < 500) break;
       if (ctx.budgetLeft() <= 0) return;
       const value = route.kind === 'reset-request' ? body : { ...body, [route.secret]: wrongSecret(ctx.random, props[route.secret], i) };
       const ex = await ctx.sendPrepared(mutate(base, { bodyValue: value }), { kind: 'none' });
-      if (!ex.response || ex.status >= 500) return;
+      if (!ex.response) return;
+      series.push(ex);
+      // A 503, or a 5xx with a Retry-After or lockout text, may be the limit itself: nothing to prove.
+      if (ex.status === 503 || (ex.status >= 500 && throttleSign(ex))) return;
+      if (ex.status >= 500) {
+        serverErrors.push(ex);
+        if (serverErrors.length === GIVE_UP_ERRORS && attempts.length === 0) {
+          ctx.note(`${describeEndpoint(ep)}: throttling not tested: the first ${GIVE_UP_ERRORS} attempts were all answered with a server error (${serverErrors.map((x) => x.status).join(', ')}), so the route may be broken or down.`);
+          return;
+        }
+        continue;
+      }
       const sign = throttleSign(ex);
       if (sign) {
         // A limit exists: does it trust a client address the client itself sends? Earlier requests of the
@@ -323,6 +348,15 @@ export const authBruteForce = defineCheck({
         return;
       }
       attempts.push(ex);
+    }
+    if (series[series.length - 1]!.status >= 500) {
+      // Server errors to the end: a limit may answer so once it is reached (a lockout that throws).
+      ctx.note(`${describeEndpoint(ep)}: throttling not tested: the answers were server errors from attempt ${series.length - series.slice().reverse().findIndex((x) => x.status < 500) + 1} on, which may be a limit that fails.`);
+      return;
+    }
+    if (attempts.length < BURST / 2) {
+      ctx.note(`${describeEndpoint(ep)}: throttling not tested: ${serverErrors.length} of ${attempts.length + serverErrors.length} attempts were answered with a server error, too few were processed to show a missing limit.`);
+      return;
     }
     const statuses = [...new Set(attempts.map((a) => a.status))];
     if (statuses.length !== 1) return;
@@ -337,16 +371,20 @@ export const authBruteForce = defineCheck({
     }
     const what = route.kind === 'login' ? 'wrong passwords' : route.kind === 'reset-confirm' ? `wrong reset secrets (${route.secret})` : 'password-reset requests for the same account';
     const ms = Math.round(attempts[attempts.length - 1]!.durationMs);
+    const sent = attempts.length + serverErrors.length;
+    const answered = serverErrors.length
+      ? `${attempts.length} answered HTTP ${status} and ${serverErrors.length} with a server error (${[...new Set(serverErrors.map((x) => x.status))].join(', ')}) that did not stop the series`
+      : `each answered HTTP ${status}`;
     yield {
       parameter: route.kind === 'reset-request' ? null : route.secret,
       description:
-        `${describeEndpoint(ep)} processed ${BURST} ${what} in a row, each answered HTTP ${status}, with no sign of throttling (no 429, no ` +
+        `${describeEndpoint(ep)} processed ${sent} ${what} in a row, ${answered}, with no sign of throttling (no 429, no ` +
         `Retry-After, no lockout). ${route.kind === 'login' ? 'Passwords can be guessed or stuffed at full speed.' : route.kind === 'reset-confirm' ? 'Reset tokens can be guessed at full speed.' : 'An attacker can flood a user with reset mails and probe accounts.'} ` +
         'A rate limit in front of the application (a gateway, a WAF) may still exist: confirm before closing.',
-      notes: [`Statuses: ${attempts.map((a) => a.status).join(', ')}. Last response time: ${ms} ms.`],
+      notes: [`Statuses: ${series.map((a) => a.status).join(', ')}. Last response time: ${ms} ms.`],
       exchanges: [
-        { label: 'Attempt 1', exchange: attempts[0]! },
-        { label: `Attack: attempt ${BURST}`, exchange: attempts[attempts.length - 1]! },
+        { label: `Attempt ${series.indexOf(attempts[0]!) + 1}`, exchange: attempts[0]! },
+        { label: `Attack: attempt ${series.indexOf(attempts[attempts.length - 1]!) + 1}`, exchange: attempts[attempts.length - 1]! },
       ],
     };
   },

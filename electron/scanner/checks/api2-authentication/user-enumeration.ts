@@ -121,6 +121,8 @@ export function timingDifference(attempts: Attempt[]): { slow: Side; what: strin
   return null;
 }
 
+const serverError = (a: Attempt) => a.exchange.status >= 500;
+
 /** The login route refused the attempt (it did not log in). */
 function refused(ex: Exchange): boolean {
   return !ex.ok || failedInBody(ex) || looksLikeError(ex);
@@ -134,7 +136,8 @@ async function attempt(ctx: CheckContext, sides: Sides, side: Side): Promise<Att
   if (ctx.budgetLeft() <= 0) return 'stop';
   const { request, sent } = sides.request(side);
   const ex = await ctx.sendPrepared(request, { kind: 'none' });
-  if (!ex.response || ex.status >= 500 || throttleSign(ex) || !refused(ex)) return 'stop';
+  // A server error is an answer too (an unknown name that crashes the lookup): compared, not a reason to stop.
+  if (!ex.response || ex.status === 503 || throttleSign(ex) || !refused(ex)) return 'stop';
   return normalise(ex, sent, side);
 }
 
@@ -173,7 +176,10 @@ export const userEnumeration = defineCheck({
     'a user that exists (one the scan registered for it where it may, else key 1\'s own when key 1 is a static key) and wrong passwords, ' +
     'alternated, with the names and passwords sent taken out of the answers. Finding: the two kinds of answers differ the same way every ' +
     'time (status, a field\'s value or presence, the text, or the body length beyond its own variation), or, where they do not, every ' +
-    `answer for the known user took clearly longer (${MIN_GAP_MS} ms or more), confirmed by ${TIMING_PAIRS} more alternated pairs measured alone.`,
+    `answer for the known user took clearly longer (${MIN_GAP_MS} ms or more), confirmed by ${TIMING_PAIRS} more alternated pairs measured alone. ` +
+    'A server error (5xx) is an answer like any other: one side answered 500 and the other 401 is a difference, confirmed by ' +
+    `${TRIES} more alternated pairs (new made-up names) before it counts; only server errors on both sides is nothing to compare (a note), ` +
+    'and a server error that comes and goes is no difference. No timing comparison runs where server errors were among the answers.',
   coverage:
     'Login routes only (not sign-up, password reset or "user exists" lookups). Needs a user whose existence the scan knows without harming ' +
     'anyone: a user it registered, or key 1 when it is a static key; an identity that logs in during the scan is never used. Fields that ' +
@@ -203,9 +209,20 @@ export const userEnumeration = defineCheck({
     };
     const first = await alternate(ctx, sides, TRIES);
     if (!first) return;
-    const content = contentDifference(first);
-    let proof: { what: string; strong: boolean; attempts: Attempt[]; timing: boolean } | null = content && { ...content, attempts: first, timing: false };
-    if (!proof && timingDifference(first)) {
+    if (first.every(serverError)) {
+      ctx.note(`${describeEndpoint(ep)}: user enumeration not tested: every login, for a known and a made-up user alike, was answered with a server error (${[...new Set(first.map((a) => a.exchange.status))].join(', ')}).`);
+      return;
+    }
+    let content = contentDifference(first);
+    let compared = first;
+    if (content && first.some(serverError)) {
+      // A server error on one side may be a passing fault: the split must hold over more names and tries.
+      const more = await alternate(ctx, sides, TRIES);
+      compared = more ? [...first, ...more] : first;
+      content = more && contentDifference(compared);
+    }
+    let proof: { what: string; strong: boolean; attempts: Attempt[]; timing: boolean } | null = content && { ...content, attempts: compared, timing: false };
+    if (!proof && !first.some(serverError) && timingDifference(first)) {
       // Confirmed alone: no other time-based measurement of the scan runs meanwhile.
       const more = await withTimingLock(ctx, () => alternate(ctx, sides, TIMING_PAIRS));
       const all = more && [...first, ...more];
