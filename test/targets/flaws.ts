@@ -64,7 +64,7 @@ export const FLAWS = {
   'bola-body-id-update': {
     owasp: 'API1',
     technique: 'API1.2 create then steal, with the object named in the update\'s body and its id only in the listing',
-    description: 'PATCH /api/v2/stores/tips {"id", "text"} edits any tip: it does not check that the tip is the caller\'s. A tip is written with PUT /api/v2/stores/{storeId}/tips, whose answer is only {"status": "success"}; its _id shows only in GET /api/v2/stores/{storeId}/tips, which names authors by e-mail.',
+    description: 'PATCH /api/v2/stores/tips {"id", "text"} edits any tip: it does not check that the tip is the caller\'s. A tip is written with PUT /api/v2/stores/{storeId}/tips, whose answer is only {"status": "success"}; its _id shows only in GET /api/v2/stores/{storeId}/tips, which names no author.',
     hardened: '404 for a tip another user wrote.',
   },
   'bola-create-read': {

@@ -442,11 +442,11 @@ const OPS: Op[] = [
     method: 'get',
     path: '/stores/{storeId}/tips',
     operationId: 'listStoreTips',
-    summary: 'Shoppers\' tips on a store, with their authors',
+    summary: 'Shoppers\' tips on a store',
     tag: 'Catalogue',
     auth: 'public',
     params: [{ name: 'storeId', in: 'path', required: true, schema: { type: 'integer', minimum: 1, example: 1 } }],
-    ok: { 200: ['The tips', { type: 'object', properties: { status: { type: 'string' }, data: { type: 'array', items: { type: 'object', properties: { _id: { type: 'string' }, storeId: { type: 'integer' }, author: { type: 'string' }, text: { type: 'string' } } } } } }] },
+    ok: { 200: ['The tips', { type: 'object', properties: { status: { type: 'string' }, data: { type: 'array', items: { type: 'object', properties: { _id: { type: 'string' }, storeId: { type: 'integer' }, text: { type: 'string' } } } } } }] },
   },
   {
     method: 'put',

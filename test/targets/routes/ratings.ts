@@ -3,7 +3,7 @@
 // takes {productId, rating, comment, captchaId, captcha} and refuses the rating unless `captcha` is the
 // answer to challenge `captchaId`, each challenge answered once. GET /api/v2/ratings/{ratingId} reads the
 // caller's own rating back. The vulnerable route stores any rating, 0 and negative ones included
-// (captcha-rating-range); hardened: 400 for a rating outside 1..5, as the schema says.
+// (captcha-rating-range); hardened: 400 for a rating outside 1..5, as the schema says, and a throttle.
 
 import { randomInt } from 'node:crypto';
 import type { Ctx, TargetState } from '../context';
@@ -44,6 +44,8 @@ export function registerRatings(r: Router<Ctx>, t: TargetState): void {
 
   r.post('/api/v2/ratings', async (ctx) => {
     const me = await ctx.user();
+    // The hardened twin throttles this flow like its other ones (the vulnerable target leaves it open).
+    ctx.throttle('captcha-rating-range', `rating:${me.id}`, 5, 60_000);
     const input = ctx.input<Omit<Rating, 'id' | 'userId'> & { captchaId: number; captcha: string }>(t.has('captcha-rating-range') ? RATING_ANY_VALUE : SCHEMAS.RatingPost);
     const expected = pending.get(input.captchaId);
     pending.delete(input.captchaId);

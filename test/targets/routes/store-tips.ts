@@ -1,6 +1,7 @@
 // Shopper tips on a store, kept in a document store: a tip is written with PUT on the store's tips
-// (the answer says only that it worked), listed with its generated _id and its author's e-mail, and
-// edited with PATCH /stores/tips {id, text}, the tip named in the body. bola-body-id-update: the edit
+// (the answer says only that it worked), listed with its generated _id (not its author: another
+// shopper's e-mail would be an exposure of its own), and edited with PATCH /stores/tips {id, text}, the
+// tip named in the body. bola-body-id-update: the edit
 // does not check that the tip is the caller's.
 
 import crypto from 'node:crypto';
@@ -34,7 +35,7 @@ export function registerStoreTips(r: Router<Ctx>, t: TargetState): void {
 
   r.get('/api/v2/stores/{storeId}/tips', (ctx) => {
     const storeId = store(ctx.params.storeId);
-    return json(200, { status: 'success', data: [...tips.values()].filter((x) => x.storeId === storeId) });
+    return json(200, { status: 'success', data: [...tips.values()].filter((x) => x.storeId === storeId).map(({ _id, text }) => ({ _id, storeId, text })) });
   });
 
   r.put('/api/v2/stores/{storeId}/tips', async (ctx) => {
@@ -52,6 +53,6 @@ export function registerStoreTips(r: Router<Ctx>, t: TargetState): void {
     const tip = tips.get(input.id);
     if (!tip || (tip.author !== me.email && !t.has('bola-body-id-update'))) throw notFound('Tip');
     tip.text = input.text;
-    return json(200, { status: 'success', data: tip });
+    return json(200, { status: 'success', data: { _id: tip._id, storeId: tip.storeId, text: tip.text } });
   });
 }
