@@ -7,6 +7,7 @@
 
 import type { Endpoint, JsonSchema } from '../../shared/contract';
 import { ANSWER_FIELD, captchaRoute, challengeObject, evaluateArithmetic, ID_FIELD, leakedAnswer, namesCaptcha } from './checks/api6-business-flows/captcha-answer';
+import { isObj } from './checks/common/objects';
 import type { Exchange } from './http/exchange';
 import type { ProbeRequest } from './http/engine';
 import { pathParamNames, prepareRequest, toProbe } from './requests';
@@ -32,7 +33,6 @@ const REFUSALS = new Set([400, 401, 403, 409, 412, 422, 428]);
 /** Path segments that name an API, not a challenge ("/rest/captcha" is named by "captcha"). */
 const PREFIX_SEGMENT = /^(api|rest|v\d+(\.\d+)?|public|internal)$/i;
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const scalar = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /**

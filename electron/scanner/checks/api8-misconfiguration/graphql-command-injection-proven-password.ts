@@ -12,14 +12,11 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import { graphqlAnswer, operationOf } from '../common/graphql';
 import { argumentPoints, mayInject } from '../common/graphql-inputs';
 import { AS_KEY1, type PointSource } from '../common/input-points';
+import { isObj } from '../common/objects';
 import { OWASP_API8, OWASP_GRAPHQL_CHEAT_SHEET } from '../common/references';
 import { TIME_CONFIRM_BUDGET, timeBased } from '../common/time-proof';
 import type { ProvenPassword } from '../types';
 import { commandFinding, commandPoints, commandTemplates, CMD_POINTS, CMD_TEMPLATES } from './command-injection';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The password proven on this operation first, then one proven elsewhere (an account's password opens it anywhere). */
 export function provenFor(endpoint: Endpoint, proven: readonly ProvenPassword[]): ProvenPassword | null {
@@ -29,9 +26,9 @@ export function provenFor(endpoint: Endpoint, proven: readonly ProvenPassword[])
 /** What the operation answered: its field's value and its errors' messages (the durations and ids aside). */
 function answerOf(ex: Exchange | null, field: string): string | null {
   const json = ex ? graphqlAnswer(ex) : null;
-  if (!isRecord(json)) return null;
-  const data = isRecord(json.data) ? json.data[field] : undefined;
-  const errors = Array.isArray(json.errors) ? json.errors.map((e) => (isRecord(e) ? String(e.message ?? '') : '')) : [];
+  if (!isObj(json)) return null;
+  const data = isObj(json.data) ? json.data[field] : undefined;
+  const errors = Array.isArray(json.errors) ? json.errors.map((e) => (isObj(e) ? String(e.message ?? '') : '')) : [];
   return JSON.stringify({ data: data ?? null, errors });
 }
 
@@ -71,11 +68,11 @@ export const graphqlCommandInjectionProvenPassword = defineCheck({
     const proven = provenFor(ep, ctx.provenPasswords?.() ?? []);
     if (!args || !proven || !mayInject(ctx, ep)) return;
     const request = await ctx.baselineRequest(ep, 'key1');
-    const body = request && isRecord(request.bodyValue) ? request.bodyValue : null;
+    const body = request && isObj(request.bodyValue) ? request.bodyValue : null;
     if (!request || !body) return;
     const field = operationOf(ep).field;
     const opened: PreparedRequest = mutate(request, {
-      bodyValue: { ...body, variables: { ...(isRecord(body.variables) ? body.variables : {}), [args.user]: proven.account, [args.password]: proven.password } },
+      bodyValue: { ...body, variables: { ...(isObj(body.variables) ? body.variables : {}), [args.user]: proven.account, [args.password]: proven.password } },
     });
     const plain = await ctx.baseline('key1');
     if (ctx.budgetLeft() <= 0) return;
