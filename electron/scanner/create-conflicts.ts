@@ -6,6 +6,7 @@
 // own parent kept, so the rule under test is judged rather than the duplicate.
 
 import type { Endpoint } from '../../shared/contract';
+import { isOwnerField } from './checks/common/ownership';
 import type { Exchange } from './http/exchange';
 import { pathParamNames } from './requests';
 
@@ -17,7 +18,6 @@ const GENERIC_VALIDATION = /validation (error|failed)/i;
 const NAMED = [/["']?([A-Za-z_][\w]*)["']? (?:must be unique|already exists|is already taken|is a duplicate)/g, /"(?:path|field|param)"\s*:\s*"([A-Za-z_][\w]*)"/g, /Key \(([\w, ]+)\)=/g];
 
 const ID_FIELD = /(^|[_\-.])(id|pk|no|ref)$|[a-z0-9](Id|ID|Ref)$/;
-const OWNER_FIELD = /^(user|owner|author|creator|customer|account|member|person|client|patient|employee|player|uploader|poster)[-_]?(id|uuid|guid)?$|^(uid|(created|owned|uploaded|posted|submitted)[-_]?by([-_]?id)?)$/i;
 
 export interface UniquenessRefusal {
   /** Fields the answer names as the duplicate (may be empty). */
@@ -41,7 +41,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 export function variableIdFields(body: unknown, keep: readonly string[]): string[] {
   if (!isObj(body)) return [];
   return Object.entries(body)
-    .filter(([k, v]) => ID_FIELD.test(k) && !OWNER_FIELD.test(k) && !keep.includes(k) && (typeof v === 'number' || (typeof v === 'string' && v.length > 0 && v.length <= 64)))
+    .filter(([k, v]) => ID_FIELD.test(k) && !isOwnerField(k) && !keep.includes(k) && (typeof v === 'number' || (typeof v === 'string' && v.length > 0 && v.length <= 64)))
     .map(([k]) => k);
 }
 
