@@ -168,6 +168,8 @@ export class ChallengeFiller {
 
   /** The request with a fresh challenge's id and answer in its body when its operation is guarded; null otherwise. */
   async fill(req: ProbeRequest): Promise<ProbeRequest | null> {
+    // Most APIs have no challenge route: their writes are not parsed on the engine's hot path.
+    if (!this.knowsAny()) return null;
     const write = this.writeOf(req);
     if (!write) return null;
     const route = await this.guardOf(write, req);
@@ -179,7 +181,7 @@ export class ChallengeFiller {
    * before: learnt guarded from now on, and the request filled from a fresh challenge to send once more.
    */
   async afterRefusal(req: ProbeRequest, exchange: Exchange): Promise<ProbeRequest | null> {
-    if (!REFUSALS.has(exchange.status)) return null;
+    if (!REFUSALS.has(exchange.status) || !this.knowsAny()) return null;
     const write = this.writeOf(req);
     if (!write || this.guards.has(write.endpoint.id)) return null;
     await this.discover(req);
@@ -201,6 +203,11 @@ export class ChallengeFiller {
     const solved = obj && (this.candidates.includes(e) ? solveChallenge(obj, namesCaptcha(e)) : leakedAnswer(obj, false)?.kind === 'arithmetic' ? solveChallenge(obj, false) : null);
     // A bare "id" names any object: an unnamed route counts only with an id field of its own (captchaId, token).
     if (solved && (this.candidates.includes(e) || !/^_?id$/i.test(solved.idField))) this.routes.push({ endpoint: e, shape: solved, word: routeWord(e) });
+  }
+
+  /** A route that may hand out challenges: named one, or seen handing one out. */
+  private knowsAny(): boolean {
+    return this.candidates.length > 0 || this.routes.length > 0;
   }
 
   private writeOf(req: ProbeRequest): Write | null {
@@ -234,7 +241,6 @@ export class ChallengeFiller {
   private async guardOf(write: Write, req: ProbeRequest): Promise<ChallengeRoute | null> {
     const known = this.guards.get(write.endpoint.id);
     if (known) return known;
-    if (!this.candidates.length && !this.routes.length) return null;
     await this.discover(req);
     const rb = write.endpoint.request_body;
     const keys = new Set([...Object.keys(write.body), ...schemaKeys(rb?.schema), ...(isObj(rb?.example) ? Object.keys(rb.example) : [])]);
