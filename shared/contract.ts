@@ -242,6 +242,15 @@ export interface Finding {
   graphql?: FindingGraphql | null;
 }
 
+/**
+ * A finding as the scan page's list reads it: everything but its long texts (description, fix,
+ * evidence, curl, references, CVSS vector, GraphQL query). A 10,000-finding scan is about a third of
+ * the bytes; the page reads the whole finding (POST /api/scan/finding) when it is opened.
+ */
+export type FindingBrief = Omit<Finding, 'description' | 'recommendation' | 'evidence' | 'curl' | 'references' | 'cvss_vector' | 'graphql'> & {
+  graphql?: Pick<FindingGraphql, 'operation'> | null;
+};
+
 /** The GraphQL request behind a finding, keys redacted. */
 export interface FindingGraphql {
   /** "Query.loan", "Mutation.login"; null for an API-wide finding (introspection, batching). */
@@ -355,11 +364,17 @@ export interface CreatedUserWithPassword extends CreatedUserReport {
   password: string | null;
 }
 
-export interface ScanDetails {
+/** A scan with its findings: whole (`Finding`) or as the list reads them (`FindingBrief`). */
+export interface ScanFindingRequest {
+  scan_id: string;
+  finding_id: string;
+}
+
+export interface ScanDetails<F extends FindingBrief = Finding> {
   scan_id: string;
   api_id: string;
   status: ScanStatus;
-  results: { scan_info: ScanInfo; results: Finding[] };
+  results: { scan_info: ScanInfo; results: F[] };
 }
 
 export interface Schedule {
@@ -728,6 +743,10 @@ export interface ApiContract {
   'POST /api/scan/write-policy': { body: ApiScoped; data: WritePolicyData };
   'POST /api/scan/start': { body: StartScanRequest; data: { scan_id: string; status: ScanStatus } };
   'POST /api/scan/details': { body: ScanIdRequest; data: ScanDetails };
+  /** The details with each finding's brief: what the scan page's list and live view read. */
+  'POST /api/scan/details/brief': { body: ScanIdRequest; data: ScanDetails<FindingBrief> };
+  /** One finding of a scan, whole (the scan page's detail pane). */
+  'POST /api/scan/finding': { body: ScanFindingRequest; data: { finding: Finding } };
   'POST /api/scan/coverage': { body: ScanIdRequest; data: { coverage: ScanCoverage | null } };
   'POST /api/scan/created-users': { body: ScanIdRequest; data: { users: CreatedUserWithPassword[] } };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };

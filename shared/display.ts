@@ -91,16 +91,29 @@ export function defaultTimeZone(): string {
   }
 }
 
+/** One formatter per zone: building one costs far more than formatting with it (a list of dates, a PDF). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-GB', {
+      timeZone: toIntlTimeZone(timeZone),
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    // A zone the user typed is kept only once it is known to work (a bad one throws above).
+    if (formatters.size < 64) formatters.set(timeZone, fmt);
+  }
+  return fmt;
+}
+
 function parts(date: Date, timeZone: string): Record<string, string> {
-  const fmt = new Intl.DateTimeFormat('en-GB', {
-    timeZone: toIntlTimeZone(timeZone),
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
+  const fmt = formatterFor(timeZone);
   const out: Record<string, string> = {};
   for (const p of fmt.formatToParts(date)) out[p.type] = p.value;
   return out;

@@ -295,6 +295,13 @@ export const TEAM_SERVER_MESSAGES = {
 } as const;
 
 /** Triage of findings (issue 17): POST /api/findings/triage. */
+/** The scan page's detail pane, which reads the whole finding when it is opened. */
+export const FINDING_MESSAGES = {
+  loading: 'Loading the evidence…',
+  loadFallback: 'Could not load this finding: check the connection and try again.',
+  notFound: 'This scan has no such finding: it may belong to another scan.',
+} as const;
+
 export const TRIAGE_MESSAGES = {
   saved: 'Triage saved',
   findingNotFound: 'Finding not found.',

@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { CreatedUserWithPassword, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, Finding, FindingBrief, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -23,7 +23,7 @@ import {
   type ScanConfig as IdentitiesConfig,
   type SignupSetting,
 } from '../../shared/identities';
-import { SCAN_MESSAGES } from '../../shared/messages';
+import { FINDING_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import type { Clock } from '../clock';
@@ -259,6 +259,52 @@ export function createScanService(deps: ScanServiceDeps) {
    * (the owner looks at its scans' rows at least that often; a notification usually tells it at once).
    */
   const cancelWaitMs = Math.max(2_000, 2 * config.scanLease.heartbeatMs);
+
+  /** Accepted risks whose end has come count again (in scores and counts) before anything is shown. */
+  async function expireTriage(): Promise<void> {
+    const n = await repos.triage.expireDue(clock.now(), securityScore);
+    if (n) logger.info('Accepted risks expired; their findings count again', { count: n });
+  }
+
+  /** A scan's details with its findings as `findings` reads them. */
+  async function scanWithFindings<F extends FindingBrief>(scanId: string, findings: () => Promise<F[]>): Promise<ScanDetails<F>> {
+    const row = await repos.scans.findById(scanId);
+    if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
+    await expireTriage();
+    const notes = parseNotes(row.notes);
+    const fixed = row.status === 'completed' && notes.previous_scan_id ? await repos.findings.fixedSince(notes.previous_scan_id, scanId) : [];
+    return {
+      scan_id: row.id,
+      api_id: row.api_id,
+      status: row.status as ScanStatus,
+      results: {
+        scan_info: {
+          started_at: row.started_at,
+          completed_at: row.completed_at,
+          progress: { done: row.progress_done, total: row.progress_total },
+          requests_sent: row.requests_sent,
+          errors: notes.errors,
+          score: row.score,
+          failure_reason: row.failure_reason,
+          skipped_checks: notes.skipped_checks,
+          seed: parseConfig(row.config).seed ?? null,
+          writes: parseConfig(row.config).allowExistingObjects ? 'existing' : 'created',
+          destructive: parseConfig(row.config).namedOperations ?? [],
+          fixed,
+          requests_by_check: notes.requests_by_check,
+          // Before the scan has run: the configured identities, not yet verified.
+          identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
+          created_users: notes.created_users ?? [],
+          refreshes: notes.refreshes ?? 0,
+          coverage: notes.coverage ?? null,
+          // Running here: the runner's own; on another node: what that node last saved with its progress.
+          current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
+          pace: row.status === 'running' ? (active.get(scanId)?.pace ?? remotePace.get(scanId) ?? null) : null,
+        },
+        results: await findings(),
+      },
+    };
+  }
 
   /** Resolves true once the owner of a scan has let go of it (or is gone), false at the deadline. */
   async function ownerStopped(scanId: string): Promise<boolean> {
@@ -659,48 +705,24 @@ export function createScanService(deps: ScanServiceDeps) {
     },
 
     /** Accepted risks whose end has come count again (in scores and counts) before anything is shown. */
-    async expireTriage(): Promise<void> {
-      const n = await repos.triage.expireDue(clock.now(), securityScore);
-      if (n) logger.info('Accepted risks expired; their findings count again', { count: n });
+    expireTriage,
+
+    /** The scan with its findings whole (reports, exports, the CLI). */
+    async details(scanId: string): Promise<ScanDetails> {
+      return scanWithFindings(scanId, () => repos.findings.listForScan(scanId));
     },
 
-    async details(scanId: string): Promise<ScanDetails> {
-      const row = await repos.scans.findById(scanId);
-      if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
-      await this.expireTriage();
-      const notes = parseNotes(row.notes);
-      const fixed = row.status === 'completed' && notes.previous_scan_id ? await repos.findings.fixedSince(notes.previous_scan_id, scanId) : [];
-      return {
-        scan_id: row.id,
-        api_id: row.api_id,
-        status: row.status as ScanStatus,
-        results: {
-          scan_info: {
-            started_at: row.started_at,
-            completed_at: row.completed_at,
-            progress: { done: row.progress_done, total: row.progress_total },
-            requests_sent: row.requests_sent,
-            errors: notes.errors,
-            score: row.score,
-            failure_reason: row.failure_reason,
-            skipped_checks: notes.skipped_checks,
-            seed: parseConfig(row.config).seed ?? null,
-            writes: parseConfig(row.config).allowExistingObjects ? 'existing' : 'created',
-            destructive: parseConfig(row.config).namedOperations ?? [],
-            fixed,
-            requests_by_check: notes.requests_by_check,
-            // Before the scan has run: the configured identities, not yet verified.
-            identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
-            created_users: notes.created_users ?? [],
-            refreshes: notes.refreshes ?? 0,
-            coverage: notes.coverage ?? null,
-            // Running here: the runner's own; on another node: what that node last saved with its progress.
-            current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
-            pace: row.status === 'running' ? (active.get(scanId)?.pace ?? remotePace.get(scanId) ?? null) : null,
-          },
-          results: await repos.findings.listForScan(scanId),
-        },
-      };
+    /** The scan with each finding's brief: what the scan page's list reads. */
+    async briefDetails(scanId: string): Promise<ScanDetails<FindingBrief>> {
+      return scanWithFindings(scanId, () => repos.findings.listBriefsForScan(scanId));
+    },
+
+    /** One finding of the scan, whole; 404 when the scan has no such finding. The caller has checked access. */
+    async finding(scanId: string, findingId: string): Promise<Finding> {
+      await expireTriage();
+      const finding = await repos.findings.findInScan(scanId, findingId);
+      if (!finding) throw new ScanError(404, FINDING_MESSAGES.notFound);
+      return finding;
     },
 
     /** A finished scan's traffic (HAR 1.2 JSON); 409 while it has not ended, 404 when none was kept. The caller has checked access. */

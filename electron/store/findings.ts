@@ -4,7 +4,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
 import type { TriageState } from '../../shared/constants';
-import type { Finding, FindingGraphql, FindingTriage, ScanInfo } from '../../shared/contract';
+import type { Finding, FindingBrief, FindingGraphql, FindingTriage, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
 import { newRowId } from './row-ids';
@@ -138,6 +138,64 @@ export function createFindingsRepo(db: Db) {
         .orderBy('method')
         .execute();
       return rows.map(toFinding);
+    },
+
+    /** The scan's findings as the list reads them (no long texts), in the order of listForScan. */
+    async listBriefsForScan(scanId: string): Promise<FindingBrief[]> {
+      const rows = await db
+        .selectFrom('findings')
+        .leftJoin('finding_triage as t', (j) => j.onRef('t.api_id', '=', 'findings.api_id').onRef('t.fingerprint', '=', 'findings.fingerprint'))
+        .leftJoin('users as tu', 'tu.id', 't.set_by')
+        .select([
+          'findings.id',
+          'findings.check_id',
+          'findings.vulnerability_name',
+          'findings.severity',
+          'findings.confidence',
+          'findings.owasp',
+          'findings.cwe',
+          'findings.cvss_score',
+          'findings.method',
+          'findings.path',
+          'findings.parameter',
+          'findings.fingerprint',
+          'findings.trend',
+          'findings.graphql',
+          't.state as triage_state',
+          't.reason as triage_reason',
+          't.expires_at as triage_expires_at',
+          't.set_at as triage_set_at',
+          'tu.username as triage_set_by',
+        ])
+        .where('findings.scan_id', '=', scanId)
+        .orderBy(sql.raw(SEVERITY_ORDER))
+        .orderBy('cvss_score', 'desc')
+        .orderBy('path')
+        .orderBy('method')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        check_id: r.check_id,
+        vulnerability_name: r.vulnerability_name,
+        severity: r.severity as Severity,
+        confidence: r.confidence as Confidence,
+        owasp: r.owasp,
+        cwe: r.cwe,
+        cvss_score: r.cvss_score,
+        method: r.method,
+        path: r.path,
+        parameter: r.parameter,
+        fingerprint: r.fingerprint,
+        trend: r.trend === 'recurring' ? 'recurring' : 'new',
+        triage: triageOf(r),
+        graphql: r.graphql ? { operation: parseGraphql(r.graphql)?.operation ?? null } : null,
+      }));
+    },
+
+    /** One finding of the scan, whole; null when the scan has no finding with this id. */
+    async findInScan(scanId: string, findingId: string): Promise<Finding | null> {
+      const row = await withTriage(db).where('findings.scan_id', '=', scanId).where('findings.id', '=', findingId).executeTakeFirst();
+      return row ? toFinding(row) : null;
     },
 
     async fingerprints(scanId: string): Promise<Set<string>> {

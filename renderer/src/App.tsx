@@ -7,6 +7,7 @@ import { PublicOnly } from './components/PublicOnly';
 import { RequireAuth } from './components/RequireAuth';
 import { ScrollToTop } from './components/ScrollToTop';
 import { ServerBanner } from './components/ServerBanner';
+import { loadScanPage } from './lib/page-chunks';
 import { ContactPage } from './pages/contact/ContactPage';
 import { ForgotPasswordPage } from './pages/forgot-password/ForgotPasswordPage';
 import { LandingPage } from './pages/landing/LandingPage';
@@ -25,7 +26,7 @@ const ManageApisPage = lazy(() => import('./pages/manage-apis/ManageApisPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const DocumentationPage = lazy(() => import('./pages/documentation/DocumentationPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
-const ScanPage = lazy(() => import('./pages/scan/ScanPage'));
+const ScanPage = lazy(loadScanPage);
 const LatestScanRedirect = lazy(() => import('./pages/scan/LatestScanRedirect'));
 
 export function AppRoutes(): ReactElement {

@@ -15,6 +15,7 @@ interface Fixture {
   apiId: string;
   endpointId: string;
   completedScanId: string;
+  findingId: string;
   ownersCreatedScanId: string;
 }
 
@@ -57,19 +58,25 @@ describe('permission matrix', () => {
       completed_at: '2026-03-01T09:01:00.000Z',
       score: 85,
     });
-    await seedFinding(db, completedScanId, apiId, { name: 'Missing security headers', cvss: 5.3 });
+    const findingId = await seedFinding(db, completedScanId, apiId, { name: 'Missing security headers', cvss: 5.3 });
     await repos.scanTraffic.save(completedScanId, { har: { log: { version: '1.2', creator: { name: 'Portcullis', version: '0' }, entries: [] } }, entries: 0, dropped: 0 }, tc.clock.now());
     const created = await http.call<{ data: { scan_id: string } }>('POST', '/api/scan/create', {
       token: users.owner.token,
       body: { api_id: apiId, scan_profile: 'owasp', api_key_1: mini.users.alice.token },
     });
-    return { apiId, endpointId, completedScanId, ownersCreatedScanId: created.json.data.scan_id };
+    return { apiId, endpointId, completedScanId, findingId, ownersCreatedScanId: created.json.data.scan_id };
   }
 
   const CELLS: Cell[] = [
     { route: 'POST /api/endpoints', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/endpoints', body: { api_id: f.apiId } }) },
     { route: 'GET /api/scan/list', expect: VIEW, request: async (f) => ({ method: 'GET', path: `/api/scan/list?api_id=${f.apiId}` }) },
     { route: 'POST /api/scan/details', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/details', body: { scan_id: f.completedScanId } }) },
+    { route: 'POST /api/scan/details/brief', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/details/brief', body: { scan_id: f.completedScanId } }) },
+    {
+      route: 'POST /api/scan/finding',
+      expect: VIEW,
+      request: async (f) => ({ method: 'POST', path: '/api/scan/finding', body: { scan_id: f.completedScanId, finding_id: f.findingId } }),
+    },
     { route: 'POST /api/scan/coverage', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/coverage', body: { scan_id: f.completedScanId } }) },
     { route: 'POST /api/scan/created-users', expect: VIEW, request: async (f) => ({ method: 'POST', path: '/api/scan/created-users', body: { scan_id: f.completedScanId } }) },
     { route: 'GET /api/scan/traffic', expect: VIEW, request: async (f) => ({ method: 'GET', path: `/api/scan/traffic?scan_id=${f.completedScanId}` }) },

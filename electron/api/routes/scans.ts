@@ -76,6 +76,7 @@ const startSchema = z.object({
 });
 
 const scanIdSchema = z.object({ scan_id: idField('scan_id') });
+const scanFindingSchema = z.object({ scan_id: idField('scan_id'), finding_id: idField('finding_id') });
 const listSchema = z.object({ api_id: idField('api_id') });
 
 /** The scan and the caller's access to its API; 404 "Scan not found." when the caller cannot see it. */
@@ -166,6 +167,21 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     await scanWithAccess(s, c.get('user').id, body.scan_id, 'view');
     const details = await s.scans.details(body.scan_id).catch(asApiError);
     return ok(c, 'OK', details);
+  });
+
+  // The scan page's list: the details with each finding's brief (no evidence, curl or long texts).
+  app.post('/api/scan/details/brief', async (c) => {
+    const body = await parseBody(c, scanIdSchema);
+    await scanWithAccess(s, c.get('user').id, body.scan_id, 'view');
+    return ok(c, 'OK', await s.scans.briefDetails(body.scan_id).catch(asApiError));
+  });
+
+  // One finding of a scan, whole: the scan page's detail pane.
+  app.post('/api/scan/finding', async (c) => {
+    const body = await parseBody(c, scanFindingSchema);
+    await scanWithAccess(s, c.get('user').id, body.scan_id, 'view');
+    const finding = await s.scans.finding(body.scan_id, body.finding_id).catch(asApiError);
+    return ok(c, 'OK', { finding });
   });
 
   // The coverage ledger (issue 26): per operation and identity, what the scan sent and how it ended, and per check what it exercised.

@@ -49,6 +49,11 @@ export const startScan = (auth: Auth, apiId: string, scanProfile: string, scanId
 
 export const scanDetails = (auth: Auth, scanId: string, signal?: AbortSignal) =>
   call('POST /api/scan/details', { token: auth.token, body: { scan_id: scanId }, signal });
+/** The details with each finding's brief (the scan page's list); the whole finding is scanFinding. */
+export const scanBrief = (auth: Auth, scanId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/details/brief', { token: auth.token, body: { scan_id: scanId }, signal });
+export const scanFinding = (auth: Auth, scanId: string, findingId: string, signal?: AbortSignal) =>
+  call('POST /api/scan/finding', { token: auth.token, body: { scan_id: scanId, finding_id: findingId }, signal });
 export const scanCoverage = (auth: Auth, scanId: string, signal?: AbortSignal) =>
   call('POST /api/scan/coverage', { token: auth.token, body: { scan_id: scanId }, signal });
 

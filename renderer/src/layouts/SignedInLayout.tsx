@@ -2,7 +2,7 @@
 // initial and full name, the theme toggle and Logout; footer links; the transient notice. Loaded only
 // after sign-in; the guard shows its spinner until the current user is known.
 
-import { Suspense, type ReactElement } from 'react';
+import { Suspense, useEffect, type ReactElement } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { Logo } from '../components/Logo';
@@ -11,12 +11,14 @@ import { SIGNED_IN_NAV } from '../components/SiteHeader';
 import { FullPageSpinner } from '../components/Spinner';
 import { ThemeToggle } from '../components/ThemeToggle';
 import { UserMenu } from '../components/UserMenu';
+import { loadScanPage, preloadWhenIdle } from '../lib/page-chunks';
 import { useAuthStore } from '../stores/useAuthStore';
 import '../styles/app-shell.css';
 import '../styles/app.css';
 
 export default function SignedInLayout(): ReactElement {
   const user = useAuthStore((s) => s.user);
+  useEffect(() => preloadWhenIdle(loadScanPage), []);
   return (
     <div className="app-shell" data-testid="signed-in-shell">
       <a href="#main" className="skip-link">

@@ -6,7 +6,7 @@
 
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Finding, FindingTriage, ScanDetails, ScanSummary, TriageRequest } from '../../../shared/contract';
+import type { FindingBrief, FindingTriage, ScanDetails, ScanSummary, TriageRequest } from '../../../shared/contract';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { DELAYS } from '../../../shared/constants';
 import type { ApiResult } from '../api/client';
@@ -23,20 +23,21 @@ export interface ScanPageState {
   scanId: string | null;
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: string | null;
-  details: ScanDetails | null;
+  /** The scan with its findings' briefs (the detail pane reads a whole finding when it opens it). */
+  details: ScanDetails<FindingBrief> | null;
   /** The details' findings, with the marks set on this page since. */
-  findings: Finding[];
+  findings: FindingBrief[];
   /** The completed scan of the same API before this one; null when there is none (or the list failed). */
   previous: ScanSummary | null;
   load(scanId: string): Promise<void>;
   /** Saves a mark; resolves with the server's message on failure, null on success. */
-  triage(finding: Finding, request: Omit<TriageRequest, 'finding_id'>): Promise<string | null>;
+  triage(finding: FindingBrief, request: Omit<TriageRequest, 'finding_id'>): Promise<string | null>;
   reset(): void;
 }
 
 export interface ScanPageDeps {
   auth(): Auth | null;
-  scanDetails(auth: Auth, scanId: string): Promise<ApiResult<ScanDetails>>;
+  scanDetails(auth: Auth, scanId: string): Promise<ApiResult<ScanDetails<FindingBrief>>>;
   listScans(auth: Auth, apiId: string): Promise<ApiResult<{ scans: ScanSummary[] }>>;
   triageFinding(auth: Auth, body: TriageRequest): Promise<ApiResult<{ finding_id: string; fingerprint: string; triage: FindingTriage }>>;
   /** Scan events (progress, finished); returns the unsubscribe function. None: the page only polls. */
@@ -72,7 +73,7 @@ export function previousScan(scans: ScanSummary[], scanId: string): ScanSummary 
   return history[0] ?? null;
 }
 
-const isLive = (d: ScanDetails) => d.status === 'running';
+const isLive = (d: Pick<ScanDetails, 'status'>) => d.status === 'running';
 
 export function createScanPageStore(deps: ScanPageDeps): StoreApi<ScanPageState> {
   let generation = 0;
@@ -211,7 +212,7 @@ export function createScanPageStore(deps: ScanPageDeps): StoreApi<ScanPageState>
 
 export const scanPageStore = createScanPageStore({
   auth: () => currentAuth(),
-  scanDetails: (auth, id) => scansApi.scanDetails(auth, id),
+  scanDetails: (auth, id) => scansApi.scanBrief(auth, id),
   listScans: (auth, id) => scansApi.listScans(auth, id),
   triageFinding: findingsApi.triageFinding,
   subscribe: (listener) => subscribeScanEvents(listener, () => currentAuth()?.token ?? null),

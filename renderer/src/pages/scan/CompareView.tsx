@@ -4,7 +4,7 @@
 // their first rows; the findings list (filtered by trend) shows them all.
 
 import type { ReactElement } from 'react';
-import type { Finding, ScanSummary } from '../../../../shared/contract';
+import type { Finding, FindingBrief, ScanSummary } from '../../../../shared/contract';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { coverageLabel, type CoverageOperation } from '../../../../shared/coverage';
 import { severityBucket, severityText } from '../../../../shared/display';
@@ -159,7 +159,7 @@ export function CompareView({
   onOpen(id: string): void;
   onShowTrend(trend: Finding['trend']): void;
 }): ReactElement {
-  const asRow = (f: Finding): Row => ({ ...f, key: f.id });
+  const asRow = (f: FindingBrief): Row => ({ ...f, key: f.id });
   return (
     <div data-testid="compare-view">
       <p className="muted" data-testid="compare-previous">

@@ -1,9 +1,14 @@
 // The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
 // exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage;
-// for a GraphQL finding, its operation, query and variables.
+// for a GraphQL finding, its operation, query and variables. The head, facts and triage come from the
+// list's brief at once; the long texts from the whole finding, read when the finding is opened.
 
 import { forwardRef, type ReactElement } from 'react';
-import type { Finding } from '../../../../shared/contract';
+import type { Finding, FindingBrief } from '../../../../shared/contract';
+import { FINDING_MESSAGES } from '../../../../shared/messages';
+import { Alert } from '../../components/Alert';
+import { Spinner } from '../../components/Spinner';
+import type { OpenedFinding } from '../../stores/useOpenedFindingStore';
 import { curlVariablesLine } from '../../../../shared/curl-variables';
 import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
@@ -22,7 +27,44 @@ function cweLink(cwe: string): string | null {
   return m ? `https://cwe.mitre.org/data/definitions/${m[1]}.html` : null;
 }
 
-export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; canTriage: boolean }>(function FindingDetail({ finding: f, canTriage }, triageRef): ReactElement {
+interface FindingDetailProps {
+  /** The list's brief: what shows at once. */
+  finding: FindingBrief;
+  /** The whole finding's read (absent until asked for). */
+  opened: OpenedFinding | undefined;
+  onRetry(): void;
+  canTriage: boolean;
+}
+
+/** The long texts of the finding: description, GraphQL request, evidence, curl, fix and references. */
+function FindingTexts({ whole }: { whole: Finding }): ReactElement {
+  const variables = whole.curl ? curlVariablesLine(whole.curl) : null;
+  return (
+    <>
+      <section>
+        <h3>Description</h3>
+        <p data-testid="detail-description">{whole.description}</p>
+      </section>
+      {whole.graphql && <FindingGraphqlSection graphql={whole.graphql} testId="detail-graphql" onCopied={onCopied} />}
+      {whole.evidence && <CodeBlock title="Evidence" text={whole.evidence} testId="detail-evidence" onCopied={onCopied} />}
+      {whole.curl && <CodeBlock title="Reproduce with curl" text={whole.curl} testId="detail-curl" onCopied={onCopied} />}
+      {variables && <p className="muted small" data-testid="curl-variables">{variables}</p>}
+      <section>
+        <h3>Fix</h3>
+        <p data-testid="detail-fix">{whole.recommendation}</p>
+      </section>
+      {whole.references?.length > 0 && (
+        <section>
+          <h3>References</h3>
+          <ReferenceList refs={whole.references} className="finding-references" testId="detail-references" />
+        </section>
+      )}
+    </>
+  );
+}
+
+export const FindingDetail = forwardRef<HTMLSelectElement, FindingDetailProps>(function FindingDetail({ finding: f, opened, onRetry, canTriage }, triageRef): ReactElement {
+  const whole = opened?.status === 'ready' ? opened.finding : null;
   const bucket = severityBucket(f.severity);
   const cwe = f.cwe ? cweLink(f.cwe) : null;
   return (
@@ -82,34 +124,30 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
       <p className="small" style={{ margin: 0 }}>
         <span className="muted">Category:</span> {categoryLabel(f.owasp)}
       </p>
-      {f.cvss_vector && (
+      {whole?.cvss_vector && (
         <p className="small" style={{ margin: 0 }}>
           <span className="muted">CVSS vector:</span>{' '}
           <span className="mono cvss-vector" data-testid="detail-cvss-vector">
-            {f.cvss_vector}
+            {whole?.cvss_vector}
           </span>
         </p>
       )}
 
       <TriagePanel ref={triageRef} finding={f} canTriage={canTriage} />
 
-      <section>
-        <h3>Description</h3>
-        <p data-testid="detail-description">{f.description}</p>
-      </section>
-      {f.graphql && <FindingGraphqlSection graphql={f.graphql} testId="detail-graphql" onCopied={onCopied} />}
-      {f.evidence && <CodeBlock title="Evidence" text={f.evidence} testId="detail-evidence" onCopied={onCopied} />}
-      {f.curl && <CodeBlock title="Reproduce with curl" text={f.curl} testId="detail-curl" onCopied={onCopied} />}
-      {f.curl && curlVariablesLine(f.curl) && <p className="muted small" data-testid="curl-variables">{curlVariablesLine(f.curl)}</p>}
-      <section>
-        <h3>Fix</h3>
-        <p data-testid="detail-fix">{f.recommendation}</p>
-      </section>
-      {f.references?.length > 0 && (
-        <section>
-          <h3>References</h3>
-          <ReferenceList refs={f.references} className="finding-references" testId="detail-references" />
-        </section>
+      {whole ? (
+        <FindingTexts whole={whole} />
+      ) : opened?.status === 'error' ? (
+        <Alert kind="error" testId="detail-load-error">
+          {opened.error}{' '}
+          <button type="button" className="button button-secondary button-small" onClick={onRetry}>
+            Try again
+          </button>
+        </Alert>
+      ) : (
+        <p className="muted small" data-testid="detail-loading">
+          <Spinner label={FINDING_MESSAGES.loading} /> <span aria-hidden="true">{FINDING_MESSAGES.loading}</span>
+        </p>
       )}
     </article>
   );

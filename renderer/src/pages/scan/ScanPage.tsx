@@ -7,7 +7,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
-import type { Finding } from '../../../../shared/contract';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { SEVERITY_NAMES } from '../../../../shared/display';
 import { FALLBACK_MESSAGES } from '../../../../shared/messages';
@@ -23,6 +22,7 @@ import { reasonOf } from '../../modals/shared';
 import { apisStore, useApisStore } from '../../stores/useApisStore';
 import { currentAuth } from '../../stores/useAuthStore';
 import { noticeStore } from '../../stores/useNoticeStore';
+import { openedFindingStore, openedKey, useOpenedFindingStore } from '../../stores/useOpenedFindingStore';
 import { scanCoverageStore, useScanCoverageStore } from '../../stores/useScanCoverageStore';
 import { scanPageStore, useScanPageStore } from '../../stores/useScanPageStore';
 import { scanStore, useScanStore } from '../../stores/useScanStore';
@@ -150,6 +150,11 @@ export default function ScanPage(): ReactElement {
   }, [ready, rows, selectedId]);
 
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
+  // The detail pane's long texts: the whole finding, read once it is selected.
+  const opened = useOpenedFindingStore((s) => (selected ? s.byKey[openedKey(scanId, selected.id)] : undefined));
+  useEffect(() => {
+    if (ready && selectedId) void openedFindingStore.getState().open(scanId, selectedId);
+  }, [ready, scanId, selectedId]);
 
   // Coverage is kept when a scan ends: read once the scan has ended and a tab shows it.
   const ended = ready && !!details && details.status !== 'running';
@@ -500,7 +505,13 @@ export default function ScanPage(): ReactElement {
                   </div>
                   <div className="scan-detail-pane">
                     {selected ? (
-                      <FindingDetail ref={triageRef} finding={selected as Finding} canTriage={canTriage && apisStatus === 'ready'} />
+                      <FindingDetail
+                        ref={triageRef}
+                        finding={selected}
+                        opened={opened}
+                        onRetry={() => void openedFindingStore.getState().open(scanId, selected.id, true)}
+                        canTriage={canTriage && apisStatus === 'ready'}
+                      />
                     ) : (
                       <p className="empty-state">Select a finding to see its details.</p>
                     )}

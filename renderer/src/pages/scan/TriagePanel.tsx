@@ -4,7 +4,7 @@
 
 import { forwardRef, useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { TRIAGE_STATES, type TriageState } from '../../../../shared/constants';
-import type { Finding } from '../../../../shared/contract';
+import type { FindingBrief } from '../../../../shared/contract';
 import { TRIAGE_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
 import { Field } from '../../components/Field';
@@ -22,7 +22,7 @@ function tomorrow(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-function MarkSummary({ finding }: { finding: Finding }): ReactElement {
+function MarkSummary({ finding }: { finding: FindingBrief }): ReactElement {
   const t = finding.triage;
   if (!t) return <p className="muted small triage-mark" data-testid="triage-mark">Open: nobody has triaged this finding yet.</p>;
   return (
@@ -46,7 +46,7 @@ function MarkSummary({ finding }: { finding: Finding }): ReactElement {
   );
 }
 
-export const TriagePanel = forwardRef<HTMLSelectElement, { finding: Finding; canTriage: boolean }>(function TriagePanel({ finding, canTriage }, stateRef): ReactElement {
+export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief; canTriage: boolean }>(function TriagePanel({ finding, canTriage }, stateRef): ReactElement {
   const [state, setState] = useState<TriageState>(triageStateOf(finding));
   const [reason, setReason] = useState(finding.triage?.reason ?? '');
   const [expires, setExpires] = useState('');

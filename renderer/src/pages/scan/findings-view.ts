@@ -3,7 +3,7 @@
 // with the keyboard; and the lists of the "compare with previous scan" view. No React here.
 
 import { FLAG_OWASP, SEVERITIES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
-import type { Finding, ScanInfo } from '../../../../shared/contract';
+import type { Finding, FindingBrief, ScanInfo } from '../../../../shared/contract';
 import { severityBucket } from '../../../../shared/display';
 
 const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;
@@ -34,7 +34,7 @@ export const TRIAGE_LABELS: Record<TriageState, string> = { open: 'Open', false_
 
 /** A finding with what filtering and grouping read, computed once per load rather than per keystroke. */
 export interface PreparedFinding {
-  finding: Finding;
+  finding: FindingBrief;
   severity: Severity;
   category: string;
   /** Lower-case name, method and path (and a GraphQL operation's name), one per line: what the search looks in. */
@@ -42,7 +42,7 @@ export interface PreparedFinding {
 }
 
 /** Findings in page order: category (API1 first), then check (most severe first), then endpoint. */
-export function prepareFindings(findings: Finding[]): PreparedFinding[] {
+export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
   const prepared = findings.map<PreparedFinding>((finding) => ({
     finding,
     severity: severityBucket(finding.severity),
@@ -51,27 +51,34 @@ export function prepareFindings(findings: Finding[]): PreparedFinding[] {
   }));
   // The most severe finding of a check places the check within its category.
   const checkRank = new Map<string, number>();
-  for (const p of prepared) {
+  const checkKeys = prepared.map((p) => {
     const key = `${p.category}\u0000${p.finding.check_id}`;
     checkRank.set(key, Math.min(checkRank.get(key) ?? Infinity, SEVERITY_RANK[p.severity]));
-  }
+    return key;
+  });
+  // Sort keys worked out once per finding, not once per comparison (10,000 findings: ~130,000 comparisons).
+  const categoryRanks = new Map<string, number>();
+  const keyed = prepared.map((p, i) => {
+    let categoryRank = categoryRanks.get(p.category);
+    if (categoryRank === undefined) categoryRanks.set(p.category, (categoryRank = categoryOrder(p.category)[0]));
+    return { p, categoryRank, checkRank: checkRank.get(checkKeys[i]!)!, severityRank: SEVERITY_RANK[p.severity] };
+  });
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-  return prepared.sort((a, b) => {
-    const [an, as] = categoryOrder(a.category);
-    const [bn, bs] = categoryOrder(b.category);
-    if (an !== bn) return an - bn;
-    if (as !== bs) return as < bs ? -1 : 1;
-    const ar = checkRank.get(`${a.category}\u0000${a.finding.check_id}`)!;
-    const br = checkRank.get(`${b.category}\u0000${b.finding.check_id}`)!;
-    if (ar !== br) return ar - br;
-    if (a.finding.check_id !== b.finding.check_id) return collator.compare(a.finding.vulnerability_name, b.finding.vulnerability_name) || (a.finding.check_id < b.finding.check_id ? -1 : 1);
+  keyed.sort((a, b) => {
+    if (a.categoryRank !== b.categoryRank) return a.categoryRank - b.categoryRank;
+    if (a.p.category !== b.p.category) return a.p.category < b.p.category ? -1 : 1;
+    if (a.checkRank !== b.checkRank) return a.checkRank - b.checkRank;
+    const af = a.p.finding;
+    const bf = b.p.finding;
+    if (af.check_id !== bf.check_id) return collator.compare(af.vulnerability_name, bf.vulnerability_name) || (af.check_id < bf.check_id ? -1 : 1);
     return (
-      collator.compare(a.finding.path, b.finding.path) ||
-      collator.compare(a.finding.method, b.finding.method) ||
-      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-      collator.compare(a.finding.parameter ?? '', b.finding.parameter ?? '')
+      (af.path === bf.path ? 0 : collator.compare(af.path, bf.path)) ||
+      (af.method === bf.method ? 0 : collator.compare(af.method, bf.method)) ||
+      a.severityRank - b.severityRank ||
+      ((af.parameter ?? '') === (bf.parameter ?? '') ? 0 : collator.compare(af.parameter ?? '', bf.parameter ?? ''))
     );
   });
+  return keyed.map((k) => k.p);
 }
 
 export interface FindingFilters {
@@ -144,7 +151,7 @@ export function facetCounts(prepared: PreparedFinding[]): FacetCounts {
 export type ListRow =
   | { kind: 'category'; key: string; label: string; count: number }
   | { kind: 'check'; key: string; label: string; count: number }
-  | { kind: 'finding'; key: string; finding: Finding; severity: Severity };
+  | { kind: 'finding'; key: string; finding: FindingBrief; severity: Severity };
 
 /** The rows of the list: a heading per category and per check, then one row per finding (its endpoint). */
 export function groupRows(filtered: PreparedFinding[]): ListRow[] {
@@ -187,13 +194,13 @@ export function moveSelection(rows: ListRow[], currentId: string | null, key: Se
 }
 
 export interface ComparedFindings {
-  new: Finding[];
-  recurring: Finding[];
+  new: FindingBrief[];
+  recurring: FindingBrief[];
   fixed: ScanInfo['fixed'];
 }
 
 /** New and recurring findings of this scan (most severe first) and the previous scan's findings it no longer sees. */
-export function compareFindings(findings: Finding[], fixed: ScanInfo['fixed'] | undefined): ComparedFindings {
+export function compareFindings(findings: FindingBrief[], fixed: ScanInfo['fixed'] | undefined): ComparedFindings {
   const bySeverity = (a: { severity: string; cvss_score?: number }, b: { severity: string; cvss_score?: number }) =>
     SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0);
   const sorted = [...findings].sort(bySeverity);
@@ -205,7 +212,7 @@ export function compareFindings(findings: Finding[], fixed: ScanInfo['fixed'] | 
 }
 
 /** Replaces the triage mark of every finding with this fingerprint (the mark follows the fingerprint). */
-export function withTriage(findings: Finding[], fingerprint: string, triage: Finding['triage']): Finding[] {
+export function withTriage<F extends FindingBrief>(findings: F[], fingerprint: string, triage: Finding['triage']): F[] {
   return findings.map((f) => (f.fingerprint === fingerprint ? { ...f, triage } : f));
 }
 

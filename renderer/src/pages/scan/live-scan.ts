@@ -2,7 +2,7 @@
 // (requests sent over the time since the scan started) and the time left (at the pace of the tasks
 // done so far), with the words the page shows for them.
 
-import type { ScanCurrent, ScanDetails, ScanPace } from '../../../../shared/contract';
+import type { FindingBrief, ScanCurrent, ScanDetails, ScanPace } from '../../../../shared/contract';
 
 export interface LiveNumbers {
   /** Requests per second since the start; null before a second has passed or without a start time. */
@@ -53,10 +53,10 @@ export function formatPace(pace: ScanPace | null | undefined): string {
 }
 
 /** The details with a progress event's numbers (tasks, requests, current check, pace) put in, findings untouched. */
-export function withLiveProgress(
-  details: ScanDetails,
+export function withLiveProgress<F extends FindingBrief>(
+  details: ScanDetails<F>,
   p: { done: number; total: number; requestsSent: number; current?: ScanCurrent | null; pace?: ScanPace | null },
-): ScanDetails {
+): ScanDetails<F> {
   const info = details.results.scan_info;
   return {
     ...details,
