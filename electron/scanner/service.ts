@@ -120,7 +120,7 @@ export const SCAN_TEXT = {
   commandOnServer: 'A command cannot obtain credentials on a team server: use a login recipe, OAuth2, a cookie session or a static token.',
   envOnServer: (names: string[]) => `Fill in ${names.map((n) => `\${env:${n}}`).join(', ')}: only the CLI reads values from its environment.`,
   nothingToRepeat: 'No earlier scan of this API to repeat: run one by hand first.',
-  notRetryable: 'Only a failed or cancelled scan can be retried.',
+  notRetryable: 'Only a scan that has ended (completed, failed or cancelled) can run again.',
   interrupted: 'The scan was interrupted: Portcullis stopped while it was running (crash or forced shutdown).',
   nodeLost: 'The scan was interrupted: the server node running it stopped (crash or forced shutdown).',
   shutdown: 'Portcullis was closed while the scan was running.',
@@ -628,7 +628,7 @@ export function createScanService(deps: ScanServiceDeps) {
     async retry(userId: string, scanId: string): Promise<{ scanId: string; status: ScanStatus }> {
       const row = await repos.scans.findById(scanId);
       if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
-      if (row.status !== 'failed' && row.status !== 'cancelled') throw new ScanError(409, SCAN_TEXT.notRetryable);
+      if (row.status !== 'completed' && row.status !== 'failed' && row.status !== 'cancelled') throw new ScanError(409, SCAN_TEXT.notRetryable);
       // The database, not this node's memory: the user's scan may run on another node, or have been cancelled there.
       if (await repos.scans.runningForUser(userId)) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
       const own = row.user_id === userId && row.secret_ref ? row : await repos.scans.latestHoldingSecret(row.api_id, userId);

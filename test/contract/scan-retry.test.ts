@@ -2,8 +2,9 @@
 // running scan name the current check and endpoint (never afterwards); a scan whose target does not
 // answer fails with its reason, shown on the API's summary and in the scan list; POST /api/scan/retry
 // runs a failed or cancelled scan again with its configuration and keys (owner and manage; read 403,
-// strangers 404, anonymous 401), 409 for a completed scan, while one of the caller's scans runs, and
-// for a caller with no configuration of their own to repeat.
+// strangers 404, anonymous 401) — a completed one too (the scan page's "Scan again") — and 409 for a
+// scan that has not ended, while one of the caller's scans runs, and for a caller with no configuration
+// of their own to repeat.
 
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,11 +179,12 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
     failedScanId = nextId;
   });
 
-  it('409 for a completed scan, while a scan of the caller runs, and for a caller with nothing of their own to repeat', async () => {
-    const completed = await seedScan(tc.core.store.db, deadApiId, owner.id, { status: 'completed', created_at: '2026-03-01T09:00:00.000Z', completed_at: '2026-03-01T09:01:00.000Z', score: 90 });
-    const done = await retry(owner, { scan_id: completed });
-    expect(done.status).toBe(409);
-    expect(done.json.message).toBe(SCAN_TEXT.notRetryable);
+  it('409 for a scan that has not ended, while a scan of the caller runs, and for a caller with nothing of their own to repeat', async () => {
+    const created = await seedScan(tc.core.store.db, deadApiId, owner.id, { status: 'created', created_at: '2026-03-01T09:00:00.000Z' });
+    const notEnded = await retry(owner, { scan_id: created });
+    expect(notEnded.status).toBe(409);
+    expect(notEnded.json.message).toBe(SCAN_TEXT.notRetryable);
+    await tc.core.store.db.deleteFrom('scans').where('id', '=', created).execute();
 
     // A manager retrying the owner's scan repeats their own configuration: they have none yet.
     const none = await retry(manager, { scan_id: failedScanId });
@@ -199,5 +201,13 @@ describe.each(['http', 'ipc'] as const)('live scans and retry over %s', (kind) =
     const again = await retry(owner, { scan_id: running });
     expect(again.status, again.text).toBe(200);
     await tc.core.services.scans.wait(again.json.data.scan_id);
+    expect((await details(again.json.data.scan_id)).status).toBe('completed');
+
+    // And a completed one scanned again, with the same configuration.
+    const rescan = await retry(owner, { scan_id: again.json.data.scan_id });
+    expect(rescan.status, rescan.text).toBe(200);
+    expect(rescan.json.data.scan_id).not.toBe(again.json.data.scan_id);
+    await tc.core.services.scans.wait(rescan.json.data.scan_id);
+    expect((await details(rescan.json.data.scan_id)).status).toBe('completed');
   });
 });

@@ -228,24 +228,69 @@ test.describe('with real scans', () => {
     await page.goto('/manage-apis');
     const card = page.locator('[data-testid="api-card"][data-api-name="Acme Shop API"]');
     await card.getByTestId('latest-scan-link').click();
-    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}$`));
+    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
     await expect(page.getByTestId('finding-row').first()).toBeVisible();
 
     await page.goto('/manage-apis');
     await card.getByTestId('history-button').click();
     await page.locator(`[data-testid="history-row"][data-scan-id="${data.firstScan}"]`).getByTestId('open-scan-page').click();
-    await expect(page).toHaveURL(new RegExp(`/scans/${data.firstScan}$`));
+    await expect(page).toHaveURL(new RegExp(`/scans/${data.firstScan}(\\?|$)`));
 
     await page.goto('/manage-apis');
     await card.getByTestId('history-button').click();
     await page.locator(`[data-testid="history-row"][data-scan-id="${data.secondScan}"]`).getByTestId('view-report').click();
     await page.getByTestId('report-open-page').click();
-    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}$`));
+    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
     await expect(page.getByTestId('report-modal')).toHaveCount(0);
 
     await page.goto('/dashboard');
     await page.getByTestId('recent-scan-link').first().click();
-    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}$`));
+    await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
+  });
+
+  test('a link keeps the filters and the open finding; the page has the reports, who the scan spoke as, and Scan again', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await signInByStorage(page, request, data.owner);
+    await page.goto(`/scans/${data.secondScan}?severity=high&q=notes`);
+    await expect(page.getByTestId('filter-severity')).toHaveValue('high');
+    await expect(page.getByTestId('finding-search')).toHaveValue('notes');
+    for (const path of await page.locator('[data-testid="finding-row"] .finding-row-path').allTextContents()) expect(path).toContain('/notes');
+    const row = page.getByTestId('finding-row').last();
+    await row.click();
+    const id = await page.getByTestId('finding-detail').getAttribute('data-finding-id');
+    await expect(page).toHaveURL(new RegExp(`[?&]finding=${id}`));
+    const link = page.url();
+    // The link, opened afresh, shows the same list and the same finding.
+    await page.goto(link);
+    await expect(page.getByTestId('finding-detail')).toHaveAttribute('data-finding-id', id!);
+    await expect(page.getByTestId('filter-severity')).toHaveValue('high');
+    await expect(page.getByTestId('finding-search')).toHaveValue('notes');
+    // Nonsense in the address is no filter.
+    await page.goto(`/scans/${data.secondScan}?severity=extreme&trend=sideways`);
+    await expect(page.getByTestId('filter-severity')).toHaveValue('all');
+    await expect(page.getByTestId('filter-trend')).toHaveValue('all');
+
+    // The reports, from the page.
+    const pdf = page.waitForEvent('download');
+    await page.getByTestId('download-executive').click();
+    expect((await pdf).suggestedFilename()).toMatch(/ - Executive Report - Acme_Shop_API\.pdf$/);
+    const sarif = page.waitForEvent('download');
+    await page.getByTestId('download-sarif').click();
+    expect((await sarif).suggestedFilename()).toMatch(/\.sarif$/);
+
+    // Who the scan spoke as, how it ran.
+    await page.getByTestId('scan-tab-about').click();
+    await expect(page.getByTestId('report-identity')).toHaveCount(2);
+    await expect(page.getByTestId('scan-about-requests')).toContainText('requests sent.');
+    await expect(page.getByTestId('scan-about-writes')).toContainText('objects it created itself');
+    await shoot(page, 'scan-page-about');
+
+    // Scan again: a new scan of the API with the same configuration, followed on its own page.
+    await page.getByTestId('scan-again').click();
+    await expect(page).not.toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
+    const nextId = new URL(page.url()).pathname.split('/').pop()!;
+    await expect.poll(async () => (await postAs<{ status: string }>(request, (await apiLogin(request, data.owner)).token, '/api/scan/details', { scan_id: nextId })).status, { timeout: 60_000 }).toBe('completed');
+    await expect(page.getByTestId('scan-again')).toBeVisible({ timeout: 15_000 });
   });
 
   for (const theme of ['light', 'dark'] as const) {

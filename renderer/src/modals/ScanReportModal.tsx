@@ -5,13 +5,12 @@
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import { PAGE_SIZES, SEVERITIES, type PdfReportType, type ReportType, type Severity } from '../../../shared/constants';
-import type { ApiSummary, CreatedUserReport, CreatedUserWithPassword, Finding, ScanDetails, ScanInfo } from '../../../shared/contract';
-import { formatDurationSeconds, reportFileName, severityBucket } from '../../../shared/display';
+import { PAGE_SIZES, SEVERITIES, type Severity } from '../../../shared/constants';
+import type { ApiSummary, Finding, ScanDetails } from '../../../shared/contract';
+import { formatDurationSeconds, severityBucket } from '../../../shared/display';
 import { curlVariablesLine } from '../../../shared/curl-variables';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
-import { downloadReport, saveBlob } from '../api/reports';
-import { scanCreatedUsers, scanDetails } from '../api/scans';
+import { scanDetails } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { LoadStatus, type Loadable } from '../components/LoadStatus';
@@ -20,17 +19,12 @@ import { useTransient } from '../hooks/useTransient';
 import { capitalize, when } from '../lib/format';
 import { orderFindings, paginate, severityCounts } from '../lib/scans';
 import { currentAuth } from '../stores/useAuthStore';
+import { ReportDownloads, ScanIdentities } from '../pages/scan/ScanAbout';
 import { FindingGraphqlSection, kindOfOperation, OperationBadge } from './graphql-parts';
 import { CodeBlock, MessageLine, MethodBadge, Pager, reasonOf, ReferenceList } from './shared';
 
 type Load = Loadable<{ details: ScanDetails }>;
 
-const EXPORTS: { type: Exclude<ReportType, PdfReportType>; label: string }[] = [
-  { type: 'json', label: 'JSON' },
-  { type: 'sarif', label: 'SARIF' },
-  { type: 'html', label: 'HTML' },
-  { type: 'junit', label: 'JUnit' },
-];
 
 function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boolean): void }): ReactElement {
   const bucket = severityBucket(finding.severity);
@@ -89,120 +83,6 @@ function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boo
   );
 }
 
-const ROLE_LABELS: Record<string, string> = { user: 'User', privileged: 'Privileged', lower: 'Lower-privileged' };
-
-/**
- * The users the scan registered on the target. Their passwords stay on the server until asked for
- * (they are real accounts' credentials): one click fetches and shows them, another hides them.
- */
-function CreatedUsers({ scanId, created }: { scanId: string; created: CreatedUserReport[] }): ReactElement {
-  const [shown, setShown] = useState<CreatedUserWithPassword[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const toggle = async () => {
-    if (shown) {
-      setShown(null);
-      return;
-    }
-    const auth = currentAuth();
-    if (!auth || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await scanCreatedUsers(auth, scanId);
-      if (res.ok && res.data) setShown(res.data.users);
-      else setError(`Could not load the passwords: ${res.message || 'the server did not say why'}. Try again.`);
-    } catch (err) {
-      setError(`Could not load the passwords: ${reasonOf(err, 'the server could not be reached')}. Try again.`);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const list: (CreatedUserReport & { password?: string | null })[] = shown ?? created;
-  return (
-    <>
-      <p className="small" style={{ margin: '10px 0 0' }}>
-        <strong>Users the scan created</strong> ({created.length}):{' '}
-        <button type="button" className="button button-secondary button-small" onClick={() => void toggle()} disabled={busy} data-testid="report-created-passwords">
-          {shown ? 'Hide passwords' : busy ? 'Loading passwords…' : 'Show passwords'}
-        </button>
-      </p>
-      {error && (
-        <Alert kind="error" testId="report-created-passwords-error">
-          {error}
-        </Alert>
-      )}
-      <ul className="created-users small" data-testid="report-created-users">
-        {list.map((u, n) => (
-          <li key={`${u.username ?? u.email ?? ''}-${n}`} data-testid="report-created-user">
-            <span className="mono">{[u.username, u.email].filter(Boolean).join(' / ') || 'unnamed'}</span> — {u.purpose} <span className="muted">({u.operation})</span>
-            {shown && (
-              <>
-                {' '}
-                password:{' '}
-                {u.password ? (
-                  <span className="mono" data-testid="report-created-user-password">
-                    {u.password}
-                  </span>
-                ) : (
-                  <span className="muted">not kept</span>
-                )}
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-function IdentityTable({ info, scanId }: { info: ScanInfo; scanId: string }): ReactElement | null {
-  const identities = info.identities ?? [];
-  if (!identities.length) return null;
-  const created = info.created_users ?? [];
-  return (
-    <section className="report-identities" aria-labelledby="report-identities-title" data-testid="report-identities">
-      <h3 id="report-identities-title">Identities</h3>
-      <div style={{ overflowX: 'auto' }}>
-        <table className="history-table">
-          <thead>
-            <tr>
-              <th scope="col">Identity</th>
-              <th scope="col">Role</th>
-              <th scope="col">How obtained</th>
-              <th scope="col">Verified as</th>
-              <th scope="col" className="num">
-                Refreshes
-              </th>
-              <th scope="col" className="num">
-                Failed logins
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {identities.map((i) => (
-              <tr key={i.name} data-testid="report-identity" data-identity-name={i.name}>
-                <th scope="row">{i.name}</th>
-                <td>{ROLE_LABELS[i.role] ?? i.role}</td>
-                <td>{i.obtained}</td>
-                <td data-testid="report-identity-verified">{i.verified_as ?? <span className="muted">not confirmed</span>}</td>
-                <td className="num">{i.refreshes}</td>
-                <td className="num" data-testid="report-identity-failures">
-                  {i.failures > 0 ? <strong className="text-danger">{i.failures}</strong> : 0}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {created.length > 0 && <CreatedUsers scanId={scanId} created={created} />}
-      <p className="muted small" style={{ margin: '6px 0 0' }} data-testid="report-refreshes">
-        {info.refreshes ?? 0} credential refresh{(info.refreshes ?? 0) === 1 ? '' : 'es'} during the scan.
-      </p>
-    </section>
-  );
-}
-
 export function ScanReportModal({
   api,
   scanId,
@@ -217,7 +97,6 @@ export function ScanReportModal({
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [page, setPage] = useState(0);
   const [filter, setFilter] = useState<Severity | null>(null);
-  const [downloading, setDownloading] = useState<ReportType | null>(null);
   const { message, show } = useTransient();
 
   useEffect(() => {
@@ -241,27 +120,6 @@ export function ScanReportModal({
   const counts = severityCounts(findings);
   const shown = filter ? findings.filter((f) => severityBucket(f.severity) === filter) : findings;
   const view = paginate(shown, page, PAGE_SIZES.reportModal);
-  const stamp = info?.completed_at ? new Date(info.completed_at) : new Date();
-
-  const download = async (type: ReportType) => {
-    const auth = currentAuth();
-    if (!auth || downloading) return;
-    setDownloading(type);
-    try {
-      const res = await downloadReport(auth, scanId, type);
-      if (!res.ok) {
-        show('error', API_MESSAGES.downloadReportError(res.message || FALLBACK_MESSAGES.downloadReport));
-        return;
-      }
-      // Named in the viewer's time zone after the scan's completion (spec section 7), exports alike.
-      // The desktop app asks where to save; a cancelled dialog is not a download.
-      if (await saveBlob(res.blob, reportFileName(api.name, type, stamp))) show('success', API_MESSAGES.reportDownloaded);
-    } catch (err) {
-      show('error', API_MESSAGES.downloadReportError(reasonOf(err, FALLBACK_MESSAGES.downloadReport)));
-    } finally {
-      setDownloading(null);
-    }
-  };
 
   const onCopied = (ok: boolean) => show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
 
@@ -319,38 +177,9 @@ export function ScanReportModal({
             </Alert>
           )}
 
-          <IdentityTable info={info} scanId={scanId} />
+          <ScanIdentities info={info} scanId={scanId} />
 
-          <div className="downloads" style={{ marginBottom: 18 }} aria-label="Downloads" role="group">
-            {(['executive', 'technical'] as const).map((t) => (
-              <button
-                key={t}
-                type="button"
-                className="button button-secondary button-small"
-                onClick={() => void download(t)}
-                disabled={!!downloading}
-                data-testid={`download-${t}`}
-              >
-                <Icon name="download" size={14} />
-                {downloading === t ? 'Downloading...' : `${capitalize(t)} PDF`}
-              </button>
-            ))}
-            <span className="muted small" style={{ marginLeft: 6 }}>
-              Export:
-            </span>
-            {EXPORTS.map((e) => (
-              <button
-                key={e.type}
-                type="button"
-                className="button button-ghost button-small"
-                onClick={() => void download(e.type)}
-                disabled={!!downloading}
-                data-testid={`download-${e.type}`}
-              >
-                {downloading === e.type ? 'Downloading...' : e.label}
-              </button>
-            ))}
-          </div>
+          <ReportDownloads apiName={api.name} scanId={scanId} completedAt={info.completed_at} onResult={show} />
 
           <div className="severity-summary" role="group" aria-label="Filter findings by severity" data-testid="severity-summary">
             {SEVERITIES.map((s) => (

@@ -5,13 +5,14 @@
 // findings as they are found; a failed or cancelled scan shows its reason with Retry.
 
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { SEVERITY_NAMES } from '../../../../shared/display';
-import { FALLBACK_MESSAGES } from '../../../../shared/messages';
+import { FALLBACK_MESSAGES, SCAN_MESSAGES } from '../../../../shared/messages';
 import { exportTriage } from '../../api/findings';
 import { downloadTraffic, saveBlob } from '../../api/reports';
+import { cancelScan } from '../../api/scans';
 import { trafficFileName } from '../../../../shared/display';
 import { SCAN_TRAFFIC_MESSAGES } from '../../../../shared/scan-traffic';
 import { Alert } from '../../components/Alert';
@@ -32,6 +33,7 @@ import { checkNamer, lostOperations, type CoverageFilter } from './coverage-view
 import { FindingDetail } from './FindingDetail';
 import { FindingList, type FindingListHandle } from './FindingList';
 import { LiveScanPanel } from './LiveScanPanel';
+import { ReportDownloads, ScanAbout } from './ScanAbout';
 import {
   compareFindings,
   facetCounts,
@@ -41,14 +43,16 @@ import {
   moveSelection,
   NO_FILTERS,
   prepareFindings,
+  readFindingsAddress,
   TRIAGE_LABELS,
+  writeFindingsAddress,
   triageExportFileName,
   type FindingFilters,
   type SelectionKey,
 } from './findings-view';
 import './scan-page.css';
 
-type Tab = 'findings' | 'coverage' | 'compare';
+type Tab = 'findings' | 'coverage' | 'compare' | 'about';
 
 const KEYS: Record<string, SelectionKey> = { ArrowDown: 'next', j: 'next', ArrowUp: 'previous', k: 'previous', Home: 'first', End: 'last' };
 
@@ -97,12 +101,16 @@ export default function ScanPage(): ReactElement {
   const apis = useApisStore((s) => s.apis);
   const apisStatus = useApisStore((s) => s.status);
 
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
   const [tab, setTab] = useState<Tab>('findings');
-  const [filters, setFilters] = useState<FindingFilters>(NO_FILTERS);
+  // A link names the filters and the open finding (issue 31): read once per scan, written as they change.
+  const [filters, setFilters] = useState<FindingFilters>(() => readFindingsAddress(searchParams).filters);
   const [coverageFilter, setCoverageFilter] = useState<CoverageFilter>('all');
   const [coverageQuery, setCoverageQuery] = useState('');
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(() => readFindingsAddress(searchParams).findingId);
+  const [cancelling, setCancelling] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [downloadingHar, setDownloadingHar] = useState(false);
   const [retrying, setRetrying] = useState(false);
@@ -112,10 +120,13 @@ export default function ScanPage(): ReactElement {
   // Typing stays immediate; the list follows as soon as React has a moment.
   const shownFilters = useDeferredValue(filters);
 
+  const addressRef = useRef(location.search);
+  addressRef.current = location.search;
   useEffect(() => {
     void scanPageStore.getState().load(scanId);
-    setFilters(NO_FILTERS);
-    setSelectedId(null);
+    const address = readFindingsAddress(new URLSearchParams(addressRef.current));
+    setFilters(address.filters);
+    setSelectedId(address.findingId);
     setTab('findings');
     setCoverageFilter('all');
     setCoverageQuery('');
@@ -127,6 +138,13 @@ export default function ScanPage(): ReactElement {
 
   const ready = status === 'ready' && loadedId === scanId && !!details;
   const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
+
+  // The address follows what the list shows and the open finding (replacing, not adding, history entries).
+  useEffect(() => {
+    if (!ready) return;
+    const next = writeFindingsAddress({ filters: shownFilters, findingId: selectedId });
+    if (next !== addressRef.current.replace(/^\?/, '')) setSearchParams(next, { replace: true });
+  }, [ready, shownFilters, selectedId, setSearchParams]);
   // Unknown permission (the API list has not answered) shows no triage controls.
   const canTriage = api?.permission === 'owner' || api?.permission === 'manage';
   const canScan = canTriage;
@@ -233,6 +251,7 @@ export default function ScanPage(): ReactElement {
     { id: 'findings', label: `Findings (${findings.length})` },
     { id: 'coverage', label: COVERAGE_MESSAGES.tab },
     { id: 'compare', label: 'Compare with previous scan' },
+    { id: 'about', label: 'About this scan' },
   ];
 
   // ARIA tabs: arrows, Home and End move between tabs and select them (the selected one is the tab stop).
@@ -302,6 +321,22 @@ export default function ScanPage(): ReactElement {
     }
   };
 
+  // Cancel while it runs; Scan again with the same configuration and keys once it has ended.
+  const cancel = async () => {
+    const auth = currentAuth();
+    if (!auth || !details || cancelling) return;
+    setCancelling(true);
+    try {
+      const res = await cancelScan(auth, details.scan_id);
+      if (!res.ok) noticeStore.getState().show('error', res.message || SCAN_MESSAGES.cancelFailed);
+      else await scanPageStore.getState().load(details.scan_id);
+    } catch (err) {
+      noticeStore.getState().show('error', reasonOf(err, SCAN_MESSAGES.cancelFailed));
+    } finally {
+      setCancelling(false);
+    }
+  };
+
   const info = details?.results.scan_info;
   const running = details?.status === 'running';
   const stopped = details?.status === 'failed' || details?.status === 'cancelled';
@@ -332,6 +367,18 @@ export default function ScanPage(): ReactElement {
                 {downloadingHar ? 'Downloading...' : 'Download traffic (HAR)'}
               </button>
             )}
+            {canScan && running && (
+              <button type="button" className="button button-secondary" onClick={() => void cancel()} disabled={cancelling} data-testid="scan-cancel">
+                <Icon name="x" size={16} />
+                {cancelling ? 'Cancelling...' : 'Cancel scan'}
+              </button>
+            )}
+            {canScan && details?.status === 'completed' && (
+              <button type="button" className="button button-primary" onClick={() => void retry()} disabled={retrying || apiBusy} data-testid="scan-again">
+                <Icon name="play" size={16} />
+                {retrying ? 'Starting...' : 'Scan again'}
+              </button>
+            )}
           </div>
         )}
       </div>
@@ -349,6 +396,9 @@ export default function ScanPage(): ReactElement {
 
       {ready && info && (
         <>
+          {details.status !== 'running' && details.status !== 'created' && (
+            <ReportDownloads apiName={api?.name || 'API'} scanId={details.scan_id} completedAt={info.completed_at} onResult={(kind, message) => noticeStore.getState().show(kind, message)} />
+          )}
           <dl className="report-facts scan-facts" data-testid="scan-facts">
             <div>
               <dt>{details.status === 'completed' ? 'Completed' : 'Status'}</dt>
@@ -549,6 +599,12 @@ export default function ScanPage(): ReactElement {
                   setTab('findings');
                 }}
               />
+            </div>
+          )}
+
+          {tab === 'about' && (
+            <div role="tabpanel" id="scan-panel-about" aria-labelledby="scan-tab-about">
+              <ScanAbout info={info} scanId={details.scan_id} />
             </div>
           )}
         </>

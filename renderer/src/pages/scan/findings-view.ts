@@ -2,7 +2,7 @@
 // then endpoint; the filters and the search; the rows the virtualised list draws; moving the selection
 // with the keyboard; and the lists of the "compare with previous scan" view. No React here.
 
-import { FLAG_OWASP, SEVERITIES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
+import { CONFIDENCES, FLAG_OWASP, SEVERITIES, TRIAGE_STATES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
 import type { Finding, FindingBrief, ScanInfo } from '../../../../shared/contract';
 import { severityBucket } from '../../../../shared/display';
 
@@ -92,6 +92,39 @@ export interface FindingFilters {
 }
 
 export const NO_FILTERS: FindingFilters = { severity: 'all', category: 'all', confidence: 'all', trend: 'all', triage: 'all', query: '' };
+
+/** The page's address keeps the filters and the open finding, so a link shows what its sender saw. */
+export interface FindingsAddress {
+  filters: FindingFilters;
+  findingId: string | null;
+}
+
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | 'all' => (value && (allowed as readonly string[]).includes(value) ? (value as T) : 'all');
+
+/** The filters and open finding a scan page address names; anything unknown reads as no filter. */
+export function readFindingsAddress(search: URLSearchParams): FindingsAddress {
+  const category = search.get('category');
+  return {
+    filters: {
+      severity: oneOf(search.get('severity'), SEVERITIES),
+      category: category === null ? 'all' : category.slice(0, 40),
+      confidence: oneOf(search.get('confidence'), CONFIDENCES),
+      trend: oneOf(search.get('trend'), ['new', 'recurring'] as const),
+      triage: oneOf(search.get('triage'), TRIAGE_STATES),
+      query: (search.get('q') ?? '').slice(0, 200),
+    },
+    findingId: search.get('finding')?.slice(0, 100) || null,
+  };
+}
+
+/** The address's query for these filters and open finding ("severity=high&q=users&finding=…"). */
+export function writeFindingsAddress({ filters, findingId }: FindingsAddress): string {
+  const search = new URLSearchParams();
+  for (const key of ['severity', 'category', 'confidence', 'trend', 'triage'] as const) if (filters[key] !== 'all') search.set(key, filters[key]);
+  if (filters.query) search.set('q', filters.query);
+  if (findingId) search.set('finding', findingId);
+  return search.toString();
+}
 
 /** Whether any filter or the search narrows the list. */
 export function isFiltered(filters: FindingFilters): boolean {
