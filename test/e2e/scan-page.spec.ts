@@ -270,13 +270,36 @@ test.describe('with real scans', () => {
     await expect(page.getByTestId('filter-severity')).toHaveValue('all');
     await expect(page.getByTestId('filter-trend')).toHaveValue('all');
 
-    // The reports, from the page.
+    // The reports, from the page's Reports menu.
+    await page.getByTestId('reports-menu').locator('summary').click();
     const pdf = page.waitForEvent('download');
     await page.getByTestId('download-executive').click();
     expect((await pdf).suggestedFilename()).toMatch(/ - Executive Report - Acme_Shop_API\.pdf$/);
+    if (!(await page.getByTestId('download-sarif').isVisible())) await page.getByTestId('reports-menu').locator('summary').click();
     const sarif = page.waitForEvent('download');
     await page.getByTestId('download-sarif').click();
     expect((await sarif).suggestedFilename()).toMatch(/\.sarif$/);
+
+    // A workbench on a laptop: the list starts in the first third of a 1440x900 screen, beside the detail.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/scans/${data.secondScan}`);
+    const tree = (await page.getByTestId('finding-list').boundingBox())!;
+    expect(tree.y).toBeLessThanOrEqual(300);
+    const firstRow = (await page.getByTestId('finding-row').first().boundingBox())!;
+    const detail = (await page.getByTestId('finding-detail').boundingBox())!;
+    expect(detail.x).toBeGreaterThan(firstRow.x + firstRow.width - 1);
+    await shoot(page, 'scan-page-1440', false);
+    // The splitter resizes the panes, by keyboard too, and the page keeps the width.
+    const before = (await page.getByTestId('finding-list').boundingBox())!.width;
+    await page.getByTestId('pane-splitter').focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('pane-splitter')).toHaveAttribute('aria-valuenow', '50');
+    expect((await page.getByTestId('finding-list').boundingBox())!.width).toBeGreaterThan(before + 100);
+    await page.reload();
+    await expect(page.getByTestId('pane-splitter')).toHaveAttribute('aria-valuenow', '50');
+    // Paths keep their end: the whole path is the row's title.
+    const path = page.locator('[data-testid="finding-row"] .path-text').first();
+    expect(await path.getAttribute('title')).toMatch(/^\//);
 
     // Who the scan spoke as, how it ran.
     await page.getByTestId('scan-tab-about').click();
@@ -295,6 +318,8 @@ test.describe('with real scans', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     test(`${theme} theme: no serious accessibility violation; screenshots at 1280 and 900 px`, async ({ page, request }) => {
+      // Four full-page screenshots and three accessibility audits.
+      test.setTimeout(60_000);
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       await signInByStorage(page, request, data.owner);
       await page.goto(`/scans/${data.secondScan}`);

@@ -179,7 +179,9 @@ export function ScanReportModal({
 
           <ScanIdentities info={info} scanId={scanId} />
 
-          <ReportDownloads apiName={api.name} scanId={scanId} completedAt={info.completed_at} onResult={show} />
+          <div style={{ marginBottom: 18 }}>
+            <ReportDownloads apiName={api.name} scanId={scanId} completedAt={info.completed_at} onResult={show} />
+          </div>
 
           <div className="severity-summary" role="group" aria-label="Filter findings by severity" data-testid="severity-summary">
             {SEVERITIES.map((s) => (

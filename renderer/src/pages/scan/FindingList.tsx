@@ -5,6 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, useImperativeHandle, useRef, type ReactElement } from 'react';
 import { severityText } from '../../../../shared/display';
+import { PathText } from '../../components/PathText';
 import { MethodBadge } from '../../modals/shared';
 import { TRIAGE_LABELS, triageStateOf, type ListRow } from './findings-view';
 
@@ -105,8 +106,8 @@ export const FindingList = forwardRef<FindingListHandle, { rows: ListRow[]; sele
                   <MethodBadge method={f.method || '*'} />
                 )}
                 <span className="finding-row-path mono" title={f.parameter ? `${where} (${f.parameter})` : where} data-operation={operation ?? undefined}>
-                  {where}
-                  {f.parameter && <span className="muted"> · {f.parameter}</span>}
+                  {operation ? <span className="path-text-head">{where}</span> : <PathText path={where} />}
+                  {f.parameter && <span className="muted finding-row-parameter">· {f.parameter}</span>}
                 </span>
                 {f.trend === 'new' && <span className="badge badge-primary">New</span>}
                 {state !== 'open' && (

@@ -55,7 +55,7 @@ export function ReportDownloads({
     }
   };
   return (
-    <div className="downloads" style={{ marginBottom: 18 }} aria-label="Downloads" role="group">
+    <div className="downloads" aria-label="Downloads" role="group">
       {(['executive', 'technical'] as const).map((t) => (
         <button key={t} type="button" className="button button-secondary button-small" onClick={() => void download(t)} disabled={!!downloading} data-testid={`download-${t}`}>
           <Icon name="download" size={14} />

@@ -33,6 +33,7 @@ import { checkNamer, lostOperations, type CoverageFilter } from './coverage-view
 import { FindingDetail } from './FindingDetail';
 import { FindingList, type FindingListHandle } from './FindingList';
 import { LiveScanPanel } from './LiveScanPanel';
+import { PaneSplitter, useListWidth } from './PaneSplitter';
 import { ReportDownloads, ScanAbout } from './ScanAbout';
 import {
   compareFindings,
@@ -111,6 +112,7 @@ export default function ScanPage(): ReactElement {
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const [selectedId, setSelectedId] = useState<string | null>(() => readFindingsAddress(searchParams).findingId);
   const [cancelling, setCancelling] = useState(false);
+  const [listWidth, setListWidth] = useListWidth();
   const [exporting, setExporting] = useState(false);
   const [downloadingHar, setDownloadingHar] = useState(false);
   const [retrying, setRetrying] = useState(false);
@@ -345,18 +347,38 @@ export default function ScanPage(): ReactElement {
 
   return (
     <div className="scan-page" data-testid="scan-page">
-      <div className="page-head">
+      <div className="page-head scan-head">
         <div style={{ minWidth: 0 }}>
           <p className="scan-page-crumb small">
             <Link to="/manage-apis" data-testid="scan-back">
               <Icon name="arrowLeft" size={14} /> API Management
             </Link>
           </p>
-          <h1>Scan results</h1>
-          <p data-testid="scan-api-name">{api?.name ?? '\u00a0'}</p>
+          <h1>
+            Scan results{' '}
+            <span className="scan-head-api" data-testid="scan-api-name">
+              {api?.name ?? '\u00a0'}
+            </span>
+          </h1>
         </div>
         {ready && (
           <div className="page-actions">
+            {details && details.status !== 'running' && details.status !== 'created' && (
+              <details className="menu" data-testid="reports-menu">
+                <summary className="button button-secondary">
+                  <Icon name="download" size={16} />
+                  Reports
+                </summary>
+                <div className="menu-panel">
+                  <ReportDownloads
+                    apiName={api?.name || 'API'}
+                    scanId={details.scan_id}
+                    completedAt={details.results.scan_info.completed_at}
+                    onResult={(kind, message) => noticeStore.getState().show(kind, message)}
+                  />
+                </div>
+              </details>
+            )}
             <button type="button" className="button button-secondary" onClick={() => void downloadTriage()} disabled={exporting} data-testid="export-triage">
               <Icon name="download" size={16} />
               {exporting ? 'Exporting...' : 'Export triage'}
@@ -396,9 +418,6 @@ export default function ScanPage(): ReactElement {
 
       {ready && info && (
         <>
-          {details.status !== 'running' && details.status !== 'created' && (
-            <ReportDownloads apiName={api?.name || 'API'} scanId={details.scan_id} completedAt={info.completed_at} onResult={(kind, message) => noticeStore.getState().show(kind, message)} />
-          )}
           <dl className="report-facts scan-facts" data-testid="scan-facts">
             <div>
               <dt>{details.status === 'completed' ? 'Completed' : 'Status'}</dt>
@@ -543,8 +562,8 @@ export default function ScanPage(): ReactElement {
                   <h3>{stopped ? 'The scan stopped before it found anything.' : 'This scan found no vulnerabilities.'}</h3>
                 </div>
               ) : (
-                <div className="scan-layout">
-                  <div className="scan-list-pane">
+                <div className="scan-layout" style={{ gridTemplateColumns: `minmax(0, ${listWidth}fr) 10px minmax(0, ${100 - listWidth}fr)` }}>
+                  <div className="scan-list-pane" id="scan-list-pane">
                     {rows.length === 0 ? (
                       <p className="empty-state" data-testid="findings-none">
                         No findings match these filters.
@@ -553,6 +572,7 @@ export default function ScanPage(): ReactElement {
                       <FindingList ref={listRef} rows={rows} selectedId={selectedId} onSelect={select} />
                     )}
                   </div>
+                  <PaneSplitter width={listWidth} onWidth={setListWidth} controls="scan-list-pane" />
                   <div className="scan-detail-pane">
                     {selected ? (
                       <FindingDetail

@@ -53,6 +53,17 @@ describe('categoryLabel', () => {
   });
 });
 
+describe('check groups', () => {
+  it('are titled by their check, never by the name of their first finding', () => {
+    const alg = finding({ owasp: 'API2:2023', check_id: 'api2-jwt-tampering', vulnerability_name: 'JWT with "alg": "none" accepted', path: '/me' });
+    const stripped = finding({ owasp: 'API2:2023', check_id: 'api2-jwt-tampering', vulnerability_name: 'JWT with its signature stripped accepted', path: '/me' });
+    const rows = groupRows(prepareFindings([alg, stripped]));
+    expect(rows.filter((r) => r.kind === 'check').map((r) => (r as { label: string }).label)).toEqual(['Tampered JWT accepted']);
+    // The search finds a finding by its check's title too.
+    expect(filterFindings(prepareFindings([alg, stripped]), { ...NO_FILTERS, query: 'tampered' })).toHaveLength(2);
+  });
+});
+
 describe('prepareFindings and groupRows', () => {
   it('orders by category number (API10 after API2), then most severe check, then endpoint, with counts', () => {
     const a = finding({ id: 'a', owasp: 'API10:2023', check_id: 'x', vulnerability_name: 'Unsafe', path: '/b' });

@@ -4,6 +4,7 @@
 
 import { CONFIDENCES, FLAG_OWASP, SEVERITIES, TRIAGE_STATES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
 import type { Finding, FindingBrief, ScanInfo } from '../../../../shared/contract';
+import { CHECK_TITLES } from '../../../../shared/check-titles';
 import { severityBucket } from '../../../../shared/display';
 
 const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;
@@ -32,23 +33,34 @@ export function triageStateOf(f: Pick<Finding, 'triage'>): TriageState {
 
 export const TRIAGE_LABELS: Record<TriageState, string> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk' };
 
+/** A check's title (the group heading), never the name one of its findings happens to carry. */
+export function checkTitle(f: Pick<FindingBrief, 'check_id' | 'vulnerability_name'>): string {
+  return CHECK_TITLES[f.check_id] ?? f.vulnerability_name;
+}
+
 /** A finding with what filtering and grouping read, computed once per load rather than per keystroke. */
 export interface PreparedFinding {
   finding: FindingBrief;
   severity: Severity;
   category: string;
-  /** Lower-case name, method and path (and a GraphQL operation's name), one per line: what the search looks in. */
+  /** Lower-case name, check title, method and path (and a GraphQL operation's name), one per line: what the search looks in. */
   text: string;
+  /** The check's title: the group heading. */
+  checkTitle: string;
 }
 
 /** Findings in page order: category (API1 first), then check (most severe first), then endpoint. */
 export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
-  const prepared = findings.map<PreparedFinding>((finding) => ({
-    finding,
-    severity: severityBucket(finding.severity),
-    category: (finding.owasp ?? '').trim(),
-    text: `${finding.vulnerability_name}\n${finding.method} ${finding.path}${finding.graphql?.operation ? `\n${finding.graphql.operation}` : ''}`.toLowerCase(),
-  }));
+  const prepared = findings.map<PreparedFinding>((finding) => {
+    const title = checkTitle(finding);
+    return {
+      finding,
+      severity: severityBucket(finding.severity),
+      category: (finding.owasp ?? '').trim(),
+      checkTitle: title,
+      text: `${finding.vulnerability_name}\n${title}\n${finding.method} ${finding.path}${finding.graphql?.operation ? `\n${finding.graphql.operation}` : ''}`.toLowerCase(),
+    };
+  });
   // The most severe finding of a check places the check within its category.
   const checkRank = new Map<string, number>();
   const checkKeys = prepared.map((p) => {
@@ -70,7 +82,7 @@ export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
     if (a.checkRank !== b.checkRank) return a.checkRank - b.checkRank;
     const af = a.p.finding;
     const bf = b.p.finding;
-    if (af.check_id !== bf.check_id) return collator.compare(af.vulnerability_name, bf.vulnerability_name) || (af.check_id < bf.check_id ? -1 : 1);
+    if (af.check_id !== bf.check_id) return collator.compare(a.p.checkTitle, b.p.checkTitle) || (af.check_id < bf.check_id ? -1 : 1);
     return (
       (af.path === bf.path ? 0 : collator.compare(af.path, bf.path)) ||
       (af.method === bf.method ? 0 : collator.compare(af.method, bf.method)) ||
@@ -198,7 +210,7 @@ export function groupRows(filtered: PreparedFinding[]): ListRow[] {
       rows.push(category);
     }
     if (!check || check.key !== `k:${p.category}\u0000${p.finding.check_id}`) {
-      check = { kind: 'check', key: `k:${p.category}\u0000${p.finding.check_id}`, label: p.finding.vulnerability_name, count: 0 };
+      check = { kind: 'check', key: `k:${p.category}\u0000${p.finding.check_id}`, label: p.checkTitle, count: 0 };
       rows.push(check);
     }
     category.count += 1;
