@@ -7,8 +7,8 @@
 //   node scripts/native-modules.mjs node       # back for tests, the server and the CLI
 //   node scripts/native-modules.mjs check      # which runtime the current build is for
 //
-// Rebuilding for Electron downloads Electron's headers from electronjs.org; npm_config_nodedir
-// (CI sets it to /usr for Node builds) is removed for that build, or node-gyp would quietly build
+// Rebuilding for Electron downloads Electron's headers from electronjs.org; the nodedir that .npmrc
+// (and CI) set to /usr for Node builds is emptied for that build, or node-gyp would quietly build
 // against Node's headers again and report success.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -36,8 +36,8 @@ export function electronAbi(version = ELECTRON_VERSION) {
   return Number(require('node-abi').getAbi(version, 'electron'));
 }
 
-function rebuild(env) {
-  const res = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source'], { cwd: root, stdio: 'inherit', env });
+function rebuild(env, args = []) {
+  const res = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source', ...args], { cwd: root, stdio: 'inherit', env });
   if (res.status !== 0) throw new Error('Rebuilding better-sqlite3 failed; see the output above.');
 }
 
@@ -48,7 +48,10 @@ export function buildFor(target) {
     return;
   }
   const env = { ...process.env };
+  const args = [];
   if (target === 'electron') {
+    // An empty environment variable would not override .npmrc's nodedir; an empty flag does.
+    args.push('--nodedir=');
     delete env.npm_config_nodedir;
     delete env.NPM_CONFIG_NODEDIR;
     Object.assign(env, {
@@ -57,7 +60,7 @@ export function buildFor(target) {
       npm_config_disturl: 'https://electronjs.org/headers',
     });
   }
-  rebuild(env);
+  rebuild(env, args);
   const got = addonAbi();
   if (got !== wanted) throw new Error(`better-sqlite3 was rebuilt for ABI ${got}, not ${target}'s ${wanted}.`);
   console.log(`better-sqlite3 rebuilt for ${target} (ABI ${got}).`);
