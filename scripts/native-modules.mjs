@@ -14,6 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// node-abi 4 is ESM only: imported, not required (require() of ESM needs Node 20.19; the README says 20.18).
+import { getAbi } from 'node-abi';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,12 +35,17 @@ export function addonAbi(file = ADDON) {
 }
 
 export function electronAbi(version = ELECTRON_VERSION) {
-  return Number(require('node-abi').getAbi(version, 'electron'));
+  return Number(getAbi(version, 'electron'));
 }
 
 function rebuild(env, args = []) {
   const res = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source', ...args], { cwd: root, stdio: 'inherit', env });
   if (res.status !== 0) throw new Error('Rebuilding better-sqlite3 failed; see the output above.');
+}
+
+/** Extra flags of the rebuild: for Electron an empty nodedir, which (unlike an empty environment variable) overrides .npmrc's. */
+export function rebuildArgs(target) {
+  return target === 'electron' ? ['--nodedir='] : [];
 }
 
 export function buildFor(target) {
@@ -48,10 +55,7 @@ export function buildFor(target) {
     return;
   }
   const env = { ...process.env };
-  const args = [];
   if (target === 'electron') {
-    // An empty environment variable would not override .npmrc's nodedir; an empty flag does.
-    args.push('--nodedir=');
     delete env.npm_config_nodedir;
     delete env.NPM_CONFIG_NODEDIR;
     Object.assign(env, {
@@ -60,7 +64,7 @@ export function buildFor(target) {
       npm_config_disturl: 'https://electronjs.org/headers',
     });
   }
-  rebuild(env, args);
+  rebuild(env, rebuildArgs(target));
   const got = addonAbi();
   if (got !== wanted) throw new Error(`better-sqlite3 was rebuilt for ABI ${got}, not ${target}'s ${wanted}.`);
   console.log(`better-sqlite3 rebuilt for ${target} (ABI ${got}).`);
