@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { precompress } from '../scripts/precompress';
+import { precompress } from '../scripts/precompress.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(root, '..', 'dist', 'renderer');

@@ -7,13 +7,15 @@
 //   node scripts/native-modules.mjs node       # back for tests, the server and the CLI
 //   node scripts/native-modules.mjs check      # which runtime the current build is for
 //
-// Rebuilding for Electron downloads Electron's headers from electronjs.org; npm_config_nodedir
-// (CI sets it to /usr for Node builds) is removed for that build, or node-gyp would quietly build
+// Rebuilding for Electron downloads Electron's headers from electronjs.org; the nodedir that .npmrc
+// (and CI) set to /usr for Node builds is emptied for that build, or node-gyp would quietly build
 // against Node's headers again and report success.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// node-abi 4 is ESM only: imported, not required (require() of ESM needs Node 20.19; the README says 20.18).
+import { getAbi } from 'node-abi';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,12 +35,17 @@ export function addonAbi(file = ADDON) {
 }
 
 export function electronAbi(version = ELECTRON_VERSION) {
-  return Number(require('node-abi').getAbi(version, 'electron'));
+  return Number(getAbi(version, 'electron'));
 }
 
-function rebuild(env) {
-  const res = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source'], { cwd: root, stdio: 'inherit', env });
+function rebuild(env, args = []) {
+  const res = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source', ...args], { cwd: root, stdio: 'inherit', env });
   if (res.status !== 0) throw new Error('Rebuilding better-sqlite3 failed; see the output above.');
+}
+
+/** Extra flags of the rebuild: for Electron an empty nodedir, which (unlike an empty environment variable) overrides .npmrc's. */
+export function rebuildArgs(target) {
+  return target === 'electron' ? ['--nodedir='] : [];
 }
 
 export function buildFor(target) {
@@ -57,7 +64,7 @@ export function buildFor(target) {
       npm_config_disturl: 'https://electronjs.org/headers',
     });
   }
-  rebuild(env);
+  rebuild(env, rebuildArgs(target));
   const got = addonAbi();
   if (got !== wanted) throw new Error(`better-sqlite3 was rebuilt for ABI ${got}, not ${target}'s ${wanted}.`);
   console.log(`better-sqlite3 rebuilt for ${target} (ABI ${got}).`);

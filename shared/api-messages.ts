@@ -11,6 +11,10 @@ export const APIS_MESSAGES = {
   graphqlUrlRequired: 'GraphQL endpoint URL is required.',
   graphqlUrlInvalid: 'GraphQL endpoint URL must be an http:// or https:// address.',
   graphqlUrlTooLong: 'GraphQL endpoint URL is too long.',
+  specUrlRequired: 'The URL of the API description is required.',
+  specUrlInvalid: 'The URL of the API description must be an http:// or https:// address.',
+  specUrlTooLong: 'The URL of the API description is too long.',
+  specUrlImported: (name: string, count: number) => `API "${name}" imported from its URL with ${count} endpoint${count === 1 ? '' : 's'}.`,
   notMultipart: 'Send the file as multipart/form-data in a field named "file".',
   oneFileOnly: 'Please upload one file at a time.',
   fileEmpty: 'The file is empty.',
@@ -37,6 +41,26 @@ export const APIS_MESSAGES = {
   flagRemoved: (flag: string) => `Flag ${flag} removed.`,
   flagSetForMany: (flag: string, on: boolean, n: number) => `Flag ${flag} ${on ? 'added to' : 'removed from'} ${n} endpoint${n === 1 ? '' : 's'}.`,
   bulkEndpointsInvalid: 'endpoint_ids must list this API\'s endpoints (at most 100,000).',
+} as const;
+
+/**
+ * Why an import from a URL (POST /api/import/url) failed, each with what to do. The local-address refusal
+ * names the setting that lifts it: the team server's administrator reads the same words.
+ */
+export const SPEC_URL_MESSAGES = {
+  local: (host: string) =>
+    `${host} is on this machine or a private network, and this server does not fetch from local addresses. Download the description and upload the file instead, or ask the server's administrator to allow local addresses (PORTCULLIS_ALLOW_LOCAL_SCANS=1).`,
+  unreachable: (origin: string, reason: string) =>
+    `Could not reach ${origin} (${reason}). Check the address, and that the API is running and reachable from where Portcullis runs.`,
+  otherHost: (to: string) => `The address redirects to another host (${to}). Import from that address instead.`,
+  status: (status: number) =>
+    `The address answered HTTP ${status}, not an API description. Check the URL: a description is often at /openapi.json, /swagger.json or /v3/api-docs.`,
+  webPage:
+    'The address answered with a web page, not an API description. A documentation page (Swagger UI, ReDoc) loads its description from another address, often /openapi.json or /v3/api-docs: import that one.',
+  binary: (type: string) =>
+    `The address answered with ${type}, not an API description (OpenAPI or Swagger as JSON or YAML, a Postman collection, a HAR file or a GraphQL schema).`,
+  tooLarge: (mb: number) => `The API description at this address is larger than the import limit of ${mb} MB. Download it and split it, or import a smaller part.`,
+  baseUrlFromAddress: (url: string) => `The description gives no absolute server URL; the base URL ${url} was taken from the address it was imported from.`,
 } as const;
 
 /** "1 GB", "250 MB", "12.5 MB": the sizes of the quota messages (binary units, as the import limit). */

@@ -538,6 +538,13 @@ export interface GraphqlImportRequest {
   identity?: IdentityInput | null;
 }
 
+/** POST /api/import/url: an API description (OpenAPI, Swagger, Postman, HAR, GraphQL SDL) fetched by the server from its URL. */
+export interface UrlImportRequest {
+  user_id?: string;
+  /** The description's URL ("https://api.example.com/openapi.json"). */
+  url: string;
+}
+
 export interface ImportData {
   api: ApiSummary;
   endpoint_count: number;
@@ -728,6 +735,7 @@ export interface ApiContract {
   'POST /api/import': { body: FormData; data: ImportData };
   'POST /api/apis/manual': { body: ManualApiRequest; data: ImportData };
   'POST /api/import/graphql': { body: GraphqlImportRequest; data: ImportData };
+  'POST /api/import/url': { body: UrlImportRequest; data: ImportData };
   'DELETE /api/apis/delete': { body: DeleteApiRequest; data: undefined };
   'PUT /api/apis/update': { body: UpdateApiRequest; data: { api: ApiSummary } };
   'POST /api/endpoints': { body: EndpointsRequest; data: { endpoints: Endpoint[] } };

@@ -278,6 +278,15 @@ export function validateGraphqlUrl(url: string): string | null {
   return null;
 }
 
+/** The URL of an API description to fetch: the server's rules (POST /api/import/url), first failing one. */
+export function validateSpecUrl(url: string): string | null {
+  const value = url.trim();
+  if (!value) return APIS_MESSAGES.specUrlRequired;
+  if (value.length > LIMITS.urlMax) return APIS_MESSAGES.specUrlTooLong;
+  if (!isHttpUrl(value)) return APIS_MESSAGES.specUrlInvalid;
+  return null;
+}
+
 /** True for an absolute http(s) URL. */
 export function isHttpUrl(value: string): boolean {
   try {

@@ -24,6 +24,7 @@ import {
   type SignupSetting,
 } from '../../shared/identities';
 import { FINDING_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
+import { SPEC_URL_MESSAGES } from '../../shared/api-messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import type { Clock } from '../clock';
@@ -41,6 +42,7 @@ import type { Check } from './checks/types';
 import { ScanEvents } from './events';
 import { identityDefaults, testIdentity } from './identities/probe';
 import { introspectGraphql } from './graphql-introspect';
+import { importSpecFromUrl, SpecUrlRefusedError } from './spec-url-import';
 import type { PreparedImport } from '../importer/result';
 import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
@@ -801,6 +803,19 @@ export function createScanService(deps: ScanServiceDeps) {
         name: input.name,
         identity,
         settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, allowCommands: config.shell !== 'server', deadlineMs: config.scan.importTimeoutMs },
+      });
+    },
+
+    /**
+     * Imports the API description at a URL, fetched under the scan rules: where local scans are off, a local
+     * address is refused before the request and at connect time (a name re-pointed after the check).
+     */
+    async importSpecUrl(url: string): Promise<PreparedImport> {
+      const v = await checkScanTarget(url, config.allowLocalScans, deps.resolver);
+      if (!v.ok) throw v.status === 403 ? new SpecUrlRefusedError(SPEC_URL_MESSAGES.local(new URL(url).hostname)) : new ScanError(v.status, v.message);
+      return importSpecFromUrl({
+        url,
+        settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, deadlineMs: config.scan.importTimeoutMs },
       });
     },
 

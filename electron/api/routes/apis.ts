@@ -1,4 +1,4 @@
-// /api/apis*, /api/import: the API list, imports from a file or typed by hand, edit and delete.
+// /api/apis*, /api/import*: the API list, imports from a file, a URL or typed by hand, edit and delete.
 // Identity comes from the session only; per-API rights follow spec section 6 (access.ts).
 
 import type { Context, Hono } from 'hono';
@@ -14,6 +14,7 @@ import { importRunner, ImportsBusyError } from '../../importer/import-runner';
 import { IMPORT_LIMITS } from '../../importer/limits';
 import { buildManualApi, MANUAL_METHODS, normalizeManualPath } from '../../importer/manual-api';
 import { storeImport } from '../../importer/store-import';
+import { SpecUrlRefusedError } from '../../scanner/spec-url-import';
 import { QuotaExceededError, quotaRefusal } from '../../store/quotas';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
@@ -42,6 +43,15 @@ const graphqlImportSchema = z.object({
     .refine(isHttpUrl, { error: APIS_MESSAGES.graphqlUrlInvalid }),
   name: z.string().overwrite(singleLine).trim().max(IMPORT_LIMITS.maxNameLength, { error: APIS_MESSAGES.nameTooLong }).optional(),
   identity: identitySchema.nullish(),
+});
+
+const urlImportSchema = z.object({
+  url: z
+    .string({ error: APIS_MESSAGES.specUrlRequired })
+    .trim()
+    .min(1, { error: APIS_MESSAGES.specUrlRequired })
+    .max(LIMITS.urlMax, { error: APIS_MESSAGES.specUrlTooLong })
+    .refine(isHttpUrl, { error: APIS_MESSAGES.specUrlInvalid }),
 });
 
 const manualSchema = z.object({
@@ -129,6 +139,7 @@ async function readUpload(c: Context<AppEnv>): Promise<File> {
 
 /** What an import's failure answers: 413 for too large or too costly to read, 400 for what is wrong in it, 503 while the workers are all busy. */
 function importRefusal(err: unknown, field: string): unknown {
+  if (err instanceof SpecUrlRefusedError) return new ApiError(403, err.message);
   if (err instanceof ImportTooLargeError) return new ApiError(413, err.message);
   if (err instanceof ImportError) return badRequest(err.message, field);
   if (err instanceof ImportsBusyError) return serviceUnavailable(30, err.message);
@@ -194,6 +205,21 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
       throw importRefusal(err, 'url');
     }
     return created(c, result, null, APIS_MESSAGES.graphqlImported(result.name, result.endpoints.length));
+  });
+
+  // An API description at a URL (the API's own /openapi.json), fetched under the scan rules: on a team
+  // server without local scans, loopback and private addresses are refused (scanner/spec-url-import.ts).
+  app.post('/api/import/url', async (c) => {
+    const input = await parseBody(c, urlImportSchema);
+    const full = quotaRefusal(s.config.quotas, await s.repos.quotas.usage(c.get('user').id));
+    if (full) throw quotaError(full);
+    let result: PreparedImport;
+    try {
+      result = await s.scans.importSpecUrl(input.url).catch(asApiError);
+    } catch (err) {
+      throw importRefusal(err, 'url');
+    }
+    return created(c, result, null, APIS_MESSAGES.specUrlImported(result.name, result.endpoints.length));
   });
 
   app.post('/api/apis/manual', async (c) => {

@@ -24,6 +24,10 @@ export const createManualApi = (auth: Auth, input: Omit<ManualApiRequest, 'user_
 export const importGraphqlEndpoint = (auth: Auth, input: GraphqlImportRequest) =>
   call('POST /api/import/graphql', { token: auth.token, body: input });
 
+/** An API description the server fetches from its URL (the API's own /openapi.json), inside the scan rules. */
+export const importSpecUrl = (auth: Auth, url: string) =>
+  call('POST /api/import/url', { token: auth.token, body: { url, user_id: auth.userId } });
+
 export const updateApi = (auth: Auth, apiId: string, updates: { title?: string; base_url?: string }) =>
   call('PUT /api/apis/update', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, updates } });
 

@@ -24,6 +24,7 @@ import {
   FileText,
   Key,
   Layers,
+  Link,
   List,
   Lock,
   LogOut,
@@ -98,6 +99,7 @@ const ICONS = {
   user: User,
   eye: Eye,
   eyeOff: EyeOff,
+  link: Link,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;

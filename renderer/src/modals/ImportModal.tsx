@@ -1,6 +1,7 @@
 // Import API Spec (spec sections 2, 5, 8): pick or drop a .json/.yaml/.yml (or .har, .graphql, .graphqls) file,
 // follow its progress (reading the file, then the upload and analysis), and read the importer's warnings
-// before closing; or type endpoints by hand, or import a live GraphQL endpoint by introspection.
+// before closing; or give the URL the server fetches the description from, or type endpoints by hand, or
+// import a live GraphQL endpoint by introspection.
 
 import { useId, useRef, useState, type DragEvent, type ReactElement } from 'react';
 import { IMPORT_EXTENSIONS, IMPORT_MAX_BYTES } from '../../../shared/constants';
@@ -17,6 +18,7 @@ import { noticeStore } from '../stores/useNoticeStore';
 import { GraphqlEndpointForm } from './GraphqlEndpointForm';
 import { formatLabel } from './import-formats';
 import { ManualApiForm } from './ManualApiForm';
+import { UrlImportForm } from './UrlImportForm';
 import { reasonOf } from './shared';
 
 type Phase =
@@ -50,7 +52,7 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   const [error, setError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [over, setOver] = useState(false);
-  const [mode, setMode] = useState<'file' | 'manual' | 'graphql'>('file');
+  const [mode, setMode] = useState<'file' | 'url' | 'manual' | 'graphql'>('file');
   const [manualBusy, setManualBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const formId = useId();
@@ -134,6 +136,8 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
   const footer =
     mode === 'graphql' && phase.kind !== 'done' ? (
       formFooter('graphql-submit', 'upload', 'Import', 'Introspecting…')
+    ) : mode === 'url' && phase.kind !== 'done' ? (
+      formFooter('url-submit', 'upload', 'Import', 'Importing…')
     ) : mode === 'manual' ? (
       formFooter('manual-submit', 'plus', 'Create API', 'Creating...')
     ) : phase.kind === 'done' ? (
@@ -153,12 +157,16 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
     );
 
   return (
-    <Modal title="Import API Spec" subtitle="A specification file, endpoints typed by hand, or a live GraphQL endpoint" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
+    <Modal title="Import API Spec" subtitle="A specification file or its URL, endpoints typed by hand, or a live GraphQL endpoint" onClose={onClose} footer={footer} testId="import-modal" busy={busy}>
       {phase.kind !== 'done' && (
-        <div className="segmented" role="group" aria-label="How to add the API">
+        <div className="segmented import-mode" role="group" aria-label="How to add the API">
           <button type="button" aria-pressed={mode === 'file'} onClick={() => setMode('file')} disabled={busy} data-testid="import-mode-file">
             <Icon name="upload" size={16} />
             Upload a file
+          </button>
+          <button type="button" aria-pressed={mode === 'url'} onClick={() => setMode('url')} disabled={busy} data-testid="import-mode-url">
+            <Icon name="link" size={16} />
+            From a URL
           </button>
           <button type="button" aria-pressed={mode === 'manual'} onClick={() => setMode('manual')} disabled={busy} data-testid="import-mode-manual">
             <Icon name="edit" size={16} />
@@ -166,12 +174,14 @@ export function ImportModal({ onClose, onImported }: { onClose(): void; onImport
           </button>
           <button type="button" aria-pressed={mode === 'graphql'} onClick={() => setMode('graphql')} disabled={busy} data-testid="import-mode-graphql">
             <Icon name="server" size={16} />
-            GraphQL endpoint
+            GraphQL
           </button>
         </div>
       )}
       {mode === 'graphql' && phase.kind !== 'done' ? (
         <GraphqlEndpointForm formId={formId} onBusy={setManualBusy} onImported={finish} />
+      ) : mode === 'url' && phase.kind !== 'done' ? (
+        <UrlImportForm formId={formId} onBusy={setManualBusy} onImported={finish} />
       ) : mode === 'manual' ? (
         <ManualApiForm
           formId={formId}

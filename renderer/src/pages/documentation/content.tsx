@@ -120,6 +120,11 @@ export const GUIDES: Guide[] = [
             fetched (a specification must not make the app read your disk or the network). They show up as warnings.
           </li>
           <li>
+            <strong>Served by the API?</strong> Choose <em>From a URL</em> and give the address of its description (often
+            its own <code>/openapi.json</code>): the server fetches it under the same rules as a scan and reads it like a file;
+            a relative server URL in it is taken relative to that address.
+          </li>
+          <li>
             <strong>No specification?</strong> Choose <em>Type endpoints</em> in the import dialog and write one endpoint
             per line (<code>GET /users/{'{id}'}</code>), with the API&apos;s name and base URL.
           </li>
