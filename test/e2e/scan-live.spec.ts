@@ -76,7 +76,16 @@ test('a running scan shows its live header and its findings before it ends; canc
   await setTheme(page, 'light');
   await page.setViewportSize({ width: 900, height: 800 });
   await shoot(page, 'scan-live-running-900-light', false);
+  // On a 900x900 laptop window the tree shows beside the live header, and the scan can be cancelled.
+  await page.setViewportSize({ width: 900, height: 900 });
+  const tree = (await page.getByTestId('finding-list').boundingBox())!;
+  expect(tree.y).toBeLessThan(900 - 120);
+  await expect(page.getByTestId('scan-cancel')).toBeEnabled();
   await page.setViewportSize({ width: 1280, height: 800 });
+  // The API card's "Latest scan" opens the scan that runs now.
+  await page.goto(`/apis/${apiId}/latest-scan`);
+  await expect(page).toHaveURL(new RegExp(`/scans/${scanId}(\\?|$)`));
+  await expect(live).toBeVisible();
 
   // Cancelled from elsewhere: the page reads the final state by itself.
   await api(request, token, 'POST', '/api/scan/cancel', { scan_id: scanId });

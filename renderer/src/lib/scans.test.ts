@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, ScanSummary } from '../../../shared/contract';
-import { completedHistory, orderFindings, paginate, scanHistory, severityCounts } from './scans';
+import { completedHistory, orderFindings, paginate, scanHistory, scanToOpen, severityCounts } from './scans';
 
 const scan = (id: string, status: ScanSummary['status'], completed_at: string | null) => ({ id, status, completed_at }) as ScanSummary;
 const finding = (id: string, severity: string, cvss_score: number) => ({ id, severity, cvss_score }) as unknown as Finding;
+
+describe('the scan "Latest scan" opens', () => {
+  it('is the one running now, else the newest completed, else none', () => {
+    const done = scan('done', 'completed', '2026-02-01T00:00:00Z');
+    const running = { ...scan('live', 'running', null), started_at: '2026-02-02T00:00:00Z', created_at: '2026-02-02T00:00:00Z' } as ScanSummary;
+    const failed = scan('failed', 'failed', '2026-03-01T00:00:00Z');
+    expect(scanToOpen([done, running, failed])?.id).toBe('live');
+    expect(scanToOpen([failed, done])?.id).toBe('done');
+    expect(scanToOpen([failed])).toBeNull();
+  });
+});
 
 describe('scan history and report rules', () => {
   it('history keeps completed scans with completed_at, newest first', () => {

@@ -12,6 +12,12 @@ export function completedHistory(scans: ScanSummary[]): ScanSummary[] {
     .sort((a, b) => new Date(b.completed_at!).getTime() - new Date(a.completed_at!).getTime());
 }
 
+/** The scan the API card's "Latest scan" opens: the one running now, else the newest completed; null without either. */
+export function scanToOpen(scans: ScanSummary[]): ScanSummary | null {
+  const running = scans.filter((s) => s.status === 'running').sort((a, b) => new Date(b.started_at ?? b.created_at).getTime() - new Date(a.started_at ?? a.created_at).getTime());
+  return running[0] ?? completedHistory(scans)[0] ?? null;
+}
+
 /** When a scan ended (or, without an end time, started or was created): what the history sorts by. */
 function endedAt(s: ScanSummary): number {
   for (const v of [s.completed_at, s.started_at, s.created_at]) {

@@ -1,5 +1,5 @@
 // /apis/:apiId/latest-scan: the API card's "Latest scan" link, which knows the API but not its scans.
-// Finds the newest completed scan and shows its scan page in place of this address.
+// Opens the scan running now (its live page), else the newest completed one, in place of this address.
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
@@ -7,7 +7,7 @@ import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../../shared/messages';
 import { listScans } from '../../api/scans';
 import { Alert } from '../../components/Alert';
 import { Spinner } from '../../components/Spinner';
-import { completedHistory } from '../../lib/scans';
+import { scanToOpen } from '../../lib/scans';
 import { reasonOf } from '../../modals/shared';
 import { currentAuth } from '../../stores/useAuthStore';
 
@@ -27,7 +27,7 @@ export default function LatestScanRedirect(): ReactElement {
           setState({ kind: 'none', message: res.message || FALLBACK_MESSAGES.fetchScanList });
           return;
         }
-        const newest = completedHistory(res.data.scans)[0];
+        const newest = scanToOpen(res.data.scans);
         setState(newest ? { kind: 'found', scanId: newest.id } : { kind: 'none', message: API_MESSAGES.noPastScans });
       })
       .catch((err: unknown) => {
