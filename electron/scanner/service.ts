@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { CreatedUserWithPassword, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, Finding, FindingRetest, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -23,7 +23,7 @@ import {
   type ScanConfig as IdentitiesConfig,
   type SignupSetting,
 } from '../../shared/identities';
-import { SCAN_MESSAGES } from '../../shared/messages';
+import { RETEST_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
 import type { Clock } from '../clock';
@@ -47,6 +47,7 @@ import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { newScanSeed } from './random';
+import { createRetester, RetestError } from './retest';
 import { checkScanTarget } from './target';
 import { destructiveOperations } from './write-policy';
 import type { WritePolicyData } from '../../shared/write-policy';
@@ -317,6 +318,47 @@ export function createScanService(deps: ScanServiceDeps) {
     await repos.scans.clearSecretRef(row.id);
   }
 
+  /** Each finding with its latest re-test (null when none). */
+  async function withRetests(scanId: string, findings: Finding[]): Promise<Finding[]> {
+    const latest = await repos.retests.latestForScan(scanId);
+    // Only where there is one: findings nobody re-tested keep their shape (exports, findings.json).
+    return latest.size ? findings.map((f) => (latest.has(f.id) ? { ...f, retest: latest.get(f.id)! } : f)) : findings;
+  }
+
+  const retester = createRetester({
+    repos,
+    config,
+    logger,
+    clock,
+    checks: deps.checks,
+    target,
+    isLocalTarget,
+    proxyFor: (userId) => proxies.proxyFor(userId),
+    async identitiesFor(scan, userId) {
+      // The finding's scan's keys; once a newer scan took them, the caller's latest of the API, as Retry does.
+      const own = scan.secret_ref ? scan : await repos.scans.latestHoldingSecret(scan.api_id, userId);
+      const raw = own?.secret_ref ? await secrets.get(own.secret_ref) : null;
+      if (!own?.secret_ref || !raw) return null;
+      const stored = parseStoredIdentities(raw);
+      return { config: { identities: stored.identities, ...(stored.signup !== undefined ? { signup: stored.signup } : {}) }, ref: own.secret_ref };
+    },
+    async saveRotated(ref, rotated) {
+      const current = await secrets.get(ref);
+      if (!current) return;
+      const next = parseStoredIdentities(current);
+      for (const i of next.identities) {
+        const token = rotated[i.name];
+        if (token && i.oauth2) i.oauth2 = { ...i.oauth2, refresh_token: token };
+      }
+      await secrets.set(ref, JSON.stringify(next));
+    },
+  });
+  /** The re-tester's refusals as the scan service's, so routes map them the same way. */
+  const asScanError = (err: unknown): never => {
+    if (err instanceof RetestError) throw new ScanError(err.status, err.message);
+    throw err;
+  };
+
   async function execute(row: ScanRow, controller: AbortController): Promise<void> {
     const scanId = row.id;
     const notes: ScanNotes = parseNotes(row.notes);
@@ -385,7 +427,12 @@ export function createScanService(deps: ScanServiceDeps) {
             },
             finding: async (f) => {
               try {
-                return await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+                const inserted = await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+                // Found again after it was closed as fixed: it was not fixed, and counts again.
+                if (inserted && (await repos.triage.reopenFixed(row.api_id, f.fingerprint, RETEST_MESSAGES.reopenedReason, clock.now(), securityScore))) {
+                  logger.info('A finding closed as fixed was found again', { scan_id: scanId, fingerprint: f.fingerprint });
+                }
+                return inserted;
               } catch (err) {
                 // The API (and with it this scan) was deleted while it ran: stop sending requests for it.
                 if (!(await repos.scans.findById(scanId))) controller.abort(API_DELETED);
@@ -698,7 +745,7 @@ export function createScanService(deps: ScanServiceDeps) {
             current: row.status === 'running' ? (active.get(scanId)?.current ?? (row.current_check ? { check: row.current_check, endpoint: row.current_endpoint } : null)) : null,
             pace: row.status === 'running' ? (active.get(scanId)?.pace ?? remotePace.get(scanId) ?? null) : null,
           },
-          results: await repos.findings.listForScan(scanId),
+          results: await withRetests(scanId, await repos.findings.listForScan(scanId)),
         },
       };
     },
@@ -805,6 +852,19 @@ export function createScanService(deps: ScanServiceDeps) {
       return { local, operations: destructiveOperations(endpoints) };
     },
 
+    /** Re-test of one finding (issue 29): its check on its operation again; `identities` (the CLI's) replace the stored ones. */
+    retest(userId: string, findingId: string, identities?: IdentitiesConfig): Promise<FindingRetest> {
+      return retester.retest(userId, findingId, identities).catch(asScanError);
+    },
+
+    retestHistory(findingId: string): Promise<FindingRetest[]> {
+      return retester.history(findingId).catch(asScanError);
+    },
+
+    closeAsFixed(userId: string, findingId: string) {
+      return retester.closeAsFixed(userId, findingId).catch(asScanError);
+    },
+
     list(apiId: string): Promise<ScanSummary[]> {
       return repos.scans.listForApi(apiId);
     },
@@ -858,6 +918,7 @@ export function createScanService(deps: ScanServiceDeps) {
       const entries = [...active.values()];
       for (const e of entries) e.controller.abort({ status: 'failed', message: SCAN_TEXT.shutdown } satisfies StopReason);
       await Promise.all(entries.map((e) => e.done));
+      await retester.shutdown({ status: 'cancelled', message: SCAN_TEXT.shutdown });
     },
   };
 }

@@ -2,7 +2,7 @@
 // then endpoint; the filters and the search; the rows the virtualised list draws; moving the selection
 // with the keyboard; and the lists of the "compare with previous scan" view. No React here.
 
-import { FLAG_OWASP, SEVERITIES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
+import { FLAG_OWASP, SEVERITIES, type Confidence, type Severity, type TriageMarkState, type TriageState } from '../../../../shared/constants';
 import type { Finding, ScanInfo } from '../../../../shared/contract';
 import { severityBucket } from '../../../../shared/display';
 
@@ -26,11 +26,17 @@ function categoryOrder(owasp: string): [number, string] {
 }
 
 /** A finding's triage state: no mark counts as open. */
-export function triageStateOf(f: Pick<Finding, 'triage'>): TriageState {
+export function triageStateOf(f: Pick<Finding, 'triage'>): TriageMarkState {
   return f.triage?.state ?? 'open';
 }
 
-export const TRIAGE_LABELS: Record<TriageState, string> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk' };
+/** The state the triage form starts from: a finding closed as fixed is opened again by hand (only a re-test closes one as fixed). */
+export function editableTriageState(f: Pick<Finding, 'triage'>): TriageState {
+  const state = triageStateOf(f);
+  return state === 'fixed' ? 'open' : state;
+}
+
+export const TRIAGE_LABELS: Record<TriageMarkState, string> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
 
 /** A finding with what filtering and grouping read, computed once per load rather than per keystroke. */
 export interface PreparedFinding {
@@ -80,7 +86,7 @@ export interface FindingFilters {
   category: string;
   confidence: Confidence | 'all';
   trend: Finding['trend'] | 'all';
-  triage: TriageState | 'all';
+  triage: TriageMarkState | 'all';
   query: string;
 }
 
@@ -116,7 +122,7 @@ export interface FacetCounts {
   categories: { id: string; label: string; count: number }[];
   confidence: Record<Confidence, number>;
   trend: Record<Finding['trend'], number>;
-  triage: Record<TriageState, number>;
+  triage: Record<TriageMarkState, number>;
 }
 
 /** How many findings each filter option holds (over the whole scan). */
@@ -126,7 +132,7 @@ export function facetCounts(prepared: PreparedFinding[]): FacetCounts {
     categories: [],
     confidence: { high: 0, medium: 0, low: 0 },
     trend: { new: 0, recurring: 0 },
-    triage: { open: 0, false_positive: 0, accepted_risk: 0 },
+    triage: { open: 0, false_positive: 0, accepted_risk: 0, fixed: 0 },
   };
   const categories = new Map<string, number>();
   for (const p of prepared) {
