@@ -66,7 +66,7 @@ async function setUp(repos: Repos) {
   const apiA = await api('A');
   const apiB = await api('B');
   const scan = async (id: string, apiId: string) => {
-    await repos.scans.create({ id, apiId, userId: user.id, profile: 'OWASP_API_10', config: {}, secretRef: null }, T0);
+    await repos.scans.create({ id, apiId, userId: user.id, profile: 'OWASP_API_10', config: {}, secretRef: 'ref' }, T0);
     expect(await repos.scans.markRunning(id, user.id, T0, 1)).toBe('ok');
     await repos.scans.finish(id, { status: 'completed', failureReason: null, score: 80, notes: { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} }, done: 1, total: 1, requestsSent: 1 }, T0);
   };
@@ -135,7 +135,7 @@ describe.each(TARGETS)('re-tests on $name', ({ skip, open }) => {
         expect(triage).toMatchObject({ state: 'fixed', set_by: 'rita' });
         expect(await counts('scan-a')).toBe(1);
         // A later scan finds it again: written counted, not set aside by the fixed mark.
-        await repos.scans.create({ id: 'scan-a2', apiId: apiA, userId: user.id, profile: 'OWASP_API_10', config: {}, secretRef: null }, at(2));
+        await repos.scans.create({ id: 'scan-a2', apiId: apiA, userId: user.id, profile: 'OWASP_API_10', config: {}, secretRef: 'ref' }, at(2));
         expect(await repos.findings.insert(draft('scan-a2', apiA, 'a'), at(2))).toBe(true);
         const rows = await store.db.selectFrom('findings').select(['scan_id', 'suppressed']).where('fingerprint', '=', fa.fingerprint).orderBy('scan_id').execute();
         expect(rows.map((r) => [r.scan_id, Number(r.suppressed)])).toEqual([
