@@ -312,6 +312,11 @@ export const RETEST_MESSAGES = {
   closeNeedsRetest: 'Only a finding whose latest re-test did not reproduce it can be closed as fixed: re-test it first.',
   fixedReason: (at: string, by: string | null) => `Not reproduced by the re-test of ${at}${by ? ` (run by ${by})` : ''}.`,
   reopenedReason: 'Found again by a later scan after it was closed as fixed.',
+  /** The scan page's words for an outcome: "Still present — re-tested <time>". */
+  outcomeLabel: { reproduced: 'Still present', not_reproduced: 'Not reproduced', failed: 'Could not re-test' },
+  never: 'Not re-tested yet: Re-test runs this finding’s check on its operation again, with the scan’s identities.',
+  running: 'Re-testing…',
+  viewOnly: 'You have view access to this API: only its owner and people with Manage access can re-test findings.',
 } as const;
 
 /** Triage of findings (issue 17): POST /api/findings/triage. */

@@ -12,6 +12,7 @@ import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
 import { TriagePanel } from './TriagePanel';
+import { RetestPanel } from './RetestPanel';
 
 const onCopied = (ok: boolean) =>
   noticeStore.getState().show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
@@ -92,6 +93,7 @@ export const FindingDetail = forwardRef<HTMLSelectElement, { finding: Finding; c
       )}
 
       <TriagePanel ref={triageRef} finding={f} canTriage={canTriage} />
+      <RetestPanel finding={f} canRetest={canTriage} />
 
       <section>
         <h3>Description</h3>
