@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Finding, ScanDetails } from '../../shared/contract';
-import { shoot, watchConsole } from './a11y';
+import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
 import { apiLogin, createAccount, expect, importTarget, newAccount, postAs, signInByStorage, target, test, type Account } from './fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -120,6 +120,7 @@ test.describe('re-test a finding', () => {
     await panel.getByTestId('retest-history-item').first().locator('summary').click();
     await expect(panel.getByTestId('retest-history-item').first()).toContainText('/orders/');
     await shoot(page, 'retest-not-reproduced');
+    await expectNoSeriousViolations(page);
 
     const setAside = Number(await page.getByTestId('scan-set-aside').textContent());
     await panel.getByTestId('close-fixed-button').click();

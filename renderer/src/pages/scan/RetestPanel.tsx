@@ -27,7 +27,11 @@ function HistoryItem({ r }: { r: FindingRetest }): ReactElement {
           <strong>{RETEST_MESSAGES.outcomeLabel[r.outcome]}</strong> · {when(r.at)}
           {r.by ? ` · by ${r.by}` : ''} · {seconds} s, {r.requests_sent} request{r.requests_sent === 1 ? '' : 's'}
         </summary>
-        {detail && <pre className="mono">{detail}</pre>}
+        {detail && (
+          <pre className="mono" tabIndex={0} aria-label={`${RETEST_MESSAGES.outcomeLabel[r.outcome]}: details`}>
+            {detail}
+          </pre>
+        )}
       </details>
     </li>
   );
