@@ -308,6 +308,8 @@ export const RETEST_MESSAGES = {
   checkGone: (checkId: string) => `The check ${checkId} no longer exists in this version of Portcullis: scan the API again instead of re-testing.`,
   notApplicable: (checkId: string, operation: string) =>
     `The check ${checkId} no longer applies to ${operation} (its flags or its identities changed): nothing was sent. Scan the API again to see where it stands.`,
+  notExercised: (operation: string, detail: string | null) =>
+    `The re-test could not exercise ${operation}${detail ? ` (${detail})` : ''}, so it cannot tell whether the finding is gone. See the scan's coverage for why, fix that, and re-test.`,
   closedFixed: 'Closed as fixed',
   closeNeedsRetest: 'Only a finding whose latest re-test did not reproduce it can be closed as fixed: re-test it first.',
   fixedReason: (at: string, by: string | null) => `Not reproduced by the re-test of ${at}${by ? ` (run by ${by})` : ''}.`,

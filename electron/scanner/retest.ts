@@ -84,8 +84,22 @@ function parseSettings(json: string): StoredScanSettings {
   }
 }
 
-/** What a run's outcome says about the finding. */
-export function judge(outcome: ScanOutcome, found: readonly BuiltFinding[], finding: { check_id: string; fingerprint: string; method: string; path: string }): RetestResult {
+/** The finding as a re-test judges it. */
+export interface JudgedFinding {
+  check_id: string;
+  fingerprint: string;
+  method: string;
+  path: string;
+  graphql?: { operation: string | null } | null;
+}
+
+/**
+ * What a run's outcome says about the finding. Not reproduced only when the check tested the operation
+ * (the coverage ledger says it ran there): a check that could not exercise it (its object could not be
+ * created, a write the policy withholds) has not shown the finding gone. `apiWide`: the check runs
+ * across operations, and the ledger's per-operation view does not decide.
+ */
+export function judge(outcome: ScanOutcome, found: readonly BuiltFinding[], finding: JudgedFinding, apiWide = false): RetestResult {
   const same = found.find((f) => f.fingerprint === finding.fingerprint) ?? found.find((f) => f.check_id === finding.check_id && f.method === finding.method && f.path === finding.path);
   const sent = sentLines(outcome.traffic);
   const base = { sent, requestsSent: outcome.progress.requestsSent };
@@ -98,6 +112,15 @@ export function judge(outcome: ScanOutcome, found: readonly BuiltFinding[], find
   if (!ran) {
     const skip = outcome.skipped.find((s) => s.check_id === finding.check_id);
     return failed(skip ? RETEST_MESSAGES.failed(skip.reason) : RETEST_MESSAGES.notApplicable(finding.check_id, `${finding.method} ${finding.path}`));
+  }
+  if (!apiWide) {
+    const op = outcome.coverage.operations.find(
+      (o) => o.method.toUpperCase() === finding.method.toUpperCase() && o.path === finding.path && (!finding.graphql?.operation || o.operation === finding.graphql.operation),
+    );
+    if (op && !op.ran.includes(finding.check_id)) {
+      const skip = op.skipped.find((k) => k.check_id === finding.check_id);
+      return failed(RETEST_MESSAGES.notExercised(`${finding.method} ${finding.path}`, skip?.detail || null));
+    }
   }
   return { ...base, outcome: 'not_reproduced', evidence: null, curl: null, reason: null };
 }
@@ -197,7 +220,7 @@ export function createRetester(deps: RetesterDeps) {
             },
           );
           if (who.ref && Object.keys(outcome.rotatedRefreshTokens).length) await deps.saveRotated(who.ref, outcome.rotatedRefreshTokens);
-          result = judge(outcome, found, finding);
+          result = judge(outcome, found, finding, check.scope === 'api');
         }
       } catch (err) {
         logger.error('Re-test failed to run', { finding_id: findingId, error: (err as Error)?.message });
