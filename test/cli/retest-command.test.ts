@@ -1,7 +1,8 @@
 // `portcullis retest <finding-id> --config <file> --data-dir <dir>` as a real process (issue 29, item 3):
-// a scan of the test target with one flaw keeps its database in a data dir; the re-test of its BOLA
-// finding says "Still present" and exits 1 while the flaw is there, and "Not reproduced" with exit 0
-// against the hardened twin on the same address; an unknown finding and a missing data dir exit 2.
+// a scan of the test target with one flaw keeps its database in a data dir; the re-test of its finding
+// (GET /orders/{orderId} answers without credentials) says "Still present" and exits 1 while the flaw
+// is there, and "Not reproduced" with exit 0 against the hardened twin on the same address; an unknown
+// finding and a missing data dir exit 2.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,7 +40,7 @@ async function started(t: Target): Promise<Target> {
 describe('portcullis retest', () => {
   it('says still present (exit 1) while the flaw is there and not reproduced (exit 0) once it is gone', async () => {
     expect(fs.existsSync(path.join(ROOT, 'dist', 'core', 'cli.js')), 'run npm run build:core first').toBe(true);
-    const vulnerable = await started(await startTarget({ mode: 'hardened', flaws: onlyFlaws('bola-path') }));
+    const vulnerable = await started(await startTarget({ mode: 'hardened', flaws: onlyFlaws('auth-none') }));
     const port = Number(new URL(vulnerable.url).port);
     const dir = tempDir('portcullis-retest-');
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -59,12 +60,12 @@ describe('portcullis retest', () => {
     const scan = await portcullis(['scan', '--spec', path.join(dir, 'acme.yaml'), '--config', config, '--data-dir', dataDir, '--rps', '0', '--out', dir, '--quiet', '--fail-on', 'medium'], env);
     expect(scan.code, scan.stderr).toBe(1);
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')) as { findings: { id: string; check_id: string; path: string }[] };
-    const bola = report.findings.find((f) => f.check_id === 'api1-bola-token-swap' && f.path === '/orders/{orderId}');
-    expect(bola, report.findings.map((f) => `${f.check_id} ${f.path}`).join('\n')).toBeDefined();
+    const finding = report.findings.find((f) => f.check_id === 'api2-credentials-not-enforced' && f.path === '/orders/{orderId}');
+    expect(finding, report.findings.map((f) => `${f.check_id} ${f.path}`).join('\n')).toBeDefined();
 
-    const still = await portcullis(['retest', bola!.id, '--config', config, '--data-dir', dataDir], env);
+    const still = await portcullis(['retest', finding!.id, '--config', config, '--data-dir', dataDir], env);
     expect(still.code, still.stdout + still.stderr).toBe(1);
-    expect(still.stdout).toMatch(/^Still present: .+ \(api1-bola-token-swap\) on GET \/orders\/\{orderId\}; re-tested \S+ \(\d+\.\d s, \d+ requests\)\.\n/);
+    expect(still.stdout).toMatch(/^Still present: .+ \(api2-credentials-not-enforced\) on GET \/orders\/\{orderId\}; re-tested \S+ \(\d+\.\d s, \d+ requests\)\.\n/);
     expect(still.stdout).toContain('Method: GET');
     expect(still.stdout + still.stderr).not.toContain(vulnerable.users.alice.password);
 
@@ -72,7 +73,7 @@ describe('portcullis retest', () => {
     await vulnerable.close();
     cleanups.pop();
     await started(await startTarget({ mode: 'hardened', port }));
-    const gone = await portcullis(['retest', bola!.id, '--config', config, '--data-dir', dataDir], env);
+    const gone = await portcullis(['retest', finding!.id, '--config', config, '--data-dir', dataDir], env);
     expect(gone.code, gone.stdout + gone.stderr).toBe(0);
     expect(gone.stdout).toMatch(/^Not reproduced: .+ on GET \/orders\/\{orderId\}; re-tested /);
     expect(gone.stdout).toMatch(/Sent:\n {2}POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/auth\/login → 200/);
@@ -80,7 +81,7 @@ describe('portcullis retest', () => {
     const unknown = await portcullis(['retest', '0190a0a0-0000-7000-8000-000000000000', '--config', config, '--data-dir', dataDir], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Finding "0190a0a0-0000-7000-8000-000000000000" not found in');
-    const nowhere = await portcullis(['retest', bola!.id, '--data-dir', path.join(dir, 'none')]);
+    const nowhere = await portcullis(['retest', finding!.id, '--data-dir', path.join(dir, 'none')]);
     expect(nowhere.code).toBe(2);
     expect(nowhere.stderr).toContain('No Portcullis data in');
     expect(fs.existsSync(path.join(dir, 'none'))).toBe(false);
