@@ -46,7 +46,7 @@ describe('judge', () => {
 
   it('is not reproduced only when the check tested the operation', () => {
     expect(judge(outcome(), [], FINDING)).toMatchObject({ outcome: 'not_reproduced', reason: null });
-    const notRun = outcome({ coverage: { summary: summarizeCoverage([], []), operations: [op([], [{ check_id: FINDING.check_id, reason: 'create-failed', detail: 'POST /orders answered 422' }])] } });
+    const notRun = outcome({ coverage: { summary: summarizeCoverage([], []), operations: [op([], [{ check_id: FINDING.check_id, reason: 'no-object', detail: 'POST /orders answered 422' }])] } });
     const r = judge(notRun, [], FINDING);
     expect(r.outcome).toBe('failed');
     expect(r.reason).toBe("The re-test could not exercise GET /orders/{orderId} (POST /orders answered 422), so it cannot tell whether the finding is gone. See the scan's coverage for why, fix that, and re-test.");
