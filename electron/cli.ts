@@ -2,6 +2,7 @@
 
 import { migrateStoreCommand } from './cli/migrate-store';
 import { reportCommand } from './cli/report';
+import { retestCommand } from './cli/retest';
 import { scanCommand } from './cli/scan';
 import { serveCommand } from './cli/serve';
 import type { CliCommand } from './cli/types';
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, CliCommand> = {
   serve: serveCommand,
   scan: scanCommand,
   report: reportCommand,
+  retest: retestCommand,
   'migrate-store': migrateStoreCommand,
 };
 

@@ -88,6 +88,25 @@ export type Confidence = (typeof CONFIDENCES)[number];
  */
 export const TRIAGE_STATES = ['open', 'false_positive', 'accepted_risk'] as const;
 export type TriageState = (typeof TRIAGE_STATES)[number];
+/**
+ * Every state a triage mark can hold: the hand-set ones, and `fixed`, which only "Close as fixed" sets
+ * (after a re-test did not reproduce the finding; issue 29). A fixed finding leaves the counts like a
+ * set-aside one, but a later scan that finds it again opens the mark again (docs/decisions.md).
+ */
+export const TRIAGE_MARK_STATES = [...TRIAGE_STATES, 'fixed'] as const;
+export type TriageMarkState = (typeof TRIAGE_MARK_STATES)[number];
+
+/** Re-test of one finding (issue 29, item 3): its check on its operation, again, with its scan's identities. */
+export const RETEST_OUTCOMES = ['reproduced', 'not_reproduced', 'failed'] as const;
+export type RetestOutcome = (typeof RETEST_OUTCOMES)[number];
+export const RETEST_LIMITS = {
+  /** A re-test runs one check on one operation: past this it stops, failed with the reason. */
+  maxDurationMs: 120_000,
+  /** The requests a not-reproduced re-test lists as what it sent (the last ones). */
+  sentListed: 40,
+  /** Re-tests listed in a finding's history (the newest). */
+  history: 50,
+} as const;
 /** The triage export (UI) that `portcullis scan --baseline` reads. */
 export const TRIAGE_EXPORT_FORMAT = 'portcullis-triage';
 export const TRIAGE_EXPORT_VERSION = 1;

@@ -14,7 +14,9 @@ import type {
   ScanStatus,
   ScheduleFrequency,
   Severity,
+  RetestOutcome,
   SharePermission,
+  TriageMarkState,
   TriageState,
 } from './constants';
 import type { ValidationError } from './validation';
@@ -240,6 +242,52 @@ export interface Finding {
   triage: FindingTriage | null;
   /** A finding about a GraphQL API: the operation and the query and variables that reproduce it; absent or null otherwise. */
   graphql?: FindingGraphql | null;
+  /** Its latest finished re-test (issue 29); absent or null when nobody re-tested it. */
+  retest?: FindingRetestSummary | null;
+}
+
+/** A finding's latest re-test, as scan details carry it. */
+export interface FindingRetestSummary {
+  outcome: RetestOutcome;
+  /** When it finished (ISO time). */
+  at: string;
+  /** The user name of whoever ran it; null when that account is gone. */
+  by: string | null;
+}
+
+/** One re-test of a finding: POST /api/findings/retest answers it, GET /api/findings/retests lists them. */
+export interface FindingRetest extends FindingRetestSummary {
+  id: string;
+  finding_id: string;
+  fingerprint: string;
+  /** When it started (ISO time). */
+  started_at: string;
+  duration_ms: number;
+  /** Reproduced: the new evidence and curl (redacted as findings are); otherwise null. */
+  evidence: string | null;
+  curl: string | null;
+  /** What it sent, the last requests first to last: "GET https://host/path → 200" (secrets redacted). */
+  sent: string[];
+  requests_sent: number;
+  /** Failed: why it could not run; not reproduced: what the run noted (a check skipped, a route not reached). */
+  reason: string | null;
+}
+
+export interface RetestRequest {
+  finding_id: string;
+}
+
+export interface RetestResponse {
+  retest: FindingRetest;
+}
+
+export interface RetestHistoryResponse {
+  finding_id: string;
+  retests: FindingRetest[];
+}
+
+export interface CloseFixedRequest {
+  finding_id: string;
 }
 
 /**
@@ -265,7 +313,7 @@ export interface FindingGraphql {
 
 /** Who set a finding aside (or opened it again), why, and until when. */
 export interface FindingTriage {
-  state: TriageState;
+  state: TriageMarkState;
   reason: string;
   /** An accepted risk's end (ISO time); the finding counts again from then on. */
   expires_at: string | null;
@@ -759,6 +807,10 @@ export interface ApiContract {
   'POST /api/scan/created-users': { body: ScanIdRequest; data: { users: CreatedUserWithPassword[] } };
   'GET /api/findings/triage/export': { query: { api_id: string }; data: TriageExport };
   'POST /api/findings/triage': { body: TriageRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
+  /** Re-test (issue 29): answers once the check has run on the operation again (at most RETEST_LIMITS.maxDurationMs). */
+  'POST /api/findings/retest': { body: RetestRequest; data: RetestResponse };
+  'GET /api/findings/retests': { query: { finding_id: string }; data: RetestHistoryResponse };
+  'POST /api/findings/close-fixed': { body: CloseFixedRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   /** `stopped`: its requests have stopped (200); false (202): the node running it has not confirmed it yet. */
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus; stopped: boolean } };
   'POST /api/scan/retry': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };

@@ -294,6 +294,33 @@ export const TEAM_SERVER_MESSAGES = {
   connecting: 'Connecting...',
 } as const;
 
+/** Re-test of a finding (issue 29, item 3): POST /api/findings/retest, /api/findings/close-fixed, `portcullis retest`. */
+export const RETEST_MESSAGES = {
+  reproduced: 'Still present: the re-test reproduced the finding.',
+  notReproduced: 'Not reproduced: the re-test did not find it again.',
+  failed: (reason: string) => `The re-test could not run: ${reason}`,
+  busyScan: 'A scan of this API is running: re-test when it has finished.',
+  busyRetest: 'Another re-test of this API is running: wait for it to finish, then re-test.',
+  keysGone:
+    'The keys of the scan that found this finding are no longer stored, and you have no scan of this API that keeps its keys: run a scan of the API again, then re-test.',
+  operationGone: (operation: string) =>
+    `${operation} is no longer scanned (it was removed from the API or marked SKIP): remove the SKIP flag or scan the API again instead of re-testing.`,
+  checkGone: (checkId: string) => `The check ${checkId} no longer exists in this version of Portcullis: scan the API again instead of re-testing.`,
+  notApplicable: (checkId: string, operation: string) =>
+    `The check ${checkId} no longer applies to ${operation} (its flags or its identities changed): nothing was sent. Scan the API again to see where it stands.`,
+  notExercised: (operation: string, detail: string | null) =>
+    `The re-test could not exercise ${operation}${detail ? ` (${detail})` : ''}, so it cannot tell whether the finding is gone. See the scan's coverage for why, fix that, and re-test.`,
+  closedFixed: 'Closed as fixed',
+  closeNeedsRetest: 'Only a finding whose latest re-test did not reproduce it can be closed as fixed: re-test it first.',
+  fixedReason: (at: string, by: string | null) => `Not reproduced by the re-test of ${at}${by ? ` (run by ${by})` : ''}.`,
+  reopenedReason: 'Found again by a later scan after it was closed as fixed.',
+  /** The scan page's words for an outcome: "Still present — re-tested <time>". */
+  outcomeLabel: { reproduced: 'Still present', not_reproduced: 'Not reproduced', failed: 'Could not re-test' },
+  never: 'Not re-tested yet: Re-test runs this finding’s check on its operation again, with the scan’s identities.',
+  running: 'Re-testing…',
+  viewOnly: 'You have view access to this API: only its owner and people with Manage access can re-test findings.',
+} as const;
+
 /** Triage of findings (issue 17): POST /api/findings/triage. */
 /** The scan page's detail pane, which reads the whole finding when it is opened. */
 export const FINDING_MESSAGES = {

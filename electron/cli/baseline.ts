@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import { z } from 'zod';
-import { TRIAGE_EXPORT_FORMAT, TRIAGE_EXPORT_VERSION, TRIAGE_STATES, type TriageState } from '../../shared/constants';
+import { TRIAGE_EXPORT_FORMAT, TRIAGE_EXPORT_VERSION, TRIAGE_MARK_STATES, type TriageState } from '../../shared/constants';
 import { UsageError } from './types';
 
 export interface BaselineMark {
@@ -24,7 +24,7 @@ export interface Baseline {
 
 const fingerprint = z.string().min(1).max(200);
 const triage = z.object({
-  state: z.enum(TRIAGE_STATES),
+  state: z.enum(TRIAGE_MARK_STATES),
   reason: z.string().max(1000).optional().default(''),
   expires_at: z.string().max(40).nullish(),
 });
@@ -41,7 +41,8 @@ const findingsFile = z.object({
 });
 
 function markOf(fp: string, t: z.infer<typeof triage> | null | undefined): BaselineMark[] {
-  if (!t || t.state === 'open') return [];
+  // A finding closed as fixed is not set aside in CI: found again, it is a regression to fail on.
+  if (!t || t.state === 'open' || t.state === 'fixed') return [];
   return [{ fingerprint: fp, state: t.state, reason: t.reason, expires_at: t.expires_at ?? null }];
 }
 

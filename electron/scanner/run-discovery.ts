@@ -352,7 +352,9 @@ function fromSiblingNames(d: Discovery): void {
 
 /** Adds the routes found beyond the API description to the scan; notes what it found and what it cost. */
 export async function discoverRoutes(run: ScanRun): Promise<void> {
-  if (!run.job.checks.some((c) => c.id === DISCOVERY_CHECK) || run.active.every((e) => !!e.graphql)) return;
+  // A re-test runs it only to find again the discovered route its finding is on.
+  const wanted = run.job.focus ? run.job.focus.discover : run.job.checks.some((c) => c.id === DISCOVERY_CHECK);
+  if (!wanted || run.active.every((e) => !!e.graphql)) return;
   const d = new Discovery(run);
   const sources: [string, () => Promise<void> | void][] = [
     ['robots.txt and sitemaps', () => fromRobots(d)],

@@ -17,6 +17,8 @@ import { toProbe, type PreparedRequest } from './requests';
 import { SeededRandom } from './random';
 import { purposeOf } from './resources';
 import type { ScanRun } from './run-state';
+import type { ScanFocus } from './run';
+import { graphqlOperationName } from '../../shared/display';
 
 interface Task {
   check: Check;
@@ -64,7 +66,17 @@ export function planTasks(run: ScanRun): Task[] {
   const rank = (t: Task) => (t.endpoint!.method === 'DELETE' ? 1 : 0);
   tasks.sort((a, b) => rank(a) - rank(b) || position.get(a.endpoint!.id)! - position.get(b.endpoint!.id)!);
   tasks.push(...apiTasks);
-  return tasks;
+  return run.job.focus ? focusedTasks(tasks, run.job.focus) : tasks;
+}
+
+/**
+ * A re-test's tasks: the check's task on the finding's operation. An API-wide check runs whole (what it
+ * compares across operations is part of its verdict); the finding's fingerprint decides the outcome.
+ */
+export function focusedTasks(tasks: Task[], focus: ScanFocus): Task[] {
+  const fits = (e: Endpoint) =>
+    e.method.toUpperCase() === focus.method.toUpperCase() && e.path === focus.path && (!e.graphql || !focus.operation || graphqlOperationName(e.graphql) === focus.operation);
+  return tasks.filter((t) => t.check.id === focus.checkId && (t.endpoint === null || fits(t.endpoint)));
 }
 
 function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number; sentOn: ReadonlyMap<string, number>; lost: LostAnswers } {

@@ -53,8 +53,22 @@ export interface ScanJob {
   engine: EngineSettings;
   options: ScanOptions;
   checks: readonly Check[];
+  /** A re-test (issue 29): only the tasks of this check on this operation run. */
+  focus?: ScanFocus;
   /** Aborted to stop the scan; its reason (a StopReason) says why. */
   signal: AbortSignal;
+}
+
+/** The one check and operation a re-test runs (retest.ts). */
+export interface ScanFocus {
+  checkId: string;
+  /** The finding's method and path ("GET", "/orders/{orderId}"). */
+  method: string;
+  path: string;
+  /** A GraphQL finding's operation ("Query.loan"): the operations of one endpoint share its method and path. */
+  operation: string | null;
+  /** The operation is a route a scan discovered: the discovery phase runs to find it again. */
+  discover: boolean;
 }
 
 export interface StopReason {

@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { CreatedUserWithPassword, Finding, FindingBrief, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, Finding, FindingBrief, FindingRetest, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
   identitiesFromKeys,
@@ -23,7 +23,7 @@ import {
   type ScanConfig as IdentitiesConfig,
   type SignupSetting,
 } from '../../shared/identities';
-import { FINDING_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
+import { FINDING_MESSAGES, RETEST_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
 import { SPEC_URL_MESSAGES } from '../../shared/api-messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
@@ -49,6 +49,7 @@ import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
 import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
 import { newScanSeed } from './random';
+import { createRetester, RetestError } from './retest';
 import { checkScanTarget } from './target';
 import { destructiveOperations } from './write-policy';
 import type { WritePolicyData } from '../../shared/write-policy';
@@ -365,6 +366,47 @@ export function createScanService(deps: ScanServiceDeps) {
     await repos.scans.clearSecretRef(row.id);
   }
 
+  /** Each finding with its latest re-test (null when none). */
+  async function withRetests<F extends FindingBrief>(scanId: string, findings: F[]): Promise<F[]> {
+    const latest = await repos.retests.latestForScan(scanId);
+    // Only where there is one: findings nobody re-tested keep their shape (exports, findings.json).
+    return latest.size ? findings.map((f) => (latest.has(f.id) ? { ...f, retest: latest.get(f.id)! } : f)) : findings;
+  }
+
+  const retester = createRetester({
+    repos,
+    config,
+    logger,
+    clock,
+    checks: deps.checks,
+    target,
+    isLocalTarget,
+    proxyFor: (userId) => proxies.proxyFor(userId),
+    async identitiesFor(scan, userId) {
+      // The finding's scan's keys; once a newer scan took them, the caller's latest of the API, as Retry does.
+      const own = scan.secret_ref ? scan : await repos.scans.latestHoldingSecret(scan.api_id, userId);
+      const raw = own?.secret_ref ? await secrets.get(own.secret_ref) : null;
+      if (!own?.secret_ref || !raw) return null;
+      const stored = parseStoredIdentities(raw);
+      return { config: { identities: stored.identities, ...(stored.signup !== undefined ? { signup: stored.signup } : {}) }, ref: own.secret_ref };
+    },
+    async saveRotated(ref, rotated) {
+      const current = await secrets.get(ref);
+      if (!current) return;
+      const next = parseStoredIdentities(current);
+      for (const i of next.identities) {
+        const token = rotated[i.name];
+        if (token && i.oauth2) i.oauth2 = { ...i.oauth2, refresh_token: token };
+      }
+      await secrets.set(ref, JSON.stringify(next));
+    },
+  });
+  /** The re-tester's refusals as the scan service's, so routes map them the same way. */
+  const asScanError = (err: unknown): never => {
+    if (err instanceof RetestError) throw new ScanError(err.status, err.message);
+    throw err;
+  };
+
   async function execute(row: ScanRow, controller: AbortController): Promise<void> {
     const scanId = row.id;
     const notes: ScanNotes = parseNotes(row.notes);
@@ -433,7 +475,12 @@ export function createScanService(deps: ScanServiceDeps) {
             },
             finding: async (f) => {
               try {
-                return await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+                const inserted = await repos.findings.insert({ ...f, scan_id: scanId, api_id: row.api_id, trend: seen.has(f.fingerprint) ? 'recurring' : 'new' }, clock.now());
+                // Found again after it was closed as fixed: it was not fixed, and counts again.
+                if (inserted && (await repos.triage.reopenFixed(row.api_id, f.fingerprint, RETEST_MESSAGES.reopenedReason, clock.now(), securityScore))) {
+                  logger.info('A finding closed as fixed was found again', { scan_id: scanId, fingerprint: f.fingerprint });
+                }
+                return inserted;
               } catch (err) {
                 // The API (and with it this scan) was deleted while it ran: stop sending requests for it.
                 if (!(await repos.scans.findById(scanId))) controller.abort(API_DELETED);
@@ -711,12 +758,12 @@ export function createScanService(deps: ScanServiceDeps) {
 
     /** The scan with its findings whole (reports, exports, the CLI). */
     async details(scanId: string): Promise<ScanDetails> {
-      return scanWithFindings(scanId, () => repos.findings.listForScan(scanId));
+      return scanWithFindings(scanId, async () => withRetests(scanId, await repos.findings.listForScan(scanId)));
     },
 
     /** The scan with each finding's brief: what the scan page's list reads. */
     async briefDetails(scanId: string): Promise<ScanDetails<FindingBrief>> {
-      return scanWithFindings(scanId, () => repos.findings.listBriefsForScan(scanId));
+      return scanWithFindings(scanId, async () => withRetests(scanId, await repos.findings.listBriefsForScan(scanId)));
     },
 
     /** One finding of the scan, whole; 404 when the scan has no such finding. The caller has checked access. */
@@ -724,7 +771,7 @@ export function createScanService(deps: ScanServiceDeps) {
       await expireTriage();
       const finding = await repos.findings.findInScan(scanId, findingId);
       if (!finding) throw new ScanError(404, FINDING_MESSAGES.notFound);
-      return finding;
+      return (await withRetests(scanId, [finding]))[0]!;
     },
 
     /** A finished scan's traffic (HAR 1.2 JSON); 409 while it has not ended, 404 when none was kept. The caller has checked access. */
@@ -842,6 +889,19 @@ export function createScanService(deps: ScanServiceDeps) {
       return { local, operations: destructiveOperations(endpoints) };
     },
 
+    /** Re-test of one finding (issue 29): its check on its operation again; `identities` (the CLI's) replace the stored ones. */
+    retest(userId: string, findingId: string, identities?: IdentitiesConfig): Promise<FindingRetest> {
+      return retester.retest(userId, findingId, identities).catch(asScanError);
+    },
+
+    retestHistory(findingId: string): Promise<FindingRetest[]> {
+      return retester.history(findingId).catch(asScanError);
+    },
+
+    closeAsFixed(userId: string, findingId: string) {
+      return retester.closeAsFixed(userId, findingId).catch(asScanError);
+    },
+
     list(apiId: string): Promise<ScanSummary[]> {
       return repos.scans.listForApi(apiId);
     },
@@ -895,6 +955,7 @@ export function createScanService(deps: ScanServiceDeps) {
       const entries = [...active.values()];
       for (const e of entries) e.controller.abort({ status: 'failed', message: SCAN_TEXT.shutdown } satisfies StopReason);
       await Promise.all(entries.map((e) => e.done));
+      await retester.shutdown({ status: 'cancelled', message: SCAN_TEXT.shutdown });
     },
   };
 }

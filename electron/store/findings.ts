@@ -3,7 +3,7 @@
 
 import { sql, type Selectable } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
-import type { TriageState } from '../../shared/constants';
+import type { TriageMarkState } from '../../shared/constants';
 import type { Finding, FindingBrief, FindingGraphql, FindingTriage, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
@@ -23,7 +23,7 @@ export interface TriageColumns {
 
 export function triageOf(r: TriageColumns): FindingTriage | null {
   if (!r.triage_state || !r.triage_set_at) return null;
-  return { state: r.triage_state as TriageState, reason: r.triage_reason ?? '', expires_at: r.triage_expires_at, set_by: r.triage_set_by, set_at: r.triage_set_at };
+  return { state: r.triage_state as TriageMarkState, reason: r.triage_reason ?? '', expires_at: r.triage_expires_at, set_by: r.triage_set_by, set_at: r.triage_set_at };
 }
 
 function parseList(json: string): string[] {
@@ -196,6 +196,12 @@ export function createFindingsRepo(db: Db) {
     async findInScan(scanId: string, findingId: string): Promise<Finding | null> {
       const row = await withTriage(db).where('findings.scan_id', '=', scanId).where('findings.id', '=', findingId).executeTakeFirst();
       return row ? toFinding(row) : null;
+    },
+
+    /** One finding with its scan and API (a re-test looks its finding up by id). */
+    async findById(id: string): Promise<(Finding & { scan_id: string; api_id: string }) | undefined> {
+      const row = await withTriage(db).where('findings.id', '=', id).executeTakeFirst();
+      return row ? { ...toFinding(row), scan_id: row.scan_id, api_id: row.api_id } : undefined;
     },
 
     async fingerprints(scanId: string): Promise<Set<string>> {

@@ -9,6 +9,7 @@ import { createLoginEventsRepo } from './login-events';
 import type { Notifier } from './notify';
 import { createPasswordResetsRepo } from './password-resets';
 import { createQuotasRepo } from './quotas';
+import { createRetestsRepo } from './retests';
 import { createScansRepo } from './scans';
 import { createScanTrafficRepo } from './scan-traffic';
 import { createSecretsRepo } from './secrets';
@@ -44,6 +45,7 @@ export function createRepos(db: Db, notifier?: Notifier) {
     throttle: createThrottleRepo(db),
     quotas: createQuotasRepo(db),
     triage: createTriageRepo(db),
+    retests: createRetestsRepo(db),
   };
 }
 

@@ -13,6 +13,7 @@ const TABLES = [
   'apis',
   'endpoint_flags',
   'endpoints',
+  'finding_retests',
   'finding_triage',
   'findings',
   'identities',
@@ -133,8 +134,9 @@ describe.each(TARGETS)('migrations on $name', ({ skip, fresh }) => {
       await sql`INSERT INTO schedules (id,api_id,user_id,frequency,is_enabled,created_at,updated_at) VALUES ('sc','a','u','daily',1,${now},${now})`.execute(db);
       await sql`INSERT INTO shares (api_id,user_id,permission,created_at,updated_at) VALUES ('a','v','read',${now},${now})`.execute(db);
       await sql`INSERT INTO finding_triage (api_id,fingerprint,state,set_by,set_at) VALUES ('a','fp-f','false_positive','u',${now})`.execute(db);
+      await sql`INSERT INTO finding_retests (id,finding_id,api_id,fingerprint,user_id,outcome,started_at) VALUES ('r','f','a','fp-f','u','reproduced',${now})`.execute(db);
       await sql`DELETE FROM apis WHERE id = 'a'`.execute(db);
-      for (const t of ['endpoints', 'endpoint_flags', 'scans', 'findings', 'schedules', 'shares', 'finding_triage']) expect(await count(db, t)).toBe(0);
+      for (const t of ['endpoints', 'endpoint_flags', 'scans', 'findings', 'schedules', 'shares', 'finding_triage', 'finding_retests']) expect(await count(db, t)).toBe(0);
       expect(await count(db, 'users')).toBe(2);
       await db.destroy();
     });

@@ -219,6 +219,26 @@ export interface FindingTriageTable {
   set_at: string;
 }
 
+/** A finding's re-tests (issue 29): `running` while one runs (one per API), then its outcome. */
+export interface FindingRetestsTable {
+  id: string;
+  finding_id: string;
+  api_id: string;
+  fingerprint: string;
+  user_id: string | null;
+  /** running | reproduced | not_reproduced | failed */
+  outcome: string;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: WithDefault<number>;
+  evidence: string | null;
+  curl: string | null;
+  /** JSON array of "METHOD url → status" lines. */
+  sent: WithDefault<string>;
+  requests_sent: WithDefault<number>;
+  reason: string | null;
+}
+
 export interface SchedulesTable {
   id: string;
   api_id: string;
@@ -278,6 +298,7 @@ export interface Database {
   scan_traffic: ScanTrafficTable;
   findings: FindingsTable;
   finding_triage: FindingTriageTable;
+  finding_retests: FindingRetestsTable;
   schedules: SchedulesTable;
   shares: SharesTable;
   login_events: LoginEventsTable;

@@ -4,7 +4,7 @@
 // read) and re-scores the completed scans that had it, in one transaction.
 
 import { sql } from 'kysely';
-import type { TriageState } from '../../shared/constants';
+import type { TriageMarkState } from '../../shared/constants';
 import type { FindingTriage } from '../../shared/contract';
 import type { Db } from './database';
 import { boolToIntSql } from './dialect';
@@ -15,7 +15,7 @@ export type ScoreOf = (findings: { severity: string; cvss_score: number }[]) => 
 export interface TriageMark {
   apiId: string;
   fingerprint: string;
-  state: TriageState;
+  state: TriageMarkState;
   reason: string;
   expiresAt: string | null;
   userId: string | null;
@@ -23,11 +23,12 @@ export interface TriageMark {
 
 /**
  * SQL: 1 when an active mark (not open, not expired at `nowIso`) covers this API and fingerprint, else 0
- * (a value for the integer `suppressed` column on either database).
+ * (a value for the integer `suppressed` column on either database). A `fixed` mark never sets aside a
+ * finding a scan writes now: found again, it was not fixed (the scan service opens the mark again).
  */
 export function activeMarkSql(apiId: string, fingerprint: string, nowIso: string) {
   return boolToIntSql(sql`EXISTS (SELECT 1 FROM finding_triage t WHERE t.api_id = ${apiId} AND t.fingerprint = ${fingerprint}
-    AND t.state <> 'open' AND (t.expires_at IS NULL OR t.expires_at > ${nowIso}))`);
+    AND t.state <> 'open' AND t.state <> 'fixed' AND (t.expires_at IS NULL OR t.expires_at > ${nowIso}))`);
 }
 
 export function createTriageRepo(db: Db) {
@@ -58,7 +59,7 @@ export function createTriageRepo(db: Db) {
       .where('t.api_id', '=', apiId)
       .where('t.fingerprint', '=', fingerprint)
       .executeTakeFirstOrThrow();
-    return { state: row.state as TriageState, reason: row.reason, expires_at: row.expires_at, set_by: row.username ?? null, set_at: row.set_at };
+    return { state: row.state as TriageMarkState, reason: row.reason, expires_at: row.expires_at, set_by: row.username ?? null, set_at: row.set_at };
   }
 
   return {
@@ -73,6 +74,25 @@ export function createTriageRepo(db: Db) {
           .execute();
         const affectedScans = await apply(trx, mark.apiId, mark.fingerprint, mark.state !== 'open', score);
         return { triage: await markOf(trx, mark.apiId, mark.fingerprint), affectedScans };
+      });
+    },
+
+    /**
+     * A finding closed as fixed was found again: its mark is open again (with `reason`, no setter) and its
+     * findings count again, as an accepted risk's do when it ends. False when no fixed mark covered it.
+     */
+    async reopenFixed(apiId: string, fingerprint: string, reason: string, now: Date, score: ScoreOf): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const res = await trx
+          .updateTable('finding_triage')
+          .set({ state: 'open', reason, set_by: null, set_at: now.toISOString(), expires_at: null })
+          .where('api_id', '=', apiId)
+          .where('fingerprint', '=', fingerprint)
+          .where('state', '=', 'fixed')
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) return false;
+        await apply(trx, apiId, fingerprint, false, score);
+        return true;
       });
     },
 
@@ -113,7 +133,7 @@ export function createTriageRepo(db: Db) {
         .where('t.api_id', '=', apiId)
         .orderBy('t.set_at')
         .execute();
-      return rows.map((r) => ({ fingerprint: r.fingerprint, state: r.state as TriageState, reason: r.reason, expires_at: r.expires_at, set_by: r.username ?? null, set_at: r.set_at }));
+      return rows.map((r) => ({ fingerprint: r.fingerprint, state: r.state as TriageMarkState, reason: r.reason, expires_at: r.expires_at, set_by: r.username ?? null, set_at: r.set_at }));
     },
   };
 }

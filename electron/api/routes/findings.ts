@@ -1,12 +1,17 @@
 // /api/findings/triage (issue 17): mark a finding open, a false positive or an accepted risk (with an
 // optional end). The mark follows the finding's fingerprint into later scans of its API. Owner and
 // manage may triage; read gets 403; anyone who cannot see the API gets 404.
+// /api/findings/retest, /retests and /close-fixed (issue 29): re-test a finding (who may scan its API),
+// its re-test history (who may see it), and close as fixed one a re-test did not reproduce.
 
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { TRIAGE_EXPORT_FORMAT, TRIAGE_EXPORT_VERSION, TRIAGE_STATES } from '../../../shared/constants';
 import type { TriageExport } from '../../../shared/contract';
-import { TRIAGE_MESSAGES } from '../../../shared/messages';
+import { RETEST_MESSAGES, TRIAGE_MESSAGES } from '../../../shared/messages';
+import type { RetestHistoryResponse, RetestResponse } from '../../../shared/contract';
+import { asApiError } from '../scan-errors';
+import type { Capability } from '../access';
 import { singleLine } from '../../../shared/validation';
 import { securityScore } from '../../scanner/findings';
 import type { Services } from '../../services';
@@ -43,7 +48,48 @@ export function parseExpiry(value: string, now: Date): string | null {
   return at.toISOString();
 }
 
+const findingIdSchema = z.object({ finding_id: idField('finding_id') });
+
+/** The finding's API, if the caller may do `capability` there; 404 "Finding not found." when they cannot see it. */
+async function findingWithAccess(s: Services, userId: string, findingId: string, capability: Capability): Promise<{ apiId: string }> {
+  const finding = await s.repos.findings.findById(findingId);
+  if (!finding) throw notFound(TRIAGE_MESSAGES.findingNotFound);
+  try {
+    await requireApiAccess(s.repos, userId, finding.api_id, capability);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw notFound(TRIAGE_MESSAGES.findingNotFound);
+    throw err;
+  }
+  return { apiId: finding.api_id };
+}
+
 export function registerFindingRoutes(app: Hono<AppEnv>, s: Services): void {
+  // Re-test: the finding's check on its operation, again, with its scan's identities; answers when it has run (bounded).
+  app.post('/api/findings/retest', async (c) => {
+    const body = await parseBody(c, findingIdSchema);
+    const user = c.get('user');
+    await findingWithAccess(s, user.id, body.finding_id, 'scan');
+    const retest = await s.scans.retest(user.id, body.finding_id).catch(asApiError);
+    const message = retest.outcome === 'reproduced' ? RETEST_MESSAGES.reproduced : retest.outcome === 'not_reproduced' ? RETEST_MESSAGES.notReproduced : (retest.reason ?? RETEST_MESSAGES.failed('no reason given.'));
+    return ok(c, message, { retest } satisfies RetestResponse);
+  });
+
+  app.get('/api/findings/retests', async (c) => {
+    const q = parseQuery(c, findingIdSchema);
+    await findingWithAccess(s, c.get('user').id, q.finding_id, 'view');
+    const retests = await s.scans.retestHistory(q.finding_id).catch(asApiError);
+    return ok(c, 'OK', { finding_id: q.finding_id, retests } satisfies RetestHistoryResponse);
+  });
+
+  // One action after a re-test that did not reproduce the finding: a `fixed` mark, out of the counts like a set-aside finding.
+  app.post('/api/findings/close-fixed', async (c) => {
+    const body = await parseBody(c, findingIdSchema);
+    const user = c.get('user');
+    await findingWithAccess(s, user.id, body.finding_id, 'scan');
+    const { triage, affectedScans, fingerprint } = await s.scans.closeAsFixed(user.id, body.finding_id).catch(asApiError);
+    return ok(c, RETEST_MESSAGES.closedFixed, { finding_id: body.finding_id, fingerprint, triage, affected_scans: affectedScans });
+  });
+
   // Anyone who may see the API may take its marks along (they see them on every finding anyway).
   app.get('/api/findings/triage/export', async (c) => {
     const q = parseQuery(c, z.object({ api_id: idField('api_id') }));

@@ -6,7 +6,7 @@ import { triagedNumbers, type ReportInput } from '../model';
 import { SEVERITY_COLORS } from './charts';
 import { CONTENT_WIDTH, STYLES, type Flow } from './layout';
 
-const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk' } as const;
+const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' } as const;
 
 export function triagedAppendix(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   if (!input.triaged.length) return;

@@ -19,6 +19,7 @@ import * as m013 from './013-recent-scans-order';
 import * as m014 from './014-graphql-operations';
 import * as m015 from './015-scan-coverage';
 import * as m016 from './016-scan-traffic';
+import * as m017 from './017-finding-retests';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -42,4 +43,5 @@ export const migrations: Record<string, StoreMigration> = {
   '014-graphql-operations': m014,
   '015-scan-coverage': m015,
   '016-scan-traffic': m016,
+  '017-finding-retests': m017,
 };

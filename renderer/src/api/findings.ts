@@ -9,3 +9,11 @@ export const triageFinding = (auth: Auth, body: TriageRequest) => call('POST /ap
 
 export const exportTriage = (auth: Auth, apiId: string, signal?: AbortSignal) =>
   call('GET /api/findings/triage/export', { token: auth.token, query: { api_id: apiId }, signal });
+
+// Re-test (issue 29): a finding's check again on its operation; its history; Close as fixed.
+export const retestFinding = (auth: Auth, findingId: string) => call('POST /api/findings/retest', { token: auth.token, body: { finding_id: findingId } });
+
+export const listRetests = (auth: Auth, findingId: string, signal?: AbortSignal) =>
+  call('GET /api/findings/retests', { token: auth.token, query: { finding_id: findingId }, signal });
+
+export const closeFindingFixed = (auth: Auth, findingId: string) => call('POST /api/findings/close-fixed', { token: auth.token, body: { finding_id: findingId } });

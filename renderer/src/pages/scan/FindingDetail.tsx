@@ -17,6 +17,7 @@ import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
 import { TriagePanel } from './TriagePanel';
+import { RetestPanel } from './RetestPanel';
 
 const onCopied = (ok: boolean) =>
   noticeStore.getState().show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
@@ -134,6 +135,7 @@ export const FindingDetail = forwardRef<HTMLSelectElement, FindingDetailProps>(f
       )}
 
       <TriagePanel ref={triageRef} finding={f} canTriage={canTriage} />
+      <RetestPanel finding={f} canRetest={canTriage} />
 
       {whole ? (
         <FindingTexts whole={whole} />

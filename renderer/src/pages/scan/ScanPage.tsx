@@ -6,7 +6,7 @@
 
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { CONFIDENCES, SEVERITIES, TRIAGE_STATES } from '../../../../shared/constants';
+import { CONFIDENCES, SEVERITIES, TRIAGE_MARK_STATES } from '../../../../shared/constants';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { SEVERITY_NAMES } from '../../../../shared/display';
 import { FALLBACK_MESSAGES, SCAN_MESSAGES } from '../../../../shared/messages';
@@ -342,7 +342,7 @@ export default function ScanPage(): ReactElement {
   const info = details?.results.scan_info;
   const running = details?.status === 'running';
   const stopped = details?.status === 'failed' || details?.status === 'cancelled';
-  const setAside = facets.triage.false_positive + facets.triage.accepted_risk;
+  const setAside = facets.triage.false_positive + facets.triage.accepted_risk + facets.triage.fixed;
   const total = findings.length;
 
   return (
@@ -533,7 +533,7 @@ export default function ScanPage(): ReactElement {
                   label="Triage"
                   value={filters.triage}
                   onChange={(v) => setFilter('triage', v)}
-                  options={[{ value: 'all', label: 'All' }, ...TRIAGE_STATES.map((s) => ({ value: s, label: `${TRIAGE_LABELS[s]} (${facets.triage[s]})` }))]}
+                  options={[{ value: 'all', label: 'All' }, ...TRIAGE_MARK_STATES.map((s) => ({ value: s, label: `${TRIAGE_LABELS[s]} (${facets.triage[s]})` }))]}
                   testId="filter-triage"
                 />
               </div>

@@ -11,7 +11,7 @@ import { Field } from '../../components/Field';
 import { when } from '../../lib/format';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { scanPageStore } from '../../stores/useScanPageStore';
-import { TRIAGE_LABELS, triageStateOf } from './findings-view';
+import { editableTriageState, TRIAGE_LABELS } from './findings-view';
 
 const REASON_MAX = 1000;
 
@@ -47,7 +47,7 @@ function MarkSummary({ finding }: { finding: FindingBrief }): ReactElement {
 }
 
 export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief; canTriage: boolean }>(function TriagePanel({ finding, canTriage }, stateRef): ReactElement {
-  const [state, setState] = useState<TriageState>(triageStateOf(finding));
+  const [state, setState] = useState<TriageState>(editableTriageState(finding));
   const [reason, setReason] = useState(finding.triage?.reason ?? '');
   const [expires, setExpires] = useState('');
   const [saving, setSaving] = useState(false);
@@ -55,7 +55,7 @@ export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief
 
   // Another finding, or a new mark on this one: the form starts from the mark.
   useEffect(() => {
-    setState(triageStateOf(finding));
+    setState(editableTriageState(finding));
     setReason(finding.triage?.reason ?? '');
     setExpires(finding.triage?.state === 'accepted_risk' && finding.triage.expires_at ? finding.triage.expires_at.slice(0, 10) : '');
     setError(null);

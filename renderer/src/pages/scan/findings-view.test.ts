@@ -3,6 +3,7 @@ import type { Finding } from '../../../../shared/contract';
 import {
   categoryLabel,
   compareFindings,
+  editableTriageState,
   facetCounts,
   filterFindings,
   groupRows,
@@ -138,11 +139,20 @@ describe('filterFindings', () => {
     expect(find('Mutation.loan')).toEqual([]);
   });
 
+  it('counts and filters a finding closed as fixed apart, and its triage form starts from open', () => {
+    const fixed = finding({ id: 'x', triage: { state: 'fixed', reason: 'Not reproduced by the re-test.', expires_at: null, set_by: 'ada', set_at: '2026-01-01T00:00:00Z' } });
+    const withFixed = prepareFindings([...all, fixed]);
+    expect(facetCounts(withFixed).triage).toEqual({ open: 2, false_positive: 1, accepted_risk: 0, fixed: 1 });
+    expect(filterFindings(withFixed, { ...NO_FILTERS, triage: 'fixed' }).map((p) => p.finding.id)).toEqual(['x']);
+    expect(editableTriageState(fixed)).toBe('open');
+    expect(editableTriageState(all[2]!)).toBe('false_positive');
+  });
+
   it('counts each option over the whole scan', () => {
     const c = facetCounts(prepared);
     expect(c.severity).toEqual({ high: 1, medium: 1, low: 1, info: 0 });
     expect(c.trend).toEqual({ new: 1, recurring: 2 });
-    expect(c.triage).toEqual({ open: 2, false_positive: 1, accepted_risk: 0 });
+    expect(c.triage).toEqual({ open: 2, false_positive: 1, accepted_risk: 0, fixed: 0 });
     expect(c.categories.map((x) => [x.id, x.count])).toEqual([
       ['API1:2023', 2],
       ['API8:2023', 1],

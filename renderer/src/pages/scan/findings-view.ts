@@ -2,7 +2,7 @@
 // then endpoint; the filters and the search; the rows the virtualised list draws; moving the selection
 // with the keyboard; and the lists of the "compare with previous scan" view. No React here.
 
-import { CONFIDENCES, FLAG_OWASP, SEVERITIES, TRIAGE_STATES, type Confidence, type Severity, type TriageState } from '../../../../shared/constants';
+import { CONFIDENCES, FLAG_OWASP, SEVERITIES, TRIAGE_MARK_STATES, type Confidence, type Severity, type TriageMarkState, type TriageState } from '../../../../shared/constants';
 import type { Finding, FindingBrief, ScanInfo } from '../../../../shared/contract';
 import { CHECK_TITLES } from '../../../../shared/check-titles';
 import { severityBucket } from '../../../../shared/display';
@@ -27,11 +27,17 @@ function categoryOrder(owasp: string): [number, string] {
 }
 
 /** A finding's triage state: no mark counts as open. */
-export function triageStateOf(f: Pick<Finding, 'triage'>): TriageState {
+export function triageStateOf(f: Pick<Finding, 'triage'>): TriageMarkState {
   return f.triage?.state ?? 'open';
 }
 
-export const TRIAGE_LABELS: Record<TriageState, string> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk' };
+/** The state the triage form starts from: a finding closed as fixed is opened again by hand (only a re-test closes one as fixed). */
+export function editableTriageState(f: Pick<Finding, 'triage'>): TriageState {
+  const state = triageStateOf(f);
+  return state === 'fixed' ? 'open' : state;
+}
+
+export const TRIAGE_LABELS: Record<TriageMarkState, string> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
 
 /** A check's title (the group heading), never the name one of its findings happens to carry. */
 export function checkTitle(f: Pick<FindingBrief, 'check_id' | 'vulnerability_name'>): string {
@@ -99,7 +105,7 @@ export interface FindingFilters {
   category: string;
   confidence: Confidence | 'all';
   trend: Finding['trend'] | 'all';
-  triage: TriageState | 'all';
+  triage: TriageMarkState | 'all';
   query: string;
 }
 
@@ -122,7 +128,7 @@ export function readFindingsAddress(search: URLSearchParams): FindingsAddress {
       category: category === null ? 'all' : category.slice(0, 40),
       confidence: oneOf(search.get('confidence'), CONFIDENCES),
       trend: oneOf(search.get('trend'), ['new', 'recurring'] as const),
-      triage: oneOf(search.get('triage'), TRIAGE_STATES),
+      triage: oneOf(search.get('triage'), TRIAGE_MARK_STATES),
       query: (search.get('q') ?? '').slice(0, 200),
     },
     findingId: search.get('finding')?.slice(0, 100) || null,
@@ -168,7 +174,7 @@ export interface FacetCounts {
   categories: { id: string; label: string; count: number }[];
   confidence: Record<Confidence, number>;
   trend: Record<Finding['trend'], number>;
-  triage: Record<TriageState, number>;
+  triage: Record<TriageMarkState, number>;
 }
 
 /** How many findings each filter option holds (over the whole scan). */
@@ -178,7 +184,7 @@ export function facetCounts(prepared: PreparedFinding[]): FacetCounts {
     categories: [],
     confidence: { high: 0, medium: 0, low: 0 },
     trend: { new: 0, recurring: 0 },
-    triage: { open: 0, false_positive: 0, accepted_risk: 0 },
+    triage: { open: 0, false_positive: 0, accepted_risk: 0, fixed: 0 },
   };
   const categories = new Map<string, number>();
   for (const p of prepared) {
