@@ -1,10 +1,13 @@
-// Issue 31, item 6, on a real scan of the test target: an accepted risk's end date is the day picked in
-// the user's Settings zone, shown back as that day whatever zone the browser runs in, and saving again
-// never moves it. Light and dark, 900 and 1440 px, with screenshots.
+// Issue 31, item 6, against the test target on 127.0.0.1: an accepted risk's end date (on a real scan)
+// is the day picked in the user's Settings zone, shown back as that day whatever zone the browser runs
+// in, and saving again never moves it; and the Start step of Configure Scan names the route that wipes
+// data a scan of this local API will call, whether configured by hand or "as last time", and drops it
+// once that route is skipped. Light and dark, 900 and 1440 px, with screenshots.
 
 import type { APIRequestContext } from '@playwright/test';
 import { dayInZone, addDays, endOfDayInZone } from '../../shared/zone-days';
-import { shoot, watchConsole } from './a11y';
+import { WRITE_POLICY_TEXT, type WritePolicyData } from '../../shared/write-policy';
+import { expectNoSeriousViolations, shoot, watchConsole } from './a11y';
 import { api, apiLogin, createAccount, expect, importTarget, postAs, setTheme, signInByStorage, target, test, type Account } from './fixtures';
 
 const SETTINGS_ZONE = 'UTC+09:00';
@@ -90,6 +93,70 @@ test.describe('an accepted risk ends on the day picked in the Settings zone', ()
         await expect(page.getByTestId('triage-expires')).toHaveValue(day);
         expect(await storedEnd(request, seed, findingId)).toBe(end);
       }
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+test.describe('a scan of a local API that will call a route that wipes data says so before it starts', () => {
+  const RESET = 'GET /maintenance/reset';
+
+  for (const [theme, width] of [
+    ['dark', 1440],
+    ['light', 900],
+  ] as const) {
+    test(`named at Start, by hand and as last time, and gone once skipped (${theme}, ${width} px)`, async ({ page, request }) => {
+      test.setTimeout(90_000);
+      const problems = watchConsole(page);
+      const owner = await createAccount(request);
+      const { token } = await apiLogin(request, owner);
+      const { apiId } = await importTarget(request, token);
+      const policy = await postAs<WritePolicyData>(request, token, '/api/scan/write-policy', { api_id: apiId });
+      expect(policy.local).toBe(true);
+      expect(policy.operations.filter((o) => o.kind === 'wipe').map((o) => o.operation)).toContain(RESET);
+
+      await page.setViewportSize({ width, height: 900 });
+      await signInByStorage(page, request, owner);
+      await page.goto('/manage-apis');
+      await setTheme(page, theme);
+      const card = page.locator(`[data-testid="api-card"][data-api-id="${apiId}"]`);
+      await card.getByTestId('new-scan').click();
+      const dialog = page.getByTestId('configure-scan-modal');
+      await dialog.getByTestId('scan-key1').fill(target().users.alice.key);
+
+      // Only the scan's own objects (the default): nothing wipes, nothing is said at Start.
+      await dialog.getByTestId('scan-next').click();
+      const flags = page.getByTestId('flags-modal');
+      await expect(flags.getByTestId('flags-row').first()).toBeVisible();
+      await expect(flags.getByTestId('start-scan')).toBeEnabled();
+      await expect(flags.getByTestId('start-wipe-notice')).toHaveCount(0);
+      await flags.getByTestId('modal-close').click();
+
+      // Existing objects with the reset allowed: named in Configure Scan, and again at Start.
+      await card.getByTestId('new-scan').click();
+      await dialog.getByTestId('scan-key1').fill(target().users.alice.key);
+      await dialog.getByTestId('writes-existing').check();
+      await dialog.locator(`[data-testid="destructive-operation"][data-operation="${RESET}"]`).check();
+      await expect(dialog.getByTestId('local-wipe-notice')).toHaveText(WRITE_POLICY_TEXT.localWipeCalled([RESET]));
+      await dialog.getByTestId('scan-next').click();
+      await expect(flags.getByTestId('start-wipe-notice')).toHaveText(WRITE_POLICY_TEXT.localWipeCalled([RESET]));
+      await expectNoSeriousViolations(page);
+      await shoot(page, `start-wipe-notice-${theme}-${width}`, false);
+
+      // Skipping the route means the scan will not call it: the notice goes; back on, it returns.
+      await flags.getByTestId('flags-search').fill('/maintenance/reset');
+      const row = flags.locator(`[data-testid="flags-row"][data-endpoint="${RESET}"]`);
+      await row.getByTestId('flag-SKIP').click();
+      await expect(flags.getByTestId('start-wipe-notice')).toHaveCount(0);
+      await row.getByTestId('flag-SKIP').click();
+      await expect(flags.getByTestId('start-wipe-notice')).toHaveText(WRITE_POLICY_TEXT.localWipeCalled([RESET]));
+      await flags.getByTestId('modal-close').click();
+
+      // "Use this configuration" goes straight to Start with the same policy: said there too.
+      await card.getByTestId('new-scan').click();
+      await dialog.getByTestId('last-config-use').click();
+      await expect(flags.getByTestId('start-wipe-notice')).toHaveText(WRITE_POLICY_TEXT.localWipeCalled([RESET]));
+      // Not started: the reset would wipe the shared test target under the other tests.
       expect(problems).toEqual([]);
     });
   }
