@@ -2,7 +2,8 @@
 // is the day picked in the user's Settings zone, shown back as that day whatever zone the browser runs
 // in, and saving again never moves it; and the Start step of Configure Scan names the route that wipes
 // data a scan of this local API will call, whether configured by hand or "as last time", and drops it
-// once that route is skipped. Light and dark, 900 and 1440 px, with screenshots.
+// once that route is skipped; the Documentation guides show the reading time their words take. Light
+// and dark, 900 and 1440 px, with screenshots.
 
 import type { APIRequestContext } from '@playwright/test';
 import { dayInZone, addDays, endOfDayInZone } from '../../shared/zone-days';
@@ -157,6 +158,41 @@ test.describe('a scan of a local API that will call a route that wipes data says
       await dialog.getByTestId('last-config-use').click();
       await expect(flags.getByTestId('start-wipe-notice')).toHaveText(WRITE_POLICY_TEXT.localWipeCalled([RESET]));
       // Not started: the reset would wipe the shared test target under the other tests.
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+test.describe('the Documentation guides', () => {
+  for (const [theme, width] of [
+    ['light', 1440],
+    ['dark', 900],
+    ['dark', 1440],
+    ['light', 900],
+  ] as const) {
+    test(`list today's guides with the time their words take to read (${theme}, ${width} px)`, async ({ page, request }) => {
+      test.setTimeout(60_000);
+      const problems = watchConsole(page);
+      await page.setViewportSize({ width, height: 900 });
+      await signInByStorage(page, request, await createAccount(request));
+      await page.goto('/documentation');
+      await setTheme(page, theme);
+      for (const id of ['scan-page', 'identities', 'triage', 'coverage', 'cli']) await expect(page.getByTestId(`guide-card-${id}`)).toBeVisible();
+      const ids = (await page.locator('[data-testid^="guide-card-"]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-testid')!.slice('guide-card-'.length)))).sort();
+      expect(ids.length).toBeGreaterThanOrEqual(14);
+      await expectNoSeriousViolations(page);
+      await shoot(page, `documentation-${theme}-${width}`);
+
+      // Each guide's own page: the minutes shown are its words at 200 a minute, counted here from what the browser shows.
+      for (const id of ids) {
+        await page.goto(`/guide/${id}`);
+        const text = await page.getByTestId('guide-view').locator('.panel').innerText();
+        const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+        await expect(page.getByTestId('guide-read-time').first()).toHaveText(`${Math.max(1, Math.round(words / 200))} min read`);
+      }
+      await page.goto('/guide/scan-page');
+      await expect(page.getByTestId('guide-title')).toHaveText('Read a scan on its page');
+      await shoot(page, `guide-scan-page-${theme}-${width}`);
       expect(problems).toEqual([]);
     });
   }
