@@ -16,4 +16,15 @@ describe('password hashing cost', () => {
     expect(await verifyPassword('Sturdy-pass-9', fast)).toBe(true);
     expect(await verifyPassword('Sturdy-pass-8', fast)).toBe(false);
   });
+
+  it('hashes one password per core at once with as many waiting, unless the environment says otherwise', () => {
+    const cfg = (env: Record<string, string>) => resolveConfig({ shell: 'server', dataDir: '/tmp/x' }, env).passwordHashing;
+    const cores = cfg({}).concurrent;
+    expect(cfg({})).toEqual({ concurrent: cores, queued: cores });
+    expect(cfg({ PORTCULLIS_HASH_CONCURRENCY: '1', PORTCULLIS_HASH_QUEUE: '0' })).toEqual({ concurrent: 1, queued: 0 });
+    expect(cfg({ PORTCULLIS_HASH_CONCURRENCY: '3' })).toEqual({ concurrent: 3, queued: 3 });
+    expect(cfg({ PORTCULLIS_HASH_QUEUE: '200' })).toEqual({ concurrent: cores, queued: 200 });
+    // Zero or nonsense cannot stop every sign-in.
+    expect(cfg({ PORTCULLIS_HASH_CONCURRENCY: '0', PORTCULLIS_HASH_QUEUE: 'lots' })).toEqual({ concurrent: 1, queued: 1 });
+  });
 });

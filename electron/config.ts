@@ -241,9 +241,13 @@ function scanLease(input: Partial<CoreConfig['scanLease']> | undefined, env: Nod
  * One hash per core at once and one waiting behind each: a sign-in that is let in waits at most one
  * hash time before its own, so it answers within about two (issue 18's one second); the rest get 503.
  */
-function hashingLimits(cores: number): HashingLimits {
-  const concurrent = Math.max(1, cores);
-  return { concurrent, queued: concurrent };
+/**
+ * One hash per core at once and as many waiting, unless PORTCULLIS_HASH_CONCURRENCY and
+ * PORTCULLIS_HASH_QUEUE say otherwise (a server with spare memory may queue more sign-ins).
+ */
+function hashingLimits(cores: number, env: NodeJS.ProcessEnv): HashingLimits {
+  const concurrent = Math.max(1, Math.floor(envNumber(env.PORTCULLIS_HASH_CONCURRENCY) ?? cores));
+  return { concurrent, queued: Math.floor(envNumber(env.PORTCULLIS_HASH_QUEUE) ?? concurrent) };
 }
 
 const SECRET_STORES: SecretStoreChoice[] = ['auto', 'keychain', 'encrypted'];
@@ -285,7 +289,7 @@ export function resolveConfig(input: CoreConfigInput, env: NodeJS.ProcessEnv = p
     },
     // PORTCULLIS_SIGNUP_LIMIT: sign-ups per client address per 10 minutes (default 5).
     signupThrottle: input.signupThrottle ?? { maxFailures: Math.floor(envNumber(env.PORTCULLIS_SIGNUP_LIMIT) || 5), windowMs: 10 * 60 * 1000 },
-    passwordHashing: input.passwordHashing ?? hashingLimits(os.availableParallelism()),
+    passwordHashing: input.passwordHashing ?? hashingLimits(os.availableParallelism(), env),
     jsonBodyLimitBytes: input.jsonBodyLimitBytes ?? 1024 * 1024,
     secretStore:
       input.secretStore ?? (SECRET_STORES.find((c) => c === env.PORTCULLIS_SECRET_STORE) as SecretStoreChoice | undefined) ?? 'auto',

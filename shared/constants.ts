@@ -36,6 +36,13 @@ export const DELAYS = {
   scanPollIntervalMs: 5000,
 } as const;
 
+/**
+ * A sign-in the server refuses as busy (503 with Retry-After, its password-hashing queue full) is tried
+ * again by the page: at most this many tries, none starting more than 30 s after the first, each wait
+ * between 0.25 s and 5 s before its spread (issue 31, item 6).
+ */
+export const SIGN_IN_BUSY_RETRY = { maxTries: 12, maxTotalMs: 30_000, minWaitMs: 250, maxWaitMs: 5_000 } as const;
+
 /** Request timeouts of the Settings client (spec section 7). */
 export const SETTINGS_TIMEOUTS = { readMs: 10_000, writeMs: 15_000 } as const;
 

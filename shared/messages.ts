@@ -25,6 +25,8 @@ export const LOGIN_MESSAGES = {
   success: 'Login successful! Redirecting to dashboard...',
   failed: 'Login failed',
   unexpected: 'An unexpected error occurred. Please try again.',
+  /** The server refused a sign-in as busy (503, Retry-After) and the page tries again by itself. */
+  busyRetrying: 'Many people are signing in right now. Still signing you in: no need to press Sign In again.',
   notAuthenticated: 'Not authenticated',
   logoutConfirm: 'Are you sure you want to logout?',
 } as const;

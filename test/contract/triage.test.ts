@@ -14,6 +14,7 @@ import { parseExpiry } from '../../electron/api/routes/findings';
 import type { NewFinding } from '../../electron/store/findings';
 import type { DashboardOverview, Finding, ScanDetails, TriageExport } from '../../shared/contract';
 import { TRIAGE_MESSAGES } from '../../shared/messages';
+import { addDays, dayEndingAt, endOfDayInZone } from '../../shared/zone-days';
 import { createTestCore, openTransport, signUpAndLogin, type TestCore, type TestUser, type Transport } from '../helpers/core';
 import { seedApi, seedScan } from '../helpers/seed';
 
@@ -50,11 +51,16 @@ function draft(scanId: string, apiId: string, f: { fingerprint: string; name: st
 
 describe('parseExpiry', () => {
   const now = new Date('2026-03-02T10:00:00.000Z');
-  it('takes a date as the end of that day (UTC) or an ISO time, in the future, at most five years ahead', () => {
-    expect(parseExpiry('2026-03-02', now)).toBe('2026-03-03T00:00:00.000Z');
-    expect(parseExpiry('2026-12-31', now)).toBe('2027-01-01T00:00:00.000Z');
-    expect(parseExpiry('2026-03-02T12:30:00+02:00', now)).toBe('2026-03-02T10:30:00.000Z');
-    for (const bad of ['2026-03-01', '2026-02-30', '2026-03-02T09:00:00Z', '2031-04-01', 'tomorrow', '03/04/2026', '2026-13-01']) expect(parseExpiry(bad, now), bad).toBeNull();
+  it('takes a date as the end of that day in the user zone, or an ISO time, in the future, at most five years ahead', () => {
+    expect(parseExpiry('2026-03-02', now, 'Etc/UTC')).toBe('2026-03-03T00:00:00.000Z');
+    expect(parseExpiry('2026-12-31', now, 'Etc/UTC')).toBe('2027-01-01T00:00:00.000Z');
+    expect(parseExpiry('2026-03-02', now, 'Pacific/Honolulu')).toBe('2026-03-03T10:00:00.000Z');
+    expect(parseExpiry('2026-03-03', now, 'Pacific/Kiritimati')).toBe('2026-03-03T10:00:00.000Z');
+    expect(parseExpiry('2026-03-29', now, 'Europe/Berlin')).toBe('2026-03-29T22:00:00.000Z');
+    expect(parseExpiry('2026-03-02T12:30:00+02:00', now, 'Etc/UTC')).toBe('2026-03-02T10:30:00.000Z');
+    for (const bad of ['2026-03-01', '2026-02-30', '2026-03-02T09:00:00Z', '2031-04-01', 'tomorrow', '03/04/2026', '2026-13-01']) expect(parseExpiry(bad, now, 'Etc/UTC'), bad).toBeNull();
+    // At 10:00Z, 2026-03-02 has just ended in UTC+14 and still has 14 hours to go in UTC.
+    expect(parseExpiry('2026-03-02', now, 'Pacific/Kiritimati')).toBeNull();
   });
 });
 
@@ -239,5 +245,25 @@ describe.each(['http', 'ipc'] as const)('finding triage over %s', (kind) => {
     const res = await triage(owner, { finding_id: id, state: 'open', reason: 'Reproduced with a variable query' });
     expect(res.json.data.triage).toMatchObject({ state: 'open', set_by: owner.username });
     expect(await counts(latest)).toEqual({ findings_count: 2, critical_count: 0, score: 100 - 15 - 7 });
+  });
+  it('takes a date as the end of that day in the Settings zone of whoever sets it, the same day again when saved again', async () => {
+    const id = byFp(await details(scans[0]!), NOTE.fingerprint).id;
+    const day = new Date(tc.clock.now().getTime() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const zones = [
+      ['UTC+09:00', `${day}T15:00:00.000Z`],
+      ['Pacific/Honolulu', `${addDays(day, 1)}T10:00:00.000Z`],
+      ['Pacific/Kiritimati', `${day}T10:00:00.000Z`],
+    ] as const;
+    for (const [zone, end] of zones) {
+      const saved = await t.call<Json>('PUT', '/api/user/extended-profile', { token: owner.token, body: { timezone: zone } });
+      expect(saved.status, zone).toBe(200);
+      const res = await triage(owner, { finding_id: id, state: 'accepted_risk', reason: 'Internal only', expires_at: day });
+      expect([res.status, (res.json.data.triage as { expires_at: string }).expires_at], zone).toEqual([200, end]);
+      expect(dayEndingAt(end, zone)).toBe(day);
+      // What the page sends when saved again: the same instant, unmoved.
+      const again = await triage(owner, { finding_id: id, state: 'accepted_risk', reason: 'Internal only', expires_at: endOfDayInZone(dayEndingAt(end, zone), zone)!.toISOString() });
+      expect((again.json.data.triage as { expires_at: string }).expires_at, zone).toBe(end);
+    }
+    await t.call<Json>('PUT', '/api/user/extended-profile', { token: owner.token, body: { timezone: '' } });
   });
 });

@@ -10,9 +10,11 @@ import { TRIAGE_EXPORT_FORMAT, TRIAGE_EXPORT_VERSION, TRIAGE_STATES } from '../.
 import type { TriageExport } from '../../../shared/contract';
 import { RETEST_MESSAGES, TRIAGE_MESSAGES } from '../../../shared/messages';
 import type { RetestHistoryResponse, RetestResponse } from '../../../shared/contract';
+import { defaultTimeZone } from '../../../shared/display';
 import { asApiError } from '../scan-errors';
 import type { Capability } from '../access';
 import { singleLine } from '../../../shared/validation';
+import { usableTimeZone, endOfDayInZone } from '../../../shared/zone-days';
 import { securityScore } from '../../scanner/findings';
 import type { Services } from '../../services';
 import { requireApiAccess } from '../access';
@@ -21,8 +23,7 @@ import { ApiError, notFound } from '../errors';
 import { idField, parseBody, parseQuery } from '../input';
 import { ok } from '../respond';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const MAX_AHEAD_MS = 5 * 366 * DAY_MS;
+const MAX_AHEAD_MS = 5 * 366 * 24 * 60 * 60 * 1000;
 
 const triageSchema = z.object({
   finding_id: idField('finding_id'),
@@ -31,15 +32,17 @@ const triageSchema = z.object({
   expires_at: z.string().trim().max(40, { error: TRIAGE_MESSAGES.expiryInvalid }).nullish(),
 });
 
-/** A date (the end of that day, UTC) or an ISO time, in the future and at most five years ahead; else null. */
-export function parseExpiry(value: string, now: Date): string | null {
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+/**
+ * A date (the end of that day in `zone`, the user's Settings zone) or an ISO time, in the future and
+ * at most five years ahead; else null. The renderer sends the instant itself (computed in the same
+ * zone); the date form serves API clients and means the same day.
+ */
+export function parseExpiry(value: string, now: Date, zone: string): string | null {
   let at: Date;
-  if (day) {
-    const start = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
-    // 2026-02-30 rolls over in Date: not a date.
-    if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) return null;
-    at = new Date(start.getTime() + DAY_MS);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const end = endOfDayInZone(value, zone);
+    if (!end) return null;
+    at = end;
   } else {
     if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
     at = new Date(value);
@@ -121,7 +124,8 @@ export function registerFindingRoutes(app: Hono<AppEnv>, s: Services): void {
     let expiresAt: string | null = null;
     if (body.expires_at) {
       if (body.state !== 'accepted_risk') throw new ApiError(400, TRIAGE_MESSAGES.expiryOnlyForAcceptedRisk);
-      expiresAt = parseExpiry(body.expires_at, now);
+      const zone = usableTimeZone((await s.repos.userSettings.getProfile(user.id)).timezone, defaultTimeZone());
+      expiresAt = parseExpiry(body.expires_at, now, zone);
       if (!expiresAt) throw new ApiError(400, TRIAGE_MESSAGES.expiryInvalid);
     }
     const { triage, affectedScans } = await s.repos.triage.set(

@@ -46,6 +46,17 @@ describe('call() over HTTP', () => {
     expect(await call('GET /api/stats/platform')).toEqual({ ok: false, status: 502, message: '', errors: [] });
   });
 
+  it('a busy answer (503 or 429) carries its Retry-After in milliseconds', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ success: false, message: 'Server error. Please try again later.' }), { status: 503, headers: { 'retry-after': '2' } }));
+    expect(await call('POST /api/auth/login', { body: { username: 'ada', password: 'pw' } })).toEqual({
+      ok: false,
+      status: 503,
+      message: 'Server error. Please try again later.',
+      errors: [],
+      retryAfterMs: 2000,
+    });
+  });
+
   it('no answer at all throws NetworkError', async () => {
     vi.stubGlobal('fetch', async () => Promise.reject(new TypeError('Failed to fetch')));
     await expect(call('GET /api/stats/platform')).rejects.toBeInstanceOf(NetworkError);

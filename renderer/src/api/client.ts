@@ -3,6 +3,7 @@
 
 import type { ApiContract, Envelope, RouteKey } from '../../../shared/contract';
 import type { ValidationError } from '../../../shared/validation';
+import { retryAfterMs } from '../lib/busy-retry';
 import { request } from './request';
 
 export interface ApiOk<T> {
@@ -18,6 +19,8 @@ export interface ApiFail {
   /** The server's message, '' when it sent none (the caller picks the spec's fallback). */
   message: string;
   errors: ValidationError[];
+  /** A 429 or 503 with Retry-After: how long the server asks the client to wait. */
+  retryAfterMs?: number;
 }
 
 export type ApiResult<T> = ApiOk<T> | ApiFail;
@@ -85,5 +88,7 @@ export async function call<K extends RouteKey>(route: K, options: CallOptions<K>
   if (res.ok && envelope?.success !== false) {
     return { ok: true, status: res.status, message, data: envelope?.data as DataOf<K> };
   }
-  return { ok: false, status: res.status, message, errors: Array.isArray(envelope?.errors) ? envelope.errors : [] };
+  const errors = Array.isArray(envelope?.errors) ? envelope.errors : [];
+  const retryAfter = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : null;
+  return { ok: false, status: res.status, message, errors, ...(retryAfter !== null ? { retryAfterMs: retryAfter } : {}) };
 }

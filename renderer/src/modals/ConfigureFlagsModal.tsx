@@ -1,13 +1,15 @@
 // Configure Flags (spec sections 4, 5, 9): 20 endpoints per page, search by method or path, one toggle
 // per check and SKIP, saved as clicked (rolled back when the server refuses), "skip all" and one flag
 // switched for every (matching) endpoint in one call, the flags' names, and Start Scan, which starts
-// the scan created by Configure Scan.
+// the scan created by Configure Scan; above them, the routes that reset or wipe data this scan will call
+// on a local API (issue 31, item 6), whichever way the scan was configured (by hand or "as last time").
 
-import { useState, type ReactElement } from 'react';
+import { useRef, useState, type ReactElement } from 'react';
 import { FLAG_OWASP, FLAGS, PAGE_SIZES, type Flag } from '../../../shared/constants';
 import type { ApiSummary, Endpoint } from '../../../shared/contract';
 import { graphqlOperationName } from '../../../shared/display';
 import { API_MESSAGES, SCAN_MESSAGES } from '../../../shared/messages';
+import { WRITE_POLICY_TEXT } from '../../../shared/write-policy';
 import { setFlag, setFlagForMany } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { EndpointSearch } from '../components/EndpointSearch';
@@ -22,6 +24,7 @@ import { flagTitle } from './EndpointsModal';
 import { EndpointTitle, endpointSummary, GraphqlArguments } from './graphql-parts';
 import { MessageLine, Pager, reasonOf } from './shared';
 import { useEndpoints } from './useEndpoints';
+import { useLocalWipes } from './useLocalWipes';
 
 /** "BOLA · API1 Broken Object Level Authorization", "SKIP · no requests". */
 export function flagName(flag: Flag): string {
@@ -51,7 +54,12 @@ export function ConfigureFlagsModal({
   const [starting, setStarting] = useState(false);
   const { message, show } = useTransient();
 
-  const skipped = endpoints.filter((e) => e.flags.includes('SKIP')).length;
+  const skippedIds = endpoints.filter((e) => e.flags.includes('SKIP')).map((e) => e.id);
+  const skipped = skippedIds.length;
+  // Asked again once a change of SKIP is saved (not while it is on its way: the server would not know it yet).
+  const settled = useRef('');
+  if (load.kind === 'ready' && pending.size === 0 && !bulk) settled.current = skippedIds.join(',');
+  const wipes = useLocalWipes(api.id, scanId, settled.current);
   const busy = !!bulk || starting;
 
   const replace = (id: string, update: (e: Endpoint) => Endpoint) =>
@@ -151,6 +159,11 @@ export function ConfigureFlagsModal({
         </>
       }
     >
+      {wipes.length > 0 && (
+        <Alert kind="error" testId="start-wipe-notice">
+          {WRITE_POLICY_TEXT.localWipeCalled(wipes)}
+        </Alert>
+      )}
       <MessageLine message={message} testId="flags-message" />
       <LoadStatus load={load} label="Loading endpoints" errorTestId="flags-error" />
       {load.kind === 'ready' &&

@@ -137,4 +137,32 @@ describe('useAuthStore', () => {
     expect(res).toMatchObject({ ok: false, reason: 'rejected', message: 'Invalid code. Please try again.', status: 401 });
     expect(store.getState().status).toBe('signedOut');
   });
+  it('waits out a server busy with other sign-ins (503 with Retry-After) and signs in, telling the page of each wait', async () => {
+    const busy = { ok: false as const, status: 503, message: 'Server error. Please try again later.', errors: [], retryAfterMs: 1000 };
+    const answers = [busy, busy, { ok: true as const, status: 200, message: 'ok', data: { token: 'tok-9', user: ada } }];
+    const waits: number[] = [];
+    const d = deps({
+      login: vi.fn(async () => answers.shift()!),
+      busyRetry: { sleep: async (ms) => void waits.push(ms), now: () => waits.reduce((a, b) => a + b, 0), random: () => 0 },
+    });
+    const store = createAuthStore(d);
+    const told: number[] = [];
+    const outcome = await store.getState().login({ username: 'ada', password: 'pw' }, (ms) => told.push(ms));
+    expect(outcome).toEqual({ ok: true, user: ada });
+    expect(d.login).toHaveBeenCalledTimes(3);
+    expect([waits, told]).toEqual([
+      [1000, 1000],
+      [1000, 1000],
+    ]);
+    expect(store.getState()).toMatchObject({ status: 'signedIn', token: 'tok-9' });
+  });
+
+  it('gives the server message once a busy server stays busy past the cap', async () => {
+    const busy = { ok: false as const, status: 503, message: 'Server error. Please try again later.', errors: [], retryAfterMs: 5000 };
+    let clock = 0;
+    const d = deps({ login: vi.fn(async () => busy), busyRetry: { sleep: async (ms) => void (clock += ms), now: () => clock, random: () => 0 } });
+    const outcome = await createAuthStore(d).getState().login({ username: 'ada', password: 'pw' });
+    expect(outcome).toEqual({ ok: false, reason: 'rejected', message: busy.message, status: 503 });
+    expect(clock).toBeLessThanOrEqual(30_000);
+  });
 });

@@ -1,13 +1,15 @@
 // The session: token in local storage, the current user, and how the app got into that state.
 // On start a stored token is checked against GET /api/user/profile; any failure clears it (spec section 4).
+// A sign-in the server refuses as busy (503 with Retry-After) is tried again after the wait it names.
 
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { STORAGE_KEYS } from '../../../shared/constants';
+import { SIGN_IN_BUSY_RETRY, STORAGE_KEYS } from '../../../shared/constants';
 import type { LoginData, LoginRequest, SignInData, User } from '../../../shared/contract';
 import * as authApi from '../api/auth';
 import { NetworkError, type ApiResult } from '../api/client';
 import * as userApi from '../api/user';
+import { retryWhileBusy, type BusyRetryDeps } from '../lib/busy-retry';
 import { browserStorage, type KeyValueStorage } from './storage';
 
 /** loading: a stored token is being checked; nothing may be decided about access until it is. */
@@ -34,9 +36,10 @@ export interface AuthState {
   restore(): Promise<void>;
   /** A sign-in completed elsewhere (social sign-in): keep its token and user like a login's. */
   acceptSession(token: string, user: User): void;
-  login(credentials: LoginRequest): Promise<LoginOutcome>;
-  /** The second step of a two-factor sign-in. */
-  completeTwoFactor(challenge: string, code: string): Promise<LoginOutcome>;
+  /** Signs in; a server busy with other sign-ins (503, Retry-After) is waited out, `onWait` told of each wait. */
+  login(credentials: LoginRequest, onWait?: (ms: number) => void): Promise<LoginOutcome>;
+  /** The second step of a two-factor sign-in (a busy server waited out the same way). */
+  completeTwoFactor(challenge: string, code: string, onWait?: (ms: number) => void): Promise<LoginOutcome>;
   logout(): void;
   setRedirectPending(pending: boolean): void;
   /** Settings saved the profile: the header and every screen show the new names at once. */
@@ -49,7 +52,18 @@ export interface AuthDeps {
   login(credentials: LoginRequest): Promise<ApiResult<SignInData>>;
   loginTwoFactor(challenge: string, code: string): Promise<ApiResult<LoginData>>;
   logout(token: string): Promise<unknown>;
+  /** Waiting out a busy server between sign-in tries (default: real timers). */
+  busyRetry?: Omit<BusyRetryDeps, 'onWait'>;
 }
+
+/** "Busy, come back in N ms" of a sign-in answer: a 503 with Retry-After; anything else is final. */
+const busyFor = (res: ApiResult<unknown>): number | null => (!res.ok && res.status === 503 && res.retryAfterMs !== undefined ? res.retryAfterMs : null);
+
+const realTimers: Omit<BusyRetryDeps, 'onWait'> = {
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: () => Date.now(),
+  random: Math.random,
+};
 
 export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
   const stored = deps.storage.getItem(STORAGE_KEYS.authToken);
@@ -110,10 +124,10 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
       set({ token, user, status: 'signedIn', signedOutBy: null });
     },
 
-    async login(credentials) {
+    async login(credentials, onWait) {
       let res: ApiResult<SignInData>;
       try {
-        res = await deps.login(credentials);
+        res = await retryWhileBusy(() => deps.login(credentials), busyFor, SIGN_IN_BUSY_RETRY, { ...(deps.busyRetry ?? realTimers), onWait });
       } catch (err) {
         return { ok: false, reason: 'network', message: err instanceof NetworkError ? err.message : '', status: 0 };
       }
@@ -123,10 +137,10 @@ export function createAuthStore(deps: AuthDeps): StoreApi<AuthState> {
       return signedIn(res as ApiResult<LoginData>);
     },
 
-    async completeTwoFactor(challenge, code) {
+    async completeTwoFactor(challenge, code, onWait) {
       let res: ApiResult<LoginData>;
       try {
-        res = await deps.loginTwoFactor(challenge, code);
+        res = await retryWhileBusy(() => deps.loginTwoFactor(challenge, code), busyFor, SIGN_IN_BUSY_RETRY, { ...(deps.busyRetry ?? realTimers), onWait });
       } catch (err) {
         return { ok: false, reason: 'network', message: err instanceof NetworkError ? err.message : '', status: 0 };
       }

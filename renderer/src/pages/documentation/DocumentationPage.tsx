@@ -5,7 +5,7 @@ import { useState, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { Icon, type IconName } from '../../components/Icon';
-import { FAQ, GUIDES, SECTIONS, type Guide, type SectionId } from './content';
+import { FAQ, GUIDES, guideReadMinutes, SECTIONS, type Guide, type SectionId } from './content';
 
 const QUICK_ICONS: Record<SectionId, IconName> = {
   'getting-started': 'play',
@@ -21,7 +21,7 @@ function GuideMeta({ guide }: { guide: Guide }): ReactElement {
         {guide.difficulty}
       </span>
       <span data-testid="guide-read-time">
-        <Icon name="clock" size={14} style={{ verticalAlign: '-2px' }} /> {guide.readMinutes} min read
+        <Icon name="clock" size={14} style={{ verticalAlign: '-2px' }} /> {guideReadMinutes(guide)} min read
       </span>
     </span>
   );

@@ -1,5 +1,6 @@
-// The documentation's words: guides (with difficulty and read time) and the FAQ, written for
-// Portcullis as it works (see docs/decisions.md and docs/api.md for the facts behind them).
+// The documentation's words: guides (with difficulty; the read time is counted from the words, see
+// reading-time.ts) and the FAQ, written for Portcullis as it works today (README.md, docs/scan-config.md,
+// docs/decisions.md and docs/api.md hold the facts behind them).
 
 import type { ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,7 +12,8 @@ import {
   PRODUCT_NAME,
   SCAN_PROFILES,
 } from '../../../../shared/constants';
-import { SCAN_MESSAGES } from '../../../../shared/messages';
+import { IDENTITY_MESSAGES, SCAN_MESSAGES } from '../../../../shared/messages';
+import { readMinutes, textOf, wordCount } from './reading-time';
 
 export type SectionId = 'getting-started' | 'advanced-features' | 'troubleshooting' | 'faq';
 export type Difficulty = 'Beginner' | 'Intermediate' | 'Advanced';
@@ -22,13 +24,17 @@ export interface Guide {
   title: string;
   summary: string;
   difficulty: Difficulty;
-  readMinutes: number;
   body: () => ReactElement;
+}
+
+/** Minutes to read a guide's body at WORDS_PER_MINUTE, from the words it shows. */
+export function guideReadMinutes(guide: Guide): number {
+  return readMinutes(wordCount(textOf(guide.body())));
 }
 
 export const SECTIONS: { id: SectionId; title: string; lead: string }[] = [
   { id: 'getting-started', title: 'Getting Started', lead: 'From a specification file to your first report.' },
-  { id: 'advanced-features', title: 'Advanced Features', lead: 'Authorization testing, per-endpoint checks, schedules, sharing and the team server.' },
+  { id: 'advanced-features', title: 'Advanced Features', lead: 'Identities, triage, coverage, per-endpoint checks, the CLI, schedules, sharing and the team server.' },
   { id: 'troubleshooting', title: 'Troubleshooting', lead: 'When an import or a scan does not do what you expected.' },
   { id: 'faq', title: 'FAQ', lead: 'Short answers to the questions we hear most.' },
 ];
@@ -42,14 +48,14 @@ export const GUIDES: Guide[] = [
     id: 'first-scan',
     section: 'getting-started',
     title: 'Import an API and run your first scan',
-    summary: 'Upload a specification, give the scan a key, pick the endpoints to test and start it.',
+    summary: 'Import a specification, tell the scan who to be, pick the endpoints to test and start it.',
     difficulty: 'Beginner',
-    readMinutes: 5,
     body: () => (
       <>
         <p>
-          You need the API&apos;s specification (OpenAPI 3.x, Swagger 2.0 or a Postman collection) and a key or token of a
-          user of that API. Scan only APIs you own or are allowed to test: a scan sends real requests, including writes.
+          You need a description of the API (OpenAPI, Swagger, Postman, a HAR recording or a GraphQL schema; or type its
+          endpoints by hand) and a way to sign in as a user of it. Scan only APIs you own or are allowed to test: a scan
+          sends real requests, including writes.
         </p>
         <h2>1. Import the API</h2>
         <ol>
@@ -65,8 +71,14 @@ export const GUIDES: Guide[] = [
             On the API&apos;s card choose <strong>New Scan</strong>. The profile is <em>{profileLabel}</em>.
           </li>
           <li>
-            Paste the primary API key (a bearer token, an API key or user:password for Basic, as the specification
-            declares). A second user&apos;s key is optional but enables the cross-user tests (see the two-key guide).
+            Choose how the scan signs in. <strong>{IDENTITY_MESSAGES.useKeys}</strong>: paste a user&apos;s key or token (a
+            second user&apos;s key is optional but enables the cross-user checks).{' '}
+            <strong>{IDENTITY_MESSAGES.useIdentities}</strong>: let the scan log in by itself as named users (see the
+            identities guide).
+          </li>
+          <li>
+            Leave <strong>Writes</strong> on <em>Only objects the scan creates</em> unless the API is a copy you can throw
+            away.
           </li>
           <li>
             Choose <strong>Next: Configure Flags</strong>. Each endpoint carries the OWASP checks that apply to it; SKIP
@@ -76,12 +88,16 @@ export const GUIDES: Guide[] = [
         <h2>3. Start and follow it</h2>
         <ol>
           <li>
-            Choose <strong>Start Scan</strong>. The card shows Scanning... and a progress bar; the app checks on the scan
-            every 5 seconds.
+            Choose <strong>Start Scan</strong>. The card shows Scanning... and a progress bar. A running scan&apos;s page
+            shows its progress live: the check it is on, the requests sent, the rate and the time left.
           </li>
-          <li>When it ends you get a message and the card shows the number of vulnerabilities found.</li>
           <li>
-            Open <strong>History</strong> and choose <strong>View Report</strong> to read the findings.
+            When it ends a message says so, with a link to the scan&apos;s page, and the card shows the number of
+            vulnerabilities found.
+          </li>
+          <li>
+            The card&apos;s <strong>Latest scan</strong> opens its page any time; <strong>History</strong> lists every scan,
+            each with <strong>View Report</strong> and <strong>Scan page</strong>.
           </li>
         </ol>
         <p className="muted">{SCAN_MESSAGES.demoHint}</p>
@@ -94,7 +110,6 @@ export const GUIDES: Guide[] = [
     title: 'What the importer reads',
     summary: 'Supported formats, how the base URL and endpoints are found, and which checks each endpoint gets.',
     difficulty: 'Beginner',
-    readMinutes: 4,
     body: () => (
       <>
         <p>
@@ -138,49 +153,139 @@ export const GUIDES: Guide[] = [
     ),
   },
   {
-    id: 'reading-reports',
+    id: 'scan-page',
     section: 'getting-started',
-    title: 'Read a scan report',
-    summary: 'Severity, CVSS, evidence and curl commands, the security score, and the PDF reports.',
+    title: 'Read a scan on its page',
+    summary: 'Findings by category and check, filters and search, the evidence and curl steps, compare and coverage.',
     difficulty: 'Beginner',
-    readMinutes: 6,
     body: () => (
       <>
         <p>
-          A report lists the findings of one completed scan, {PAGE_SIZES.reportModal} per page, grouped by severity.
-          A finding&apos;s severity is the band of its CVSS 3.1 score: high 7.0 to 10, medium 4.0 to 6.9, low 0.1 to
-          3.9, and info at 0 (no impact of its own). &quot;Critical&quot; marks a score of 9.0 or more within high.
+          Every scan has its own page. At the top: when it completed, its security score, how many findings it has and
+          how many are set aside in triage. Below are three tabs: <strong>Findings</strong>, <strong>Coverage</strong>{' '}
+          and <strong>Compare with previous scan</strong>.
         </p>
+        <h2>The findings</h2>
         <ul>
           <li>
-            <strong>Evidence</strong> starts with the method and path, then the requests and responses that prove the
-            finding. A finding is only reported when a response proves it.
+            The list is a tree: findings are grouped by OWASP API Top 10 category, then by the check that found them, one
+            row per endpoint or operation, each with its severity and its trend (new, or recurring from the previous scan).
           </li>
           <li>
-            <strong>curl</strong> reproduces the request. Keys are never stored in it: it uses{' '}
-            <code>$PORTCULLIS_KEY_1</code> and <code>$PORTCULLIS_KEY_2</code> (or the identity&apos;s name, as in{' '}
-            <code>$PORTCULLIS_ALICE_TOKEN</code>; a password as <code>$PORTCULLIS_ALICE_PASSWORD</code>, the names Export YAML
-            uses), so export your keys under those names first: each finding lists the variables its command reads. A
-            proof that forges a token (a JWT with <code>&quot;alg&quot;: &quot;none&quot;</code>, a guessed secret, another
-            user&apos;s subject) starts with the step that builds it from your key 1 with a fresh expiry (bash and Node), so
-            it still works days later. A finding whose proof
-            takes several requests (create as one user, read as another) gives them as numbered steps to run in order,
-            with the tokens and passwords as variables they list at the top.
+            <strong>Filters</strong> keep one severity, category, confidence, trend or triage state, each with its count;
+            the search matches a finding&apos;s name, method, path or operation. Clear filters shows everything again.
           </li>
+          <li>
+            <strong>Keyboard</strong>: the up and down arrows move through the list, and <kbd>T</kbd> jumps to the selected
+            finding&apos;s triage.
+          </li>
+        </ul>
+        <h2>One finding</h2>
+        <p>
+          The detail pane shows the severity (the band of the CVSS 3.1 score: high 7.0 to 10, medium 4.0 to 6.9, low 0.1 to
+          3.9, info 0; critical marks 9.0 or more), the CVSS vector, the CWE, the confidence, the description, the
+          evidence (the requests and responses that prove it), the fix and references. Its curl steps reproduce the proof
+          with a copy button; keys are never written in them but read from variables such as{' '}
+          <code>$PORTCULLIS_KEY_1</code> or <code>$PORTCULLIS_ALICE_TOKEN</code>, listed above the commands. A proof
+          that forges a token starts with the step that builds it from your key, so it still works days later.
+        </p>
+        <h2>Compare and downloads</h2>
+        <ul>
+          <li>
+            <strong>Compare with previous scan</strong> lists the new and recurring findings, the previous scan&apos;s
+            findings this one no longer sees, and the operations the previous scan reached that this one did not (so a
+            broken login reads as lost coverage, not as fixed findings).
+          </li>
+          <li>
+            <strong>Download traffic (HAR)</strong> saves the requests the scan sent, secrets redacted, for a proxy or a
+            browser&apos;s network panel. <strong>Export triage</strong> saves the triage marks for the CLI.
+          </li>
+          <li>
+            <strong>View Report</strong> in History opens the report ({PAGE_SIZES.reportModal} findings per page) with
+            the executive and technical PDFs and the JSON, SARIF, JUnit and HTML exports.
+          </li>
+        </ul>
+      </>
+    ),
+  },
+  {
+    id: 'reading-reports',
+    section: 'getting-started',
+    title: 'The security score and the reports',
+    summary: 'How the score is counted, what skipped checks mean, and which download suits whom.',
+    difficulty: 'Beginner',
+    body: () => (
+      <>
+        <ul>
           <li>
             <strong>Security score</strong> runs from 0 to 100: 100 minus 25 for each critical finding (CVSS 9.0 or
-            more), 15 per high, 7 per medium and 2 per low, never below 0.
+            more), 15 per high, 7 per medium and 2 per low, never below 0. Findings set aside in triage do not count.
           </li>
           <li>
-            <strong>Skipped checks</strong> say why a check did not run (for example no second key for the cross-user
-            tests).
+            A finding is only reported when a response proves it. Most checks send a baseline request, change one thing
+            and compare the answers.
+          </li>
+          <li>
+            <strong>Skipped checks</strong> say why a check did not run (for example no second user for the cross-user
+            tests); the Coverage tab says it per operation.
           </li>
           <li>
             <strong>Downloads</strong>: the executive PDF (score, distribution, top risks) for stakeholders, the
-            technical PDF (every finding with evidence and fixes) for engineers, and JSON, SARIF, JUnit and HTML
-            exports.
+            technical PDF (every finding with evidence and fixes, and an appendix of the findings set aside in triage)
+            for engineers, SARIF for code-scanning tools (set-aside findings are marked suppressed), JUnit for CI test
+            reports, JSON and a standalone HTML page.
           </li>
         </ul>
+      </>
+    ),
+  },
+  {
+    id: 'identities',
+    section: 'advanced-features',
+    title: 'Scan as several users: identities and login recipes',
+    summary: 'Let the scan log in by itself as named users with roles, renew their tokens and register its own.',
+    difficulty: 'Intermediate',
+    body: () => (
+      <>
+        <p>
+          Static keys expire and one key cannot show one user reaching another user&apos;s data. In Configure Scan choose{' '}
+          <strong>{IDENTITY_MESSAGES.useIdentities}</strong> and describe who the scan speaks as; it obtains each
+          credential itself and renews it when it expires.
+        </p>
+        <h2>Identities</h2>
+        <ul>
+          <li>
+            <strong>Add identity</strong> (up to 8). Each has a name and a role: <em>user</em> (the first two users are
+            compared for object-level access, BOLA and BOPLA), <em>privileged</em> (an administrator whose functions are
+            tested) or <em>lower</em> (tried on the privileged functions, BFLA). Requests without any credential are always
+            tried too.
+          </li>
+          <li>
+            <strong>How the credential is obtained</strong>: a token; a login request (or several steps) with where the
+            token is in the answer; an OAuth2 grant (client credentials, password or refresh token); a cookie session,
+            with its CSRF token; or a command whose output is the token (desktop app and CLI only).
+          </li>
+          <li>
+            <strong>Where the credential goes</strong>: as the API&apos;s specification declares, or a header, query
+            parameter or cookie you name.
+          </li>
+          <li>
+            <strong>Test</strong> runs an identity&apos;s login now and shows what came back, before you start a scan.
+          </li>
+        </ul>
+        <h2>Users the scan registers</h2>
+        <p>
+          On a local target the scan registers its own test users by default (signup auto), so one identity is enough
+          for the cross-user checks. Their passwords are shown in the scan&apos;s report (View Report) to whoever may see the
+          scan.
+        </p>
+        <h2>The same in YAML</h2>
+        <p>
+          <strong>Export YAML</strong> writes the identities, with secrets as <code>{'${env:NAME}'}</code> placeholders,
+          the write policy and the seed; <strong>Import YAML</strong> reads one back; and{' '}
+          <code>portcullis scan --config scan.yaml</code> runs the same file in CI. The project&apos;s{' '}
+          <code>docs/scan-config.md</code> lists every field.
+        </p>
       </>
     ),
   },
@@ -190,12 +295,11 @@ export const GUIDES: Guide[] = [
     title: 'Authorization testing with two keys',
     summary: 'How the primary and secondary keys find BOLA, BFLA and property-level flaws.',
     difficulty: 'Intermediate',
-    readMinutes: 7,
     body: () => (
       <>
         <p>
           Most serious API flaws are one user reaching another user&apos;s data or functions. To find them the scan needs
-          two users of the API.
+          two users of the API. With static keys:
         </p>
         <ol>
           <li>Create two ordinary accounts on the API under test (never production users).</li>
@@ -211,7 +315,78 @@ export const GUIDES: Guide[] = [
         </ol>
         <p>
           Before testing, the scan checks that each key is accepted; a refused key fails the scan with the endpoint and
-          status that refused it. Without a secondary key the cross-user checks are skipped and the report says so.
+          status that refused it. Without a secondary key the cross-user checks are skipped and the report says so. Keys
+          that expire during a scan are better given as identities that log in by themselves.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'triage',
+    section: 'advanced-features',
+    title: 'Triage findings: false positives and accepted risks',
+    summary: 'Set a finding aside with a reason; it stays set aside in later scans, the score and CI.',
+    difficulty: 'Intermediate',
+    body: () => (
+      <>
+        <p>
+          On a scan&apos;s page, the Triage panel under a finding marks it <strong>Open</strong>, a{' '}
+          <strong>False positive</strong> or an <strong>Accepted risk</strong>, with a reason. The owner of the API and
+          people with Manage access can triage; View access shows the mark only. The mark shows who set it and when.
+        </p>
+        <ul>
+          <li>
+            The mark follows the finding into every later scan of the API, so you decide once. A finding set aside leaves
+            the security score, the counts, the dashboard and the CLI&apos;s <code>--fail-on</code>; reports list it
+            apart.
+          </li>
+          <li>
+            An accepted risk may end on a date. The date is a day of the time zone in your Settings, shown the same
+            whatever computer you read it on; at the end of that day the finding counts again and the mark says the
+            accepted risk ended.
+          </li>
+          <li>
+            The triage filter of the findings list shows what is open, what is set aside and why, with counts.
+          </li>
+          <li>
+            <strong>Export triage</strong> saves every mark of the API as a file that the CLI reads with{' '}
+            <code>--baseline</code>, so CI fails only on findings nobody has looked at.
+          </li>
+        </ul>
+      </>
+    ),
+  },
+  {
+    id: 'coverage',
+    section: 'advanced-features',
+    title: 'What a scan tested: the Coverage tab',
+    summary: 'Which operations answered to which identity, and why some checks could not run.',
+    difficulty: 'Intermediate',
+    body: () => (
+      <>
+        <p>
+          A scan with few findings may mean a safe API or a scan that never got past the login. The Coverage tab tells
+          them apart. Its first line says how many operations the scan reached with a success (2xx) as some identity, and
+          how many operations some check could not exercise.
+        </p>
+        <ul>
+          <li>
+            <strong>Checks that could not run here</strong> lists the commonest reasons (needs a second identity, no
+            object could be created, refused by the API) with what to do about each.
+          </li>
+          <li>
+            <strong>Filters</strong>: All, Not reached (no identity got a 2xx), Only 4xx (every answer to every identity
+            was a 4xx) and Skipped checks, each with its count; the search matches the method, path or name.
+          </li>
+          <li>
+            <strong>Answers by identity</strong>: one row per operation with a status for each identity and the checks
+            that ran, found something or were skipped; a row opens to list each skipped check with its reason, the
+            API&apos;s answer and the fix.
+          </li>
+        </ul>
+        <p>
+          Compare with previous scan lists the operations the previous scan reached and this one did not. In CI,{' '}
+          <code>--min-coverage</code> fails a run that reached too few operations.
         </p>
       </>
     ),
@@ -220,14 +395,13 @@ export const GUIDES: Guide[] = [
     id: 'flags-and-scope',
     section: 'advanced-features',
     title: 'Tune the checks per endpoint with flags',
-    summary: 'Turn OWASP checks on or off per endpoint, skip endpoints, and keep a scan small.',
+    summary: 'Turn OWASP checks on or off per endpoint, skip endpoints, and decide what a scan may write.',
     difficulty: 'Intermediate',
-    readMinutes: 6,
     body: () => (
       <>
         <p>
           The flags screen opens after Configure Scan. It shows {PAGE_SIZES.flagsModal} endpoints per page; search by
-          method or path.
+          method, path or operation.
         </p>
         <ul>
           <li>Each flag is one OWASP API Top 10 (2023) category; a check runs on the endpoints that carry its flag.</li>
@@ -237,12 +411,72 @@ export const GUIDES: Guide[] = [
             send email, charge money or cannot be undone.
           </li>
           <li>
-            <strong>Skip all</strong> marks every endpoint; then un-skip the few you want for a quick, focused scan.
+            <strong>Skip all</strong> marks every endpoint; then un-skip the few you want for a quick, focused scan. One
+            flag can also be turned on or off for every endpoint the search matches.
           </li>
         </ul>
+        <h2>What a scan may write</h2>
+        <p>
+          By default updates and deletes touch only objects the scan created itself. On a disposable copy you may let
+          them touch existing objects too, and allow, one by one, the operations that look destructive (a route that
+          resets data, a write that names a file). An allowed one is called once, after every other check. When the API
+          runs on this machine or a private network and the scan will call a route that resets or wipes data, Configure
+          Scan and the Start step say so before it starts.
+        </p>
         <p>
           The scan never leaves the base URL&apos;s host, never follows a redirect to another host, paces its requests and
           stops at a request budget per endpoint.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'cli',
+    section: 'advanced-features',
+    title: 'Scan from CI with the CLI',
+    summary: 'portcullis scan in a pipeline: identities from YAML, --fail-on, --baseline and reports.',
+    difficulty: 'Advanced',
+    body: () => (
+      <>
+        <p>
+          The same scanner runs from the command line, for pipelines. It imports the description, scans and writes{' '}
+          <code>findings.json</code>:
+        </p>
+        <p>
+          <code>
+            portcullis scan --spec openapi.yaml --base-url https://staging.example.com/api --config scan.yaml --fail-on high
+            --baseline triage.json --format sarif,junit --out scan-results
+          </code>
+        </p>
+        <ul>
+          <li>
+            <code>--config</code> takes the identities YAML that Configure Scan exports; <code>{'${env:NAME}'}</code> reads
+            each secret from the environment. For a quick run, <code>--key1</code> and <code>--key2</code> (or{' '}
+            <code>PORTCULLIS_KEY_1</code> and <code>PORTCULLIS_KEY_2</code>) give static keys instead.
+          </li>
+          <li>
+            <code>--fail-on high|medium|low</code>: the exit code is 1 when a finding is at or above it, 0 when none is,
+            2 on an error.
+          </li>
+          <li>
+            <code>--baseline</code> takes the app&apos;s Export triage file or a previous run&apos;s{' '}
+            <code>findings.json</code>: findings marked a false positive or an accepted risk are set aside, and findings
+            already reported do not fail the run.
+          </li>
+          <li>
+            <code>--format</code> writes reports next to <code>findings.json</code>: pdf (both PDFs), executive,
+            technical, json, sarif, html, junit. <code>portcullis report</code> writes one for a scan kept in a data
+            directory.
+          </li>
+          <li>
+            <code>--min-coverage</code> fails a run that reached too few operations; <code>--har</code> saves the traffic;{' '}
+            <code>--seed</code> repeats a run&apos;s probe values; <code>--writes existing</code> allows writes to
+            existing objects on a disposable instance.
+          </li>
+        </ul>
+        <p>
+          The summary and one line per failing finding go to standard output, progress to standard error.{' '}
+          <code>portcullis scan --help</code> lists every option.
         </p>
       </>
     ),
@@ -253,7 +487,6 @@ export const GUIDES: Guide[] = [
     title: 'Schedules and team sharing',
     summary: 'Recurring scans, View and Manage access, and who can do what.',
     difficulty: 'Intermediate',
-    readMinutes: 5,
     body: () => (
       <>
         <h2>Schedules</h2>
@@ -266,8 +499,8 @@ export const GUIDES: Guide[] = [
         <ul>
           <li>Manage → Share Access invites an existing account of the same server by email.</li>
           <li>
-            <strong>View</strong> lets them see the endpoints, scan history and reports. <strong>Manage</strong> also
-            lets them run scans (from their Manage button).
+            <strong>View</strong> lets them see the endpoints, scan history, scan pages and reports.{' '}
+            <strong>Manage</strong> also lets them run scans and triage findings.
           </li>
           <li>Only the owner edits, deletes, shares, schedules and revokes. A shared user can leave the API.</li>
         </ul>
@@ -280,12 +513,12 @@ export const GUIDES: Guide[] = [
     title: 'Run a team server',
     summary: 'Serve the same app to a team over HTTP with portcullis serve.',
     difficulty: 'Advanced',
-    readMinutes: 5,
     body: () => (
       <>
         <p>
           <code>portcullis serve</code> runs the same core over HTTP and serves this web app to browsers. Accounts, APIs,
-          scans and shares live in one SQLite file in its data directory.
+          scans and shares live in a SQLite file in its data directory, or in a PostgreSQL database shared by several
+          nodes (<code>PORTCULLIS_DATABASE_URL</code>).
         </p>
         <ul>
           <li>
@@ -296,8 +529,12 @@ export const GUIDES: Guide[] = [
             A team server refuses scans of loopback and private addresses, so users cannot aim it at its own network.
             Set <code>PORTCULLIS_ALLOW_LOCAL_SCANS=1</code> on a server that runs on your own machine.
           </li>
-          <li>Scan keys are encrypted with a server key (<code>PORTCULLIS_SECRET_KEY</code> or a key file in the data directory).</li>
+          <li>
+            Scan keys are encrypted with a server key. Beyond loopback the server starts only when that key lives outside
+            its data directory: <code>PORTCULLIS_SECRET_KEY</code> or <code>--secret-key-file</code>.
+          </li>
           <li>Password reset links are printed on the server console, and emailed when SMTP is configured.</li>
+          <li>The desktop app can work against a team server: Settings → Team server, or the login page.</li>
         </ul>
       </>
     ),
@@ -306,15 +543,18 @@ export const GUIDES: Guide[] = [
     id: 'scan-failed',
     section: 'troubleshooting',
     title: 'My scan failed or found nothing',
-    summary: 'Refused keys, unreachable APIs, local scans, interrupted scans and empty reports.',
+    summary: 'Refused keys, failed logins, unreachable APIs, local scans, interrupted scans and empty reports.',
     difficulty: 'Intermediate',
-    readMinutes: 5,
     body: () => (
       <>
         <ul>
           <li>
-            <strong>A key was refused</strong>: the report names the endpoint and status. Check the key has not expired and
+            <strong>A key was refused</strong>: the scan names the endpoint and status. Check the key has not expired and
             matches the scheme the specification declares (bearer token, API key header, Basic).
+          </li>
+          <li>
+            <strong>An identity could not log in</strong>: use its Test button in Configure Scan to see the request and the
+            answer, and check where the token is read from.
           </li>
           <li>
             <strong>The API is unreachable</strong>: check the base URL (Manage → Edit Details) and that the API runs.
@@ -324,11 +564,13 @@ export const GUIDES: Guide[] = [
             server does not allow local scans (&quot;{SCAN_MESSAGES.localDisabled}&quot;).
           </li>
           <li>
-            <strong>The scan was interrupted</strong>: {PRODUCT_NAME} stopped while it ran; start it again.
+            <strong>The scan was interrupted</strong>: {PRODUCT_NAME} stopped while it ran; Retry on its page starts it
+            again with the same configuration.
           </li>
           <li>
-            <strong>No findings</strong>: check the flags (skipped endpoints get no requests) and the report&apos;s skipped
-            checks; without a second key the cross-user checks do not run.
+            <strong>No findings</strong>: open the Coverage tab. Operations that were never reached, or answered only
+            4xx, point at a login or a base URL problem; skipped endpoints get no requests; without a second user the
+            cross-user checks do not run.
           </li>
         </ul>
       </>
@@ -340,7 +582,6 @@ export const GUIDES: Guide[] = [
     title: 'My import failed or has warnings',
     summary: 'Unsupported files, size limits, unresolved references and missing base URLs.',
     difficulty: 'Beginner',
-    readMinutes: 4,
     body: () => (
       <>
         <ul>
@@ -392,7 +633,9 @@ export const FAQ: { q: string; a: () => ReactElement }[] = [
     a: () => (
       <p>
         Download results as SARIF (for code-scanning tools), JUnit (for CI test reports), JSON or standalone HTML from a
-        scan report. A team server exposes the same HTTP API the app uses, documented in the project&apos;s API reference.
+        scan report. In a pipeline, <code>portcullis scan</code> runs the same scanner and fails the build on new findings
+        (see the CLI guide). A team server exposes the same HTTP API the app uses, documented in the project&apos;s API
+        reference.
       </p>
     ),
   },

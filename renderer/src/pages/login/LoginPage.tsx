@@ -1,5 +1,6 @@
 // Login by username or email (spec sections 2, 4, 5, 8): success shows its message, then the page the
-// user first asked for (or /dashboard) after 0.8 s; editing any field clears the current error.
+// user first asked for (or /dashboard) after 0.8 s; editing any field clears the current error. A server
+// busy with other sign-ins is waited out while the button still says "Signing in...".
 
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -40,6 +41,8 @@ export function LoginPage(): ReactElement {
   const [fieldError, setFieldError] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** The server was busy with other sign-ins and the page is trying again by itself. */
+  const [retrying, setRetrying] = useState(false);
   /** Sync mode sends the user here after connecting or disconnecting, with a word about it. */
   const notice = useServerStore((s) => s.notice);
   const clearNotice = useServerStore((s) => s.clearNotice);
@@ -101,7 +104,8 @@ export function LoginPage(): ReactElement {
     setHint(null);
     setSubmitting(true);
     setRedirectPending(true);
-    const outcome = await login(loginPayload(identifier, password));
+    const outcome = await login(loginPayload(identifier, password), () => setRetrying(true));
+    setRetrying(false);
     if (!outcome.ok && outcome.reason === 'two-factor') {
       setSubmitting(false);
       setTwoFactor({ challenge: outcome.challenge, prompt: outcome.message });
@@ -172,7 +176,12 @@ export function LoginPage(): ReactElement {
           {success}
         </Alert>
       )}
-      {notice && !error && !success && (
+      {retrying && !error && !success && (
+        <Alert kind="info" testId="login-busy">
+          {LOGIN_MESSAGES.busyRetrying}
+        </Alert>
+      )}
+      {notice && !error && !success && !retrying && (
         <Alert kind="info" testId="login-notice">
           {notice}
         </Alert>

@@ -1,29 +1,31 @@
 // Triage of one finding (issue 17): its mark with who set it and when, and for the owner and Manage
 // shares a form to mark it open, a false positive or an accepted risk (with a reason, and an optional
-// end date for an accepted risk). View shares see the mark only.
+// end date for an accepted risk). View shares see the mark only. The end date is a day of the user's
+// Settings zone: picked, stored (as the first moment after it) and shown in that zone, never the browser's.
 
 import { forwardRef, useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { TRIAGE_STATES, type TriageState } from '../../../../shared/constants';
 import type { FindingBrief } from '../../../../shared/contract';
 import { TRIAGE_MESSAGES } from '../../../../shared/messages';
+import { addDays, dayEndingAt, dayInZone, endOfDayInZone } from '../../../../shared/zone-days';
 import { Alert } from '../../components/Alert';
 import { Field } from '../../components/Field';
 import { when } from '../../lib/format';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { scanPageStore } from '../../stores/useScanPageStore';
+import { useUserZone, userZoneStore } from '../../stores/useUserZoneStore';
 import { editableTriageState, TRIAGE_LABELS } from './findings-view';
 
 const REASON_MAX = 1000;
 
-/** Tomorrow in the viewer's calendar (YYYY-MM-DD): the first day an accepted risk may end. */
-function tomorrow(): string {
-  const d = new Date();
-  d.setDate(d.getDate() + 1);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/** Tomorrow in the user's zone (YYYY-MM-DD): the first day an accepted risk may end. */
+function tomorrow(zone: string): string {
+  return addDays(dayInZone(Date.now(), zone), 1);
 }
 
 function MarkSummary({ finding }: { finding: FindingBrief }): ReactElement {
   const t = finding.triage;
+  const { zone, label } = useUserZone();
   if (!t) return <p className="muted small triage-mark" data-testid="triage-mark">Open: nobody has triaged this finding yet.</p>;
   return (
     <div className="triage-mark" data-testid="triage-mark" data-state={t.state}>
@@ -34,7 +36,7 @@ function MarkSummary({ finding }: { finding: FindingBrief }): ReactElement {
         {' on '}
         <span data-testid="triage-mark-at">{when(t.set_at)}</span>
         {t.state === 'accepted_risk' && (
-          <span data-testid="triage-mark-expires">{t.expires_at ? ` · until ${when(t.expires_at)}` : ' · no end date'}</span>
+          <span data-testid="triage-mark-expires">{t.expires_at ? ` · until the end of ${dayEndingAt(t.expires_at, zone)} (${label})` : ' · no end date'}</span>
         )}
       </p>
       {t.reason && (
@@ -52,14 +54,19 @@ export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief
   const [expires, setExpires] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { zone, label: zoneLabel } = useUserZone();
 
-  // Another finding, or a new mark on this one: the form starts from the mark.
+  useEffect(() => {
+    void userZoneStore.getState().load();
+  }, []);
+
+  // Another finding, a new mark on this one, or the user's zone read: the form starts from the mark.
   useEffect(() => {
     setState(editableTriageState(finding));
     setReason(finding.triage?.reason ?? '');
-    setExpires(finding.triage?.state === 'accepted_risk' && finding.triage.expires_at ? finding.triage.expires_at.slice(0, 10) : '');
+    setExpires(finding.triage?.state === 'accepted_risk' && finding.triage.expires_at ? dayEndingAt(finding.triage.expires_at, zone) : '');
     setError(null);
-  }, [finding.id, finding.triage]);
+  }, [finding.id, finding.triage, zone]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -69,7 +76,7 @@ export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief
     const failure = await scanPageStore.getState().triage(finding, {
       state,
       reason: reason.trim(),
-      ...(state === 'accepted_risk' ? { expires_at: expires || null } : {}),
+      ...(state === 'accepted_risk' ? { expires_at: expires ? (endOfDayInZone(expires, zone)?.toISOString() ?? expires) : null } : {}),
     });
     setSaving(false);
     if (failure) setError(failure);
@@ -100,8 +107,8 @@ export const TriagePanel = forwardRef<HTMLSelectElement, { finding: FindingBrief
               )}
             </Field>
             {state === 'accepted_risk' && (
-              <Field label="Accepted until (optional)" testId="triage-expires">
-                {(props) => <input {...props} type="date" value={expires} min={tomorrow()} onChange={(e) => setExpires(e.target.value)} data-testid="triage-expires" />}
+              <Field label="Accepted until (optional)" hint={<span data-testid="triage-expires-zone">Until the end of that day in your time zone, {zoneLabel} (Settings).</span>} testId="triage-expires">
+                {(props) => <input {...props} type="date" value={expires} min={tomorrow(zone)} onChange={(e) => setExpires(e.target.value)} data-testid="triage-expires" />}
               </Field>
             )}
           </div>

@@ -17,6 +17,7 @@ import { useTimers } from '../../hooks/useTimers';
 import { browserStorage } from '../../stores/storage';
 import { useAuthStore } from '../../stores/useAuthStore';
 import { useThemeStore } from '../../stores/useThemeStore';
+import { userZoneStore } from '../../stores/useUserZoneStore';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ProfileTab } from './ProfileTab';
 import { ScanTrafficPanel } from './ScanTrafficPanel';
@@ -51,6 +52,11 @@ export default function SettingsPage(): ReactElement {
   const [ending, setEnding] = useState(false);
   const [loading, setLoading] = useState(true);
   const [extended, setExtended] = useState<ExtendedProfile>(EMPTY_EXTENDED_PROFILE);
+  // Accepted-risk end dates are picked and shown in the zone saved here.
+  const onProfileSaved = useCallback((profile: ExtendedProfile) => {
+    setExtended(profile);
+    userZoneStore.getState().setFromSettings(profile.timezone);
+  }, []);
   /** Preferences as last loaded or saved, and the edits of the three panels that show them. */
   const [savedPrefs, setSavedPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
   const [draftPrefs, setDraftPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
@@ -135,7 +141,10 @@ export default function SettingsPage(): ReactElement {
         endSession(SETTINGS_MESSAGES.sessionExpired);
         return;
       }
-      if (profileRes.ok && profileRes.data?.profile) setExtended({ ...EMPTY_EXTENDED_PROFILE, ...profileRes.data.profile });
+      if (profileRes.ok && profileRes.data?.profile) {
+        setExtended({ ...EMPTY_EXTENDED_PROFILE, ...profileRes.data.profile });
+        userZoneStore.getState().setFromSettings(profileRes.data.profile.timezone ?? '');
+      }
       if (prefsRes.ok && prefsRes.data?.preferences) {
         const loaded = mergePreferences(prefsRes.data.preferences);
         setSavedPrefs(loaded);
@@ -217,7 +226,7 @@ export default function SettingsPage(): ReactElement {
             data-testid={`settings-panel-${t.id}`}
           >
             {t.id === 'profile' ? (
-              <ProfileTab ctx={ctx} extended={extended} onSaved={setExtended} />
+              <ProfileTab ctx={ctx} extended={extended} onSaved={onProfileSaved} />
             ) : t.id === 'security' ? (
               <SecurityTab ctx={ctx} prefs={prefs} />
             ) : t.id === 'team-server' ? (
