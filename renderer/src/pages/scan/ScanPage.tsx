@@ -55,6 +55,9 @@ import './scan-page.css';
 
 type Tab = 'findings' | 'coverage' | 'compare' | 'about';
 
+/** How long the filters and selection rest before the address is rewritten with them. */
+const ADDRESS_DELAY_MS = 300;
+
 const KEYS: Record<string, SelectionKey> = { ArrowDown: 'next', j: 'next', ArrowUp: 'previous', k: 'previous', Home: 'first', End: 'last' };
 
 /** Typing in a field, or a dialog open: the page's keys stay out of the way. */
@@ -141,11 +144,15 @@ export default function ScanPage(): ReactElement {
   const ready = status === 'ready' && loadedId === scanId && !!details;
   const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
 
-  // The address follows what the list shows and the open finding (replacing, not adding, history entries).
+  // The address follows what the list shows and the open finding (replacing, not adding, history entries),
+  // once the user pauses: rewriting it re-renders the routes, which typing and filtering need not wait for.
   useEffect(() => {
     if (!ready) return;
-    const next = writeFindingsAddress({ filters: shownFilters, findingId: selectedId });
-    if (next !== addressRef.current.replace(/^\?/, '')) setSearchParams(next, { replace: true });
+    const timer = setTimeout(() => {
+      const next = writeFindingsAddress({ filters: shownFilters, findingId: selectedId });
+      if (next !== addressRef.current.replace(/^\?/, '')) setSearchParams(next, { replace: true });
+    }, ADDRESS_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [ready, shownFilters, selectedId, setSearchParams]);
   // Unknown permission (the API list has not answered) shows no triage controls.
   const canTriage = api?.permission === 'owner' || api?.permission === 'manage';
