@@ -6,7 +6,7 @@
 
 import { useEffect, useState } from 'react';
 import type { WritePolicyData } from '../../../shared/write-policy';
-import { scanDetails, scanWritePolicy } from '../api/scans';
+import { scanBrief, scanWritePolicy } from '../api/scans';
 import { currentAuth } from '../stores/useAuthStore';
 
 /** The wipe routes a scan with this policy will call on a local API ("GET /maintenance/reset"), in the server's order. */
@@ -24,7 +24,8 @@ export function useLocalWipes(apiId: string, scanId: string, skippedKey: string)
     const auth = currentAuth();
     if (!auth) return;
     const controller = new AbortController();
-    scanDetails(auth, scanId, controller.signal)
+    // The brief: only the scan's information is read here, never its findings.
+    scanBrief(auth, scanId, controller.signal)
       .then((res) => res.ok && setScan(res.data.results.scan_info))
       .catch(() => undefined);
     return () => controller.abort();
