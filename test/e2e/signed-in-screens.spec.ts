@@ -40,6 +40,8 @@ for (const theme of ['light', 'dark'] as const) {
     });
 
     test('documentation, FAQ and guides', async ({ page }) => {
+      // Four full-page audits with screenshots of pages that now hold every guide: over 30 s on a loaded CI machine.
+      test.setTimeout(60_000);
       await page.goto('/documentation');
       await expect(page.getByTestId('documentation-page')).toBeVisible();
       await check(page, `documentation-${theme}`);
