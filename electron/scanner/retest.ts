@@ -20,7 +20,7 @@ import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
 import { securityScore, type BuiltFinding } from './findings';
 import { checkProxyReachable, ProxyError, type ScanProxy } from './http/proxy';
-import { runScan, type EngineSettings, type ScanOutcome, type StopReason } from './run';
+import { engineSettings, runScan, type ScanOutcome, type StopReason } from './run';
 import type { TrafficLog } from './traffic';
 
 /** A refusal before anything is sent: the status the API answers with. */
@@ -169,19 +169,8 @@ export function createRetester(deps: RetesterDeps) {
       try {
         const cfg = parseSettings(scan.config);
         const signup = who.config.signup ?? cfg.signup ?? ((await deps.isLocalTarget(api.base_url)) ? 'auto' : 'off');
-        const engine: EngineSettings = {
-          concurrency: cfg.concurrency ?? config.scan.concurrency,
-          rps: cfg.rps ?? config.scan.rps,
-          timeoutMs: cfg.timeoutMs ?? config.scan.timeoutMs,
-          retries: config.scan.retries,
-          maxBodyBytes: config.scan.maxBodyBytes,
-          maxRequestsPerScan: config.scan.maxRequestsPerScan,
-          maxRequestsPerEndpoint: config.scan.maxRequestsPerEndpoint,
-          tlsVerify: config.scan.tlsVerify,
-          allowLocal: config.allowLocalScans,
-          maxDurationMs: Math.min(cfg.maxDurationMs ?? config.scan.maxDurationMs, RETEST_LIMITS.maxDurationMs),
-          proxy: await deps.proxyFor(userId),
-        };
+        const engine = engineSettings(config.scan, config.allowLocalScans, cfg, await deps.proxyFor(userId));
+        engine.maxDurationMs = Math.min(engine.maxDurationMs!, RETEST_LIMITS.maxDurationMs);
         const proxyTrouble = engine.proxy
           ? await checkProxyReachable(engine.proxy, Math.min(engine.timeoutMs, 10_000), engine.tlsVerify).then(
               () => null,

@@ -7,6 +7,7 @@
 import type { Endpoint, ScanCurrent, ScanPace, SkippedCheck } from '../../shared/contract';
 import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport, ScanConfig } from '../../shared/identities';
+import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
 import type { Check, ScanApi, ScanOptions } from './checks/types';
 import type { BuiltFinding } from './findings';
@@ -37,6 +38,31 @@ export interface EngineSettings {
   maxDurationMs?: number;
   /** The upstream proxy every request goes through (http/proxy.ts); none when absent. */
   proxy?: ScanProxy | null;
+}
+
+/** What a scan's stored configuration may set of the engine; the rest comes from the core's configuration. */
+export interface EngineOverrides {
+  concurrency?: number;
+  rps?: number;
+  timeoutMs?: number;
+  maxDurationMs?: number;
+}
+
+/** The engine settings of a scan (or a re-test) from its stored overrides and the core's defaults. */
+export function engineSettings(scan: CoreConfig['scan'], allowLocal: boolean, stored: EngineOverrides, proxy: ScanProxy | null): EngineSettings {
+  return {
+    concurrency: stored.concurrency ?? scan.concurrency,
+    rps: stored.rps ?? scan.rps,
+    timeoutMs: stored.timeoutMs ?? scan.timeoutMs,
+    retries: scan.retries,
+    maxBodyBytes: scan.maxBodyBytes,
+    maxRequestsPerScan: scan.maxRequestsPerScan,
+    maxRequestsPerEndpoint: scan.maxRequestsPerEndpoint,
+    tlsVerify: scan.tlsVerify,
+    allowLocal,
+    maxDurationMs: stored.maxDurationMs ?? scan.maxDurationMs,
+    proxy,
+  };
 }
 
 export interface ScanJob {

@@ -47,7 +47,7 @@ import type { PreparedImport } from '../importer/result';
 import { securityScore } from './findings';
 import { createLeaseKeeper } from './leases';
 import { assertPublicHost, LocalTargetError, type Resolver } from './net-guard';
-import { runScan, type CreatedUserSecret, type EngineSettings, type ScanOutcome, type StopReason } from './run';
+import { engineSettings, runScan, type CreatedUserSecret, type ScanOutcome, type StopReason } from './run';
 import { newScanSeed } from './random';
 import { createRetester, RetestError } from './retest';
 import { checkScanTarget } from './target';
@@ -427,19 +427,7 @@ export function createScanService(deps: ScanServiceDeps) {
         const seen = previous ? await repos.findings.fingerprints(previous.id) : new Set<string>();
         notes.previous_scan_id = previous?.id ?? null;
         await repos.scans.setNotes(scanId, notes);
-        const engine: EngineSettings = {
-          concurrency: cfg.concurrency ?? config.scan.concurrency,
-          rps: cfg.rps ?? config.scan.rps,
-          timeoutMs: cfg.timeoutMs ?? config.scan.timeoutMs,
-          retries: config.scan.retries,
-          maxBodyBytes: config.scan.maxBodyBytes,
-          maxRequestsPerScan: config.scan.maxRequestsPerScan,
-          maxRequestsPerEndpoint: config.scan.maxRequestsPerEndpoint,
-          tlsVerify: config.scan.tlsVerify,
-          allowLocal: config.allowLocalScans,
-          maxDurationMs: cfg.maxDurationMs ?? config.scan.maxDurationMs,
-          proxy: await proxies.proxyFor(row.user_id),
-        };
+        const engine = engineSettings(config.scan, config.allowLocalScans, cfg, await proxies.proxyFor(row.user_id));
         let findings = 0;
         // A proxy that cannot be reached fails the scan with that one reason, before a request is sent.
         const proxyTrouble = engine.proxy ? await checkProxyReachable(engine.proxy, Math.min(engine.timeoutMs, 10_000), engine.tlsVerify).then(() => null, (err: unknown) => (err instanceof ProxyError ? err.message : String(err))) : null;
