@@ -8,12 +8,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FindingRetest } from '../../shared/contract';
 import { RETEST_MESSAGES } from '../../shared/messages';
-import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
-import type { ScanConfig } from '../../shared/identities';
 import { defaultDataDir, resolveConfig } from '../config';
 import { createCore, type Core } from '../core';
 import { createLogger } from '../log';
 import { ScanError } from '../scanner/service';
+import { readConfigFile } from './config-file';
 import { UsageError, type CliCommand } from './types';
 
 const HELP = `Usage: portcullis retest <finding-id> [--config <scan.yaml>] [--data-dir <dir>]
@@ -30,18 +29,6 @@ and says whether the finding is still present.
 Results go to stdout: the outcome, then the new evidence (still present) or the requests sent
 (not reproduced).
 Exit codes: 0 not reproduced; 1 still present; 2 the re-test could not run, or an error.`;
-
-function readConfig(file: string): ScanConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const parsed = parseScanConfigYaml(text, { env: (name) => process.env[name] });
-  if (!parsed.ok) throw new UsageError(`The scan configuration is not valid:\n${formatConfigIssues(parsed.issues, file).join('\n')}`);
-  return parsed.config;
-}
 
 /** The outcome as terminal lines: the headline, then the evidence or what was sent. */
 export function retestLines(r: FindingRetest, finding: { vulnerability_name: string; method: string; path: string; check_id: string }): string[] {
@@ -71,7 +58,7 @@ export const retestCommand: CliCommand = {
     }
     if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('Give one finding id: portcullis retest <finding-id> --config <scan.yaml>.');
     const findingId = positionals[0]!.trim();
-    const identities = values.config ? readConfig(values.config) : undefined;
+    const identities = values.config ? readConfigFile(values.config) : undefined;
     const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
     const { dbFile } = resolveConfig({ shell: 'cli', dataDir });
     // Opening a missing file would create an empty database: a typo must not do that.

@@ -10,7 +10,6 @@ import { SCAN_SEED_MAX, SEVERITIES, type Severity } from '../../shared/constants
 import type { Finding, ScanDetails } from '../../shared/contract';
 import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
-import { formatConfigIssues, parseScanConfigYaml } from '../../shared/scan-config-yaml';
 import type { DestructiveOperation, WritePolicyData } from '../../shared/write-policy';
 import { createCore, type Core } from '../core';
 import { ImportError } from '../importer/index';
@@ -23,6 +22,7 @@ import { securityScore } from '../scanner/findings';
 import { readBaseline, type Baseline } from './baseline';
 import { maskProxyUrl, TRAFFIC_LIMITS } from '../../shared/scan-traffic';
 import { proxyFromOptions, ProxyError, type ScanProxy } from '../scanner/http/proxy';
+import { readConfigFile } from './config-file';
 import { UsageError, type CliCommand } from './types';
 
 const HELP = `Usage: portcullis scan --spec <file> --base-url <url> (--config <scan.yaml> | --key1 <key>) [options]
@@ -204,15 +204,7 @@ export function gateLines(findings: Finding[], failOn: Exclude<Severity, 'info'>
 function readScanConfig(file: string | undefined, key1Flag: string | undefined, key2Flag: string | undefined): ScanConfig {
   if (file) {
     if (key1Flag !== undefined || key2Flag !== undefined) throw new UsageError('Give --config or --key1/--key2, not both.');
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    const parsed = parseScanConfigYaml(text, { env: (name) => process.env[name] });
-    if (!parsed.ok) throw new UsageError(`The scan configuration is not valid:\n${formatConfigIssues(parsed.issues, file).join('\n')}`);
-    return parsed.config;
+    return readConfigFile(file);
   }
   const key1 = (key1Flag ?? process.env.PORTCULLIS_KEY_1 ?? '').trim();
   if (!key1) throw new UsageError('--config or --key1 is required (or set PORTCULLIS_KEY_1).');
