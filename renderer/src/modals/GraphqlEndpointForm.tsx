@@ -4,16 +4,15 @@
 
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { APIS_MESSAGES } from '../../../shared/api-messages';
-import type { GraphqlImportRequest, ImportData } from '../../../shared/contract';
+import type { GraphqlImportRequest } from '../../../shared/contract';
 import { validateGraphqlUrl } from '../../../shared/validation';
 import { importGraphqlEndpoint } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { Field } from '../components/Field';
-import { ProgressBar } from '../components/ProgressBar';
 import { SecretInput } from '../components/SecretInput';
 import { credentialIdentity, isHeaderName } from '../lib/graphql-import';
 import { currentAuth } from '../stores/useAuthStore';
-import { reasonOf } from './shared';
+import { ImportProgress, useImportRequest, type ImportFormProps } from './useImportRequest';
 
 /** Not in the spec: texts of the GraphQL endpoint form. */
 export const GRAPHQL_FORM_MESSAGES = {
@@ -22,22 +21,13 @@ export const GRAPHQL_FORM_MESSAGES = {
   progress: 'Introspecting the GraphQL endpoint…',
 } as const;
 
-export function GraphqlEndpointForm({
-  formId,
-  onBusy,
-  onImported,
-}: {
-  formId: string;
-  onBusy(busy: boolean): void;
-  onImported(message: string, data: ImportData): void;
-}): ReactElement {
+export function GraphqlEndpointForm(props: ImportFormProps): ReactElement {
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
   const [token, setToken] = useState('');
   const [header, setHeader] = useState('Authorization');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, send } = useImportRequest(props, GRAPHQL_FORM_MESSAGES.failed);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -51,32 +41,18 @@ export function GraphqlEndpointForm({
     const auth = currentAuth();
     if (!auth) return;
     const body: GraphqlImportRequest = { url: url.trim(), ...(name.trim() ? { name: name.trim() } : {}), identity: credentialIdentity(token, header) };
-    setError(null);
-    setBusy(true);
-    onBusy(true);
-    try {
-      const res = await importGraphqlEndpoint(auth, body);
-      if (!res.ok) {
+    await send(() => importGraphqlEndpoint(auth, body), {
+      imported: (data) => APIS_MESSAGES.graphqlImported(data.api.name, data.endpoint_count),
+      refused: (res) => {
         const urlError = res.errors.find((x) => x.field === 'url');
         if (urlError) setErrors({ url: urlError.message });
-        setError(res.errors[0]?.message ?? (res.message || GRAPHQL_FORM_MESSAGES.failed));
-        return;
-      }
-      if (!res.data) {
-        setError(res.message || GRAPHQL_FORM_MESSAGES.failed);
-        return;
-      }
-      onImported(res.message || APIS_MESSAGES.graphqlImported(res.data.api.name, res.data.endpoint_count), res.data);
-    } catch (err) {
-      setError(reasonOf(err, GRAPHQL_FORM_MESSAGES.failed));
-    } finally {
-      setBusy(false);
-      onBusy(false);
-    }
+        return res.errors[0]?.message;
+      },
+    });
   };
 
   return (
-    <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate data-testid="graphql-form">
+    <form id={props.formId} className="form" onSubmit={(e) => void submit(e)} noValidate data-testid="graphql-form">
       {error && (
         <Alert kind="error" testId="graphql-error">
           {error}
@@ -108,14 +84,7 @@ export function GraphqlEndpointForm({
           {(p) => <input {...p} value={header} onChange={(e) => setHeader(e.target.value)} disabled={busy} spellCheck={false} data-testid="graphql-header" />}
         </Field>
       </div>
-      {busy && (
-        <div data-testid="graphql-progress">
-          <ProgressBar label="Import progress" />
-          <div className="progress-label">
-            <span>{GRAPHQL_FORM_MESSAGES.progress}</span>
-          </div>
-        </div>
-      )}
+      {busy && <ImportProgress testId="graphql-progress" text={GRAPHQL_FORM_MESSAGES.progress} />}
       <p className="muted small" style={{ margin: 0 }}>
         The server sends the standard introspection query to the endpoint, within the same scope rules as a scan, and turns each query,
         mutation and subscription into an operation you can scan.

@@ -3,14 +3,12 @@
 
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { APIS_MESSAGES } from '../../../shared/api-messages';
-import type { ImportData } from '../../../shared/contract';
 import { validateSpecUrl } from '../../../shared/validation';
 import { importSpecUrl } from '../api/apis';
 import { Alert } from '../components/Alert';
 import { Field } from '../components/Field';
-import { ProgressBar } from '../components/ProgressBar';
 import { currentAuth } from '../stores/useAuthStore';
-import { reasonOf } from './shared';
+import { ImportProgress, useImportRequest, type ImportFormProps } from './useImportRequest';
 
 /** Not in the spec: texts of the URL import form. */
 export const URL_FORM_MESSAGES = {
@@ -18,19 +16,10 @@ export const URL_FORM_MESSAGES = {
   progress: 'Fetching and analysing the API description…',
 } as const;
 
-export function UrlImportForm({
-  formId,
-  onBusy,
-  onImported,
-}: {
-  formId: string;
-  onBusy(busy: boolean): void;
-  onImported(message: string, data: ImportData): void;
-}): ReactElement {
+export function UrlImportForm(props: ImportFormProps): ReactElement {
   const [url, setUrl] = useState('');
   const [urlError, setUrlError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, send } = useImportRequest(props, URL_FORM_MESSAGES.failed);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -40,31 +29,12 @@ export function UrlImportForm({
     if (problem) return;
     const auth = currentAuth();
     if (!auth) return;
-    setError(null);
-    setBusy(true);
-    onBusy(true);
-    try {
-      const res = await importSpecUrl(auth, url.trim());
-      if (!res.ok) {
-        // The server's reason (not reachable, not a description, too large, a local address refused) is the message.
-        setError(res.message || res.errors[0]?.message || URL_FORM_MESSAGES.failed);
-        return;
-      }
-      if (!res.data) {
-        setError(res.message || URL_FORM_MESSAGES.failed);
-        return;
-      }
-      onImported(res.message || APIS_MESSAGES.specUrlImported(res.data.api.name, res.data.endpoint_count), res.data);
-    } catch (err) {
-      setError(reasonOf(err, URL_FORM_MESSAGES.failed));
-    } finally {
-      setBusy(false);
-      onBusy(false);
-    }
+    // The server's reason (not reachable, not a description, too large, a local address refused) is the message.
+    await send(() => importSpecUrl(auth, url.trim()), { imported: (data) => APIS_MESSAGES.specUrlImported(data.api.name, data.endpoint_count) });
   };
 
   return (
-    <form id={formId} className="form" onSubmit={(e) => void submit(e)} noValidate data-testid="url-form">
+    <form id={props.formId} className="form" onSubmit={(e) => void submit(e)} noValidate data-testid="url-form">
       {error && (
         <Alert kind="error" testId="url-error">
           {error}
@@ -90,14 +60,7 @@ export function UrlImportForm({
           />
         )}
       </Field>
-      {busy && (
-        <div data-testid="url-progress">
-          <ProgressBar label="Import progress" />
-          <div className="progress-label">
-            <span>{URL_FORM_MESSAGES.progress}</span>
-          </div>
-        </div>
-      )}
+      {busy && <ImportProgress testId="url-progress" text={URL_FORM_MESSAGES.progress} />}
       <p className="muted small" style={{ margin: 0 }}>
         The server fetches the address once, within the same rules as a scan (on a team server, addresses on its own network only when
         allowed), and reads it like an uploaded file. References to other files or URLs inside it are never fetched.
