@@ -3,13 +3,13 @@
 // allow one by one; a notice when the API is local and has routes that wipe data (issue 31 item 6);
 // and the scan's seed.
 
-import { useEffect, useId, useState, type ReactElement } from 'react';
+import { useId, type ReactElement } from 'react';
 import { SCAN_SEED_MAX } from '../../../shared/constants';
 import type { WritesSetting } from '../../../shared/identities';
-import { WRITE_POLICY_TEXT, type WritePolicyData } from '../../../shared/write-policy';
-import { scanWritePolicy, type ScanWrites } from '../api/scans';
+import { WRITE_POLICY_TEXT } from '../../../shared/write-policy';
+import type { ScanWrites } from '../api/scans';
 import { Alert } from '../components/Alert';
-import { currentAuth } from '../stores/useAuthStore';
+import { useWritePolicy } from './useWritePolicy';
 
 export interface WritePolicyValue {
   writes: WritesSetting;
@@ -48,16 +48,7 @@ export function WritePolicyFields({
   disabled: boolean;
 }): ReactElement {
   const id = useId();
-  const [policy, setPolicy] = useState<WritePolicyData | null>(null);
-  useEffect(() => {
-    const auth = currentAuth();
-    if (!auth) return;
-    const controller = new AbortController();
-    scanWritePolicy(auth, apiId, controller.signal)
-      .then((res) => res.ok && setPolicy(res.data))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [apiId]);
+  const policy = useWritePolicy(apiId);
 
   const operations = policy?.operations ?? [];
   const wipes = operations.filter((o) => o.kind === 'wipe');

@@ -6,8 +6,9 @@
 
 import { useEffect, useState } from 'react';
 import type { WritePolicyData } from '../../../shared/write-policy';
-import { scanBrief, scanWritePolicy } from '../api/scans';
+import { scanBrief } from '../api/scans';
 import { currentAuth } from '../stores/useAuthStore';
+import { useWritePolicy } from './useWritePolicy';
 
 /** The wipe routes a scan with this policy will call on a local API ("GET /maintenance/reset"), in the server's order. */
 export function wipesCalled(policy: WritePolicyData | null, scan: { writes?: string; destructive?: string[] } | null): string[] {
@@ -18,7 +19,7 @@ export function wipesCalled(policy: WritePolicyData | null, scan: { writes?: str
 
 export function useLocalWipes(apiId: string, scanId: string, skippedKey: string): string[] {
   const [scan, setScan] = useState<{ writes?: string; destructive?: string[] } | null>(null);
-  const [policy, setPolicy] = useState<WritePolicyData | null>(null);
+  const policy = useWritePolicy(apiId, skippedKey);
 
   useEffect(() => {
     const auth = currentAuth();
@@ -30,16 +31,6 @@ export function useLocalWipes(apiId: string, scanId: string, skippedKey: string)
       .catch(() => undefined);
     return () => controller.abort();
   }, [scanId]);
-
-  useEffect(() => {
-    const auth = currentAuth();
-    if (!auth) return;
-    const controller = new AbortController();
-    scanWritePolicy(auth, apiId, controller.signal)
-      .then((res) => res.ok && setPolicy(res.data))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [apiId, skippedKey]);
 
   return wipesCalled(policy, scan);
 }
