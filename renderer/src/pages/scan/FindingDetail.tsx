@@ -1,9 +1,10 @@
 // The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
 // exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage;
 // for a GraphQL finding, its operation, query and variables. The head, facts and triage come from the
-// list's brief at once; the long texts from the whole finding, read when the finding is opened.
+// list's brief at once; the long texts from the whole finding, read when the finding is opened. The
+// description and the fix are Markdown (components/Markdown.tsx).
 
-import { forwardRef, type ReactElement } from 'react';
+import { forwardRef, lazy, Suspense, type ReactElement } from 'react';
 import type { Finding, FindingBrief } from '../../../../shared/contract';
 import { FINDING_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
@@ -14,6 +15,7 @@ import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
 import { FindingGraphqlSection, kindOfOperation, OperationBadge } from '../../modals/graphql-parts';
 import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
+import { loadMarkdown } from '../../lib/page-chunks';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
 import { TriagePanel } from './TriagePanel';
@@ -37,6 +39,23 @@ interface FindingDetailProps {
   canTriage: boolean;
 }
 
+const Markdown = lazy(() => loadMarkdown().then((m) => ({ default: m.Markdown })));
+
+/** A text as Markdown; the plain text for the moment the renderer's chunk is still on its way. */
+function MarkdownText({ text, links, testId }: { text: string; links?: boolean; testId: string }): ReactElement {
+  return (
+    <Suspense
+      fallback={
+        <div className="markdown" data-testid={testId}>
+          <p>{text}</p>
+        </div>
+      }
+    >
+      <Markdown text={text} links={links} testId={testId} />
+    </Suspense>
+  );
+}
+
 /** The long texts of the finding: description, GraphQL request, evidence, curl, fix and references. */
 function FindingTexts({ whole }: { whole: Finding }): ReactElement {
   const variables = whole.curl ? curlVariablesLine(whole.curl) : null;
@@ -44,7 +63,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
     <>
       <section>
         <h3>Description</h3>
-        <p data-testid="detail-description">{whole.description}</p>
+        <MarkdownText text={whole.description} testId="detail-description" />
       </section>
       {whole.graphql && <FindingGraphqlSection graphql={whole.graphql} testId="detail-graphql" onCopied={onCopied} />}
       {whole.evidence && <CodeBlock title="Evidence" text={whole.evidence} testId="detail-evidence" onCopied={onCopied} />}
@@ -52,7 +71,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
       {variables && <p className="muted small" data-testid="curl-variables">{variables}</p>}
       <section>
         <h3>Fix</h3>
-        <p data-testid="detail-fix">{whole.recommendation}</p>
+        <MarkdownText text={whole.recommendation} links testId="detail-fix" />
       </section>
       {whole.references?.length > 0 && (
         <section>
