@@ -223,7 +223,7 @@ test.describe('with real scans', () => {
     await expect(page.getByTestId('finding-row').first()).toBeFocused();
   });
 
-  test('links: History, the report, the card and the dashboard open the scan page', async ({ page, request }) => {
+  test('links: History, the card and the dashboard open the scan page', async ({ page, request }) => {
     await signInByStorage(page, request, data.owner);
     await page.goto('/manage-apis');
     const card = page.locator('[data-testid="api-card"][data-api-name="Acme Shop API"]');
@@ -236,12 +236,14 @@ test.describe('with real scans', () => {
     await page.locator(`[data-testid="history-row"][data-scan-id="${data.firstScan}"]`).getByTestId('open-scan-page').click();
     await expect(page).toHaveURL(new RegExp(`/scans/${data.firstScan}(\\?|$)`));
 
+    // History's View Report is the scan page: a link, no dialog in between.
     await page.goto('/manage-apis');
     await card.getByTestId('history-button').click();
-    await page.locator(`[data-testid="history-row"][data-scan-id="${data.secondScan}"]`).getByTestId('view-report').click();
-    await page.getByTestId('report-open-page').click();
+    const view = page.locator(`[data-testid="history-row"][data-scan-id="${data.secondScan}"]`).getByTestId('open-scan-page');
+    await expect(view).toHaveText('View Report');
+    await view.click();
     await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
-    await expect(page.getByTestId('report-modal')).toHaveCount(0);
+    await expect(page.getByTestId('history-modal')).toHaveCount(0);
 
     await page.goto('/dashboard');
     await page.getByTestId('recent-scan-link').first().click();
