@@ -250,6 +250,25 @@ test.describe('with real scans', () => {
     await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
   });
 
+  test('a real finding whose fix has code spans shows them as code; the About tab keeps information apart from problems', async ({ page, request }) => {
+    const { token } = await apiLogin(request, data.owner);
+    const details = await postAs<{ results: { results: { id: string; recommendation: string }[]; scan_info: { errors: string[]; problems?: string[] } } }>(request, token, '/api/scan/details', { scan_id: data.secondScan });
+    // The checks write code spans in their fixes (`X-Content-Type-Options: nosniff`); the target lacks that header.
+    const withCode = details.results.results.find((f) => /`[^`]+`/.test(f.recommendation));
+    expect(withCode, 'a finding whose fix has a code span').toBeTruthy();
+    // A new scan records which notes are problems: none on this clean run.
+    expect(details.results.scan_info.problems).toEqual([]);
+    await signInByStorage(page, request, data.owner);
+    await page.goto(`/scans/${data.secondScan}?finding=${withCode!.id}`);
+    const fix = page.getByTestId('detail-fix');
+    await expect(fix.locator('code').first()).toBeVisible();
+    await expect(fix).not.toContainText('`');
+    await page.getByTestId('scan-tab-about').click();
+    await expect(page.getByTestId('scan-info-notes')).toContainText('security scheme');
+    await expect(page.getByTestId('scan-problems')).toHaveCount(0);
+    await expect(page.getByTestId('scan-tab-about-problems')).toHaveCount(0);
+  });
+
   test('a link keeps the filters and the open finding; the page has the reports, who the scan spoke as, and Scan again', async ({ page, request }) => {
     test.setTimeout(120_000);
     await signInByStorage(page, request, data.owner);
