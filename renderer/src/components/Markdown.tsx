@@ -1,8 +1,7 @@
-// Markdown in a finding's texts (issue 31 item 2): the checks write code spans (`Vary: Origin`), lists and
-// emphasis in their fixes and descriptions. react-markdown builds React elements, never HTML: raw HTML in
-// the text shows as text. Only a small set of elements is kept (no images, headings are bold lines), and
-// a link opens outside the app, like every external link, and only when it is http(s) and links are allowed
-// (a description quotes what the scanned API answered, so its links are shown as text).
+// Markdown in a finding's fix (issue 31 item 2): the checks write code spans (`Vary: Origin`), lists and
+// emphasis in their fix texts. react-markdown builds React elements, never HTML: raw HTML in the text
+// shows as text. Only a small set of elements is kept (no images, headings are bold lines), and a link
+// opens outside the app, like every external link, and only when it is http(s).
 
 import type { ReactElement, ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
@@ -26,7 +25,7 @@ const heading = ({ children }: { children?: ReactNode }) => (
   </p>
 );
 
-const BASE: Components = {
+const COMPONENTS: Components = {
   h1: heading,
   h2: heading,
   h3: heading,
@@ -35,10 +34,6 @@ const BASE: Components = {
   h6: heading,
   // An image would be fetched from wherever the text points: its description stands in for it.
   img: ({ alt }) => <>{alt ?? ''}</>,
-};
-
-const WITH_LINKS: Components = {
-  ...BASE,
   a: ({ href, children }) => {
     const url = webAddress(href);
     return url ? (
@@ -51,12 +46,10 @@ const WITH_LINKS: Components = {
   },
 };
 
-const WITHOUT_LINKS: Components = { ...BASE, a: ({ children }) => <>{children}</> };
-
-export function Markdown({ text, links = false, className, testId }: { text: string; links?: boolean; className?: string; testId?: string }): ReactElement {
+export function Markdown({ text, className, testId }: { text: string; className?: string; testId?: string }): ReactElement {
   return (
     <div className={['markdown', className].filter(Boolean).join(' ')} data-testid={testId}>
-      <ReactMarkdown allowedElements={ALLOWED} unwrapDisallowed components={links ? WITH_LINKS : WITHOUT_LINKS}>
+      <ReactMarkdown allowedElements={ALLOWED} unwrapDisallowed components={COMPONENTS}>
         {text}
       </ReactMarkdown>
     </div>

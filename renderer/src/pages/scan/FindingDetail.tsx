@@ -1,13 +1,14 @@
 // The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
 // exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage;
 // for a GraphQL finding, its operation, query and variables. The head, facts and triage come from the
-// list's brief at once; the long texts from the whole finding, read when the finding is opened. The
-// description and the fix are Markdown (components/Markdown.tsx).
+// list's brief at once; the long texts from the whole finding, read when the finding is opened. The fix
+// is Markdown (components/Markdown.tsx); the description, which quotes the API, shows only its code spans.
 
 import { forwardRef, lazy, Suspense, type ReactElement } from 'react';
 import type { Finding, FindingBrief } from '../../../../shared/contract';
 import { FINDING_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
+import { CodeSpans } from '../../components/CodeSpans';
 import { Spinner } from '../../components/Spinner';
 import type { OpenedFinding } from '../../stores/useOpenedFindingStore';
 import { curlVariablesLine } from '../../../../shared/curl-variables';
@@ -42,7 +43,7 @@ interface FindingDetailProps {
 const Markdown = lazy(() => loadMarkdown().then((m) => ({ default: m.Markdown })));
 
 /** A text as Markdown; the plain text for the moment the renderer's chunk is still on its way. */
-function MarkdownText({ text, links, testId }: { text: string; links?: boolean; testId: string }): ReactElement {
+function MarkdownText({ text, testId }: { text: string; testId: string }): ReactElement {
   return (
     <Suspense
       fallback={
@@ -51,7 +52,7 @@ function MarkdownText({ text, links, testId }: { text: string; links?: boolean; 
         </div>
       }
     >
-      <Markdown text={text} links={links} testId={testId} />
+      <Markdown text={text} testId={testId} />
     </Suspense>
   );
 }
@@ -63,7 +64,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
     <>
       <section>
         <h3>Description</h3>
-        <MarkdownText text={whole.description} testId="detail-description" />
+        <CodeSpans text={whole.description} testId="detail-description" />
       </section>
       {whole.graphql && <FindingGraphqlSection graphql={whole.graphql} testId="detail-graphql" onCopied={onCopied} />}
       {whole.evidence && <CodeBlock title="Evidence" text={whole.evidence} testId="detail-evidence" onCopied={onCopied} />}
@@ -71,7 +72,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
       {variables && <p className="muted small" data-testid="curl-variables">{variables}</p>}
       <section>
         <h3>Fix</h3>
-        <MarkdownText text={whole.recommendation} links testId="detail-fix" />
+        <MarkdownText text={whole.recommendation} testId="detail-fix" />
       </section>
       {whole.references?.length > 0 && (
         <section>
