@@ -142,10 +142,11 @@ export default function ScanPage(): ReactElement {
   useEffect(() => {
     if (apisStore.getState().status === 'idle') void apisStore.getState().load();
   }, []);
-  // The detail pane's Markdown renderer: once the first rows are shown.
-  useEffect(() => preloadWhenIdle(loadMarkdown), []);
+
 
   const ready = status === 'ready' && loadedId === scanId && !!details;
+  // The detail pane's Markdown renderer, once the scan's rows are there: never in the way of the first ones.
+  useEffect(() => (ready ? preloadWhenIdle(loadMarkdown) : undefined), [ready]);
   const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
 
   // The address follows what the list shows and the open finding (replacing, not adding, history entries),
