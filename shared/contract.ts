@@ -373,7 +373,13 @@ export interface ScanInfo {
   completed_at: string | null;
   progress: { done: number; total: number };
   requests_sent: number;
+  /** The scan's notes, information and problems alike, in order. */
   errors: string[];
+  /**
+   * The notes among `errors` that are problems: a failed login or check, a budget run out, a request the
+   * scope guard refused, answers that never came (shared/scan-notes.ts). Absent on scans from before issue 31.
+   */
+  problems?: string[];
   score: number | null;
   failure_reason: string | null;
   skipped_checks: SkippedCheck[];

@@ -138,7 +138,7 @@ describe('spec section 9 constants', () => {
       transientMessageMs: 4000,
       scanPollIntervalMs: 5000,
     });
-    expect(PAGE_SIZES).toEqual({ flagsModal: 20, reportModal: 10 });
+    expect(PAGE_SIZES).toEqual({ flagsModal: 20 });
     expect(SETTINGS_TIMEOUTS).toEqual({ readMs: 10_000, writeMs: 15_000 });
     expect(LIMITS).toMatchObject({ signupUsernameMin: 3, passwordMin: 8, settingsUsernameMax: 30, nameMin: 2, nameMax: 50, bioMax: 500 });
   });

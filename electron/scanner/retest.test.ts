@@ -20,6 +20,7 @@ function outcome(over: Partial<ScanOutcome> = {}): ScanOutcome {
     status: 'completed',
     failureReason: null,
     errors: [],
+    problems: [],
     skipped: [],
     progress: { done: 2, total: 2, requestsSent: 5, findings: 0 },
     requestsByCheck: {},

@@ -370,7 +370,7 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
       await read();
     } catch (err) {
       if (run.signal.aborted) return;
-      run.note(`Route discovery could not read ${what}: ${(err as Error).message}`);
+      run.problem(`Route discovery could not read ${what}: ${(err as Error).message}`);
     }
   }
   try {
@@ -378,7 +378,7 @@ export async function discoverRoutes(run: ScanRun): Promise<void> {
     await d.probeCommon();
   } catch (err) {
     if (run.signal.aborted) return;
-    run.note(`Route discovery stopped early: ${(err as Error).message}`);
+    run.problem(`Route discovery stopped early: ${(err as Error).message}`);
   }
   const added: Endpoint[] = [];
   const ids = new Set(run.active.map((e) => e.id));

@@ -32,7 +32,7 @@ export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
       [run.budgetOf(e)],
     );
     const noSchema = () =>
-      run.note(`${describeEndpoint(e)} did not answer the introspection query (${ex.response ? `HTTP ${ex.status}` : (ex.error ?? 'no response')}): only its endpoint-wide GraphQL checks ran. Import its schema (SDL) to scan each operation.`);
+      run.problem(`${describeEndpoint(e)} did not answer the introspection query (${ex.response ? `HTTP ${ex.status}` : (ex.error ?? 'no response')}): only its endpoint-wide GraphQL checks ran. Import its schema (SDL) to scan each operation.`);
     if (!mayHoldSchema(ex)) {
       noSchema();
       continue;
@@ -47,7 +47,7 @@ export async function learnGraphqlOperations(run: ScanRun): Promise<void> {
       }
       operations = result.endpoints.map((op, i) => ({ ...op, id: `${e.id}~${i}`, security: e.security }));
     } catch (err) {
-      run.note(`${describeEndpoint(e)} answered introspection with a schema that could not be read (${(err as Error).message}).`);
+      run.problem(`${describeEndpoint(e)} answered introspection with a schema that could not be read (${(err as Error).message}).`);
       continue;
     }
     run.active.push(...operations);

@@ -127,11 +127,9 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
   if (setting === 'off') return;
   const operation = findSignupOperation(run.active, setting);
   if (!operation) {
-    run.note(
-      typeof setting === 'object'
-        ? `The sign-up operation ${setting.operation} is not among the scanned endpoints: the scan created no users.`
-        : 'No sign-up operation was found in the API (a POST that registers users with a password): the scan created no users, and the account checks that need them are skipped.',
-    );
+    // The operation the configuration names is missing: a problem; none found by the scan: information.
+    if (typeof setting === 'object') run.problem(`The sign-up operation ${setting.operation} is not among the scanned endpoints: the scan created no users.`);
+    else run.note('No sign-up operation was found in the API (a POST that registers users with a password): the scan created no users, and the account checks that need them are skipped.');
     return;
   }
   const primary = run.book.slot(1);
@@ -159,7 +157,7 @@ export async function startAccounts(run: ScanRun, config: ScanConfig): Promise<v
     if (run.book.slot(slot)) continue;
     const made = await run.accounts.create(`key ${slot}`);
     if ('error' in made) {
-      run.note(`The scan could not create a user for key ${slot}: ${made.error}.`);
+      run.problem(`The scan could not create a user for key ${slot}: ${made.error}.`);
       break;
     }
     run.book.assign(made.session, slot);

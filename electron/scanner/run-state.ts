@@ -22,6 +22,7 @@ import { generatePassword } from './passwords';
 import { Redactor } from './redact';
 import { ANONYMOUS_NAME } from '../../shared/identities';
 import type { CoverageReason } from '../../shared/coverage';
+import type { NoteKind } from '../../shared/scan-notes';
 import { CoverageLedger } from './coverage-ledger';
 import type { RequestAuth } from './http/exchange';
 import { operationLabel } from './probe-safety';
@@ -48,6 +49,8 @@ export class ScanRun {
   readonly controller = new AbortController();
   readonly redactor = new Redactor([]);
   readonly errors: string[] = [];
+  /** The notes among `errors` that are problems (shared/scan-notes.ts), not information. */
+  readonly problems = new Set<string>();
   readonly skipped: SkippedCheck[] = [];
   readonly failures = new Map<string, number>();
   private readonly heldBack = new Map<string, { operations: Set<string>; hint: string }>();
@@ -231,10 +234,19 @@ export class ScanRun {
     this.open.slow += lost.slow;
   }
 
-  /** A note in the scan's errors list (redacted, de-duplicated, bounded). */
-  note(message: string): void {
+  /**
+   * A note in the scan's errors list (redacted, de-duplicated, bounded): information by default; a
+   * problem when part of the scan did not happen as asked (a failure, a refusal, a limit reached).
+   */
+  note(message: string, kind: NoteKind = 'info'): void {
     const m = this.redactor.redact(message);
     if (this.errors.length < MAX_ERRORS && !this.errors.includes(m)) this.errors.push(m);
+    if (kind === 'problem' && this.errors.includes(m)) this.problems.add(m);
+  }
+
+  /** A note of something that went wrong: a problem, shown apart from the information. */
+  problem(message: string): void {
+    this.note(message, 'problem');
   }
 
   /**
@@ -323,7 +335,7 @@ export class ScanRun {
     for (const s of this.engine.slowOperations().filter((o) => o.alone)) {
       const e = this.active.find((x) => x.id === s.operation);
       if (!e) continue;
-      this.note(
+      this.problem(
         `${operationLabel(e)} took ${(s.ms / 1000).toFixed(1)} s to answer with nothing else in flight (past ${Math.round(this.engine.slowOperationMs / 1000)} s): the scan sent it no more ` +
           'requests, so that it would not hold the API (and every request queued behind it). The checks it kept from testing the operation are in the Coverage tab.',
       );
@@ -336,7 +348,7 @@ export class ScanRun {
         o.failed && `${o.failed} lost their connection`,
         o.slow && `${o.slow} were not sent to an operation that answers too slowly`,
       ].filter(Boolean);
-      this.note(
+      this.problem(
         `${o.checks.size} check${o.checks.size === 1 ? '' : 's'} could not conclude on ${o.tasks} operation${o.tasks === 1 ? '' : 's'}: requests they needed went unanswered${o.slow < o.timeout + o.throttled + o.failed + o.slow ? ' even after retries' : ''} (${parts.join(', ')}). ` +
           'The Coverage tab lists them as inconclusive; slow the scan down (--rps, --concurrency) or raise the request timeout, and scan again.',
       );
@@ -344,12 +356,15 @@ export class ScanRun {
     if (this.paceUnlisted) this.note(`The pace changed ${this.paceUnlisted} more time${this.paceUnlisted === 1 ? '' : 's'} than the notes above list.`);
     if (this.failures.size) {
       const parts = [...this.failures.entries()].map(([k, n]) => `${k}: ${n}`);
-      this.note(`Requests without a response: ${parts.join(', ')}.`);
+      this.problem(`Requests without a response: ${parts.join(', ')}.`);
     }
     for (const [reason, { operations, hint }] of this.heldBack) {
       const ops = [...operations];
       const list = ops.length > 6 ? `${ops.slice(0, 6).join(', ')} and ${ops.length - 6} more` : ops.join(', ');
       this.note(`Not sent, for the target's safety: ${reason}. Held back on ${ops.length} operation${ops.length === 1 ? '' : 's'} (${list}); ${hint}.`);
+    }
+    for (const s of this.book.sessions) {
+      if (s.failures) this.problem(`Logging in as ${s.name} failed ${s.failures} time${s.failures === 1 ? '' : 's'} during the scan (the Identities table counts them).`);
     }
     for (const s of this.book.sessions) {
       const next = s.credential?.refreshToken;
@@ -367,6 +382,7 @@ export class ScanRun {
       status,
       failureReason: failureReason ? this.redactor.redact(failureReason) : null,
       errors: this.errors,
+      problems: this.errors.filter((e) => this.problems.has(e)),
       skipped: this.skipped,
       progress: { ...this.progress },
       requestsByCheck: this.requestsByCheck,

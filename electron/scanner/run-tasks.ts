@@ -148,7 +148,7 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
     loginExchanges: (key) => run.book.slot(key)?.loginExchanges ?? [],
     identityName: (key) => run.book.labelOf(key),
     budgetLeft: (endpoint) => Math.min(checkBudget.left, engine.budget.left, ...(endpoint ?? task.endpoint ? [run.budgetOf((endpoint ?? task.endpoint)!).left] : [])),
-    note: (m) => run.note(m),
+    note: (m, kind) => run.note(m, kind),
     skip: (reason, code) => run.skip(task.check, reason, code, task.endpoints),
     holdBack: (reason, endpoint) => run.holdBack(endpoint ?? first, reason, CONSENT_HINT, task.check),
     slowOperations: () => engine.slowOperations(),
@@ -189,7 +189,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
       if (err instanceof BudgetExceededError) {
         if (err.budget === run.engine.budget && !scanBudgetSpent) {
           scanBudgetSpent = true;
-          run.note(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
+          run.problem(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
         }
         return;
       }
@@ -197,8 +197,8 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
         run.stop({ status: 'failed', message: `Scans for local APIs are disabled in this environment (${err.message}).` });
         throw new AbortedError();
       }
-      if (err instanceof OutOfScopeError) run.note(`Check "${task.check.title}"${where} tried a request outside the scan's scope (refused): ${err.url}`);
-      else run.note(`Check "${task.check.title}"${where} failed: ${(err as Error).message}`);
+      if (err instanceof OutOfScopeError) run.problem(`Check "${task.check.title}"${where} tried a request outside the scan's scope (refused): ${err.url}`);
+      else run.problem(`Check "${task.check.title}"${where} failed: ${(err as Error).message}`);
       run.sink.logger.warn('Check failed', { scan_id: run.job.scanId, check: task.check.id, endpoint: where, error: run.redactor.redact(String((err as Error)?.message ?? err)) });
     }
   };
@@ -247,7 +247,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
           } catch (err) {
             // The scan's budget can also run out outside a check's own loop (a shared baseline its coverage reads).
             if (err instanceof BudgetExceededError && err.budget === run.engine.budget) {
-              if (!scanBudgetSpent) run.note(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
+              if (!scanBudgetSpent) run.problem(`The scan's request budget (${run.engine.budget.limit} requests) ran out; the remaining checks did not run.`);
               scanBudgetSpent = true;
             } else {
               if (!(err instanceof AbortedError) && !run.signal.aborted) {

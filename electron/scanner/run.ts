@@ -134,7 +134,10 @@ export interface CreatedUserSecret extends CreatedUser {
 export interface ScanOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   failureReason: string | null;
+  /** The scan's notes, information and problems alike, in order. */
   errors: string[];
+  /** The notes among `errors` that are problems (shared/scan-notes.ts). */
+  problems: string[];
   skipped: SkippedCheck[];
   progress: ScanProgress;
   /** Requests each check sent itself (baselines and creates are not counted). */
@@ -238,7 +241,7 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     await listener.start();
     run.oob = listener;
   } catch (err) {
-    run.note(`The out-of-band listener could not start (${(err as Error).message}); the checks that need it are skipped.`);
+    run.problem(`The out-of-band listener could not start (${(err as Error).message}); the checks that need it are skipped.`);
   }
 
   // 3. The operations of GraphQL endpoints typed by hand, learnt by introspection.
@@ -263,6 +266,7 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     run.note(
       `${describeEndpoint(l.producer)} refused the scan's create for what its body lacked; from the answer the scan filled ${describeLearned(l.fields)}` +
         (l.created ? ' and then created its objects.' : ', but the create was still refused: objects of this kind could not be created.'),
+      l.created ? 'info' : 'problem',
     );
   }
   for (const e of run.active) {
@@ -286,6 +290,6 @@ function noteDeclaredObjects(run: ScanRun): void {
       continue;
     }
     const unmatched = unmatchedPaths(objects, run.active.map((e) => e.path));
-    if (unmatched.length) run.note(`No operation of the API is at ${unmatched.map((p) => `"${p}"`).join(', ')}, listed under objects: for ${s.name}: write each path as the spec does.`);
+    if (unmatched.length) run.problem(`No operation of the API is at ${unmatched.map((p) => `"${p}"`).join(', ')}, listed under objects: for ${s.name}: write each path as the spec does.`);
   }
 }

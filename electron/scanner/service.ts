@@ -205,11 +205,18 @@ function parseConfig(json: string): Partial<ScanConfig> {
   }
 }
 
+/** A problem found after the run (a result that could not be stored): a note, and one of the problems. */
+function problemNote(outcome: ScanOutcome, message: string): void {
+  outcome.errors.push(message);
+  outcome.problems.push(message);
+}
+
 function failedOutcome(reason: string): ScanOutcome {
   return {
     status: 'failed',
     failureReason: reason,
     errors: [],
+    problems: [],
     skipped: [],
     progress: { done: 0, total: 0, requestsSent: 0, findings: 0 },
     requestsByCheck: {},
@@ -287,6 +294,8 @@ export function createScanService(deps: ScanServiceDeps) {
           progress: { done: row.progress_done, total: row.progress_total },
           requests_sent: row.requests_sent,
           errors: notes.errors,
+          // Which notes are problems; absent on scans from before notes had kinds (their wording decides).
+          ...(notes.problems ? { problems: notes.problems } : {}),
           score: row.score,
           failure_reason: row.failure_reason,
           skipped_checks: notes.skipped_checks,
@@ -501,7 +510,7 @@ export function createScanService(deps: ScanServiceDeps) {
         if (outcome.traffic.dropped) outcome.errors.push(`The scan's traffic keeps its last ${outcome.traffic.entries} requests: the ${outcome.traffic.dropped} before them were dropped to stay within bounds.`);
       } catch (err) {
         logger.error('Could not store the traffic of a scan', { scan_id: scanId, error: (err as Error)?.message });
-        outcome.errors.push('The traffic of the scan could not be stored: it cannot be downloaded.');
+        problemNote(outcome, 'The traffic of the scan could not be stored: it cannot be downloaded.');
       }
     }
     // The users the scan registered stay on the target: their passwords are kept like scan keys, for those who may see the scan.
@@ -510,7 +519,7 @@ export function createScanService(deps: ScanServiceDeps) {
         await secrets.set(scanAccountsRef(scanId), JSON.stringify({ v: 1, users: outcome.createdUserSecrets } satisfies StoredCreatedUsers));
       } catch (err) {
         logger.error('Could not store the passwords of the users the scan registered', { scan_id: scanId, error: (err as Error)?.message });
-        outcome.errors.push('The passwords of the users the scan registered could not be stored: the users are listed without them.');
+        problemNote(outcome, 'The passwords of the users the scan registered could not be stored: the users are listed without them.');
       }
     }
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
@@ -520,6 +529,7 @@ export function createScanService(deps: ScanServiceDeps) {
       created_users: outcome.createdUsers,
       refreshes: outcome.refreshes,
       errors: outcome.errors,
+      problems: outcome.problems,
       skipped_checks: outcome.skipped,
       requests_by_check: outcome.requestsByCheck,
       checks_run: outcome.checksRun,

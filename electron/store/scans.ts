@@ -16,6 +16,8 @@ export type ScanRow = Selectable<ScansTable>;
 /** Run notes kept as JSON in scans.notes. */
 export interface ScanNotes {
   errors: string[];
+  /** The notes among `errors` that are problems (issue 31); absent on older scans. */
+  problems?: string[];
   skipped_checks: SkippedCheck[];
   /** The completed scan of the same API this one is compared with (trend, fixed findings). */
   previous_scan_id: string | null;
@@ -43,6 +45,7 @@ export function parseNotes(json: string): ScanNotes {
     const v = JSON.parse(json) as Partial<ScanNotes>;
     return {
       errors: Array.isArray(v.errors) ? v.errors : [],
+      ...(Array.isArray(v.problems) ? { problems: v.problems.filter((p): p is string => typeof p === 'string') } : {}),
       skipped_checks: Array.isArray(v.skipped_checks) ? v.skipped_checks : [],
       previous_scan_id: v.previous_scan_id ?? null,
       requests_by_check: v.requests_by_check && typeof v.requests_by_check === 'object' ? v.requests_by_check : {},

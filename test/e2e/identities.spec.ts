@@ -250,7 +250,9 @@ test('a scan created with two identities reports them verified, with the users i
 
   const card = page.locator(`[data-testid="api-card"][data-api-name="${API_NAME}"]`);
   await card.getByTestId('history-button').click();
-  await page.getByTestId('view-report').first().click();
+  // View Report opens the scan's page; who the scan spoke as is under About this scan.
+  await page.getByTestId('open-scan-page').first().click();
+  await page.getByTestId('scan-tab-about').click();
   const report = page.getByTestId('report-identities');
   await expect(report).toBeVisible();
   const row = (name: string) => report.locator(`[data-testid="report-identity"][data-identity-name="${name}"]`);
@@ -270,14 +272,14 @@ test('a scan created with two identities reports them verified, with the users i
   await expect(passwords).toHaveCount(0);
   await expect(report.getByTestId('report-refreshes')).toContainText('during the scan');
 
-  // The report with its identity table, light then dark (the app follows the system theme).
+  // The scan's About tab with its identity table, light then dark (the app follows the system theme).
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
     await expectNoSeriousViolations(page);
     await report.screenshot({ path: `test-results/screenshots/report-identities-${theme}.png` });
-    await shoot(page, `modal-report-identities-${theme}`, false);
+    await shoot(page, `scan-about-identities-${theme}`, false);
   }
 });
 

@@ -233,23 +233,23 @@ test('the API management journey, from import to delete, for an owner and a shar
   await expect(pageA.getByTestId('api-card').first()).toHaveAttribute('data-api-name', API_NAME);
 
   // ---------------------------------------------------------------- history, report, downloads
+  const apiId = await card(pageA).getAttribute('data-api-id');
   await card(pageA).getByTestId('history-button').click();
   const history = pageA.getByTestId('history-modal');
   await expect(history.getByTestId('history-row')).toHaveCount(1);
-  await history.getByTestId('view-report').click();
-  const report = pageA.getByTestId('report-modal');
-  await expect(report.getByTestId('finding').first()).toBeVisible();
-  await expect(report.getByTestId('report-duration')).toHaveText(/^\d+\.\d{2} s$/);
-  await expect(report.getByTestId('severity-high-count')).not.toHaveText('0');
-  const first = report.getByTestId('finding').first();
-  await first.locator('summary').click();
-  await expect(first.getByTestId('finding-evidence')).toContainText('Method: ');
-  await expect(first.getByTestId('finding-evidence')).toContainText('Path: ');
-  await expect(first.getByTestId('finding-curl')).toContainText('curl ');
-  // Keys never reach the report.
-  expect(await report.textContent()).not.toContain(t.users.alice.key);
+  // View Report opens the scan's page: its findings, the report downloads and, under About, the duration.
+  await history.getByTestId('open-scan-page').click();
+  await expect(pageA).toHaveURL(/\/scans\/[\w-]+(\?|$)/);
+  await expect(pageA.getByTestId('finding-row').first()).toBeVisible();
+  await expect(pageA.getByTestId('filter-severity').locator('option[value="high"]')).not.toHaveText('High (0)');
+  await expect(pageA.getByTestId('detail-evidence')).toContainText('Method: ');
+  await expect(pageA.getByTestId('detail-evidence')).toContainText('Path: ');
+  await expect(pageA.getByTestId('detail-curl')).toContainText('curl ');
+  await pageA.getByTestId('scan-tab-about').click();
+  await expect(pageA.getByTestId('scan-about-duration')).toHaveText(/^\d+\.\d{2} s$/);
+  // Keys never reach the page.
+  expect(await pageA.getByTestId('scan-page').textContent()).not.toContain(t.users.alice.key);
 
-  const apiId = await card(pageA).getAttribute('data-api-id');
   const completedAt = await pageA.evaluate(async (id) => {
     const token = localStorage.getItem('authToken');
     const res = await fetch(`/api/scan/list?api_id=${id}`, { headers: { authorization: `Bearer ${token}` } });
@@ -257,15 +257,15 @@ test('the API management journey, from import to delete, for an owner and a shar
     return body.data.scans.find((s) => s.status === 'completed')!.completed_at!;
   }, apiId);
   for (const type of ['executive', 'technical'] as const) {
-    const [download] = await Promise.all([pageA.waitForEvent('download'), report.getByTestId(`download-${type}`).click()]);
+    if (!(await pageA.getByTestId(`download-${type}`).isVisible())) await pageA.getByTestId('reports-menu').locator('summary').click();
+    const [download] = await Promise.all([pageA.waitForEvent('download'), pageA.getByTestId(`download-${type}`).click()]);
     expect(download.suggestedFilename()).toBe(reportFilename(API_NAME, type, new Date(completedAt), TIME_ZONE));
     const file = await download.path();
     expect(fs.readFileSync(file).subarray(0, 4).toString('latin1')).toBe('%PDF');
-    await expect(report.getByTestId('report-message')).toHaveText(API_MESSAGES.reportDownloaded);
+    await expect(pageA.getByTestId('notice-text')).toHaveText(API_MESSAGES.reportDownloaded);
   }
-  await report.getByTestId('report-back').click();
-  await expect(history).toBeVisible();
-  await history.getByTestId('modal-close').click();
+  await pageA.getByTestId('scan-back').click();
+  await expect(card(pageA)).toBeVisible();
 
   // ---------------------------------------------------------------- schedule
   const schedule = pageA.getByTestId('schedule-modal');

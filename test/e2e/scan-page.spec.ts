@@ -223,7 +223,7 @@ test.describe('with real scans', () => {
     await expect(page.getByTestId('finding-row').first()).toBeFocused();
   });
 
-  test('links: History, the report, the card and the dashboard open the scan page', async ({ page, request }) => {
+  test('links: History, the card and the dashboard open the scan page', async ({ page, request }) => {
     await signInByStorage(page, request, data.owner);
     await page.goto('/manage-apis');
     const card = page.locator('[data-testid="api-card"][data-api-name="Acme Shop API"]');
@@ -236,16 +236,37 @@ test.describe('with real scans', () => {
     await page.locator(`[data-testid="history-row"][data-scan-id="${data.firstScan}"]`).getByTestId('open-scan-page').click();
     await expect(page).toHaveURL(new RegExp(`/scans/${data.firstScan}(\\?|$)`));
 
+    // History's View Report is the scan page: a link, no dialog in between.
     await page.goto('/manage-apis');
     await card.getByTestId('history-button').click();
-    await page.locator(`[data-testid="history-row"][data-scan-id="${data.secondScan}"]`).getByTestId('view-report').click();
-    await page.getByTestId('report-open-page').click();
+    const view = page.locator(`[data-testid="history-row"][data-scan-id="${data.secondScan}"]`).getByTestId('open-scan-page');
+    await expect(view).toHaveText('View Report');
+    await view.click();
     await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
-    await expect(page.getByTestId('report-modal')).toHaveCount(0);
+    await expect(page.getByTestId('history-modal')).toHaveCount(0);
 
     await page.goto('/dashboard');
     await page.getByTestId('recent-scan-link').first().click();
     await expect(page).toHaveURL(new RegExp(`/scans/${data.secondScan}(\\?|$)`));
+  });
+
+  test('a real finding whose fix has code spans shows them as code; the About tab keeps information apart from problems', async ({ page, request }) => {
+    const { token } = await apiLogin(request, data.owner);
+    const details = await postAs<{ results: { results: { id: string; recommendation: string }[]; scan_info: { errors: string[]; problems?: string[] } } }>(request, token, '/api/scan/details', { scan_id: data.secondScan });
+    // The checks write code spans in their fixes (`X-Content-Type-Options: nosniff`); the target lacks that header.
+    const withCode = details.results.results.find((f) => /`[^`]+`/.test(f.recommendation));
+    expect(withCode, 'a finding whose fix has a code span').toBeTruthy();
+    // A new scan records which notes are problems: none on this clean run.
+    expect(details.results.scan_info.problems).toEqual([]);
+    await signInByStorage(page, request, data.owner);
+    await page.goto(`/scans/${data.secondScan}?finding=${withCode!.id}`);
+    const fix = page.getByTestId('detail-fix');
+    await expect(fix.locator('code').first()).toBeVisible();
+    await expect(fix).not.toContainText('`');
+    await page.getByTestId('scan-tab-about').click();
+    await expect(page.getByTestId('scan-info-notes')).toContainText('security scheme');
+    await expect(page.getByTestId('scan-problems')).toHaveCount(0);
+    await expect(page.getByTestId('scan-tab-about-problems')).toHaveCount(0);
   });
 
   test('a link keeps the filters and the open finding; the page has the reports, who the scan spoke as, and Scan again', async ({ page, request }) => {

@@ -223,6 +223,10 @@ describe('budget and progress', () => {
     expect(target.requests.length).toBeLessThanOrEqual(15);
     expect(d.results.scan_info.requests_sent).toBe(target.requests.length);
     expect(d.results.scan_info.errors.join(' ')).toMatch(/request budget \(15 requests\) ran out/);
+    // Stored with its kind: the budget note is one of the scan's problems, the others are information.
+    const problems = d.results.scan_info.problems ?? [];
+    expect(problems.some((p) => /request budget \(15 requests\) ran out/.test(p))).toBe(true);
+    expect(problems.every((p) => d.results.scan_info.errors.includes(p))).toBe(true);
   });
 
   it('reports progress and the end as events', async () => {
@@ -303,6 +307,60 @@ describe('identities and cross-user checks', () => {
     expect(same.status).toBe('failed');
     expect(same.failureReason).toBe('Key 1 and key 2 are the same user (the same key value). Each identity needs its own account: give key 2 another user\'s credential, or leave it empty.');
     expect(same.progress.done).toBe(0);
+  });
+});
+
+describe('notes: problems apart from information (issue 31)', () => {
+  const check = (id: string, run: Parameters<typeof defineCheck>[0]['run']) =>
+    defineCheck({
+      id,
+      title: `Notes probe ${id}`,
+      flag: 'SEC_MISC',
+      owasp: 'API8:2023',
+      cwe: 'CWE-16',
+      confidence: 'low',
+      cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N',
+      kind: 'passive',
+      safety: 'safe',
+      scope: 'api',
+      budget: 0,
+      description: 'Leaves notes; reports nothing.',
+      remediation: 'Nothing to fix: this check only notes.',
+      references: ['https://owasp.org/API-Security/'],
+      appliesTo: () => true,
+      run,
+    });
+
+  it('a note is information unless the scan says it is a problem; a check that throws is a problem', async () => {
+    const target = await startMiniApi();
+    cleanups.push(() => target.close());
+    const noting = check('api8-notes-probe', async function* (ctx) {
+      ctx.note('The probe looked and chose not to test.');
+      ctx.note('The probe could not put the record back (HTTP 500).', 'problem');
+      yield* [] as FindingDraft[];
+    });
+    const throwing = check('api8-notes-thrower', async function* () {
+      yield* [] as FindingDraft[];
+      throw new Error('boom');
+    });
+    const out = await runScan(
+      {
+        scanId: '00000000-0000-4000-8000-00000000abce',
+        api: { id: 'a', name: 'mini', baseUrl: target.url, security: BEARER_SECURITY },
+        endpoints: miniApiEndpoints().map((e, i) => ({ ...e, id: `e${i}` })),
+        keys: { 1: target.users.alice.token, 2: target.users.bob.token },
+        engine: { concurrency: 4, rps: 0, timeoutMs: 5000, retries: 0, maxBodyBytes: 1 << 20, maxRequestsPerScan: 1000, maxRequestsPerEndpoint: 100, tlsVerify: true, allowLocal: true },
+        options: { lowerPrivilegeKey: 2, allowExistingObjects: false },
+        checks: [noting, throwing],
+        signal: new AbortController().signal,
+      },
+      { logger: createMemoryLogger(), progress: () => undefined, finding: async () => true },
+    );
+    expect(out.status).toBe('completed');
+    expect(out.errors).toEqual(expect.arrayContaining(['The probe looked and chose not to test.', 'The probe could not put the record back (HTTP 500).', 'Check "Notes probe api8-notes-thrower" failed: boom']));
+    expect([...out.problems].sort()).toEqual(['Check "Notes probe api8-notes-thrower" failed: boom', 'The probe could not put the record back (HTTP 500).']);
+    // Every problem is one of the notes, in the notes' order.
+    expect(out.errors.filter((e) => out.problems.includes(e))).toEqual(out.problems);
   });
 });
 

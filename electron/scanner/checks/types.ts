@@ -5,6 +5,7 @@
 import type { ForgeRecipe } from '../jwt-forge';
 import type { Confidence, Flag } from '../../../shared/constants';
 import type { CoverageReason } from '../../../shared/coverage';
+import type { NoteKind } from '../../../shared/scan-notes';
 import type { ApiSecurity, Endpoint } from '../../../shared/contract';
 import type { AuthSpec } from '../identities/placement';
 import type { BaselineMode } from '../baselines';
@@ -244,8 +245,8 @@ export interface CheckContext {
   identityName(key: KeyNumber): string;
   /** Requests this check may still send here. */
   budgetLeft(endpoint?: Endpoint): number;
-  /** A note in the scan's errors list (redacted). */
-  note(message: string): void;
+  /** A note in the scan's errors list (redacted): information unless `kind` says it is a problem (the check left something broken). */
+  note(message: string, kind?: NoteKind): void;
   /**
    * The check did not send some probes to this operation (default: the endpoint under test) because of
    * the safety rule (probe-safety.ts): the reason, and what the user can do, end up in one scan note.

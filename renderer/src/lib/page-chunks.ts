@@ -5,6 +5,13 @@
 
 export const loadScanPage = () => import('../pages/scan/ScanPage');
 
+/**
+ * The Markdown renderer of a finding's texts (react-markdown and its parser, larger than the rest of the
+ * scan page together): its own chunk, fetched once the scan page is idle, so the page's first rows never
+ * wait for it.
+ */
+export const loadMarkdown = () => import('../components/Markdown');
+
 /** Runs `load` when the browser is idle (or after a short delay where idle callbacks do not exist). */
 export function preloadWhenIdle(load: () => Promise<unknown>): () => void {
   const run = () => void load().catch(() => undefined);

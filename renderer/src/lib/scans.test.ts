@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding, ScanSummary } from '../../../shared/contract';
-import { completedHistory, orderFindings, paginate, scanHistory, scanToOpen, severityCounts } from './scans';
+import type { ScanSummary } from '../../../shared/contract';
+import { completedHistory, paginate, scanHistory, scanToOpen } from './scans';
 
 const scan = (id: string, status: ScanSummary['status'], completed_at: string | null) => ({ id, status, completed_at }) as ScanSummary;
-const finding = (id: string, severity: string, cvss_score: number) => ({ id, severity, cvss_score }) as unknown as Finding;
 
 describe('the scan "Latest scan" opens', () => {
   it('is the one running now, else the newest completed, else none', () => {
@@ -16,7 +15,7 @@ describe('the scan "Latest scan" opens', () => {
   });
 });
 
-describe('scan history and report rules', () => {
+describe('scan history rules', () => {
   it('history keeps completed scans with completed_at, newest first', () => {
     const list = completedHistory([
       scan('old', 'completed', '2026-01-01T00:00:00Z'),
@@ -40,20 +39,6 @@ describe('scan history and report rules', () => {
       scan('draft', 'created', null),
     ]);
     expect(list.map((s) => s.id)).toEqual(['failed', 'new', 'cancelled', 'old']);
-  });
-
-  it('findings go high to info, unknown severities with info, then by CVSS', () => {
-    const ordered = orderFindings([finding('a', 'low', 3), finding('b', 'critical', 9.8), finding('c', 'high', 7), finding('d', 'high', 8.1), finding('e', 'medium', 5)]);
-    expect(ordered.map((f) => f.id)).toEqual(['d', 'c', 'e', 'a', 'b']);
-  });
-
-  it('counts findings per bucket', () => {
-    expect(severityCounts([{ severity: 'HIGH' }, { severity: 'medium' }, { severity: 'weird' }, { severity: 'info' }] as Finding[])).toEqual({
-      high: 1,
-      medium: 1,
-      low: 0,
-      info: 2,
-    });
   });
 
   it('pages by the page size and clamps the page', () => {

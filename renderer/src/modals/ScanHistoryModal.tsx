@@ -1,6 +1,6 @@
 // Scan History (spec sections 2, 9; issue 17 item 3): completed scans with a completion time, and next
-// to them failed and cancelled scans with their reason, newest first; each opens its scan page, a
-// completed one its report too.
+// to them failed and cancelled scans with their reason, newest first; each links to its scan page, where
+// the report is (View Report; the report modal became the page, issue 31 item 1).
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
@@ -18,15 +18,7 @@ import { reasonOf } from './shared';
 
 type Load = Loadable<{ scans: ScanSummary[] }>;
 
-export function ScanHistoryModal({
-  api,
-  onClose,
-  onOpenReport,
-}: {
-  api: ApiSummary;
-  onClose(): void;
-  onOpenReport(scanId: string): void;
-}): ReactElement {
+export function ScanHistoryModal({ api, onClose }: { api: ApiSummary; onClose(): void }): ReactElement {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   useEffect(() => {
     const auth = currentAuth();
@@ -108,13 +100,9 @@ export function ScanHistoryModal({
                     <td className="num">{s.score ?? '—'}</td>
                     <td className="num">{s.vulnerabilities}</td>
                     <td className="num history-actions">
-                      <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
+                      <Link to={`/scans/${s.id}`} className="button button-secondary button-small" data-testid="open-scan-page">
                         <Icon name="fileText" size={14} />
                         View Report
-                      </button>
-                      <Link to={`/scans/${s.id}`} className="button button-ghost button-small" data-testid="open-scan-page">
-                        <Icon name="list" size={14} />
-                        Scan page
                       </Link>
                     </td>
                   </tr>

@@ -215,7 +215,7 @@ export const massAssignment = defineCheck({
     // Put the caller's own record back (a /me-like account is not an object the scan created).
     if (target.restore && Object.keys(restoreValues).length && ctx.budgetLeft() > 0) {
       const undo = await ctx.sendPrepared(mutate(target.request, { bodyValue: { ...(target.request.bodyValue as Json), ...restoreValues } }), asKey(1));
-      if (!undo.ok) ctx.note(`${describeEndpoint(ep)}: could not restore ${Object.keys(restoreValues).join(', ')} after the mass-assignment test (HTTP ${undo.status}).`);
+      if (!undo.ok) ctx.note(`${describeEndpoint(ep)}: could not restore ${Object.keys(restoreValues).join(', ')} after the mass-assignment test (HTTP ${undo.status}).`, 'problem');
     }
     const privileged = stuck.some((s) => PRIVILEGED_NAME.test(s.name));
     const list = stuck.map((s) => `${s.name}: ${JSON.stringify(s.before)} -> ${JSON.stringify(s.sent)}`);

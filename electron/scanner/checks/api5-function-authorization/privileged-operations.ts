@@ -196,7 +196,7 @@ export const bflaMethodSwap = defineCheck({
       if (!after.ok || !after.body.includes(value)) continue;
       if (!hasParams && ctx.budgetLeft() > 0) {
         const undo = await ctx.sendPrepared(mutate(request, { method, bodyValue: method === 'PUT' ? current : { [field]: current[field] }, headers: { 'content-type': 'application/json' } }), asKey(1));
-        if (!undo.ok) ctx.note(`${describeEndpoint(ep)}: could not restore ${field} after the method-swap test (HTTP ${undo.status}).`);
+        if (!undo.ok) ctx.note(`${describeEndpoint(ep)}: could not restore ${field} after the method-swap test (HTTP ${undo.status}).`, 'problem');
       }
       yield swapFinding(ctx, method, declared, `changed ${field} (the re-read shows "${value}")`, [before, attack, after]);
     }

@@ -97,7 +97,7 @@ export const GUIDES: Guide[] = [
           </li>
           <li>
             The card&apos;s <strong>Latest scan</strong> opens its page any time; <strong>History</strong> lists every scan,
-            each with <strong>View Report</strong> and <strong>Scan page</strong>.
+            and its <strong>View Report</strong> opens that scan&apos;s page.
           </li>
         </ol>
         <p className="muted">{SCAN_MESSAGES.demoHint}</p>
@@ -201,8 +201,12 @@ export const GUIDES: Guide[] = [
             browser&apos;s network panel. <strong>Export triage</strong> saves the triage marks for the CLI.
           </li>
           <li>
-            <strong>View Report</strong> in History opens the report ({PAGE_SIZES.reportModal} findings per page) with
-            the executive and technical PDFs and the JSON, SARIF, JUnit and HTML exports.
+            <strong>Reports</strong> has the executive and technical PDFs and the JSON, SARIF, JUnit and HTML exports.
+          </li>
+          <li>
+            <strong>About this scan</strong> shows its problems first (a login or a check that failed, a budget that ran
+            out, a request the scope guard refused), then who it spoke as, how long it ran, the checks it skipped and
+            its other notes.
           </li>
         </ul>
       </>
@@ -276,8 +280,8 @@ export const GUIDES: Guide[] = [
         <h2>Users the scan registers</h2>
         <p>
           On a local target the scan registers its own test users by default (signup auto), so one identity is enough
-          for the cross-user checks. Their passwords are shown in the scan&apos;s report (View Report) to whoever may see the
-          scan.
+          for the cross-user checks. Their passwords are shown on the scan&apos;s page (About this scan) to whoever may see
+          the scan.
         </p>
         <h2>The same in YAML</h2>
         <p>

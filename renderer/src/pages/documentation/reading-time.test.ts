@@ -56,7 +56,7 @@ describe('the guides describe today\'s product', () => {
     expect(text('triage')).toMatch(/False positive[\s\S]*Accepted risk[\s\S]*--baseline/);
     expect(text('coverage')).toMatch(/Not reached[\s\S]*Only 4xx[\s\S]*--min-coverage/);
     expect(text('cli')).toMatch(/--config[\s\S]*--fail-on[\s\S]*--baseline[\s\S]*--format/);
-    // The report modal is reached from History; "View Report" alone no longer stands for reading a scan.
+    // History's "View Report" opens the scan page; "Latest scan" on the card does too.
     expect(text('first-scan')).toContain('Latest scan');
   });
 });

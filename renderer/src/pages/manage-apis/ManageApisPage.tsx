@@ -18,7 +18,6 @@ import { ImportModal } from '../../modals/ImportModal';
 import { ManageOwnerModal } from '../../modals/ManageOwnerModal';
 import { ManageSharedModal } from '../../modals/ManageSharedModal';
 import { ScanHistoryModal } from '../../modals/ScanHistoryModal';
-import { ScanReportModal } from '../../modals/ScanReportModal';
 import { ScheduleModal } from '../../modals/ScheduleModal';
 import { ShareModal } from '../../modals/ShareModal';
 import { apisStore, useApisStore } from '../../stores/useApisStore';
@@ -33,7 +32,6 @@ export type ModalState =
   | { kind: 'configure-scan'; api: ApiSummary }
   | { kind: 'flags'; api: ApiSummary; scanId: string; profile: string }
   | { kind: 'history'; api: ApiSummary }
-  | { kind: 'report'; api: ApiSummary; scanId: string; fromHistory: boolean }
   | { kind: 'edit'; api: ApiSummary }
   | { kind: 'schedule'; api: ApiSummary }
   | { kind: 'share'; api: ApiSummary }
@@ -221,17 +219,7 @@ export default function ManageApisPage(): ReactElement {
         />
       )}
       {modal?.kind === 'flags' && <ConfigureFlagsModal api={modal.api} scanId={modal.scanId} profile={modal.profile} onClose={close} />}
-      {modal?.kind === 'history' && (
-        <ScanHistoryModal api={modal.api} onClose={close} onOpenReport={(scanId) => setModal({ kind: 'report', api: modal.api, scanId, fromHistory: true })} />
-      )}
-      {modal?.kind === 'report' && (
-        <ScanReportModal
-          api={modal.api}
-          scanId={modal.scanId}
-          onClose={close}
-          onBack={modal.fromHistory ? () => setModal({ kind: 'history', api: modal.api }) : undefined}
-        />
-      )}
+      {modal?.kind === 'history' && <ScanHistoryModal api={modal.api} onClose={close} />}
       {modal?.kind === 'edit' && <EditApiModal api={modal.api} onClose={close} onSaved={reload} />}
       {modal?.kind === 'schedule' && <ScheduleModal api={modal.api} onClose={close} />}
       {modal?.kind === 'share' && <ShareModal api={modal.api} onClose={close} />}

@@ -1,12 +1,14 @@
 // The scan page's detail pane (issue 17): one finding's severity, endpoint, description, evidence
 // exchanges, curl sequence (with a copy button), CVSS vector and score, CWE, fix, references and triage;
 // for a GraphQL finding, its operation, query and variables. The head, facts and triage come from the
-// list's brief at once; the long texts from the whole finding, read when the finding is opened.
+// list's brief at once; the long texts from the whole finding, read when the finding is opened. The fix
+// is Markdown (components/Markdown.tsx); the description, which quotes the API, shows only its code spans.
 
-import { forwardRef, type ReactElement } from 'react';
+import { forwardRef, lazy, Suspense, type ReactElement } from 'react';
 import type { Finding, FindingBrief } from '../../../../shared/contract';
 import { FINDING_MESSAGES } from '../../../../shared/messages';
 import { Alert } from '../../components/Alert';
+import { CodeSpans } from '../../components/CodeSpans';
 import { Spinner } from '../../components/Spinner';
 import type { OpenedFinding } from '../../stores/useOpenedFindingStore';
 import { curlVariablesLine } from '../../../../shared/curl-variables';
@@ -14,6 +16,7 @@ import { severityBucket, severityText } from '../../../../shared/display';
 import { capitalize } from '../../lib/format';
 import { FindingGraphqlSection, kindOfOperation, OperationBadge } from '../../modals/graphql-parts';
 import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
+import { loadMarkdown } from '../../lib/page-chunks';
 import { noticeStore } from '../../stores/useNoticeStore';
 import { categoryLabel } from './findings-view';
 import { TriagePanel } from './TriagePanel';
@@ -37,6 +40,23 @@ interface FindingDetailProps {
   canTriage: boolean;
 }
 
+const Markdown = lazy(() => loadMarkdown().then((m) => ({ default: m.Markdown })));
+
+/** A text as Markdown; the plain text for the moment the renderer's chunk is still on its way. */
+function MarkdownText({ text, testId }: { text: string; testId: string }): ReactElement {
+  return (
+    <Suspense
+      fallback={
+        <div className="markdown" data-testid={testId}>
+          <p>{text}</p>
+        </div>
+      }
+    >
+      <Markdown text={text} testId={testId} />
+    </Suspense>
+  );
+}
+
 /** The long texts of the finding: description, GraphQL request, evidence, curl, fix and references. */
 function FindingTexts({ whole }: { whole: Finding }): ReactElement {
   const variables = whole.curl ? curlVariablesLine(whole.curl) : null;
@@ -44,7 +64,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
     <>
       <section>
         <h3>Description</h3>
-        <p data-testid="detail-description">{whole.description}</p>
+        <CodeSpans text={whole.description} testId="detail-description" />
       </section>
       {whole.graphql && <FindingGraphqlSection graphql={whole.graphql} testId="detail-graphql" onCopied={onCopied} />}
       {whole.evidence && <CodeBlock title="Evidence" text={whole.evidence} testId="detail-evidence" onCopied={onCopied} />}
@@ -52,7 +72,7 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
       {variables && <p className="muted small" data-testid="curl-variables">{variables}</p>}
       <section>
         <h3>Fix</h3>
-        <p data-testid="detail-fix">{whole.recommendation}</p>
+        <MarkdownText text={whole.recommendation} testId="detail-fix" />
       </section>
       {whole.references?.length > 0 && (
         <section>

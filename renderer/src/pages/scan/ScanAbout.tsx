@@ -1,17 +1,19 @@
 // What a scan was, apart from its findings (issue 31 item 1): the report downloads, who the scan spoke
 // as (identities, users it created, renewals), the checks it skipped and its notes, its seed and write
-// policy. The scan page's "About this scan" tab shows them; the history's report modal shares the parts.
+// policy. The scan page's "About this scan" tab shows them, its problems apart from its information; the
+// Reports menu uses the downloads.
 
 import { useState, type ReactElement } from 'react';
 import type { PdfReportType, ReportType } from '../../../../shared/constants';
 import type { CreatedUserReport, CreatedUserWithPassword, ScanInfo } from '../../../../shared/contract';
-import { reportFileName } from '../../../../shared/display';
+import { formatDurationSeconds, reportFileName } from '../../../../shared/display';
+import { splitNotes } from '../../../../shared/scan-notes';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../../shared/messages';
 import { downloadReport, saveBlob } from '../../api/reports';
 import { scanCreatedUsers } from '../../api/scans';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
-import { capitalize } from '../../lib/format';
+import { capitalize, when } from '../../lib/format';
 import { reasonOf } from '../../modals/shared';
 import { currentAuth } from '../../stores/useAuthStore';
 
@@ -190,15 +192,56 @@ export function ScanIdentities({ info, scanId }: { info: ScanInfo; scanId: strin
 }
 
 
-/** The scan page's "About this scan" tab: identities, skipped checks, notes, write policy, seed and requests. */
+/** A scan's notes of one kind: problems stand out (first, in a warning box), information reads as a plain list. */
+function NoteList({ kind, notes }: { kind: 'problems' | 'info'; notes: string[] }): ReactElement | null {
+  if (!notes.length) return null;
+  const problems = kind === 'problems';
+  return (
+    <section className={`scan-notes scan-notes-${kind}`} aria-labelledby={`scan-about-${kind}`} data-testid={problems ? 'scan-problems' : 'scan-info-notes'}>
+      <h3 id={`scan-about-${kind}`}>
+        {problems && <Icon name="alert" size={16} />}
+        {problems ? 'Problems' : 'Information'} ({notes.length})
+      </h3>
+      {problems && <p className="small scan-notes-lead">Parts of the scan did not run as asked; its results may miss what they would have found.</p>}
+      <ul className="small" data-testid={problems ? 'scan-problem-notes' : 'scan-notes'}>
+        {notes.map((n, i) => (
+          <li key={`${i}-${n}`} data-testid={problems ? 'scan-problem' : 'scan-note'}>
+            {n}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The scan page's "About this scan" tab: its problems first, then identities, when and how it ran
+ * (times, duration in seconds with 2 decimals as the spec's report had it, requests, write policy, seed),
+ * skipped checks and the informational notes.
+ */
 export function ScanAbout({ info, scanId }: { info: ScanInfo; scanId: string }): ReactElement {
   const skipped = info.skipped_checks ?? [];
-  const notes = info.errors ?? [];
+  const notes = splitNotes(info.errors ?? [], info.problems);
   return (
     <div className="scan-about" data-testid="scan-about">
+      <NoteList kind="problems" notes={notes.problems} />
       <ScanIdentities info={info} scanId={scanId} />
       <section aria-labelledby="scan-about-policy">
         <h3 id="scan-about-policy">How the scan ran</h3>
+        <dl className="report-facts scan-about-times" data-testid="scan-about-times">
+          <div>
+            <dt>Started</dt>
+            <dd>{when(info.started_at)}</dd>
+          </div>
+          <div>
+            <dt>Completed</dt>
+            <dd>{when(info.completed_at)}</dd>
+          </div>
+          <div>
+            <dt>Duration</dt>
+            <dd data-testid="scan-about-duration">{formatDurationSeconds(info.started_at, info.completed_at)} s</dd>
+          </div>
+        </dl>
         <ul className="small" style={{ paddingLeft: 20 }}>
           <li data-testid="scan-about-requests">{info.requests_sent} requests sent.</li>
           <li data-testid="scan-about-writes">
@@ -226,16 +269,7 @@ export function ScanAbout({ info, scanId }: { info: ScanInfo; scanId: string }):
           </ul>
         </section>
       )}
-      {notes.length > 0 && (
-        <section aria-labelledby="scan-about-notes">
-          <h3 id="scan-about-notes">Notes ({notes.length})</h3>
-          <ul className="small" data-testid="scan-notes" style={{ paddingLeft: 20 }}>
-            {notes.map((n, i) => (
-              <li key={`${i}-${n}`}>{n}</li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <NoteList kind="info" notes={notes.info} />
     </div>
   );
 }

@@ -15,10 +15,12 @@ import { downloadTraffic, saveBlob } from '../../api/reports';
 import { cancelScan } from '../../api/scans';
 import { trafficFileName } from '../../../../shared/display';
 import { SCAN_TRAFFIC_MESSAGES } from '../../../../shared/scan-traffic';
+import { splitNotes } from '../../../../shared/scan-notes';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { capitalize, when } from '../../lib/format';
+import { loadMarkdown, preloadWhenIdle } from '../../lib/page-chunks';
 import { reasonOf } from '../../modals/shared';
 import { apisStore, useApisStore } from '../../stores/useApisStore';
 import { currentAuth } from '../../stores/useAuthStore';
@@ -141,7 +143,10 @@ export default function ScanPage(): ReactElement {
     if (apisStore.getState().status === 'idle') void apisStore.getState().load();
   }, []);
 
+
   const ready = status === 'ready' && loadedId === scanId && !!details;
+  // The detail pane's Markdown renderer, once the scan's rows are there: never in the way of the first ones.
+  useEffect(() => (ready ? preloadWhenIdle(loadMarkdown) : undefined), [ready]);
   const api = details ? apis.find((a) => a.id === details.api_id) : undefined;
 
   // The address follows what the list shows and the open finding (replacing, not adding, history entries),
@@ -351,6 +356,8 @@ export default function ScanPage(): ReactElement {
   const stopped = details?.status === 'failed' || details?.status === 'cancelled';
   const setAside = facets.triage.false_positive + facets.triage.accepted_risk + facets.triage.fixed;
   const total = findings.length;
+  // The About tab says how many problems the scan ran into, so they are not missed.
+  const problemCount = useMemo(() => (info ? splitNotes(info.errors ?? [], info.problems).problems.length : 0), [info]);
 
   return (
     <div className="scan-page" data-testid="scan-page">
@@ -486,6 +493,12 @@ export default function ScanPage(): ReactElement {
                 data-testid={`scan-tab-${t.id}`}
               >
                 {t.label}
+                {t.id === 'about' && problemCount > 0 && (
+                  <span className="tab-count" data-testid="scan-tab-about-problems">
+                    {problemCount}
+                    <span className="sr-only"> {problemCount === 1 ? 'problem' : 'problems'}</span>
+                  </span>
+                )}
               </button>
             ))}
           </div>
