@@ -42,18 +42,29 @@ describe('scan history and report rules', () => {
     expect(list.map((s) => s.id)).toEqual(['failed', 'new', 'cancelled', 'old']);
   });
 
-  it('findings go high to info, unknown severities with info, then by CVSS', () => {
-    const ordered = orderFindings([finding('a', 'low', 3), finding('b', 'critical', 9.8), finding('c', 'high', 7), finding('d', 'high', 8.1), finding('e', 'medium', 5)]);
-    expect(ordered.map((f) => f.id)).toEqual(['d', 'c', 'e', 'a', 'b']);
+  it('findings go critical to info, unknown severities with info, then by CVSS', () => {
+    const ordered = orderFindings([
+      finding('a', 'low', 3),
+      finding('b', 'critical', 9.8),
+      finding('c', 'high', 7),
+      finding('d', 'high', 8.1),
+      finding('e', 'medium', 5),
+      finding('f', 'high', 9.1),
+    ]);
+    // A "critical" severity string is no bucket (spec section 9): info; a high finding of CVSS 9.1 is critical.
+    expect(ordered.map((f) => f.id)).toEqual(['f', 'd', 'c', 'e', 'a', 'b']);
   });
 
-  it('counts findings per bucket', () => {
-    expect(severityCounts([{ severity: 'HIGH' }, { severity: 'medium' }, { severity: 'weird' }, { severity: 'info' }] as Finding[])).toEqual({
-      high: 1,
-      medium: 1,
-      low: 0,
-      info: 2,
-    });
+  it('counts findings per level, critical apart from high', () => {
+    expect(
+      severityCounts([
+        { severity: 'HIGH', cvss_score: 7.5 },
+        { severity: 'high', cvss_score: 9.1 },
+        { severity: 'medium', cvss_score: 5 },
+        { severity: 'weird', cvss_score: 9.8 },
+        { severity: 'info', cvss_score: 0 },
+      ] as Finding[]),
+    ).toEqual({ critical: 1, high: 1, medium: 1, low: 0, info: 2 });
   });
 
   it('pages by the page size and clamps the page', () => {

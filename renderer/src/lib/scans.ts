@@ -1,9 +1,8 @@
 // Pure rules of the history and report dialogs (spec section 9, issue 17 item 3), kept apart from the
 // components so they are unit-tested.
 
-import { SEVERITIES, type Severity } from '../../../shared/constants';
 import type { Finding, ScanSummary } from '../../../shared/contract';
-import { severityBucket } from '../../../shared/display';
+import { levelCounts, levelRank, severityLevel, type SeverityLevel } from '../../../shared/severity';
 
 /** Completed scans that carry completed_at, newest first. */
 export function completedHistory(scans: ScanSummary[]): ScanSummary[] {
@@ -36,20 +35,14 @@ export function scanHistory(scans: ScanSummary[]): ScanSummary[] {
   return scans.filter((s) => completed.has(s.id) || s.status === 'failed' || s.status === 'cancelled').sort((a, b) => endedAt(b) - endedAt(a));
 }
 
-const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;
-
-/** Findings ordered high to info (unknown severities count as info), then by CVSS score. */
+/** Findings ordered critical to info (unknown severities count as info), then by CVSS score. */
 export function orderFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort(
-    (a, b) => SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0),
-  );
+  return [...findings].sort((a, b) => levelRank(severityLevel(a)) - levelRank(severityLevel(b)) || (b.cvss_score ?? 0) - (a.cvss_score ?? 0));
 }
 
-/** Findings per severity bucket: high, medium, low, and info for everything else. */
-export function severityCounts(findings: Pick<Finding, 'severity'>[]): Record<Severity, number> {
-  const counts: Record<Severity, number> = { high: 0, medium: 0, low: 0, info: 0 };
-  for (const f of findings) counts[severityBucket(f.severity)] += 1;
-  return counts;
+/** Findings per level: critical, high, medium, low, and info for everything else. */
+export function severityCounts(findings: Pick<Finding, 'severity' | 'cvss_score'>[]): Record<SeverityLevel, number> {
+  return levelCounts(findings);
 }
 
 /** Slices a list into pages and keeps the page in range as the list changes. */

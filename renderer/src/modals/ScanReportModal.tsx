@@ -1,13 +1,15 @@
 // Scan Report (spec sections 2, 7, 9): the scan's times and duration (seconds, 2 decimals), score,
-// who the scan spoke as (identities, users it created, refreshes), findings by severity bucket, 10 per
+// who the scan spoke as (identities, users it created, refreshes), its vulnerabilities (the one count),
+// findings by severity level (critical apart from high; a severity outside the buckets is info), 10 per
 // page, each with its evidence and curl command; skipped checks; and the report downloads (executive
 // and technical PDFs, JSON/SARIF/HTML/JUnit exports).
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
-import { PAGE_SIZES, SEVERITIES, type Severity } from '../../../shared/constants';
+import { PAGE_SIZES } from '../../../shared/constants';
 import type { ApiSummary, Finding, ScanDetails } from '../../../shared/contract';
-import { formatDurationSeconds, severityBucket } from '../../../shared/display';
+import { formatDurationSeconds } from '../../../shared/display';
+import { LEVEL_NAMES, SEVERITY_LEVELS, severityLevel, severityText, vulnerabilityCount, type SeverityLevel } from '../../../shared/severity';
 import { curlVariablesLine } from '../../../shared/curl-variables';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../shared/messages';
 import { scanDetails } from '../api/scans';
@@ -27,11 +29,11 @@ type Load = Loadable<{ details: ScanDetails }>;
 
 
 function FindingItem({ finding, onCopied }: { finding: Finding; onCopied(ok: boolean): void }): ReactElement {
-  const bucket = severityBucket(finding.severity);
+  const level = severityLevel(finding);
   return (
-    <details className="finding" data-testid="finding" data-severity={bucket}>
+    <details className="finding" data-testid="finding" data-severity={level}>
       <summary>
-        <span className={`sev sev-${bucket}`}>{bucket}</span>
+        <span className={`sev sev-${level}`}>{severityText(finding)}</span>
         <span className="finding-title" data-testid="finding-name">
           {finding.vulnerability_name}
         </span>
@@ -96,7 +98,7 @@ export function ScanReportModal({
 }): ReactElement {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [page, setPage] = useState(0);
-  const [filter, setFilter] = useState<Severity | null>(null);
+  const [filter, setFilter] = useState<SeverityLevel | null>(null);
   const { message, show } = useTransient();
 
   useEffect(() => {
@@ -118,7 +120,7 @@ export function ScanReportModal({
   const info = details?.results.scan_info;
   const findings = orderFindings(details?.results.results ?? []);
   const counts = severityCounts(findings);
-  const shown = filter ? findings.filter((f) => severityBucket(f.severity) === filter) : findings;
+  const shown = filter ? findings.filter((f) => severityLevel(f) === filter) : findings;
   const view = paginate(shown, page, PAGE_SIZES.reportModal);
 
   const onCopied = (ok: boolean) => show(ok ? 'success' : 'error', ok ? 'Copied to the clipboard.' : 'Could not copy: select the text and copy it instead.');
@@ -169,6 +171,10 @@ export function ScanReportModal({
               <dt>Security score</dt>
               <dd data-testid="report-score">{info.score ?? '—'} / 100</dd>
             </div>
+            <div title="Findings that are not informational and not set aside in triage">
+              <dt>Vulnerabilities</dt>
+              <dd data-testid="report-vulnerabilities">{vulnerabilityCount(findings)}</dd>
+            </div>
           </dl>
 
           {details.status === 'failed' && info.failure_reason && (
@@ -184,7 +190,7 @@ export function ScanReportModal({
           </div>
 
           <div className="severity-summary" role="group" aria-label="Filter findings by severity" data-testid="severity-summary">
-            {SEVERITIES.map((s) => (
+            {SEVERITY_LEVELS.map((s) => (
               <button
                 key={s}
                 type="button"
@@ -198,7 +204,7 @@ export function ScanReportModal({
                 data-testid={`severity-${s}`}
               >
                 <strong data-testid={`severity-${s}-count`}>{counts[s]}</strong>
-                <span>{s}</span>
+                <span>{LEVEL_NAMES[s]}</span>
               </button>
             ))}
           </div>
@@ -245,7 +251,7 @@ export function ScanReportModal({
               <ul className="small" style={{ paddingLeft: 20 }}>
                 {info.fixed.map((f) => (
                   <li key={f.fingerprint}>
-                    {f.severity && <span className={`sev sev-${severityBucket(f.severity)}`}>{severityBucket(f.severity)}</span>} {f.vulnerability_name} —{' '}
+                    {f.severity && <span className={`sev sev-${severityLevel(f)}`}>{severityText(f)}</span>} {f.vulnerability_name} —{' '}
                     <span className="mono">
                       {f.method} {f.path}
                     </span>
