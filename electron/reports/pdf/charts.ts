@@ -105,7 +105,8 @@ export function severityBars(flow: Flow, x: number, top: number, width: number, 
 export function severityDonut(flow: Flow, cx: number, cy: number, r: number, counts: Record<SeverityLevel, number>): void {
   const levels = SEVERITY_LEVELS.filter((l) => l !== 'info');
   const total = levels.reduce((a, l) => a + counts[l], 0);
-  const ri = r * 0.6;
+  // A thinner ring than before: "vulnerabilities" fits inside it.
+  const ri = r * 0.66;
   if (total === 0) {
     flow.push({ k: 'path', d: ringSegment(cx, cy, r, ri, 0, Math.PI) + ' ' + ringSegment(cx, cy, r, ri, Math.PI, 2 * Math.PI), fill: '#e3e8ee' });
   } else {
@@ -122,7 +123,7 @@ export function severityDonut(flow: Flow, cx: number, cy: number, r: number, cou
     }
   }
   flow.textAt(String(total), cx - ri, cy - 13, { font: 'bold', size: 17, color: THEME.ink, leading: 1.1 }, { align: 'center', width: ri * 2 });
-  flow.textAt(total === 1 ? 'vulnerability' : 'vulnerabilities', cx - ri, cy + 6, { font: 'sans', size: 7, color: THEME.muted }, { align: 'center', width: ri * 2 });
+  flow.textAt(total === 1 ? 'vulnerability' : 'vulnerabilities', cx - ri, cy + 6, { font: 'sans', size: 6.2, color: THEME.muted }, { align: 'center', width: ri * 2 });
 }
 
 export interface TrendPoint {

@@ -35,7 +35,7 @@ function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       { label: 'Findings', value: `${s.total} listed, ${s.by_severity.info} informational` },
       { label: 'Trend', value: input.history.length ? `${s.new} new, ${s.recurring} recurring, ${s.fixed} fixed` : 'first scan of this API' },
     ],
-    { labelWidth: 62 },
+    { labelWidth: 74 },
   );
   flow.space(8);
   const top = flow.reserve(100);
@@ -345,8 +345,7 @@ export const technicalSpec: PdfSpec = {
     const s = summarize(input);
     return [
       ['Security score', `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`],
-      ['Vulnerabilities', `${s.vulnerabilities} (${levelsLine(s.by_severity)})`],
-      ['Informational', `${s.by_severity.info}`],
+      ['Vulnerabilities', `${s.vulnerabilities} (${levelsLine(s.by_severity)}); ${s.by_severity.info} informational`],
       ['Endpoints', `${s.endpoints_tested} tested of ${s.endpoints_total}`],
       ...(input.triaged.length ? [['Set aside in triage', `${input.triaged.length} (listed in the appendix)`] as [string, string]] : []),
     ];

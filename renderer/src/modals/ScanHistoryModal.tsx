@@ -106,7 +106,9 @@ export function ScanHistoryModal({
                     <td data-testid="history-completed">{when(s.completed_at)}</td>
                     <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
                     <td className="num">{s.score ?? '—'}</td>
-                    <td className="num">{s.vulnerabilities}</td>
+                    <td className="num" data-testid="history-vulnerabilities">
+                      {s.vulnerabilities}
+                    </td>
                     <td className="num history-actions">
                       <button type="button" className="button button-secondary button-small" onClick={() => onOpenReport(s.id)} data-testid="view-report">
                         <Icon name="fileText" size={14} />

@@ -120,6 +120,7 @@ export function ScanReportModal({
   const info = details?.results.scan_info;
   const findings = orderFindings(details?.results.results ?? []);
   const counts = severityCounts(findings);
+  const vulnerabilities = vulnerabilityCount(findings);
   const shown = filter ? findings.filter((f) => severityLevel(f) === filter) : findings;
   const view = paginate(shown, page, PAGE_SIZES.reportModal);
 
@@ -171,10 +172,6 @@ export function ScanReportModal({
               <dt>Security score</dt>
               <dd data-testid="report-score">{info.score ?? '—'} / 100</dd>
             </div>
-            <div title="Findings that are not informational and not set aside in triage">
-              <dt>Vulnerabilities</dt>
-              <dd data-testid="report-vulnerabilities">{vulnerabilityCount(findings)}</dd>
-            </div>
           </dl>
 
           {details.status === 'failed' && info.failure_reason && (
@@ -214,6 +211,9 @@ export function ScanReportModal({
             <span className="muted small" data-testid="findings-total">
               ({shown.length}
               {filter ? ` ${filter}` : ''})
+            </span>{' '}
+            <span className="muted small" title="Findings that are not informational and not set aside in triage">
+              · <span data-testid="report-vulnerabilities">{vulnerabilities}</span> {vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}
             </span>
           </h3>
           {shown.length === 0 ? (

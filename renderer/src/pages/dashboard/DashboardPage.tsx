@@ -6,7 +6,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { DashboardOverview } from '../../../../shared/contract';
 import { displayName } from '../../../../shared/display';
-import { LEVEL_NAMES, severityBucket, type SeverityLevel } from '../../../../shared/severity';
+import { LEVEL_NAMES, severityBucket, vulnerabilitiesText, type SeverityLevel } from '../../../../shared/severity';
 import { DASHBOARD_MESSAGES } from '../../../../shared/messages';
 import { getDashboardOverview } from '../../api/dashboard';
 import { Icon } from '../../components/Icon';
@@ -204,7 +204,7 @@ export default function DashboardPage(): ReactElement {
               ) : (
                 <ul className="activity-rows" data-testid="recent-scans">
                   {data.recent_scans.map((s) => (
-                    <li key={s.id} data-testid="recent-scan">
+                    <li key={s.id} data-testid="recent-scan" data-scan-id={s.id}>
                       <span style={{ minWidth: 0 }}>
                         <Link to={`/scans/${s.id}`} className="row-title" title={`Open the scan of ${s.apiName}`} data-testid="recent-scan-link">
                           {s.apiName}
@@ -212,8 +212,8 @@ export default function DashboardPage(): ReactElement {
                         <span className="row-sub">{when(s.date)}</span>
                       </span>
                       <span className={`pill pill-${statusTone(s.status)}`}>{capitalize(s.status)}</span>
-                      <span className="count-chip" title="Vulnerabilities">
-                        {s.vulnerabilities} {s.vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}
+                      <span className="count-chip" title="Vulnerabilities" data-testid="recent-scan-vulnerabilities">
+                        {vulnerabilitiesText(s.vulnerabilities)}
                       </span>
                     </li>
                   ))}

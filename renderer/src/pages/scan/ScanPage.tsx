@@ -259,10 +259,11 @@ export default function ScanPage(): ReactElement {
   const tabs: { id: Tab; label: ReactNode }[] = [
     {
       id: 'findings',
+      // One flex item: the tab spaces its children apart.
       label: (
-        <>
+        <span>
           Findings (<span data-testid="scan-total">{findings.length}</span>)
-        </>
+        </span>
       ),
     },
     { id: 'coverage', label: COVERAGE_MESSAGES.tab },
