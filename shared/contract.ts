@@ -19,6 +19,7 @@ import type {
   TriageMarkState,
   TriageState,
 } from './constants';
+import type { SeverityLevel } from './severity';
 import type { ValidationError } from './validation';
 
 /** Every JSON response: `{ success, message, data?, errors? }`. */
@@ -63,8 +64,8 @@ export interface DashboardOverview {
   total_vulnerabilities: number;
   critical_vulnerabilities: number;
   scan_activity_weekly: { day: string; scans: number; vulnerabilities: number }[];
-  /** Ranked by worst severity (among the latest scans' findings not set aside), then count. */
-  top_vuln_types: { type: string; count: number; severity: Severity }[];
+  /** Ranked by worst level (among the latest scans' findings not set aside), then count; `severity` is the worst's band. */
+  top_vuln_types: { type: string; count: number; severity: Severity; /** Absent from servers before issue 31. */ level?: SeverityLevel }[];
   recent_scans: { id: string; apiName: string; date: string; status: ScanStatus; vulnerabilities: number }[];
 }
 
@@ -389,7 +390,7 @@ export interface ScanInfo {
   writes?: WritesSetting;
   destructive?: string[];
   /** Findings of the previous scan that this scan no longer sees. */
-  fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity }[];
+  fixed: { fingerprint: string; vulnerability_name: string; method: string; path: string; severity: Severity; /** Absent on scans before issue 31. */ cvss_score?: number }[];
   /** Requests each check sent itself (baselines and the objects the scan created are not counted). */
   requests_by_check: Record<string, number>;
   /** Who the scan spoke as: how each identity was obtained, who the API says it is, refreshes, failed logins. */

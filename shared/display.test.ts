@@ -8,7 +8,6 @@ import {
   initials,
   isLocalBaseUrl,
   reportFilename,
-  severityBucket,
   toIntlTimeZone,
 } from './display';
 
@@ -43,17 +42,6 @@ describe('greeting', () => {
     expect(greeting(17)).toBe('Good afternoon');
     expect(greeting(18)).toBe('Good evening');
     expect(greeting(23)).toBe('Good evening');
-  });
-});
-
-describe('severityBucket', () => {
-  it('keeps high, medium, low and counts anything else as info', () => {
-    expect(severityBucket('high')).toBe('high');
-    expect(severityBucket('Medium')).toBe('medium');
-    expect(severityBucket('low')).toBe('low');
-    expect(severityBucket('critical')).toBe('info');
-    expect(severityBucket('info')).toBe('info');
-    expect(severityBucket(undefined)).toBe('info');
   });
 });
 

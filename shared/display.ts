@@ -1,7 +1,7 @@
-// Display helpers of spec sections 3, 4, 7 and 9: names, initials, greeting, severity buckets,
-// timestamps, report filenames and card status.
+// Display helpers of spec sections 3, 4, 7 and 9: names, initials, greeting, timestamps, report
+// filenames and card status. Severity buckets and levels are in severity.ts.
 
-import { CRITICAL_CVSS, DEFAULT_TIMEZONE, DURATION_DECIMALS, GREETING_HOURS, type PdfReportType, type ReportType, type Severity } from './constants';
+import { DEFAULT_TIMEZONE, DURATION_DECIMALS, GREETING_HOURS, type PdfReportType, type ReportType } from './constants';
 import { CARD_STATUS } from './messages';
 import type { GraphqlOperation } from './contract';
 
@@ -37,36 +37,6 @@ export function greeting(hour: number): string {
   if (hour < GREETING_HOURS.afternoonFrom) return 'Good morning';
   if (hour < GREETING_HOURS.eveningFrom) return 'Good afternoon';
   return 'Good evening';
-}
-
-/** high, medium and low keep their bucket; anything else counts as info. */
-export function severityBucket(severity: string | null | undefined): Severity {
-  const s = (severity ?? '').toLowerCase();
-  return s === 'high' || s === 'medium' || s === 'low' ? s : 'info';
-}
-
-/**
- * The one severity model (issue 17): a finding's severity is the CVSS 3.1 band of its score (high
- * 7.0-10, medium 4.0-6.9, low 0.1-3.9, info 0), and "critical" is only a marker on top of it for a
- * score of 9.0 or more, shown the same way on every screen, report and export.
- */
-export function severityOfCvss(score: number): Severity {
-  if (!(score > 0)) return 'info';
-  if (score >= 7) return 'high';
-  if (score >= 4) return 'medium';
-  return 'low';
-}
-
-export function isCriticalCvss(score: number): boolean {
-  return score >= CRITICAL_CVSS;
-}
-
-export const SEVERITY_NAMES: Record<Severity, string> = { high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
-
-/** "High", or "High · Critical" for CVSS 9.0 or more: the words every screen and report use. */
-export function severityText(f: { severity: string; cvss_score: number }): string {
-  const name = SEVERITY_NAMES[severityBucket(f.severity)];
-  return isCriticalCvss(f.cvss_score) ? `${name} · Critical` : name;
 }
 
 /**

@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCAN_SEED_MAX, SEVERITIES, type Severity } from '../../shared/constants';
+import { SCAN_SEED_MAX } from '../../shared/constants';
 import type { Finding, ScanDetails } from '../../shared/contract';
 import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
+import { isSetAside, levelCounts, levelsAtOrAbove, SEVERITY_LEVELS, severityLevel, vulnerabilityCount, type SeverityLevel } from '../../shared/severity';
 import type { DestructiveOperation, WritePolicyData } from '../../shared/write-policy';
 import { createCore, type Core } from '../core';
 import { ImportError } from '../importer/index';
@@ -56,7 +57,8 @@ Imports an OpenAPI/Swagger/Postman file and scans the API against the OWASP API 
   --out          directory for findings.json (default: the current directory)
   --min-coverage fail the run (exit 2) when fewer than this percentage of the operations answered a
                  2xx to some identity (0-100; default none)
-  --fail-on      high | medium | low (default high): exit 1 when a finding is at or above it
+  --fail-on      critical | high | medium | low (default high): exit 1 when a finding is at or
+                 above it (critical: CVSS 9.0 or more; high: 7.0 or more)
   --baseline     a triage export from the app, or a previous findings.json: findings marked a false
                  positive or an accepted risk are set aside, and findings the previous run reported
                  do not fail the run (only findings nobody has looked at do)
@@ -82,18 +84,22 @@ function positiveInt(name: string, value: string | undefined, min: number, max: 
   return n;
 }
 
-/** Severities at or above the threshold. */
-export function atOrAbove(threshold: Exclude<Severity, 'info'>): Severity[] {
-  return SEVERITIES.slice(0, SEVERITIES.indexOf(threshold) + 1);
+/** What `--fail-on` takes: any level but info. */
+export type FailOn = Exclude<SeverityLevel, 'info'>;
+export const FAIL_ON_LEVELS: readonly FailOn[] = ['critical', 'high', 'medium', 'low'];
+
+/** Levels at or above the threshold (`high`: critical and high). */
+export function atOrAbove(threshold: FailOn): SeverityLevel[] {
+  return levelsAtOrAbove(threshold);
 }
 
-/** A finding set aside in triage (a false positive, an accepted risk): listed, never failed on. */
-export const setAside = (f: Pick<Finding, 'triage'>): boolean => !!f.triage && f.triage.state !== 'open';
+/** A finding set aside in triage (a false positive, an accepted risk, closed as fixed): listed, never failed on. */
+export const setAside = (f: Pick<Finding, 'triage'>): boolean => isSetAside(f);
 
 /** The findings that fail the run: at or above --fail-on, not set aside, not already in the baseline. */
-export function failGate(findings: Finding[], failOn: Exclude<Severity, 'info'>, baseline: Baseline | null) {
+export function failGate(findings: Finding[], failOn: FailOn, baseline: Baseline | null) {
   const levels = atOrAbove(failOn);
-  const atLevel = findings.filter((f) => levels.includes(f.severity));
+  const atLevel = findings.filter((f) => levels.includes(severityLevel(f)));
   const open = atLevel.filter((f) => !setAside(f));
   const failing = open.filter((f) => !baseline?.known.has(f.fingerprint));
   return { failing, setAside: atLevel.length - open.length, known: open.length - failing.length };
@@ -153,14 +159,31 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       refreshes: info.refreshes,
     },
     // Counts leave out findings set aside in triage, as the score does; `findings` lists every one with its triage.
+    // Per level, critical apart from high; `vulnerabilities` is the one count every screen and report shows.
     summary: {
-      ...Object.fromEntries(SEVERITIES.map((s) => [s, details.results.results.filter((f) => f.severity === s && !setAside(f)).length])),
+      ...levelCounts(details.results.results.filter((f) => !setAside(f))),
       set_aside: details.results.results.filter(setAside).length,
+      vulnerabilities: vulnerabilityCount(details.results.results),
     },
     findings: details.results.results,
     // What the scan reached and exercised: per operation and identity, per check (docs/report-formats.md).
     coverage,
   };
+}
+
+/**
+ * "3 vulnerabilities (1 critical, 2 high, 0 medium, 0 low), 2 informational, 1 set aside in triage": the
+ * one count first (shared/severity.ts), as the app's screens and the reports give it for the same scan.
+ */
+export function doneSummary(findings: Finding[]): string {
+  const open = findings.filter((f) => !setAside(f));
+  const levels = levelCounts(open);
+  const n = vulnerabilityCount(findings);
+  const aside = findings.length - open.length;
+  const byLevel = SEVERITY_LEVELS.filter((l) => l !== 'info')
+    .map((l) => `${levels[l]} ${l}`)
+    .join(', ');
+  return `${n} ${n === 1 ? 'vulnerability' : 'vulnerabilities'} (${byLevel}), ${levels.info} informational${aside ? `, ${aside} set aside in triage` : ''}`;
 }
 
 /** The seed line: what a user passes to send the same probe values again. */
@@ -184,15 +207,15 @@ function result(line: string): void {
  * The findings at or above --fail-on, one line each (severity, check, method, path), then what they
  * mean for the run: the lines a CI log shows to say why it failed.
  */
-export function gateLines(findings: Finding[], failOn: Exclude<Severity, 'info'>, baseline: Baseline | null): string[] {
+export function gateLines(findings: Finding[], failOn: FailOn, baseline: Baseline | null): string[] {
   const gate = failGate(findings, failOn, baseline);
   const failing = new Set(gate.failing);
   const levels = atOrAbove(failOn);
   const lines = findings
-    .filter((f) => levels.includes(f.severity))
+    .filter((f) => levels.includes(severityLevel(f)))
     .map((f) => {
       const why = failing.has(f) ? '' : setAside(f) ? ' (set aside in triage)' : ' (already in the baseline)';
-      return `  ${f.severity.padEnd(6)} ${f.check_id}  ${f.method} ${f.path}${why}`;
+      return `  ${severityLevel(f).padEnd(8)} ${f.check_id}  ${f.method} ${f.path}${why}`;
     });
   const n = gate.failing.length;
   lines.push(n ? `${n} finding${n === 1 ? '' : 's'} at or above ${failOn} failed this run.` : `No new finding at or above ${failOn}: this run passes.`);
@@ -288,8 +311,8 @@ export const scanCommand: CliCommand = {
       if (values.writes !== 'created' && values.writes !== 'existing') throw new UsageError(`--writes must be created or existing, got "${values.writes}".`);
       scanConfig.writes = values.writes;
     }
-    const failOn = values['fail-on'] as Exclude<Severity, 'info'>;
-    if (!['high', 'medium', 'low'].includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got "${values['fail-on']}".`);
+    const failOn = values['fail-on'] as FailOn;
+    if (!FAIL_ON_LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be critical, high, medium or low, got "${values['fail-on']}".`);
     const baseline = values.baseline ? readBaseline(values.baseline) : null;
     const rps = positiveInt('rps', values.rps, 0, 10_000);
     const concurrency = positiveInt('concurrency', values.concurrency, 1, 256);
@@ -427,10 +450,7 @@ export const scanCommand: CliCommand = {
       const reports = formats.length ? await writeReports(s.db, scanId, formats, outDir, { comparedWithBaseline: baseline !== null }) : [];
       for (const w of reports) result(`wrote ${w.path}`);
       if (values.verbose) for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
-      const counted = details.results.results.filter((f) => !setAside(f));
-      const counts = SEVERITIES.map((sev) => `${counted.filter((f) => f.severity === sev).length} ${sev}`).join(', ');
-      const aside = details.results.results.length - counted.length;
-      result(`Done: ${counted.length} findings (${counts})${aside ? `, ${aside} set aside in triage` : ''}, score ${info.score}/100, ${info.requests_sent} requests. ${file}`);
+      result(`Done: ${doneSummary(details.results.results)}, score ${info.score}/100, ${info.requests_sent} requests. ${file}`);
       for (const sk of info.skipped_checks) result(`skipped: ${sk.title}: ${sk.reason}`);
       if (coverage) for (const line of coverageLines(coverage.summary)) result(line);
       if (minCoverage !== undefined && coverage && reachedPercent(coverage.summary) < minCoverage) {

@@ -1,9 +1,9 @@
 // The one place reports read the store: loadReportInput(db, scanId) gathers the scan, its API,
 // findings, endpoints, run notes and the earlier scans of the same API into a ReportInput.
 
-import { CONFIDENCES, type Confidence } from '../../shared/constants';
-import { severityBucket } from '../../shared/display';
-import type { Selectable } from 'kysely';
+import { CONFIDENCES, CRITICAL_CVSS, type Confidence } from '../../shared/constants';
+import { severityBucket, severityLevel } from '../../shared/severity';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../store/database';
 import { parseGraphql, triageOf, withTriage, type TriageColumns } from '../store/findings';
 import { parseCoverage } from '../store/scans';
@@ -142,10 +142,13 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
     .orderBy('id')
     .limit(HISTORY_LIMIT)
     .execute();
+  // Per scan, severity and critical or not: each group's level (shared/severity.ts) without reading every finding.
+  const critical = sql<number>`CASE WHEN cvss_score >= ${sql.lit(CRITICAL_CVSS)} THEN 1 ELSE 0 END`;
   const counts = earlier.length
     ? await db
         .selectFrom('findings')
         .select(['scan_id', 'severity'])
+        .select(critical.as('critical'))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where(
           'scan_id',
@@ -153,14 +156,15 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
           earlier.map((e) => e.id),
         )
         .where('suppressed', '=', 0)
-        .groupBy(['scan_id', 'severity'])
+        .groupBy(['scan_id', 'severity', critical])
         .execute()
     : [];
   const history: HistoryPoint[] = earlier.reverse().map((e) => {
     const rows = counts.filter((c) => c.scan_id === e.id);
     const by = countBySeverity([]);
-    for (const r of rows) by[severityBucket(r.severity)] += Number(r.n);
-    return { scan_id: e.id, completed_at: e.completed_at!, score: e.score, findings: rows.reduce((s, r) => s + Number(r.n), 0), by_severity: by };
+    for (const r of rows) by[severityLevel({ severity: r.severity, cvss_score: Number(r.critical) ? CRITICAL_CVSS : 0 })] += Number(r.n);
+    const findings = rows.reduce((sum, r) => sum + Number(r.n), 0);
+    return { scan_id: e.id, completed_at: e.completed_at!, score: e.score, findings, vulnerabilities: findings - by.info, by_severity: by };
   });
 
   let fixed: FixedFinding[];
@@ -172,7 +176,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
     const prevRows = previous ? await db.selectFrom('findings').selectAll().where('scan_id', '=', previous.scan_id).execute() : [];
     fixed = prevRows
       .filter((r) => !current.has(r.fingerprint))
-      .map((r) => ({ fingerprint: r.fingerprint, vulnerability_name: r.vulnerability_name, method: r.method.toUpperCase(), path: r.path, severity: severityBucket(r.severity) }));
+      .map((r) => ({ fingerprint: r.fingerprint, vulnerability_name: r.vulnerability_name, method: r.method.toUpperCase(), path: r.path, severity: severityBucket(r.severity), cvss_score: r.cvss_score }));
   }
   fixed.sort((a, b) => (a.vulnerability_name < b.vulnerability_name ? -1 : a.vulnerability_name > b.vulnerability_name ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : a.fingerprint < b.fingerprint ? -1 : 1));
 

@@ -2,9 +2,9 @@
 // loadReportInput(). Every renderer (PDFs, JSON, SARIF, HTML, JUnit) is a pure function of it,
 // so the same scan always gives the same report.
 
-import { CRITICAL_CVSS, SEVERITIES, type Flag, type Severity } from '../../shared/constants';
+import type { Flag, Severity } from '../../shared/constants';
 import type { CreatedUserReport, Finding } from '../../shared/contract';
-import { severityBucket } from '../../shared/display';
+import { countsAsVulnerability, LEVEL_NAMES, levelCounts, levelRank, severityBucket, severityLevel, type SeverityLevel } from '../../shared/severity';
 import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport } from '../../shared/identities';
 import { securityScore } from '../scanner/findings';
@@ -81,6 +81,8 @@ export interface FixedFinding {
   method: string;
   path: string;
   severity: Severity | null;
+  /** Absent on scans before issue 31. */
+  cvss_score?: number;
 }
 
 /** An earlier completed scan of the same API (for the trend). */
@@ -88,8 +90,12 @@ export interface HistoryPoint {
   scan_id: string;
   completed_at: string;
   score: number | null;
+  /** Its findings not set aside, informational ones included. */
   findings: number;
-  by_severity: Record<Severity, number>;
+  /** Its vulnerabilities: the one count (shared/severity.ts), as its API card showed it. */
+  vulnerabilities: number;
+  /** Its findings not set aside per level (critical apart from high). */
+  by_severity: Record<SeverityLevel, number>;
 }
 
 export type CoverageStatus = 'tested' | 'partial' | 'skipped' | 'not_tested';
@@ -137,12 +143,13 @@ export interface ReportInput {
 /** How many earlier scans the trend shows. */
 export const HISTORY_LIMIT = 11;
 
-export const SEVERITY_RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2, info: 3 };
-
 export const SEVERITY_LABELS: Record<Severity, string> = { high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
 
-export function isCritical(f: Pick<ReportFinding, 'cvss_score'>): boolean {
-  return f.cvss_score >= CRITICAL_CVSS;
+/** "Critical", "High", ... "Info". */
+export const LEVEL_LABELS: Record<SeverityLevel, string> = LEVEL_NAMES;
+
+export function isCritical(f: Pick<ReportFinding, 'severity' | 'cvss_score'>): boolean {
+  return severityLevel(f) === 'critical';
 }
 
 /** The scan's security score (the scanner's securityScore, DESIGN.md section 6), each fingerprint counted once. */
@@ -152,10 +159,9 @@ export function computeScore(findings: Pick<ReportFinding, 'severity' | 'cvss_sc
   return securityScore([...unique.values()]);
 }
 
-export function countBySeverity(findings: Pick<ReportFinding, 'severity'>[]): Record<Severity, number> {
-  const out = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  for (const f of findings) out[severityBucket(f.severity)] += 1;
-  return out;
+/** Findings per level (critical apart from high). */
+export function countBySeverity(findings: Pick<ReportFinding, 'severity' | 'cvss_score'>[]): Record<SeverityLevel, number> {
+  return levelCounts(findings);
 }
 
 /** "API1:2023" from "API1:2023", "api1", "API1:2023 Broken Object Level Authorization"; null otherwise. */
@@ -177,7 +183,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Report order: severity, CVSS (highest first), category, name, method, path, fingerprint. */
 export function compareFindings(a: ReportFinding, b: ReportFinding): number {
   return (
-    SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] ||
+    levelRank(severityLevel(a)) - levelRank(severityLevel(b)) ||
     b.cvss_score - a.cvss_score ||
     categoryOrder(categoryId(a.owasp)) - categoryOrder(categoryId(b.owasp)) ||
     cmp(a.vulnerability_name, b.vulnerability_name) ||
@@ -204,11 +210,18 @@ export function triagedNumbers(findings: ReportFinding[]): Map<string, string> {
 }
 
 export interface ReportSummary {
+  /** Findings listed (not set aside), informational ones included. */
   total: number;
-  by_severity: Record<Severity, number>;
+  /** The scan's vulnerabilities: the one count of shared/severity.ts, as every screen shows it. */
+  vulnerabilities: number;
+  /** Findings listed per level (critical apart from high). */
+  by_severity: Record<SeverityLevel, number>;
+  /** Vulnerabilities of CVSS 9.0 or more (by_severity.critical). */
   critical: number;
+  /** Vulnerabilities new since the previous scan, and recurring: together, `vulnerabilities`. */
   new: number;
   recurring: number;
+  /** The previous scan's findings (informational ones left out) this scan no longer sees. */
   fixed: number;
   endpoints_total: number;
   endpoints_tested: number;
@@ -217,16 +230,24 @@ export interface ReportSummary {
   score_change: { previous: number; previous_at: string; delta: number } | null;
 }
 
+/** The previous scan's findings this scan no longer sees, informational ones left out (they were no vulnerabilities). */
+export function fixedFindings(input: Pick<ReportInput, 'fixed'>): FixedFinding[] {
+  return input.fixed.filter((f) => f.severity !== 'info');
+}
+
 export function summarize(input: ReportInput): ReportSummary {
   const skipped = input.endpoints.filter((e) => e.flags.includes('SKIP')).length;
   const prev = [...input.history].reverse().find((h) => h.score !== null);
+  const counted = input.findings.filter(countsAsVulnerability);
+  const bySeverity = countBySeverity(input.findings);
   return {
     total: input.findings.length,
-    by_severity: countBySeverity(input.findings),
-    critical: input.findings.filter(isCritical).length,
-    new: input.findings.filter((f) => f.trend !== 'recurring').length,
-    recurring: input.findings.filter((f) => f.trend === 'recurring').length,
-    fixed: input.fixed.length,
+    vulnerabilities: counted.length,
+    by_severity: bySeverity,
+    critical: bySeverity.critical,
+    new: counted.filter((f) => f.trend !== 'recurring').length,
+    recurring: counted.filter((f) => f.trend === 'recurring').length,
+    fixed: fixedFindings(input).length,
     endpoints_total: input.endpoints.length,
     endpoints_tested: input.endpoints.length - skipped,
     endpoints_skipped: skipped,

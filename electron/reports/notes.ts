@@ -3,7 +3,7 @@
 
 import { FLAGS, type Flag, type Severity } from '../../shared/constants';
 import type { CreatedUserReport } from '../../shared/contract';
-import { severityBucket } from '../../shared/display';
+import { severityBucket } from '../../shared/severity';
 import { IDENTITY_ROLES, type IdentityReport, type IdentityRole } from '../../shared/identities';
 
 export interface NotesSkippedCheck {
@@ -27,6 +27,7 @@ export interface NotesFixed {
   method: string;
   path: string;
   severity: Severity | null;
+  cvss_score?: number;
 }
 
 export interface NotesEndpoint {
@@ -109,6 +110,7 @@ function fixedOf(v: unknown): NotesFixed[] | null {
       method: str(e.method)?.toUpperCase() ?? '',
       path: clip(str(e.path) ?? ''),
       severity: str(e.severity) ? severityBucket(str(e.severity)) : null,
+      ...(typeof e.cvss_score === 'number' && Number.isFinite(e.cvss_score) ? { cvss_score: e.cvss_score } : {}),
     });
   }
   return out;

@@ -4,7 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import { CRITICAL_CVSS } from '../../shared/constants';
-import { graphqlOperationName, severityOfCvss } from '../../shared/display';
+import { graphqlOperationName } from '../../shared/display';
+import { severityOfCvss } from '../../shared/severity';
 import type { Finding } from '../../shared/contract';
 import type { Check, FindingDraft } from './checks/types';
 import { adjustCvss, cvssScore } from './cvss';

@@ -4,6 +4,7 @@
 
 import type { Endpoint } from '../../shared/contract';
 import { describeEndpoint, protocolOf } from './checks/common/helpers';
+import { proofOf, provenWithoutCredentials, replayableProof, sameAnswer, withoutCredentials } from './anonymous-proof';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
 import { buildFinding, Deferrals, slotRelabeler } from './findings';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
@@ -162,6 +163,27 @@ function contextFor(run: ScanRun, task: Task): CheckContext & { spent(): number;
   };
 }
 
+/**
+ * A finding proven with a read sent as an identity, proven again without credentials when the API answers
+ * that read the same way to anyone (anonymous-proof.ts): the endpoint's no-credential baseline when the proof
+ * was its key-1 baseline, else the proof's request once more without its credential (charged to the endpoint
+ * and the scan, not to the check). Any doubt, a spent budget included, keeps the finding as the check proved it.
+ */
+async function withAnonymousProof(run: ScanRun, task: Task, draft: FindingDraft): Promise<FindingDraft> {
+  const proof = proofOf(draft);
+  if (!replayableProof(task.check, draft, proof)) return draft;
+  const endpoint = draft.endpoint === undefined ? task.endpoint : draft.endpoint;
+  try {
+    const baseline = endpoint ? await run.baselines.recorded(endpoint, 'key1') : null;
+    const anonymous =
+      endpoint && baseline === proof ? await run.baselines.get(endpoint, 'anonymous') : await run.engine.send(withoutCredentials(proof, run.redactor), endpoint ? [run.budgetOf(endpoint)] : []);
+    return anonymous && sameAnswer(proof, anonymous) ? provenWithoutCredentials(draft, anonymous) : draft;
+  } catch (err) {
+    if (err instanceof AbortedError || run.signal.aborted) throw err;
+    return draft;
+  }
+}
+
 /** Runs the tasks with a worker pool; resolves when every task has ended or the scan was stopped. */
 export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   const names = new Map<number, string>();
@@ -176,7 +198,8 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
   const runChecked = async (task: Task, ctx: CheckContext) => {
     const where = task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : '';
     try {
-      for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
+      for await (const found of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
+        const draft = await withAnonymousProof(run, task, found);
         const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
         const at = draft.endpoint === undefined ? task.endpoint : draft.endpoint;
         if (at) run.coverage.found(task.check.id, at);

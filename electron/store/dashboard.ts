@@ -1,19 +1,22 @@
 // The dashboard overview: SQL aggregates over every API the user can see (owned and shared).
 // "Open" vulnerabilities are the findings of each API's latest completed scan; "critical" is CVSS >= 9.0
-// (CRITICAL_CVSS, counted per scan by the findings triggers of migration 002); days are UTC.
+// (CRITICAL_CVSS). A scan's vulnerabilities are `scans.findings_count` and `critical_count`, kept by the
+// counting triggers of migrations 004 and 009 by the rule of shared/severity.ts (`countsAsVulnerability`:
+// not informational, not set aside in triage). Days are UTC.
 
 import { sql, type RawBuilder } from 'kysely';
-import type { ScanStatus, Severity } from '../../shared/constants';
+import { CRITICAL_CVSS, type ScanStatus } from '../../shared/constants';
 import type { DashboardOverview } from '../../shared/contract';
 import type { Db } from './database';
 import { dialectOf } from './dialect';
+import { SEVERITY_LEVELS, type SeverityLevel } from '../../shared/severity';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const STARTED = ['running', 'completed', 'failed', 'cancelled'];
 const TOP_TYPES = 5;
 const RECENT = 10;
-/** The SQL rank of a severity (0 high ... 3 info) back to its name. */
-const WORST: Severity[] = ['high', 'medium', 'low', 'info'];
+/** The SQL rank of a level (0 critical ... 4 info) back to its name: SEVERITY_LEVELS' order. */
+const WORST: readonly SeverityLevel[] = SEVERITY_LEVELS;
 
 function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
@@ -65,18 +68,23 @@ export function createDashboardRepo(db: Db) {
           FROM scans sc
           WHERE sc.created_at >= ${sinceIso} AND sc.status IN (${started}) AND sc.api_id IN (SELECT id FROM visible)
           GROUP BY day`.execute(db),
+        // Per day, for each API, the vulnerabilities of its last scan completed that day (issue 31): scanning
+        // the same API five times a day shows its vulnerabilities once, not five times over.
         sql<{ day: string; n: number }>`
-          WITH ${visible}
-          SELECT substr(sc.completed_at, 1, 10) AS day, sum(sc.findings_count) AS n
-          FROM scans sc
-          WHERE sc.status = 'completed' AND sc.completed_at >= ${sinceIso} AND sc.api_id IN (SELECT id FROM visible)
-          GROUP BY day`.execute(db),
+          WITH ${visible},
+          day_scans AS (
+            SELECT substr(sc.completed_at, 1, 10) AS day, sc.findings_count AS n,
+              row_number() OVER (PARTITION BY sc.api_id, substr(sc.completed_at, 1, 10) ORDER BY sc.completed_at DESC, sc.seq DESC) AS nth
+            FROM scans sc
+            WHERE sc.status = 'completed' AND sc.completed_at >= ${sinceIso} AND sc.api_id IN (SELECT id FROM visible)
+          )
+          SELECT day, sum(n) AS n FROM day_scans WHERE nth = 1 GROUP BY day`.execute(db),
         // Ranked by the type's worst severity, then how often it occurs: one SQL injection outranks
         // five missing headers. Findings set aside in triage count for neither.
         sql<{ type: string; count: number; worst: number }>`
           WITH ${visible}, ${latest}
           SELECT f.vulnerability_name AS type, count(*) AS count,
-            min(CASE f.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END) AS worst
+            min(CASE WHEN f.cvss_score >= ${sql.lit(CRITICAL_CVSS)} THEN 0 WHEN f.severity = 'high' THEN 1 WHEN f.severity = 'medium' THEN 2 WHEN f.severity = 'low' THEN 3 ELSE 4 END) AS worst
           FROM findings f JOIN latest l ON l.id = f.scan_id
           WHERE f.severity <> 'info' AND f.suppressed = 0
           GROUP BY f.vulnerability_name
@@ -97,7 +105,10 @@ export function createDashboardRepo(db: Db) {
         total_vulnerabilities: Number(t.total_vulns),
         critical_vulnerabilities: Number(t.critical),
         scan_activity_weekly,
-        top_vuln_types: top.rows.map((r) => ({ type: r.type, count: Number(r.count), severity: WORST[Number(r.worst)] ?? 'info' })),
+        top_vuln_types: top.rows.map((r) => {
+          const level = WORST[Number(r.worst)] ?? 'info';
+          return { type: r.type, count: Number(r.count), severity: level === 'critical' ? 'high' : level, level };
+        }),
         recent_scans: recent.rows.map((r) => ({ ...r, vulnerabilities: Number(r.vulnerabilities) })),
       };
     },

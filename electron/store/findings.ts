@@ -227,14 +227,14 @@ export function createFindingsRepo(db: Db) {
     async fixedSince(previousScanId: string, scanId: string): Promise<ScanInfo['fixed']> {
       const rows = await db
         .selectFrom('findings as p')
-        .select(['p.fingerprint', 'p.vulnerability_name', 'p.method', 'p.path', 'p.severity'])
+        .select(['p.fingerprint', 'p.vulnerability_name', 'p.method', 'p.path', 'p.severity', 'p.cvss_score'])
         .where('p.scan_id', '=', previousScanId)
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('findings as c').select('c.id').where('c.scan_id', '=', scanId).whereRef('c.fingerprint', '=', 'p.fingerprint'))),
         )
         .orderBy('p.path')
         .execute();
-      return rows.map((r) => ({ ...r, severity: r.severity as Severity }));
+      return rows.map((r) => ({ ...r, severity: r.severity as Severity, cvss_score: Number(r.cvss_score) }));
     },
   };
 }

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Severity } from '../../shared/constants';
 import { SERVER_MESSAGES } from '../../shared/messages';
+import { vulnerabilityCount, vulnerabilityLevels } from '../../shared/severity';
 import { freshDatabase, postgresSkipReason, stopSharedCluster } from '../../test/helpers/postgres';
 import { HashGate } from '../accounts/passwords';
 import { createAccounts } from '../accounts/service';
@@ -259,11 +260,12 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         const aliceView = await repos.dashboard.overview(alice.id, NOW);
         expect(aliceView).toMatchObject({ total_apis: 2, total_scans: 3, total_vulnerabilities: 3, critical_vulnerabilities: 1 });
         expect(aliceView.top_vuln_types).toEqual([
-          { type: 'sqli', count: 1, severity: 'high' },
-          { type: 'cors', count: 1, severity: 'medium' },
-          { type: 'headers', count: 1, severity: 'low' },
+          { type: 'sqli', count: 1, severity: 'high', level: 'critical' },
+          { type: 'cors', count: 1, severity: 'medium', level: 'medium' },
+          { type: 'headers', count: 1, severity: 'low', level: 'low' },
         ]);
-        expect(aliceView.scan_activity_weekly.at(-1)).toEqual({ day: '2026-03-10', scans: 3, vulnerabilities: 4 });
+        // Each API's last scan of the day (issue 31): the shop's "new" (2), not "old" and "new" summed, and Bob's shared one (1).
+        expect(aliceView.scan_activity_weekly.at(-1)).toEqual({ day: '2026-03-10', scans: 3, vulnerabilities: 3 });
         expect(aliceView.scan_activity_weekly).toHaveLength(7);
         expect(aliceView.recent_scans.map((r) => [r.id, r.apiName, r.status, r.vulnerabilities]).sort()).toEqual([
           ['bob-0', 'Bob 0', 'completed', 1],
@@ -302,6 +304,56 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         ]);
         expect((await repos.scans.listForApi(shop)).find((s) => s.id === 'later')?.vulnerabilities).toBe(1);
         expect((await repos.triage.listForApi(shop)).map((t) => t.fingerprint)).toEqual(['fp-sqli']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keep every stored vulnerability count equal to the one count of shared/severity.ts (issue 31)', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'c@x.io', username: 'c', firstName: 'C', lastName: 'C', passwordHash: null }, EARLIER);
+        const api = await addApi(repos, user.id, 'Count');
+        await addScan(repos, 'count-1', api, user.id, NOW);
+        const rows: [string, Severity, number][] = [
+          ['crit', 'high', 9.8],
+          ['high', 'high', 7.5],
+          ['med', 'medium', 5.3],
+          ['low', 'low', 3.1],
+          ['note', 'info', 0],
+          ['fp', 'medium', 6.5],
+          ['risk', 'high', 9.1],
+        ];
+        for (const [name, severity, cvss] of rows) expect(await repos.findings.insert(finding('count-1', api, name, severity, cvss), NOW)).toBe(true);
+        // What each surface reads: the card and History (findings_count), the dashboard (its sum and critical_count), the page (the function).
+        const agree = async () => {
+          const listed = await repos.findings.listForScan('count-1');
+          // The counting triggers' columns are not in the typed schema: only SQL reads them.
+          const stored = await store.db
+            .selectFrom('scans')
+            .select([sql<number>`findings_count`.as('findings_count'), sql<number>`critical_count`.as('critical_count')])
+            .where('id', '=', 'count-1')
+            .executeTakeFirstOrThrow();
+          const card = (await repos.apis.listVisible(user.id)).find((a) => a.id === api)!.vulnerabilitiesFound;
+          const history = (await repos.scans.listForApi(api)).find((x) => x.id === 'count-1')!.vulnerabilities;
+          const dashboard = await repos.dashboard.overview(user.id, NOW);
+          const expected = vulnerabilityCount(listed);
+          expect([Number(stored.findings_count), card, history, dashboard.total_vulnerabilities]).toEqual([expected, expected, expected, expected]);
+          expect([Number(stored.critical_count), dashboard.critical_vulnerabilities]).toEqual([vulnerabilityLevels(listed).critical, vulnerabilityLevels(listed).critical]);
+          return expected;
+        };
+        expect(await agree()).toBe(6);
+        await repos.triage.set({ apiId: api, fingerprint: 'fp-fp', state: 'false_positive', reason: 'test data', expiresAt: null, userId: user.id }, NOW, score);
+        await repos.triage.set({ apiId: api, fingerprint: 'fp-risk', state: 'accepted_risk', reason: 'later', expiresAt: '2026-04-01T00:00:00.000Z', userId: user.id }, NOW, score);
+        await repos.triage.set({ apiId: api, fingerprint: 'fp-note', state: 'false_positive', reason: 'noise', expiresAt: null, userId: user.id }, NOW, score);
+        expect(await agree()).toBe(4);
+        await repos.triage.set({ apiId: api, fingerprint: 'fp-high', state: 'fixed', reason: 'Not reproduced by the re-test.', expiresAt: null, userId: user.id }, NOW, score);
+        expect(await agree()).toBe(3);
+        // Opened again, and an accepted risk that ended: they count again.
+        await repos.triage.set({ apiId: api, fingerprint: 'fp-fp', state: 'open', reason: '', expiresAt: null, userId: user.id }, NOW, score);
+        expect(await repos.triage.expireDue(new Date('2026-04-02T00:00:00.000Z'), score)).toBe(1);
+        expect(await agree()).toBe(5);
       } finally {
         await store.close();
       }

@@ -17,7 +17,7 @@ import { onlyFlaws, startTarget, type Target as RunningTarget } from '../targets
 interface Report {
   scan: { score: number };
   summary: Record<string, number>;
-  findings: { fingerprint: string; severity: string; check_id: string; method: string; path: string; trend: string; vulnerability_name: string; triage: { state: string; reason: string } | null }[];
+  findings: { fingerprint: string; severity: string; cvss_score: number; check_id: string; method: string; path: string; trend: string; vulnerability_name: string; triage: { state: string; reason: string } | null }[];
 }
 
 let target: RunningTarget;
@@ -64,9 +64,11 @@ describe('portcullis scan --baseline', { timeout: 60_000 }, () => {
     expect(first.findings.some((f) => f.severity === 'high')).toBe(true);
     expect(first.findings.some((f) => f.severity === 'low')).toBe(true);
     expect(first.findings.every((f) => f.triage === null && f.trend === 'new')).toBe(true);
-    // Why it failed, on stdout: one line per finding at or above medium (severity, check, method, path), then the count.
+    // Why it failed, on stdout: one line per finding at or above medium (level, check, method, path), then the count;
+    // a high finding of CVSS 9.0 or more is critical (issue 31).
     const failing = first.findings.filter((f) => f.severity === 'high' || f.severity === 'medium');
-    for (const f of failing) expect(stdout).toContain(`  ${f.severity.padEnd(6)} ${f.check_id}  ${f.method} ${f.path}\n`);
+    const level = (f: Report['findings'][number]) => (f.severity === 'high' && f.cvss_score >= 9 ? 'critical' : f.severity);
+    for (const f of failing) expect(stdout).toContain(`  ${level(f).padEnd(8)} ${f.check_id}  ${f.method} ${f.path}\n`);
     for (const f of first.findings.filter((x) => x.severity === 'low')) expect(stdout).not.toContain(`${f.check_id}  ${f.method} ${f.path}\n`);
     expect(stdout).toContain(`${failing.length} finding${failing.length === 1 ? '' : 's'} at or above medium failed this run.`);
   });

@@ -62,6 +62,59 @@ describe('portcullis scan', () => {
     expect(await main([...args, '--fail-on', 'low'])).toBe(1);
   }, 180_000);
 
+  it('--fail-on critical fails only on CVSS 9.0 or more, a level of its own (issue 31)', async () => {
+    const t = await startTarget({ mode: 'hardened', flaws: onlyFlaws('jwt-alg-none', 'cors-reflect') });
+    cleanups.push(() => t.close());
+    const dir = workDir();
+    const spec = path.join(dir, 'acme.json');
+    fs.writeFileSync(spec, specWithPaths(t, ['/me']));
+    const run = async (failOn: string) => {
+      let stdout = '';
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true)) as typeof process.stdout.write;
+      try {
+        const code = await main(['scan', '--spec', spec, '--key1', t.users.alice.key, '--rps', '0', '--out', dir, '--quiet', '--fail-on', failOn]);
+        return { code, stdout };
+      } finally {
+        process.stdout.write = write;
+      }
+    };
+    const critical = await run('critical');
+    expect(critical.code).toBe(1);
+    const report = read(dir);
+    const levels = report.findings.map((f) => (f.severity === 'high' && (f as { cvss_score?: number }).cvss_score! >= 9 ? 'critical' : f.severity));
+    const criticalCount = levels.filter((l) => l === 'critical').length;
+    const highCount = levels.filter((l) => l === 'high').length;
+    // The unsigned token is critical (9.1); CORS with credentials is high, not critical.
+    expect(criticalCount).toBeGreaterThan(0);
+    expect(highCount).toBeGreaterThan(0);
+    expect(report.summary.critical).toBe(criticalCount);
+    expect(report.summary.high).toBe(highCount);
+    const lines = critical.stdout.split('\n');
+    expect(lines.filter((l) => /^ {2}critical api2-jwt-tampering {2}GET \/me$/.test(l)).length).toBe(criticalCount);
+    // Only critical findings are listed and counted: the high CORS finding does not fail this run.
+    expect(lines.filter((l) => /^ {2}(high|medium|low) /.test(l))).toEqual([]);
+    expect(critical.stdout).toContain(`${criticalCount} finding${criticalCount === 1 ? '' : 's'} at or above critical failed this run.`);
+    // --fail-on high fails on critical and high findings alike.
+    const high = await run('high');
+    expect(high.code).toBe(1);
+    expect(high.stdout).toContain(`${criticalCount + highCount} findings at or above high failed this run.`);
+    expect(high.stdout).toMatch(/^ {2}high {5}api8-cors-policy {2}GET \/\S+$/m);
+  }, 120_000);
+
+  it('--fail-on critical passes a run whose worst finding is high', async () => {
+    const t = await startTarget({ mode: 'hardened', flaws: onlyFlaws('cors-reflect') });
+    cleanups.push(() => t.close());
+    const dir = workDir();
+    const spec = path.join(dir, 'acme.json');
+    fs.writeFileSync(spec, specWithPaths(t, ['/me']));
+    const args = ['scan', '--spec', spec, '--key1', t.users.alice.key, '--rps', '0', '--out', dir, '--quiet'];
+    expect(await main([...args, '--fail-on', 'critical'])).toBe(0);
+    expect(read(dir).summary.high).toBeGreaterThan(0);
+    expect(read(dir).summary.critical).toBe(0);
+    expect(await main([...args, '--fail-on', 'high'])).toBe(1);
+  }, 120_000);
+
   it('exits 0 on the hardened twin', async () => {
     const t = await startTarget({ mode: 'hardened' });
     cleanups.push(() => t.close());
@@ -80,7 +133,8 @@ describe('portcullis scan', () => {
     expect(await main(['scan', '--spec', path.join(dir, 'missing.yaml')])).toBe(2);
     const spec = path.join(dir, 'mini.yaml');
     fs.copyFileSync(path.join(ROOT, 'test/cli/fixtures/mini-api.openapi.yaml'), spec);
-    expect(await main(['scan', '--spec', spec, '--key1', 'k', '--fail-on', 'critical'])).toBe(2);
+    expect(await main(['scan', '--spec', spec, '--key1', 'k', '--fail-on', 'urgent'])).toBe(2);
+    expect(await main(['scan', '--spec', spec, '--key1', 'k', '--fail-on', 'info'])).toBe(2);
     // The spec's server (port 1) answers nothing: the scan fails, exit 2, partial findings.json.
     expect(await main(['scan', '--spec', spec, '--key1', 'k-123456', '--out', dir, '--quiet'])).toBe(2);
     expect(read(dir).scan.failure_reason).toMatch(/^Could not reach the API/);
@@ -107,7 +161,7 @@ describe('portcullis scan', () => {
     expect(res.stderr).toMatch(/\[#+-*\]\s+\d+%/);
     // Results on stdout, progress on stderr (issue 31): three low header findings, one informational
     // header note, and the informational remark on a name stored as sent; none at or above high.
-    expect(res.stdout).toMatch(/Done: 5 findings/);
+    expect(res.stdout).toMatch(/Done: 3 vulnerabilities \(0 critical, 0 high, 0 medium, 3 low\), 2 informational, score /);
     expect(res.stdout).toContain('No new finding at or above high: this run passes.');
     expect(res.stdout).not.toMatch(/\[#+-*\]/);
     expect(res.stderr).not.toContain('Done: ');

@@ -65,10 +65,11 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
         { day: '2026-03-01', scans: 1, vulnerabilities: 2 },
         { day: '2026-03-02', scans: 2, vulnerabilities: 0 },
       ],
+      // Worst level first (critical is a level of its own, issue 31); `severity` stays the worst's band.
       top_vuln_types: [
-        { type: 'BOLA', count: 1, severity: 'high' },
-        { type: 'CORS', count: 1, severity: 'high' },
-        { type: 'Headers', count: 1, severity: 'low' },
+        { type: 'BOLA', count: 1, severity: 'high', level: 'critical' },
+        { type: 'CORS', count: 1, severity: 'high', level: 'critical' },
+        { type: 'Headers', count: 1, severity: 'low', level: 'low' },
       ],
       recent_scans: [
         { id: ids.s5, apiName: 'Billing API', date: '2026-03-02T09:00:00.000Z', status: 'running', vulnerabilities: 0 },
@@ -119,16 +120,54 @@ describe.each(['http', 'ipc'] as const)('dashboard overview over %s', (kind) => 
     for (let i = 0; i < 2; i += 1) await seedFinding(db, scan, api, { name: 'CORS', cvss: 5.3, path: `/c${i}` });
     await seedFinding(db, scan, api, { name: 'Mixed', cvss: 2.0 });
     await seedFinding(db, scan, api, { name: 'Mixed', cvss: 7.1, path: '/m' });
+    // One critical finding outranks two high ones.
+    await seedFinding(db, scan, api, { name: 'Token forgery', cvss: 9.1 });
     // Set aside in triage: neither its severity nor its count may count.
     const hidden = await seedFinding(db, scan, api, { name: 'CORS', cvss: 9.8, path: '/hidden' });
     await seedFinding(db, scan, api, { name: 'Info only', cvss: 0 });
     await db.updateTable('findings').set({ suppressed: 1 }).where('id', '=', hidden).execute();
     const res = await t.call<{ data: { top_vuln_types: unknown[] } }>('GET', '/api/dashboard/overview', { token: erin.token });
     expect(res.json.data.top_vuln_types).toEqual([
-      { type: 'Mixed', count: 2, severity: 'high' },
-      { type: 'SQL injection', count: 1, severity: 'high' },
-      { type: 'CORS', count: 2, severity: 'medium' },
-      { type: 'Headers', count: 4, severity: 'low' },
+      { type: 'Token forgery', count: 1, severity: 'high', level: 'critical' },
+      { type: 'Mixed', count: 2, severity: 'high', level: 'high' },
+      { type: 'SQL injection', count: 1, severity: 'high', level: 'high' },
+      { type: 'CORS', count: 2, severity: 'medium', level: 'medium' },
+      { type: 'Headers', count: 4, severity: 'low', level: 'low' },
     ]);
+  });
+
+  // Runs last too (issue 31): per day, each API's last scan of the day, not the sum of its scans.
+  it('charts a day\'s vulnerabilities as each API\'s last scan that day, however often it was scanned', async () => {
+    const frank = await signUpAndLogin(t, `frank-${kind}`);
+    const db = tc.core.store.db;
+    const shop = await seedApi(db, frank.id, 'Shop API');
+    const blog = await seedApi(db, frank.id, 'Blog API');
+    // Five scans of the shop on 1 March (3, 3, 3, 3, then 2 vulnerabilities), the last one completed last.
+    for (let i = 0; i < 5; i += 1) {
+      const at = `2026-03-01T0${i + 1}:00:00.000Z`;
+      const scan = await seedScan(db, shop, frank.id, { status: 'completed', created_at: at, completed_at: `2026-03-01T0${i + 1}:05:00.000Z` });
+      for (let n = 0; n < (i === 4 ? 2 : 3); n += 1) await seedFinding(db, scan, shop, { name: 'BOLA', cvss: 6.5, path: `/o${n}` });
+      // Informational findings are no vulnerabilities, on the chart as everywhere.
+      await seedFinding(db, scan, shop, { name: 'Docs published', cvss: 0 });
+    }
+    // The blog once that day (4, one of them set aside in triage: 3), and once the day before (1).
+    const blogScan = await seedScan(db, blog, frank.id, { status: 'completed', created_at: '2026-03-01T06:00:00.000Z', completed_at: '2026-03-01T06:01:00.000Z' });
+    for (let n = 0; n < 4; n += 1) await seedFinding(db, blogScan, blog, { name: 'XSS', cvss: 6.1, path: `/b${n}` });
+    await db.updateTable('findings').set({ suppressed: 1 }).where('scan_id', '=', blogScan).where('path', '=', '/b0').execute();
+    const before = await seedScan(db, blog, frank.id, { status: 'completed', created_at: '2026-02-28T06:00:00.000Z', completed_at: '2026-02-28T06:01:00.000Z' });
+    await seedFinding(db, before, blog, { name: 'XSS', cvss: 6.1 });
+    // A failed scan that day counts as a scan, not for vulnerabilities.
+    await seedScan(db, shop, frank.id, { status: 'failed', created_at: '2026-03-01T07:00:00.000Z' });
+
+    const res = await t.call<{ data: { total_vulnerabilities: number; scan_activity_weekly: { day: string; scans: number; vulnerabilities: number }[] } }>(
+      'GET',
+      '/api/dashboard/overview',
+      { token: frank.token },
+    );
+    const day = (d: string) => res.json.data.scan_activity_weekly.find((x) => x.day === d);
+    expect(day('2026-03-01')).toEqual({ day: '2026-03-01', scans: 7, vulnerabilities: 2 + 3 });
+    expect(day('2026-02-28')).toEqual({ day: '2026-02-28', scans: 1, vulnerabilities: 1 });
+    // The stat card reads the same latest scans: today's bar and the card agree when every API was scanned that day.
+    expect(res.json.data.total_vulnerabilities).toBe(5);
   });
 });

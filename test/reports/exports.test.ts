@@ -110,7 +110,10 @@ describe('JSON export', () => {
     expect(doc.api.name).toBe(input.api.name);
     expect(doc.scan).toMatchObject({ id: fx.scanId, status: 'completed', score: input.scan.score, score_source: 'computed', requests_sent: 1834 });
     expect(doc.scan.skipped_checks.map((c) => c.owasp)).toEqual(['API1:2023', 'API10:2023', 'Other']);
-    expect(doc.summary.by_severity).toEqual({ high: 20, medium: 10, low: 7, info: 3 });
+    // Per level, critical apart from high (issue 31); the one count leaves out the informational ones.
+    expect(doc.summary.by_severity).toEqual({ critical: 5, high: 15, medium: 10, low: 7, info: 3 });
+    expect(doc.summary.vulnerabilities).toBe(37);
+    expect(doc.summary.critical).toBe(5);
     expect(doc.coverage).toHaveLength(10);
     // A scan stored without a coverage ledger (before issue 26): the field is there, null.
     expect(doc.operations_coverage).toBeNull();

@@ -109,9 +109,9 @@ describe('executive PDF wording', () => {
     for (const n of NOTES) expect(executive).toContain(n);
   });
 
-  it('shows critical only as a marker on the severity band', () => {
-    expect(risk(NOSNIFF)).toContain('High · Critical · CVSS 9.1');
-    expect(executive).not.toMatch(/(^|[^·] )Critical · CVSS/);
+  it('shows critical as a level of its own (issue 31), never as a marker on high', () => {
+    expect(risk(NOSNIFF)).toContain('Critical · CVSS 9.1');
+    expect(executive).not.toContain('High · Critical');
   });
 });
 
@@ -130,21 +130,21 @@ describe('technical PDF wording', () => {
     expect(technical).toContain(HSTS);
   });
 
-  it('names severities by band, with critical as a marker', () => {
-    expect(technical).toContain('Severity High · Critical');
-    expect(technical).not.toMatch(/Severity Critical/);
+  it('names severities by level, critical one of them', () => {
+    expect(technical).toContain('Severity Critical');
+    expect(technical).not.toContain('High · Critical');
     expect(technical).toContain('Notes from the scan');
     expect(technical).not.toContain('Errors during the scan');
   });
 });
 
 describe('HTML export wording', () => {
-  it('renders code spans as <code>, names severities by band and notes as notes', () => {
+  it('renders code spans as <code>, names severities by level and notes as notes', () => {
     expect(html).toContain('<code>X-Content-Type-Options: nosniff</code>');
     expect(html).toContain('<strong>gateway</strong>');
     expect(html).not.toContain('`');
-    expect(html).toContain('High · Critical');
-    expect(html).not.toMatch(/>Critical</);
+    expect(html).toMatch(/>Critical</);
+    expect(html).not.toContain('High · Critical');
     expect(html).toContain('<h3>Notes from the scan</h3>');
     expect(html).not.toContain('Errors during the scan');
   });

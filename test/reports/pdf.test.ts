@@ -150,7 +150,9 @@ describe('executive PDF', () => {
     const t = flat(pdfText(file));
     expect(t).toContain('1. Summary');
     expect(t).toContain(`${input.scan.score} / 100`);
-    expect(t).toMatch(/found 40 issues: 20 high, 10 medium, 7 low, 3 informational/);
+    // The one count (issue 31): 37 vulnerabilities, critical apart from high, the informational ones apart.
+    expect(t).toMatch(/found 37 vulnerabilities: 5 critical, 15 high, 10 medium and 7 low \(critical: CVSS 9\.0 or more\); and 3 informational findings/);
+    expect(t).toContain('Vulnerabilities 37');
     expect(t).toContain('2. Top risks');
     expect(t).toContain('JWT with alg "none" accepted');
     expect(t).toContain('What to do: Pin the accepted JWT algorithms on the server and reject unsigned tokens.');
@@ -159,7 +161,7 @@ describe('executive PDF', () => {
     expect(t).toContain('No second API key was given, so cross-user tests could not run.');
     expect(t).toContain('4. Trend');
     for (const h of input.history) expect(t).toContain(h.completed_at.slice(0, 10));
-    expect(t).toMatch(/\d+ new findings?, \d+ recurring findings?, 1 fixed finding/);
+    expect(t).toMatch(/\d+ new vulnerabilit(y|ies), \d+ recurring vulnerabilit(y|ies), 1 fixed finding/);
     expect(t).toContain('Fixed: JWT with alg "none" accepted (GET /users/{id})');
     expect(t).toContain('Timeout after 10 s: GET /files/{name} (attempt 3 of 3)');
     const pages = pdfText(file).split('\f').slice(0, -1);
@@ -174,7 +176,7 @@ describe('executive PDF', () => {
     const file = pdfFile(dir, 'executive.pdf', executive);
     const images = execFileSync('pdfimages', ['-list', file]).toString('utf8').split('\n').slice(2).filter(Boolean);
     expect(images).toEqual([]);
-    expect(flat(pdfText(file))).toMatch(/High 20 Medium 10 Low 7 Info 3/);
+    expect(flat(pdfText(file))).toMatch(/Critical 5 High 15 Medium 10 Low 7 Info 3/);
   });
 
   it('is deterministic', async () => {

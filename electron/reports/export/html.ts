@@ -3,13 +3,13 @@
 // the API or the scan is HTML-escaped, so hostile evidence stays text.
 
 import { curlVariablesLine } from '../../../shared/curl-variables';
-import { PRODUCT_NAME, type Severity } from '../../../shared/constants';
-import { severityText } from '../../../shared/display';
+import { PRODUCT_NAME } from '../../../shared/constants';
+import { SEVERITY_LEVELS, severityText, type SeverityLevel } from '../../../shared/severity';
 import { createdUserLabel, day, endpointLabel, findingLocation, firstSentence, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, showBidiControls, when, type RenderOptions } from '../format';
 import { markdownLines, type Span } from '../markdown';
-import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
+import { durationSeconds, findingNumbers, fixedFindings, groupByCategory, LEVEL_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, COVERAGE_LABELS, owaspCategory } from '../owasp';
-import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
+import { levelColor, SEVERITY_COLORS, scoreColor, scoreRating } from '../pdf/charts';
 import { COVERAGE_COLORS, topRisks, verdict, whyItMatters } from '../pdf/executive';
 import { COVERAGE_APPENDIX_TITLE, coverageAppendix, MAX_IDENTITY_COLUMNS, STATUS_TONE_COLORS, type CoverageRow, type SkipGroup } from '../operations-coverage';
 import { NOTES_HEADING } from '../scan-notes';
@@ -85,14 +85,18 @@ function gaugeSvg(score: number): string {
   return `<svg class="gauge" viewBox="0 0 220 150" role="img" aria-label="Security score ${score} out of 100">${band(0, 50, '#c62828')}${band(50, 70, '#e65100')}${band(70, 90, '#d4a106')}${band(90, 100, '#2e7d32')}${needle}<text x="${cx}" y="138" text-anchor="middle" font-size="30" font-weight="700" fill="${scoreColor(score)}">${score}</text></svg>`;
 }
 
-function barsSvg(counts: Record<Severity, number>): string {
+function barsSvg(counts: Record<SeverityLevel, number>): string {
   const max = Math.max(1, ...Object.values(counts));
-  const rows = (['high', 'medium', 'low', 'info'] as Severity[]).map((s, i) => {
+  const rows = SEVERITY_LEVELS.map((s, i) => {
     const y = i * 26;
     const w = (260 * counts[s]) / max;
-    return `<text x="0" y="${y + 13}" font-size="12" fill="#1f2933">${SEVERITY_LABELS[s]}</text><rect x="64" y="${y + 2}" width="260" height="14" fill="#eef1f5"/><rect x="64" y="${y + 2}" width="${f1(Math.max(w, counts[s] ? 2 : 0))}" height="14" fill="${SEVERITY_COLORS[s]}"/><text x="332" y="${y + 14}" font-size="12" font-weight="700" fill="#1f2933">${counts[s]}</text>`;
+    return `<text x="0" y="${y + 13}" font-size="12" fill="#1f2933">${LEVEL_LABELS[s]}</text><rect x="64" y="${y + 2}" width="260" height="14" fill="#eef1f5"/><rect x="64" y="${y + 2}" width="${f1(Math.max(w, counts[s] ? 2 : 0))}" height="14" fill="${SEVERITY_COLORS[s]}"/><text x="332" y="${y + 14}" font-size="12" font-weight="700" fill="#1f2933">${counts[s]}</text>`;
   });
-  return `<svg class="bars" viewBox="0 0 360 104" role="img" aria-label="Findings by severity">${rows.join('')}</svg>`;
+  return `<svg class="bars" viewBox="0 0 360 130" role="img" aria-label="Findings by severity">${rows.join('')}</svg>`;
+}
+
+function levelCells(by: Record<SeverityLevel, number>): string {
+  return SEVERITY_LEVELS.map((l) => `<td class="num">${by[l]}</td>`).join('');
 }
 
 function trendSvg(points: { label: string; score: number | null; current: boolean }[]): string {
@@ -136,7 +140,7 @@ p code,li code{background:var(--code);border-radius:3px;padding:0 3px;font:12px 
 `;
 
 function sevBadge(f: ReportFinding): string {
-  const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
+  const color = levelColor(f);
   return `<span class="badge" style="background:${color}">${esc(severityText(f))}</span>`;
 }
 
@@ -266,7 +270,7 @@ export function toHtml(input: ReportInput, opts: RenderOptions): string {
 
   out.push(`<section id="summary"><h2>Summary</h2><div class="row">${gaugeSvg(input.scan.score)}<div class="facts" style="flex:1">
 <div><b>Security score</b>${input.scan.score} / 100 — ${esc(scoreRating(input.scan.score))}</div>
-<div><b>Findings</b>${s.total}</div><div><b>Critical (CVSS ≥ 9.0)</b>${s.critical}</div>
+<div><b>Vulnerabilities</b>${s.vulnerabilities}</div><div><b>Critical (CVSS ≥ 9.0)</b>${s.critical}</div>
 <div><b>Endpoints tested</b>${s.endpoints_tested} of ${s.endpoints_total}</div><div><b>Requests sent</b>${input.scan.requests_sent}</div>
 <div><b>Completed</b>${esc(when(input.scan.completed_at, opts))}</div><div><b>Duration</b>${esc(seconds(durationSeconds(input.scan)))}</div>
 <div><b>Scan</b><code>${esc(input.scan.id)}</code></div></div></div>
@@ -308,10 +312,10 @@ ${input.coverage
       { label: day(input.scan.completed_at, opts), score: input.scan.score, current: true },
     ];
     out.push(`<section id="trend"><h2>Trend</h2>${trendSvg(points)}
-<table><thead><tr><th>Scan</th><th class="num">Score</th><th class="num">Findings</th><th class="num">High</th><th class="num">Medium</th><th class="num">Low</th><th class="num">Info</th></tr></thead><tbody>
-${input.history.map((h) => `<tr><td>${esc(day(h.completed_at, opts))}</td><td class="num">${h.score ?? '—'}</td><td class="num">${h.findings}</td><td class="num">${h.by_severity.high}</td><td class="num">${h.by_severity.medium}</td><td class="num">${h.by_severity.low}</td><td class="num">${h.by_severity.info}</td></tr>`).join('\n')}
-<tr><td><b>${esc(day(input.scan.completed_at, opts))} (this scan)</b></td><td class="num"><b>${input.scan.score}</b></td><td class="num">${s.total}</td><td class="num">${s.by_severity.high}</td><td class="num">${s.by_severity.medium}</td><td class="num">${s.by_severity.low}</td><td class="num">${s.by_severity.info}</td></tr>
-</tbody></table><p>${esc(`${plural(s.new, 'new finding')}, ${plural(s.recurring, 'recurring finding')}, ${plural(s.fixed, 'fixed finding')} since the previous scan.`)}</p></section>`);
+<table><thead><tr><th>Scan</th><th class="num">Score</th><th class="num">Vulnerabilities</th>${SEVERITY_LEVELS.map((l) => `<th class="num">${LEVEL_LABELS[l]}</th>`).join('')}</tr></thead><tbody>
+${input.history.map((h) => `<tr><td>${esc(day(h.completed_at, opts))}</td><td class="num">${h.score ?? '—'}</td><td class="num">${h.vulnerabilities}</td>${levelCells(h.by_severity)}</tr>`).join('\n')}
+<tr><td><b>${esc(day(input.scan.completed_at, opts))} (this scan)</b></td><td class="num"><b>${input.scan.score}</b></td><td class="num"><b>${s.vulnerabilities}</b></td>${levelCells(s.by_severity)}</tr>
+</tbody></table><p>${esc(`${plural(s.new, 'new vulnerability', 'new vulnerabilities')}, ${plural(s.recurring, 'recurring vulnerability', 'recurring vulnerabilities')}, ${plural(s.fixed, 'fixed finding')} since the previous scan.`)}</p></section>`);
   } else {
     out.push('<section id="trend"><h2>Trend</h2><p>This is the first completed scan of this API, so there is nothing to compare with yet.</p></section>');
   }
@@ -327,8 +331,8 @@ ${input.history.map((h) => `<tr><td>${esc(day(h.completed_at, opts))}</td><td cl
   if (input.history.length) {
     out.push(
       `<section id="fixed"><h2>Fixed since the previous scan</h2>${
-        input.fixed.length
-          ? `<table><thead><tr><th>Finding</th><th>Endpoint</th><th>Fingerprint</th></tr></thead><tbody>${input.fixed.map((x) => `<tr><td>${esc(x.vulnerability_name)}</td><td><code>${esc(endpointLabel(x.method, x.path).trim())}</code></td><td><code>${esc(x.fingerprint)}</code></td></tr>`).join('')}</tbody></table>`
+        fixedFindings(input).length
+          ? `<table><thead><tr><th>Finding</th><th>Endpoint</th><th>Fingerprint</th></tr></thead><tbody>${fixedFindings(input).map((x) => `<tr><td>${esc(x.vulnerability_name)}</td><td><code>${esc(endpointLabel(x.method, x.path).trim())}</code></td><td><code>${esc(x.fingerprint)}</code></td></tr>`).join('')}</tbody></table>`
           : '<p>No finding of the previous scan has disappeared.</p>'
       }</section>`,
     );

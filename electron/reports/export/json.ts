@@ -39,6 +39,9 @@ export function jsonDocument(input: ReportInput) {
     },
     summary: {
       total: s.total,
+      /** The one count (shared/severity.ts): findings neither informational nor set aside, as every screen shows it. */
+      vulnerabilities: s.vulnerabilities,
+      /** Per level: critical (CVSS 9.0 or more) apart from high. */
       by_severity: s.by_severity,
       critical: s.critical,
       new: s.new,

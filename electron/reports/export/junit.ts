@@ -3,7 +3,8 @@
 
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { endpointLabel } from '../format';
-import { durationSeconds, findingNumbers, SEVERITY_LABELS, type ReportCheck, type ReportFinding, type ReportInput } from '../model';
+import { severityText } from '../../../shared/severity';
+import { durationSeconds, findingNumbers, type ReportCheck, type ReportFinding, type ReportInput } from '../model';
 import { categoryLabel, OWASP_CATEGORIES } from '../owasp';
 
 /** Text for XML content and attributes: escaped, and without characters XML 1.0 forbids. */
@@ -65,7 +66,7 @@ export function junitCases(input: ReportInput): JunitCase[] {
 function failureBody(f: ReportFinding, number: string): string {
   return [
     `${number} ${f.vulnerability_name}`,
-    `Severity: ${SEVERITY_LABELS[f.severity]} · CVSS ${f.cvss_score.toFixed(1)} (${f.cvss_vector}) · Confidence: ${f.confidence}`,
+    `Severity: ${severityText(f)} · CVSS ${f.cvss_score.toFixed(1)} (${f.cvss_vector}) · Confidence: ${f.confidence}`,
     `OWASP: ${f.owasp}${f.cwe ? ` · ${f.cwe}` : ''}${f.parameter ? ` · Parameter: ${f.parameter}` : ''}`,
     `Fingerprint: ${f.fingerprint}`,
     ...(f.graphql ? [`GraphQL operation: ${f.graphql.operation ?? 'the API as a whole'}${f.graphql.batch ? ` (batch of ${f.graphql.batch})` : ''}`] : []),

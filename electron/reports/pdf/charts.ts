@@ -2,17 +2,24 @@
 // Shapes are paths (they scale and print sharply); every number and label is real text, so it can
 // be searched, copied and read by pdftotext.
 
-import type { Severity } from '../../../shared/constants';
-import { SEVERITY_LABELS } from '../model';
+import { SEVERITY_LEVELS, severityLevel, type SeverityLevel } from '../../../shared/severity';
+import { LEVEL_LABELS } from '../model';
 import { THEME, type Flow } from './layout';
 
-export const SEVERITY_COLORS: Record<Severity, string> = {
+export const CRITICAL_COLOR = '#6a1b9a';
+/** One colour per level: critical has its own. */
+export const SEVERITY_COLORS: Record<SeverityLevel, string> = {
+  critical: CRITICAL_COLOR,
   high: '#c62828',
   medium: '#e65100',
   low: '#c49000',
   info: '#1e63c4',
 };
-export const CRITICAL_COLOR = '#6a1b9a';
+
+/** A finding's colour: its level's. */
+export function levelColor(f: { severity: string; cvss_score?: number | null }): string {
+  return SEVERITY_COLORS[severityLevel(f)];
+}
 
 const BANDS: [number, number, string][] = [
   [0, 50, '#c62828'],
@@ -71,35 +78,40 @@ export function gauge(flow: Flow, x: number, top: number, width: number, score: 
   return cy + 62 - top;
 }
 
-/** Horizontal bars, one per severity, with the count at the end of each bar. */
-export function severityBars(flow: Flow, x: number, top: number, width: number, counts: Record<Severity, number>): number {
+/** Horizontal bars, one per level (critical first), with the count at the end of each bar. */
+export function severityBars(flow: Flow, x: number, top: number, width: number, counts: Record<SeverityLevel, number>): number {
   const labelW = 52;
   const countW = 28;
-  const barH = 13;
-  const gap = 9;
+  const barH = 12;
+  const gap = 7;
   const max = Math.max(1, ...Object.values(counts));
-  const severities: Severity[] = ['high', 'medium', 'low', 'info'];
+  const severities = SEVERITY_LEVELS;
   severities.forEach((sev, i) => {
     const y = top + i * (barH + gap);
-    flow.textAt(SEVERITY_LABELS[sev], x, y - 1, { font: 'sans', size: 9, color: THEME.ink, leading: 1.7 });
+    flow.textAt(LEVEL_LABELS[sev], x, y - 1, { font: 'sans', size: 9, color: THEME.ink, leading: 1.6 });
     const track = width - labelW - countW;
     flow.push({ k: 'rect', x: x + labelW, y, w: track, h: barH, fill: '#eef1f5' });
     const w = (track * counts[sev]) / max;
     if (w > 0) flow.push({ k: 'rect', x: x + labelW, y, w: Math.max(w, 2), h: barH, fill: SEVERITY_COLORS[sev] });
-    flow.textAt(String(counts[sev]), x + labelW + track + 4, y - 1, { font: 'bold', size: 9, color: THEME.ink, leading: 1.7 });
+    flow.textAt(String(counts[sev]), x + labelW + track + 4, y - 1, { font: 'bold', size: 9, color: THEME.ink, leading: 1.6 });
   });
   return severities.length * (barH + gap);
 }
 
-/** Donut of the severity split, the total in the middle. */
-export function severityDonut(flow: Flow, cx: number, cy: number, r: number, counts: Record<Severity, number>): void {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const ri = r * 0.6;
+/**
+ * Donut of the vulnerabilities' split by level, their number in the middle: informational findings are
+ * not vulnerabilities and are left out (the bars show them).
+ */
+export function severityDonut(flow: Flow, cx: number, cy: number, r: number, counts: Record<SeverityLevel, number>): void {
+  const levels = SEVERITY_LEVELS.filter((l) => l !== 'info');
+  const total = levels.reduce((a, l) => a + counts[l], 0);
+  // A thinner ring than before: "vulnerabilities" fits inside it.
+  const ri = r * 0.66;
   if (total === 0) {
     flow.push({ k: 'path', d: ringSegment(cx, cy, r, ri, 0, Math.PI) + ' ' + ringSegment(cx, cy, r, ri, Math.PI, 2 * Math.PI), fill: '#e3e8ee' });
   } else {
     let a = 0;
-    for (const sev of ['high', 'medium', 'low', 'info'] as Severity[]) {
+    for (const sev of levels) {
       const span = (2 * Math.PI * counts[sev]) / total;
       if (span <= 0) continue;
       // A full ring is drawn as two halves: an arc cannot start and end at the same point.
@@ -111,7 +123,7 @@ export function severityDonut(flow: Flow, cx: number, cy: number, r: number, cou
     }
   }
   flow.textAt(String(total), cx - ri, cy - 13, { font: 'bold', size: 17, color: THEME.ink, leading: 1.1 }, { align: 'center', width: ri * 2 });
-  flow.textAt(total === 1 ? 'finding' : 'findings', cx - ri, cy + 6, { font: 'sans', size: 7.5, color: THEME.muted }, { align: 'center', width: ri * 2 });
+  flow.textAt(total === 1 ? 'vulnerability' : 'vulnerabilities', cx - ri, cy + 6, { font: 'sans', size: 6.2, color: THEME.muted }, { align: 'center', width: ri * 2 });
 }
 
 export interface TrendPoint {

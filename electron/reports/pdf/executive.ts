@@ -2,13 +2,12 @@
 // the OWASP API Top 10 (2023) coverage (what was tested, what was skipped and why), and the trend
 // against earlier scans of the same API.
 
-import type { Severity } from '../../../shared/constants';
-import { severityText } from '../../../shared/display';
+import { countsAsVulnerability, severityText, type SeverityLevel } from '../../../shared/severity';
 import { markdownPlain } from '../markdown';
 import { day, endpointLabel, firstSentence, identitySummary, plural, seconds, when, type RenderOptions } from '../format';
 import {
   durationSeconds,
-  isCritical,
+  fixedFindings,
   summarize,
   type CategoryCoverage,
   type ReportFinding,
@@ -17,7 +16,7 @@ import {
 import { coverageSentence } from '../operations-coverage';
 import { COVERAGE_LABELS, owaspCategory } from '../owasp';
 import { notesLead, NOTES_HEADING } from '../scan-notes';
-import { CRITICAL_COLOR, SEVERITY_COLORS, gauge, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
+import { CRITICAL_COLOR, gauge, levelColor, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
 import type { PdfSpec } from './document';
 import { triagedAppendix } from './triaged';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
@@ -69,21 +68,29 @@ export function whyItMatters(r: Risk): string {
   return cat ? cat.risk : firstSentence(markdownPlain(r.worst.description));
 }
 
-function severityLine(counts: Record<Severity, number>): string {
-  return (['high', 'medium', 'low', 'info'] as Severity[]).map((s) => `${counts[s]} ${s === 'info' ? 'informational' : s}`).join(', ');
+/** "2 critical, 4 high, 5 medium and 1 low": the vulnerabilities by level. */
+export function levelsLine(counts: Record<SeverityLevel, number>): string {
+  const parts = (['critical', 'high', 'medium', 'low'] as const).map((l) => `${counts[l]} ${l}`);
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 export function verdict(input: ReportInput, opts: RenderOptions): string[] {
   const s = summarize(input);
   const out: string[] = [];
+  const info = s.by_severity.info;
+  const infoText = info ? `${plural(info, 'informational finding')} (no risk of ${info === 1 ? 'its' : 'their'} own)` : '';
   if (s.total === 0) {
     out.push(
       `The scan completed on ${day(input.scan.completed_at, opts)} found no issues in the checks it ran. That does not prove the API is secure: the coverage section lists what was and was not tested.`,
     );
+  } else if (s.vulnerabilities === 0) {
+    out.push(
+      `The scan completed on ${day(input.scan.completed_at, opts)} found no vulnerabilities, only ${infoText}. That does not prove the API is secure: the coverage section lists what was and was not tested.`,
+    );
   } else {
     out.push(
-      `The scan completed on ${day(input.scan.completed_at, opts)} found ${plural(s.total, 'issue')}: ${severityLine(s.by_severity)}` +
-        (s.critical ? `. ${plural(s.critical, 'of them is', 'of them are')} critical (CVSS 9.0 or more).` : '.'),
+      `The scan completed on ${day(input.scan.completed_at, opts)} found ${plural(s.vulnerabilities, 'vulnerability', 'vulnerabilities')}: ${levelsLine(s.by_severity)}` +
+        `${s.critical ? ` (critical: CVSS 9.0 or more)` : ''}${info ? `; and ${infoText}` : ''}.`,
     );
   }
   let score = `The security score is ${input.scan.score} out of 100 (${scoreRating(input.scan.score)}).`;
@@ -92,7 +99,7 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
     score += ` The previous scan on ${day(s.score_change.previous_at, opts)} scored ${s.score_change.previous} (${d > 0 ? `up ${d}` : d < 0 ? `down ${-d}` : 'unchanged'}).`;
   }
   out.push(score);
-  if (input.history.length) out.push(`Since the previous scan: ${s.new} new, ${s.recurring} recurring and ${s.fixed} fixed.`);
+  if (input.history.length) out.push(`Since the previous scan: ${s.new} new and ${s.recurring} recurring vulnerabilities, ${s.fixed} fixed.`);
   const by = (st: CategoryCoverage['status']) => input.coverage.filter((c) => c.status === st).length;
   out.push(
     `Of the ten OWASP API Security Top 10 categories, ${by('tested')} were tested, ${by('partial')} partially, ${by('skipped')} skipped and ${by('not_tested')} not tested. ` +
@@ -116,7 +123,7 @@ function summary(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   const x = PAGE.left + 250;
   const facts: [string, string, string?][] = [
     ['Security score', `${input.scan.score} / 100 — ${scoreRating(input.scan.score)}`, scoreColor(input.scan.score)],
-    ['Findings', String(s.total)],
+    ['Vulnerabilities', String(s.vulnerabilities)],
     ['Critical (CVSS ≥ 9.0)', String(s.critical), s.critical ? CRITICAL_COLOR : undefined],
     ['Endpoints tested', `${s.endpoints_tested} of ${s.endpoints_total}`],
     ['Requests sent', input.scan.requests_sent.toLocaleString('en-US')],
@@ -130,7 +137,7 @@ function summary(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   });
 
   flow.heading('Findings by severity', STYLES.h3, { keepWith: 110 });
-  const chartTop = flow.reserve(100);
+  const chartTop = flow.reserve(104);
   severityBars(flow, PAGE.left, chartTop + 6, 300, s.by_severity);
   severityDonut(flow, PAGE.left + 400, chartTop + 46, 44, s.by_severity);
   flow.space(6);
@@ -152,7 +159,7 @@ function risks(flow: Flow, input: ReportInput): void {
     const f = r.worst;
     const cat = owaspCategory(f.owasp);
     flow.heading(`Risk ${i + 1}: ${f.vulnerability_name}`, STYLES.h2, { keepWith: 60, toc: 1 });
-    const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
+    const color = levelColor(f);
     const sevText = `${severityText(f)} · CVSS ${f.cvss_score.toFixed(1)}${cat ? ` · ${cat.id} ${cat.title}` : ''}`;
     flow.paragraph(sevText, { font: 'bold', size: 8.5, color }, { gapAfter: 3 });
     const where = r.findings.map((x) => endpointLabel(x.method, x.path));
@@ -218,30 +225,32 @@ function trend(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   const top = flow.reserve(150);
   trendChart(flow, PAGE.left, top, CONTENT_WIDTH, 145, points);
   flow.space(8);
+  const levels = (by: Record<SeverityLevel, number>) => [String(by.critical), String(by.high), String(by.medium), String(by.low), String(by.info)];
   const rows = [
-    ...input.history.map((h) => [day(h.completed_at, opts), h.score === null ? '—' : String(h.score), String(h.findings), String(h.by_severity.high), String(h.by_severity.medium), String(h.by_severity.low), String(h.by_severity.info)]),
+    ...input.history.map((h) => [day(h.completed_at, opts), h.score === null ? '—' : String(h.score), String(h.vulnerabilities), ...levels(h.by_severity)]),
     [
       { text: `${day(input.scan.completed_at, opts)} (this scan)`, font: 'bold' as const },
       { text: String(input.scan.score), font: 'bold' as const },
-      String(s.total),
-      String(s.by_severity.high),
-      String(s.by_severity.medium),
-      String(s.by_severity.low),
-      String(s.by_severity.info),
+      { text: String(s.vulnerabilities), font: 'bold' as const },
+      ...levels(s.by_severity),
     ],
   ];
-  const n = (h: string) => ({ header: h, width: 52, align: 'right' as const });
-  flow.table([{ header: 'Scan', width: CONTENT_WIDTH - 6 * 52 }, n('Score'), n('Findings'), n('High'), n('Medium'), n('Low'), n('Info')], rows, { size: 8 });
+  const n = (h: string, width = 44) => ({ header: h, width, align: 'right' as const });
+  flow.table(
+    [{ header: 'Scan', width: CONTENT_WIDTH - 6 * 44 - 76 }, n('Score'), n('Vulnerabilities', 76), n('Critical'), n('High'), n('Medium'), n('Low'), n('Info')],
+    rows,
+    { size: 8 },
+  );
   flow.heading('Changes since the previous scan', STYLES.h3, { keepWith: 40 });
-  flow.paragraph(`${plural(s.new, 'new finding')}, ${plural(s.recurring, 'recurring finding')}, ${plural(s.fixed, 'fixed finding')}.`);
-  const newOnes = input.findings.filter((f) => f.trend !== 'recurring');
+  flow.paragraph(`${plural(s.new, 'new vulnerability', 'new vulnerabilities')}, ${plural(s.recurring, 'recurring vulnerability', 'recurring vulnerabilities')}, ${plural(s.fixed, 'fixed finding')}.`);
+  const newOnes = input.findings.filter((f) => countsAsVulnerability(f) && f.trend !== 'recurring');
   const list = (label: string, items: string[]) => {
     if (!items.length) return;
     const shown = items.slice(0, 12);
     flow.paragraph(`${label}: ${shown.join('; ')}${items.length > shown.length ? `; and ${items.length - shown.length} more` : ''}.`, STYLES.body);
   };
   list('New', newOnes.map((f) => `${f.vulnerability_name} (${endpointLabel(f.method, f.path)})`));
-  list('Fixed', input.fixed.map((f) => `${f.vulnerability_name}${f.method || f.path ? ` (${endpointLabel(f.method, f.path).trim()})` : ''}`));
+  list('Fixed', fixedFindings(input).map((f) => `${f.vulnerability_name}${f.method || f.path ? ` (${endpointLabel(f.method, f.path).trim()})` : ''}`));
 }
 
 function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
@@ -294,7 +303,7 @@ export const executiveSpec: PdfSpec = {
     const s = summarize(input);
     return [
       ['Security score', `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`],
-      ['Findings', s.total ? `${s.total}: ${severityLine(s.by_severity)}` : 'none'],
+      ['Vulnerabilities', s.vulnerabilities ? `${s.vulnerabilities}: ${levelsLine(s.by_severity)}` : 'none'],
     ];
   },
   body(flow, input, opts) {

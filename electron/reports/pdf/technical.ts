@@ -3,17 +3,17 @@
 // ordered by severity then CVSS. Also the identities the scan spoke as, the coverage detail, fixed
 // findings, the endpoints, and an appendix of the findings set aside in triage.
 
-import { severityText } from '../../../shared/display';
+import { severityText } from '../../../shared/severity';
 import { createdUserLabel, endpointLabel, findingLocation, identityObtained, plural, ROLE_LABELS, safeUrl, seconds, when, type RenderOptions } from '../format';
-import { durationSeconds, findingNumbers, groupByCategory, isCritical, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
+import { durationSeconds, findingNumbers, fixedFindings, groupByCategory, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { COVERAGE_APPENDIX_TITLE, coverageSentence } from '../operations-coverage';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
 import { NOTES_HEADING } from '../scan-notes';
-import { CRITICAL_COLOR, SEVERITY_COLORS, scoreColor, scoreRating, severityBars } from './charts';
+import { levelColor, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
 import { coverageAppendixPdf } from './coverage-appendix';
 import { triagedAppendix } from './triaged';
-import { COVERAGE_COLORS, groupRepeated } from './executive';
+import { COVERAGE_COLORS, groupRepeated, levelsLine } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
 function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
@@ -31,13 +31,14 @@ function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       { label: 'Duration', value: seconds(durationSeconds(input.scan)) },
       { label: 'Endpoints', value: `${s.endpoints_tested} tested, ${s.endpoints_skipped} marked SKIP` },
       { label: 'Score', value: `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`, color: scoreColor(input.scan.score), font: 'bold' },
-      { label: 'Findings', value: `${s.total} (${s.critical} critical, CVSS ≥ 9.0)` },
+      { label: 'Vulnerabilities', value: `${s.vulnerabilities} (${s.critical} critical, CVSS ≥ 9.0)` },
+      { label: 'Findings', value: `${s.total} listed, ${s.by_severity.info} informational` },
       { label: 'Trend', value: input.history.length ? `${s.new} new, ${s.recurring} recurring, ${s.fixed} fixed` : 'first scan of this API' },
     ],
-    { labelWidth: 62 },
+    { labelWidth: 74 },
   );
   flow.space(8);
-  const top = flow.reserve(92);
+  const top = flow.reserve(100);
   severityBars(flow, PAGE.left, top + 4, 320, s.by_severity);
   flow.paragraph(
     'Findings are grouped by OWASP API Security Top 10 (2023) category and ordered by severity, then CVSS score. Severity and confidence are separate: ' +
@@ -117,7 +118,7 @@ function coverage(flow: Flow, input: ReportInput): void {
 }
 
 function finding(flow: Flow, f: ReportFinding, number: string): void {
-  const color = isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity];
+  const color = levelColor(f);
   flow.heading(`${number} ${f.vulnerability_name}`, STYLES.h2, { toc: 2, outline: true, keepWith: 90 });
   flow.grid(
     [
@@ -198,7 +199,7 @@ function shared<T>(list: ReportFinding[], pick: (f: ReportFinding) => T): T | nu
  */
 function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, string>): void {
   const worst = list[0]!;
-  const color = isCritical(worst) ? CRITICAL_COLOR : SEVERITY_COLORS[worst.severity];
+  const color = levelColor(worst);
   const first = numbers.get(worst.id)!;
   flow.heading(`${first} ${worst.vulnerability_name} (${list.length} locations)`, STYLES.h2, { toc: 2, outline: true, keepWith: 90 });
   const scores = list.map((f) => f.cvss_score);
@@ -247,7 +248,7 @@ function findingGroup(flow: Flow, list: ReportFinding[], numbers: Map<string, st
       numbers.get(f.id)!,
       f.graphql?.operation ?? endpointLabel(f.method, f.path),
       f.parameter ?? '—',
-      { text: severityText(f), dot: isCritical(f) ? CRITICAL_COLOR : SEVERITY_COLORS[f.severity] },
+      { text: severityText(f), dot: levelColor(f) },
       f.cvss_score.toFixed(1),
       f.trend === 'recurring' ? 'Recurring' : 'New',
     ]),
@@ -295,7 +296,8 @@ function findings(flow: Flow, input: ReportInput): void {
 function fixed(flow: Flow, input: ReportInput): void {
   if (!input.history.length) return;
   flow.heading('4. Fixed since the previous scan', STYLES.h1, { toc: 0, rule: true });
-  if (!input.fixed.length) {
+  const list = fixedFindings(input);
+  if (!list.length) {
     flow.paragraph('No finding of the previous scan has disappeared.');
     return;
   }
@@ -305,8 +307,8 @@ function fixed(flow: Flow, input: ReportInput): void {
       { header: 'Endpoint', width: 180, font: 'mono' },
       { header: 'Fingerprint', width: CONTENT_WIDTH - 380, font: 'mono' },
     ],
-    input.fixed.map((x) => [
-      x.severity ? { text: x.vulnerability_name, dot: SEVERITY_COLORS[x.severity] } : x.vulnerability_name,
+    list.map((x) => [
+      x.severity ? { text: x.vulnerability_name, dot: levelColor({ severity: x.severity, cvss_score: x.cvss_score ?? 0 }) } : x.vulnerability_name,
       endpointLabel(x.method, x.path).trim() || '—',
       x.fingerprint,
     ]),
@@ -343,7 +345,7 @@ export const technicalSpec: PdfSpec = {
     const s = summarize(input);
     return [
       ['Security score', `${input.scan.score} / 100 (${scoreRating(input.scan.score)})`],
-      ['Findings', `${s.total} (${s.by_severity.high} high, ${s.by_severity.medium} medium, ${s.by_severity.low} low, ${s.by_severity.info} info)`],
+      ['Vulnerabilities', `${s.vulnerabilities} (${levelsLine(s.by_severity)}); ${s.by_severity.info} informational`],
       ['Endpoints', `${s.endpoints_tested} tested of ${s.endpoints_total}`],
       ...(input.triaged.length ? [['Set aside in triage', `${input.triaged.length} (listed in the appendix)`] as [string, string]] : []),
     ];

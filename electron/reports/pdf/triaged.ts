@@ -3,7 +3,7 @@
 
 import { day, endpointLabel, type RenderOptions } from '../format';
 import { triagedNumbers, type ReportInput } from '../model';
-import { SEVERITY_COLORS } from './charts';
+import { levelColor } from './charts';
 import { CONTENT_WIDTH, STYLES, type Flow } from './layout';
 
 const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' } as const;
@@ -28,7 +28,7 @@ export function triagedAppendix(flow: Flow, input: ReportInput, opts: RenderOpti
       const who = [t.set_by ? `by ${t.set_by}` : null, `on ${day(t.set_at, opts)}`, t.expires_at ? `until ${day(t.expires_at, opts)}` : null].filter(Boolean).join(' ');
       return [
         numbers.get(f.id)!,
-        { text: f.vulnerability_name, dot: SEVERITY_COLORS[f.severity] },
+        { text: f.vulnerability_name, dot: levelColor(f) },
         endpointLabel(f.method, f.path).trim() || '—',
         `${TRIAGE_LABEL[t.state]} ${who}.${t.reason ? ` ${t.reason}` : ''}`,
       ];

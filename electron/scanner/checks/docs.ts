@@ -2,7 +2,7 @@
 // `npm run docs:checks` writes it, and docs.test.ts fails when the committed file is stale.
 
 import { FLAG_OWASP } from '../../../shared/constants';
-import { severityOfCvss } from '../../../shared/display';
+import { severityOfCvss } from '../../../shared/severity';
 import { cvssScore } from '../cvss';
 import type { Check } from './types';
 

@@ -98,7 +98,9 @@ export function ScanHistoryModal({ api, onClose }: { api: ApiSummary; onClose():
                     <td data-testid="history-completed">{when(s.completed_at)}</td>
                     <td className="num">{formatDurationSeconds(s.started_at, s.completed_at)}</td>
                     <td className="num">{s.score ?? '—'}</td>
-                    <td className="num">{s.vulnerabilities}</td>
+                    <td className="num" data-testid="history-vulnerabilities">
+                      {s.vulnerabilities}
+                    </td>
                     <td className="num history-actions">
                       <Link to={`/scans/${s.id}`} className="button button-secondary button-small" data-testid="open-scan-page">
                         <Icon name="fileText" size={14} />

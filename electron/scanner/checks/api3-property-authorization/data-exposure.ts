@@ -48,6 +48,9 @@ export const KIND_TEXT: Record<SensitiveKind, string> = {
   'national-id': 'national id numbers',
 };
 
+/** Kinds that work as they are found (no cracking): several in one answer hand over other accounts. */
+const USABLE_CREDENTIALS: ReadonlySet<SensitiveKind> = new Set(['plaintext-password', 'api-key', 'private-key']);
+
 const CVC_IN_JSON = /("(?:cvc|cvv|cvv2|cvc2|csc|security_?code|card_?code)"\s*:\s*)"?\d{3,4}"?/gi;
 
 const CRYPT_HASH = /^\$(2[abxy]?|argon2(id|i|d)?|scrypt|pbkdf2(-sha\d+)?|[156y]|sha(256|512)|7)\$[^\s]{8,}$/;
@@ -227,7 +230,9 @@ export const excessiveDataExposure = defineCheck({
     'secrets and API keys (a secret-like name with a random value of ≥ 16 characters; hints, prefixes, public keys and fingerprints excluded; ' +
     'or, whatever the name and in text bodies too, a provider format recognised by its shape: AWS access key ids, GitHub, GitLab, Slack, ' +
     'Stripe live, Google, SendGrid and npm keys, documentation examples excepted), ' +
-    'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Declared ' +
+    'card numbers (13-19 digits passing Luhn under a card-like name or with a card brand\'s prefix and length), national id numbers. Two or ' +
+    'more different credentials that work as found (plain-text passwords, keys) in one answer are other accounts\' too: integrity high as ' +
+    'well as confidentiality (critical once no credential is needed to read them). Declared ' +
     'fields are reported only when they are sensitive by name and value. Separately: properties the response schema does not declare — ' +
     'where it closes the object (`additionalProperties: false`), or whose names look internal (cost, fraud score, internal notes...) — one ' +
     'finding per endpoint, medium when the names look internal, else low. And, on those and on any authenticated GET, the e-mail ' +
@@ -284,12 +289,18 @@ export const excessiveDataExposure = defineCheck({
     for (const [kind, hits] of described ? byKind : new Map<SensitiveKind, Sensitive[]>()) {
       const fields = [...new Set(hits.map((h) => h.path.replace(/\[\d+\]/g, '[]')))];
       const isScanKey = hits.some((h) => keys.includes(h.value));
+      // Credentials that work as they are (passwords in clear, keys), several of them: other accounts' too, so
+      // whoever reads the answer can act as those users (integrity high), not only read their data.
+      const accounts = USABLE_CREDENTIALS.has(kind) ? new Set(hits.map((h) => h.value)).size : 0;
       yield {
         parameter: kind,
         name: SENSITIVE_NAMES[kind],
+        ...(accounts > 1 ? { cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:N' } : {}),
         description:
           `${describeEndpoint(ep)} returns ${KIND_TEXT[kind]} in ${fields.join(', ')}${isScanKey ? ' — one of them is the very key this scan uses' : ''}. ` +
-          'Anyone who can call it, or read its responses in logs and caches, gets them.',
+          (accounts > 1
+            ? `It gives ${accounts} different ones at once: anyone who can call it, or read its responses in logs and caches, can sign in or act as those users.`
+            : 'Anyone who can call it, or read its responses in logs and caches, gets them.'),
         notes: [`Found: ${hits.slice(0, 5).map((h) => `${h.path} = ${masked(h.value)}`).join('; ')}. The values are masked in the exchange below.`],
         exchanges: [{ label: 'Baseline', exchange: shown }],
         reproduce: ex,

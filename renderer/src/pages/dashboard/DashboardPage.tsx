@@ -1,10 +1,12 @@
-// Dashboard (spec section 2): four figures, the week's scans and vulnerabilities per day, the top
-// vulnerability types and the recent scans, over every API the user owns or has been shared.
+// Dashboard (spec section 2): four figures, the week's scans and vulnerabilities per day (each API's
+// last scan of the day), the top vulnerability types and the recent scans, over every API the user owns
+// or has been shared.
 
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router-dom';
 import type { DashboardOverview } from '../../../../shared/contract';
-import { displayName, SEVERITY_NAMES, severityBucket } from '../../../../shared/display';
+import { displayName } from '../../../../shared/display';
+import { LEVEL_NAMES, severityBucket, vulnerabilitiesText, type SeverityLevel } from '../../../../shared/severity';
 import { DASHBOARD_MESSAGES } from '../../../../shared/messages';
 import { getDashboardOverview } from '../../api/dashboard';
 import { Icon } from '../../components/Icon';
@@ -83,7 +85,7 @@ function WeeklyChart({ days }: { days: DashboardOverview['scan_activity_weekly']
           <span className="legend-dot" style={{ background: 'var(--chart-scans)' }} />
           Scans
         </span>
-        <span>
+        <span title="Per day, the vulnerabilities of each API's last scan that day">
           <span className="legend-dot" style={{ background: 'var(--chart-vulns)' }} />
           Vulnerabilities
         </span>
@@ -166,20 +168,24 @@ export default function DashboardPage(): ReactElement {
                 </p>
               ) : (
                 <ol className="rank-list" data-testid="top-types">
-                  {data.top_vuln_types.map((t) => (
-                    <li key={t.type} data-testid="top-type" data-severity={severityBucket(t.severity)}>
-                      <div className="rank-head">
-                        <strong>{t.type}</strong>
-                        <span className={`sev sev-${severityBucket(t.severity)}`} title="Worst severity of this type">
-                          {SEVERITY_NAMES[severityBucket(t.severity)]}
-                        </span>
-                        <span className="count-chip">{t.count}</span>
-                      </div>
-                      <div className="progress" aria-hidden="true">
-                        <div className="progress-bar" style={{ width: `${topMax(t.count)}%`, background: 'var(--chart-vulns)' }} />
-                      </div>
-                    </li>
-                  ))}
+                  {data.top_vuln_types.map((t) => {
+                    // A server from before levels sends only the band.
+                    const level: SeverityLevel = t.level ?? severityBucket(t.severity);
+                    return (
+                      <li key={t.type} data-testid="top-type" data-severity={level}>
+                        <div className="rank-head">
+                          <strong>{t.type}</strong>
+                          <span className={`sev sev-${level}`} title="Worst severity of this type">
+                            {LEVEL_NAMES[level]}
+                          </span>
+                          <span className="count-chip">{t.count}</span>
+                        </div>
+                        <div className="progress" aria-hidden="true">
+                          <div className="progress-bar" style={{ width: `${topMax(t.count)}%`, background: 'var(--chart-vulns)' }} />
+                        </div>
+                      </li>
+                    );
+                  })}
                 </ol>
               )}
             </section>
@@ -198,7 +204,7 @@ export default function DashboardPage(): ReactElement {
               ) : (
                 <ul className="activity-rows" data-testid="recent-scans">
                   {data.recent_scans.map((s) => (
-                    <li key={s.id} data-testid="recent-scan">
+                    <li key={s.id} data-testid="recent-scan" data-scan-id={s.id}>
                       <span style={{ minWidth: 0 }}>
                         <Link to={`/scans/${s.id}`} className="row-title" title={`Open the scan of ${s.apiName}`} data-testid="recent-scan-link">
                           {s.apiName}
@@ -206,8 +212,8 @@ export default function DashboardPage(): ReactElement {
                         <span className="row-sub">{when(s.date)}</span>
                       </span>
                       <span className={`pill pill-${statusTone(s.status)}`}>{capitalize(s.status)}</span>
-                      <span className="count-chip" title="Vulnerabilities">
-                        {s.vulnerabilities} {s.vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}
+                      <span className="count-chip" title="Vulnerabilities" data-testid="recent-scan-vulnerabilities">
+                        {vulnerabilitiesText(s.vulnerabilities)}
                       </span>
                     </li>
                   ))}

@@ -459,8 +459,8 @@ export const GUIDES: Guide[] = [
             <code>PORTCULLIS_KEY_1</code> and <code>PORTCULLIS_KEY_2</code>) give static keys instead.
           </li>
           <li>
-            <code>--fail-on high|medium|low</code>: the exit code is 1 when a finding is at or above it, 0 when none is,
-            2 on an error.
+            <code>--fail-on critical|high|medium|low</code>: the exit code is 1 when a finding is at or above it
+            (critical: CVSS 9.0 or more), 0 when none is, 2 on an error.
           </li>
           <li>
             <code>--baseline</code> takes the app&apos;s Export triage file or a previous run&apos;s{' '}

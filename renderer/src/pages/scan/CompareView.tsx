@@ -1,13 +1,14 @@
-// "Compare with previous scan" (issue 17): this scan's new and recurring findings and the previous
-// scan's findings it no longer sees; and (issue 26) the operations the previous scan reached that this
-// one did not, so a broken login reads as lost coverage rather than as fixed findings. Long lists show
-// their first rows; the findings list (filtered by trend) shows them all.
+// "Compare with previous scan" (issue 17): this scan's new and recurring vulnerabilities (issue 31: the
+// one count, so new plus recurring is the number every other screen shows) and the previous scan's
+// findings it no longer sees; and (issue 26) the operations the previous scan reached that this one did
+// not, so a broken login reads as lost coverage rather than as fixed findings. Long lists show their
+// first rows; the findings list (filtered by trend) shows them all.
 
 import type { ReactElement } from 'react';
 import type { Finding, FindingBrief, ScanSummary } from '../../../../shared/contract';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
 import { coverageLabel, type CoverageOperation } from '../../../../shared/coverage';
-import { severityBucket, severityText } from '../../../../shared/display';
+import { severityLevel, severityText, vulnerabilitiesText } from '../../../../shared/severity';
 import { Spinner } from '../../components/Spinner';
 import { when } from '../../lib/format';
 import { MethodBadge } from '../../modals/shared';
@@ -107,10 +108,10 @@ function CompareList({
       ) : (
         <ul className="compare-rows">
           {shown.map((r) => {
-            const bucket = severityBucket(r.severity);
+            const level = severityLevel(r);
             const body = (
               <>
-                <span className={`sev sev-${bucket}`}>{severityText({ severity: r.severity, cvss_score: r.cvss_score ?? 0 })}</span>
+                <span className={`sev sev-${level}`}>{severityText(r)}</span>
                 <span className="compare-name">{r.vulnerability_name}</span>
                 <span className="compare-endpoint">
                   <MethodBadge method={r.method || '*'} />
@@ -160,18 +161,30 @@ export function CompareView({
   onShowTrend(trend: Finding['trend']): void;
 }): ReactElement {
   const asRow = (f: FindingBrief): Row => ({ ...f, key: f.id });
+  const count = compared.new.length + compared.recurring.length;
   return (
     <div data-testid="compare-view">
+      <p className="compare-this" data-testid="compare-this">
+        This scan: <strong data-testid="compare-vulnerabilities">{vulnerabilitiesText(count)}</strong>
+        {previous ? ` (${compared.new.length} new, ${compared.recurring.length} recurring).` : '.'}
+        {compared.notCompared > 0 && (
+          <span className="muted" data-testid="compare-not-compared">
+            {' '}
+            {compared.notCompared} informational or set-aside {compared.notCompared === 1 ? 'finding is' : 'findings are'} not compared: the findings list shows{' '}
+            {compared.notCompared === 1 ? 'it' : 'them'}.
+          </span>
+        )}
+      </p>
       <p className="muted" data-testid="compare-previous">
         {previous
-          ? `Compared with the scan completed ${when(previous.completed_at)} (${previous.vulnerabilities} ${previous.vulnerabilities === 1 ? 'vulnerability' : 'vulnerabilities'}).`
+          ? `Compared with the scan completed ${when(previous.completed_at)} (${vulnerabilitiesText(previous.vulnerabilities)}).`
           : 'No earlier completed scan of this API: every finding is new.'}
       </p>
       <div className="compare-grid">
         {lost.status !== 'hidden' && <LostCoverageList lost={lost} />}
         <CompareList
           title="New"
-          hint="Found by this scan, not by the previous one."
+          hint="Vulnerabilities found by this scan, not by the previous one."
           rows={compared.new.map(asRow)}
           testId="compare-new"
           onOpen={onOpen}
@@ -179,7 +192,7 @@ export function CompareView({
         />
         <CompareList
           title="Recurring"
-          hint="Found by the previous scan too."
+          hint="Vulnerabilities the previous scan found too."
           rows={compared.recurring.map(asRow)}
           testId="compare-recurring"
           onOpen={onOpen}

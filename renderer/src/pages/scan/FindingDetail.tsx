@@ -12,7 +12,7 @@ import { CodeSpans } from '../../components/CodeSpans';
 import { Spinner } from '../../components/Spinner';
 import type { OpenedFinding } from '../../stores/useOpenedFindingStore';
 import { curlVariablesLine } from '../../../../shared/curl-variables';
-import { severityBucket, severityText } from '../../../../shared/display';
+import { severityLevel, severityText } from '../../../../shared/severity';
 import { capitalize } from '../../lib/format';
 import { FindingGraphqlSection, kindOfOperation, OperationBadge } from '../../modals/graphql-parts';
 import { CodeBlock, MethodBadge, ReferenceList } from '../../modals/shared';
@@ -86,12 +86,12 @@ function FindingTexts({ whole }: { whole: Finding }): ReactElement {
 
 export const FindingDetail = forwardRef<HTMLSelectElement, FindingDetailProps>(function FindingDetail({ finding: f, opened, onRetry, canTriage }, triageRef): ReactElement {
   const whole = opened?.status === 'ready' ? opened.finding : null;
-  const bucket = severityBucket(f.severity);
+  const level = severityLevel(f);
   const cwe = f.cwe ? cweLink(f.cwe) : null;
   return (
     <article className="finding-detail" aria-labelledby="finding-detail-title" data-testid="finding-detail" data-finding-id={f.id}>
       <header className="finding-detail-head">
-        <span className={`sev sev-${bucket}`} data-testid="detail-severity">
+        <span className={`sev sev-${level}`} data-testid="detail-severity">
           {severityText(f)}
         </span>
         <h2 id="finding-detail-title" data-testid="detail-name">

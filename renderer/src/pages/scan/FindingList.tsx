@@ -4,7 +4,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, useImperativeHandle, useRef, type ReactElement } from 'react';
-import { severityText } from '../../../../shared/display';
+import { severityText } from '../../../../shared/severity';
 import { PathText } from '../../components/PathText';
 import { MethodBadge } from '../../modals/shared';
 import { TRIAGE_LABELS, triageStateOf, type ListRow } from './findings-view';

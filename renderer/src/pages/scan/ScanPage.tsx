@@ -4,11 +4,11 @@
 // and exercised) and a "compare with previous scan" view. While the scan runs, a live header and the
 // findings as they are found; a failed or cancelled scan shows its reason with Retry.
 
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { CONFIDENCES, SEVERITIES, TRIAGE_MARK_STATES } from '../../../../shared/constants';
+import { CONFIDENCES, TRIAGE_MARK_STATES } from '../../../../shared/constants';
 import { COVERAGE_MESSAGES } from '../../../../shared/coverage-messages';
-import { SEVERITY_NAMES } from '../../../../shared/display';
+import { LEVEL_NAMES, SEVERITY_LEVELS, vulnerabilityCount, vulnerabilityLevels } from '../../../../shared/severity';
 import { FALLBACK_MESSAGES, SCAN_MESSAGES } from '../../../../shared/messages';
 import { exportTriage } from '../../api/findings';
 import { downloadTraffic, saveBlob } from '../../api/reports';
@@ -261,8 +261,16 @@ export default function ScanPage(): ReactElement {
     // Only a tab change or new rows call for it; moving the selection reveals by itself.
   }, [tab, rows]);
 
-  const tabs: { id: Tab; label: string }[] = [
-    { id: 'findings', label: `Findings (${findings.length})` },
+  const tabs: { id: Tab; label: ReactNode }[] = [
+    {
+      id: 'findings',
+      // One flex item: the tab spaces its children apart.
+      label: (
+        <span>
+          Findings (<span data-testid="scan-total">{findings.length}</span>)
+        </span>
+      ),
+    },
     { id: 'coverage', label: COVERAGE_MESSAGES.tab },
     { id: 'compare', label: 'Compare with previous scan' },
     { id: 'about', label: 'About this scan' },
@@ -358,6 +366,12 @@ export default function ScanPage(): ReactElement {
   const total = findings.length;
   // The About tab says how many problems the scan ran into, so they are not missed.
   const problemCount = useMemo(() => (info ? splitNotes(info.errors ?? [], info.problems).problems.length : 0), [info]);
+  // The one count (shared/severity.ts): what the API card, History, the dashboard, the reports and Compare show for this scan.
+  const vulnerabilities = useMemo(() => vulnerabilityCount(findings), [findings]);
+  const vulnerabilityLevelCounts = useMemo(() => vulnerabilityLevels(findings), [findings]);
+  const levelsText = SEVERITY_LEVELS.filter((l) => vulnerabilityLevelCounts[l] > 0)
+    .map((l) => `${vulnerabilityLevelCounts[l]} ${l}`)
+    .join(', ');
 
   return (
     <div className="scan-page" data-testid="scan-page">
@@ -441,9 +455,17 @@ export default function ScanPage(): ReactElement {
               <dt>Security score</dt>
               <dd data-testid="scan-score">{info.score === null || info.score === undefined ? '—' : `${info.score} / 100`}</dd>
             </div>
-            <div>
-              <dt>Findings</dt>
-              <dd data-testid="scan-total">{total}</dd>
+            <div title="Findings that are not informational and not set aside in triage">
+              <dt>Vulnerabilities</dt>
+              <dd>
+                <span data-testid="scan-vulnerabilities">{vulnerabilities}</span>
+                {levelsText && (
+                  <span className="muted" data-testid="scan-vulnerability-levels">
+                    {' '}
+                    ({levelsText})
+                  </span>
+                )}
+              </dd>
             </div>
             <div>
               <dt>Set aside in triage</dt>
@@ -521,7 +543,7 @@ export default function ScanPage(): ReactElement {
                   label="Severity"
                   value={filters.severity}
                   onChange={(v) => setFilter('severity', v)}
-                  options={[{ value: 'all', label: 'All' }, ...SEVERITIES.map((s) => ({ value: s, label: `${SEVERITY_NAMES[s]} (${facets.severity[s]})` }))]}
+                  options={[{ value: 'all', label: 'All' }, ...SEVERITY_LEVELS.map((s) => ({ value: s, label: `${LEVEL_NAMES[s]} (${facets.severity[s]})` }))]}
                   testId="filter-severity"
                 />
                 <FilterSelect

@@ -11,10 +11,13 @@ import {
   moveSelection,
   NO_FILTERS,
   prepareFindings,
+  readFindingsAddress,
   triageExportFileName,
   withTriage,
+  writeFindingsAddress,
   type ListRow,
 } from './findings-view';
+import { vulnerabilityCount } from '../../../../shared/severity';
 
 let seq = 0;
 function finding(over: Partial<Finding> = {}): Finding {
@@ -150,7 +153,7 @@ describe('filterFindings', () => {
 
   it('counts each option over the whole scan', () => {
     const c = facetCounts(prepared);
-    expect(c.severity).toEqual({ high: 1, medium: 1, low: 1, info: 0 });
+    expect(c.severity).toEqual({ critical: 0, high: 1, medium: 1, low: 1, info: 0 });
     expect(c.trend).toEqual({ new: 1, recurring: 2 });
     expect(c.triage).toEqual({ open: 2, false_positive: 1, accepted_risk: 0, fixed: 0 });
     expect(c.categories.map((x) => [x.id, x.count])).toEqual([
@@ -209,7 +212,47 @@ describe('compareFindings', () => {
     expect(c.new.map((f) => f.id)).toEqual(['hn', 'ln']);
     expect(c.recurring.map((f) => f.id)).toEqual(['r']);
     expect(c.fixed.map((f) => f.fingerprint)).toEqual(['y', 'x']);
+    expect(c.notCompared).toBe(0);
     expect(compareFindings([], undefined).fixed).toEqual([]);
+  });
+
+  it('compares vulnerabilities only: new plus recurring is the one count, the others are said apart', () => {
+    const open = finding({ id: 'o', trend: 'new' });
+    const info = finding({ id: 'i', severity: 'info', cvss_score: 0, trend: 'new' });
+    const setAside = finding({ id: 'fp', trend: 'recurring', triage: { state: 'false_positive', reason: '', expires_at: null, set_by: null, set_at: '2026-01-01T00:00:00Z' } });
+    const rec = finding({ id: 'r', severity: 'medium', cvss_score: 5.3, trend: 'recurring' });
+    const all = [open, info, setAside, rec];
+    const c = compareFindings(all, [
+      { fingerprint: 'a', vulnerability_name: 'Old note', method: 'GET', path: '/a', severity: 'info' },
+      { fingerprint: 'b', vulnerability_name: 'Old critical', method: 'GET', path: '/b', severity: 'high', cvss_score: 9.8 },
+      { fingerprint: 'c', vulnerability_name: 'Old high', method: 'GET', path: '/c', severity: 'high', cvss_score: 7.5 },
+    ]);
+    expect(c.new.map((f) => f.id)).toEqual(['o']);
+    expect(c.recurring.map((f) => f.id)).toEqual(['r']);
+    expect(c.new.length + c.recurring.length).toBe(vulnerabilityCount(all));
+    expect(c.notCompared).toBe(2);
+    // Informational findings were no vulnerabilities: not listed as fixed; the critical one first.
+    expect(c.fixed.map((f) => f.fingerprint)).toEqual(['b', 'c']);
+  });
+});
+
+describe('the Critical level', () => {
+  const critical = finding({ id: 'c', severity: 'high', cvss_score: 9.1 });
+  const high = finding({ id: 'h', severity: 'high', cvss_score: 7.5 });
+  const prepared = prepareFindings([high, critical]);
+
+  it('is a filter option of its own, apart from High', () => {
+    expect(facetCounts(prepared).severity).toEqual({ critical: 1, high: 1, medium: 0, low: 0, info: 0 });
+    expect(filterFindings(prepared, { ...NO_FILTERS, severity: 'critical' }).map((p) => p.finding.id)).toEqual(['c']);
+    expect(filterFindings(prepared, { ...NO_FILTERS, severity: 'high' }).map((p) => p.finding.id)).toEqual(['h']);
+    // The row carries its level, and the critical finding comes first in its check.
+    expect(groupRows(prepared).flatMap((r) => (r.kind === 'finding' ? [`${r.key}:${r.severity}`] : []))).toEqual(['c:critical', 'h:high']);
+  });
+
+  it('is kept in the address', () => {
+    expect(readFindingsAddress(new URLSearchParams('severity=critical')).filters.severity).toBe('critical');
+    expect(writeFindingsAddress({ filters: { ...NO_FILTERS, severity: 'critical' }, findingId: null })).toBe('severity=critical');
+    expect(readFindingsAddress(new URLSearchParams('severity=urgent')).filters.severity).toBe('all');
   });
 });
 

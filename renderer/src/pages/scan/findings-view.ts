@@ -2,12 +2,10 @@
 // then endpoint; the filters and the search; the rows the virtualised list draws; moving the selection
 // with the keyboard; and the lists of the "compare with previous scan" view. No React here.
 
-import { CONFIDENCES, FLAG_OWASP, SEVERITIES, TRIAGE_MARK_STATES, type Confidence, type Severity, type TriageMarkState, type TriageState } from '../../../../shared/constants';
+import { CONFIDENCES, FLAG_OWASP, TRIAGE_MARK_STATES, type Confidence, type TriageMarkState, type TriageState } from '../../../../shared/constants';
 import type { Finding, FindingBrief, ScanInfo } from '../../../../shared/contract';
 import { CHECK_TITLES } from '../../../../shared/check-titles';
-import { severityBucket } from '../../../../shared/display';
-
-const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<Severity, number>;
+import { countsAsVulnerability, levelCounts, levelRank, SEVERITY_LEVELS, severityLevel, type SeverityLevel } from '../../../../shared/severity';
 
 const OWASP_TITLES: Record<string, string> = Object.fromEntries(Object.values(FLAG_OWASP).map((c) => [c.id, c.title]));
 
@@ -47,7 +45,8 @@ export function checkTitle(f: Pick<FindingBrief, 'check_id' | 'vulnerability_nam
 /** A finding with what filtering and grouping read, computed once per load rather than per keystroke. */
 export interface PreparedFinding {
   finding: FindingBrief;
-  severity: Severity;
+  /** Its level: critical is one of its own (shared/severity.ts). */
+  severity: SeverityLevel;
   category: string;
   /** Lower-case name, check title, method and path (and a GraphQL operation's name), one per line: what the search looks in. */
   text: string;
@@ -61,7 +60,7 @@ export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
     const title = checkTitle(finding);
     return {
       finding,
-      severity: severityBucket(finding.severity),
+      severity: severityLevel(finding),
       category: (finding.owasp ?? '').trim(),
       checkTitle: title,
       text: `${finding.vulnerability_name}\n${title}\n${finding.method} ${finding.path}${finding.graphql?.operation ? `\n${finding.graphql.operation}` : ''}`.toLowerCase(),
@@ -71,7 +70,7 @@ export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
   const checkRank = new Map<string, number>();
   const checkKeys = prepared.map((p) => {
     const key = `${p.category}\u0000${p.finding.check_id}`;
-    checkRank.set(key, Math.min(checkRank.get(key) ?? Infinity, SEVERITY_RANK[p.severity]));
+    checkRank.set(key, Math.min(checkRank.get(key) ?? Infinity, levelRank(p.severity)));
     return key;
   });
   // Sort keys worked out once per finding, not once per comparison (10,000 findings: ~130,000 comparisons).
@@ -79,7 +78,7 @@ export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
   const keyed = prepared.map((p, i) => {
     let categoryRank = categoryRanks.get(p.category);
     if (categoryRank === undefined) categoryRanks.set(p.category, (categoryRank = categoryOrder(p.category)[0]));
-    return { p, categoryRank, checkRank: checkRank.get(checkKeys[i]!)!, severityRank: SEVERITY_RANK[p.severity] };
+    return { p, categoryRank, checkRank: checkRank.get(checkKeys[i]!)!, severityRank: levelRank(p.severity) };
   });
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   keyed.sort((a, b) => {
@@ -100,7 +99,7 @@ export function prepareFindings(findings: FindingBrief[]): PreparedFinding[] {
 }
 
 export interface FindingFilters {
-  severity: Severity | 'all';
+  severity: SeverityLevel | 'all';
   /** An OWASP id ("API1:2023"), '' for findings without one, or 'all'. */
   category: string;
   confidence: Confidence | 'all';
@@ -124,7 +123,7 @@ export function readFindingsAddress(search: URLSearchParams): FindingsAddress {
   const category = search.get('category');
   return {
     filters: {
-      severity: oneOf(search.get('severity'), SEVERITIES),
+      severity: oneOf(search.get('severity'), SEVERITY_LEVELS),
       category: category === null ? 'all' : category.slice(0, 40),
       confidence: oneOf(search.get('confidence'), CONFIDENCES),
       trend: oneOf(search.get('trend'), ['new', 'recurring'] as const),
@@ -169,7 +168,7 @@ export function filterFindings(prepared: PreparedFinding[], filters: FindingFilt
 }
 
 export interface FacetCounts {
-  severity: Record<Severity, number>;
+  severity: Record<SeverityLevel, number>;
   /** OWASP ids in page order, with their counts. */
   categories: { id: string; label: string; count: number }[];
   confidence: Record<Confidence, number>;
@@ -180,7 +179,7 @@ export interface FacetCounts {
 /** How many findings each filter option holds (over the whole scan). */
 export function facetCounts(prepared: PreparedFinding[]): FacetCounts {
   const counts: FacetCounts = {
-    severity: { high: 0, medium: 0, low: 0, info: 0 },
+    severity: levelCounts([]),
     categories: [],
     confidence: { high: 0, medium: 0, low: 0 },
     trend: { new: 0, recurring: 0 },
@@ -202,7 +201,7 @@ export function facetCounts(prepared: PreparedFinding[]): FacetCounts {
 export type ListRow =
   | { kind: 'category'; key: string; label: string; count: number }
   | { kind: 'check'; key: string; label: string; count: number }
-  | { kind: 'finding'; key: string; finding: FindingBrief; severity: Severity };
+  | { kind: 'finding'; key: string; finding: FindingBrief; severity: SeverityLevel };
 
 /** The rows of the list: a heading per category and per check, then one row per finding (its endpoint). */
 export function groupRows(filtered: PreparedFinding[]): ListRow[] {
@@ -248,17 +247,23 @@ export interface ComparedFindings {
   new: FindingBrief[];
   recurring: FindingBrief[];
   fixed: ScanInfo['fixed'];
+  /** Findings of this scan that are not vulnerabilities (informational, or set aside in triage): not compared. */
+  notCompared: number;
 }
 
-/** New and recurring findings of this scan (most severe first) and the previous scan's findings it no longer sees. */
+/**
+ * This scan's vulnerabilities (the one count: new plus recurring is the scan's number), new and recurring,
+ * most severe first, and the previous scan's findings it no longer sees (informational ones left out).
+ */
 export function compareFindings(findings: FindingBrief[], fixed: ScanInfo['fixed'] | undefined): ComparedFindings {
   const bySeverity = (a: { severity: string; cvss_score?: number }, b: { severity: string; cvss_score?: number }) =>
-    SEVERITY_RANK[severityBucket(a.severity)] - SEVERITY_RANK[severityBucket(b.severity)] || (b.cvss_score ?? 0) - (a.cvss_score ?? 0);
-  const sorted = [...findings].sort(bySeverity);
+    levelRank(severityLevel(a)) - levelRank(severityLevel(b)) || (b.cvss_score ?? 0) - (a.cvss_score ?? 0);
+  const counted = findings.filter(countsAsVulnerability).sort(bySeverity);
   return {
-    new: sorted.filter((f) => f.trend !== 'recurring'),
-    recurring: sorted.filter((f) => f.trend === 'recurring'),
-    fixed: [...(fixed ?? [])].sort(bySeverity),
+    new: counted.filter((f) => f.trend !== 'recurring'),
+    recurring: counted.filter((f) => f.trend === 'recurring'),
+    fixed: (fixed ?? []).filter((f) => f.severity !== 'info').sort(bySeverity),
+    notCompared: findings.length - counted.length,
   };
 }
 
