@@ -6,6 +6,7 @@ import type { Endpoint } from '../../shared/contract';
 import { describeEndpoint, protocolOf } from './checks/common/helpers';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
 import { buildFinding, Deferrals, slotRelabeler } from './findings';
+import { registeredUser, type FindingOrigins } from './evidence-origins';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
 import type { Exchange, KeyNumber } from './http/exchange';
 import { AbortedError } from './http/limits';
@@ -170,6 +171,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     if (s && s.name !== `key ${k}`) names.set(k, s.name);
   }
   const relabel = slotRelabeler(names);
+  const origins: FindingOrigins = { objects: () => run.resources.created, user: (auth) => registeredUser(run.book.sessionFor(auth)) };
   const deferrals = new Deferrals();
   let scanBudgetSpent = false;
 
@@ -177,7 +179,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     const where = task.endpoint ? ` on ${describeEndpoint(task.endpoint)}` : '';
     try {
       for await (const draft of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
-        const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
+        const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel, origins);
         const at = draft.endpoint === undefined ? task.endpoint : draft.endpoint;
         if (at) run.coverage.found(task.check.id, at);
         if (deferrals.hold(draft, built)) continue;
