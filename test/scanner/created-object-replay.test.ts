@@ -50,7 +50,7 @@ describe('a proof that names an object the scan created replays from that create
     try {
       const script = curl.replace(/^BASE=.*$/m, `BASE='${new URL(fresh.baseUrl).origin}'`);
       // Asynchronously: the target answers from this process.
-      const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { env: { PATH: process.env.PATH, VICTIM_TOKEN: fresh.users.alice.key }, encoding: 'utf8', timeout: 20_000 });
+      const { stdout: out } = await promisify(execFile)('bash', ['--norc', '-euo', 'pipefail', '-c', script], { env: { PATH: process.env.PATH, VICTIM_TOKEN: fresh.users.alice.key }, encoding: 'utf8', timeout: 20_000 });
       const id = /^OBJECT_ID=(\d+)$/m.exec(out)?.[1];
       expect(id, out).toBeDefined();
       expect(out).toMatch(/^HTTP\/1\.1 200 /m);
