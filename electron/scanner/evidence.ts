@@ -191,8 +191,9 @@ function occursAlone(text: string, value: string): boolean {
 
 function varName(key: string, taken: Set<string>): string {
   const base = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'ID';
-  let name = base === 'ID' || base === 'KEY' ? 'OBJECT_ID' : base;
-  for (let n = 2; taken.has(name); n += 1) name = `${base}_${n}`;
+  const first = base === 'ID' || base === 'KEY' ? 'OBJECT_ID' : base;
+  let name = first;
+  for (let n = 2; taken.has(name); n += 1) name = `${first}_${n}`;
   taken.add(name);
   return name;
 }

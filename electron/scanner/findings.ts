@@ -10,7 +10,8 @@ import type { Finding } from '../../shared/contract';
 import type { Check, FindingDraft } from './checks/types';
 import { adjustCvss, cvssScore } from './cvss';
 import { findingGraphql } from './graphql-finding';
-import { curlFor, curlSequence, renderEvidence, setupExchanges, statefulSteps } from './evidence';
+import { curlFor, curlSequence, renderEvidence } from './evidence';
+import { stepsWithOrigins, type FindingOrigins } from './evidence-origins';
 import type { Exchange } from './http/exchange';
 import { forgedCurl, forgedTokenNote } from './jwt-forge';
 import type { Redactor } from './redact';
@@ -45,8 +46,17 @@ export type BuiltFinding = Omit<Finding, 'id' | 'trend' | 'triage'>;
 /**
  * The stored finding. `relabel` turns the slot words of check texts ("key 1", "Key 2") into the
  * names of the scan's identities ("alice"); texts of a scan started with keys stay as they are.
+ * `origins` (what the scan created before) make the curl text start with the creates of the objects
+ * and users its requests name, so it replays on a fresh instance.
  */
-export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: Endpoint | null, redactor: Redactor, relabel: (text: string) => string = (t) => t): BuiltFinding {
+export function buildFinding(
+  check: Check,
+  draft: FindingDraft,
+  taskEndpoint: Endpoint | null,
+  redactor: Redactor,
+  relabel: (text: string) => string = (t) => t,
+  origins: FindingOrigins | null = null,
+): BuiltFinding {
   const endpoint = draft.endpoint === undefined ? taskEndpoint : draft.endpoint;
   const keyMethod = (draft.method ?? endpoint?.method ?? '*').toUpperCase();
   const keyPath = draft.path ?? endpoint?.path ?? '*';
@@ -54,7 +64,8 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
   const last = draft.reproduce ?? draft.exchanges[draft.exchanges.length - 1]?.exchange;
   const { method, path } = shownLocation(keyMethod, keyPath, draft, last);
   const vector = unauthenticated(last) ? adjustCvss(draft.cvss ?? check.cvss, { PR: 'N' }) : (draft.cvss ?? check.cvss);
-  const steps = last ? statefulSteps([...draft.exchanges, ...setupExchanges(draft.setup ?? [])], last) : null;
+  // A forged token is rebuilt by its own step (jwt-forge.ts), which a sequence would replace by the literal token.
+  const { steps, setup } = last ? stepsWithOrigins(draft.exchanges, draft.setup ?? [], last, draft.forge ? null : origins) : { steps: null, setup: [] };
   const score = cvssScore(vector);
   return {
     check_id: check.id,
@@ -71,7 +82,7 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
     evidence: relabel(renderEvidence({ method, path, parameter, notes: [...(draft.notes ?? []), ...(draft.forge && last ? forgedTokenNote(last) : [])], exchanges: draft.exchanges }, redactor)),
-    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor),
+    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor),
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.

@@ -7,6 +7,7 @@ import { describeEndpoint, protocolOf } from './checks/common/helpers';
 import { proofOf, provenWithoutCredentials, replayableProof, sameAnswer, withoutCredentials } from './anonymous-proof';
 import type { Check, CheckContext, FindingDraft } from './checks/types';
 import { buildFinding, Deferrals, slotRelabeler } from './findings';
+import { registeredUser, type FindingOrigins } from './evidence-origins';
 import { Budget, BudgetExceededError, OutOfScopeError, type ProbeRequest } from './http/engine';
 import type { Exchange, KeyNumber } from './http/exchange';
 import { AbortedError } from './http/limits';
@@ -192,6 +193,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     if (s && s.name !== `key ${k}`) names.set(k, s.name);
   }
   const relabel = slotRelabeler(names);
+  const origins: FindingOrigins = { objects: () => run.resources.created, user: (auth) => registeredUser(run.book.sessionFor(auth)) };
   const deferrals = new Deferrals();
   let scanBudgetSpent = false;
 
@@ -200,7 +202,7 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     try {
       for await (const found of task.check.run(ctx) as AsyncIterable<FindingDraft>) {
         const draft = await withAnonymousProof(run, task, found);
-        const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel);
+        const built = buildFinding(task.check, draft, task.endpoint, run.redactor, relabel, origins);
         const at = draft.endpoint === undefined ? task.endpoint : draft.endpoint;
         if (at) run.coverage.found(task.check.id, at);
         if (deferrals.hold(draft, built)) continue;

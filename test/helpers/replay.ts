@@ -108,7 +108,8 @@ writeFileSync(SHIFT, 'const real = Date.now; const by = Number(process.env.CLOCK
 /** Runs a curl text with bash as written, with `env` as the only variables besides PATH and HOME. */
 export async function runCurlText(curl: string, env: Record<string, string>, shiftMs = 0): Promise<string> {
   try {
-    const { stdout } = await run('bash', ['-c', curl], {
+    // --norc: a stdin that is a socket (Node's pipes) makes bash read ~/.bashrc as under sshd, which can take seconds.
+    const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', curl], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), ...env, CLOCK_SHIFT_MS: String(shiftMs), NODE_OPTIONS: `--require ${SHIFT}` },
       timeout: 30_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -164,14 +165,23 @@ export async function replayFindings(
     return { finding: f, proof, ok: !why, why };
   };
   const writes = (f: BuiltFinding) => /-X (POST|PUT|PATCH|DELETE)\b|--data/.test(f.curl);
-  const results: ReplayResult[] = [];
   const reads = findings.filter((f) => !writes(f));
-  const parallel = opts.parallel ?? 6;
-  for (let i = 0; i < reads.length; i += parallel) results.push(...(await Promise.all(reads.slice(i, i + parallel).map(one))));
+  const results: ReplayResult[] = [...(await inPool(reads, opts.parallel ?? 6, one))];
   for (const f of findings.filter(writes)) results.push(await one(f));
   // On a loaded machine a command can time out: such a replay says nothing about the evidence, so it runs once more, alone.
   for (const [i, r] of results.entries()) if (/answered nothing|bash failed/.test(r.why)) results[i] = await one(r.finding);
   return results;
+}
+
+/** `work` on each item, at most `size` at a time (a new one starts as soon as one ends); results in the items' order. */
+export async function inPool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
 }
 
 /** "12 of 14 replay" and one line per finding that did not, for the test's output and its failure message. */

@@ -27,7 +27,8 @@ writeFileSync(SHIFT, 'const real = Date.now; const by = Number(process.env.CLOCK
 
 /** Runs a finding's curl text with bash, as a reader would, `shiftMs` into the future. */
 async function replay(curl: string, env: Record<string, string>, shiftMs: number): Promise<string> {
-  const { stdout } = await run('bash', ['-c', curl], {
+  // --norc: Node's pipes are sockets, and bash reads ~/.bashrc for a socket stdin (as under sshd).
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', curl], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), ...env, CLOCK_SHIFT_MS: String(shiftMs), NODE_OPTIONS: `--require ${SHIFT}` },
     timeout: 20_000,
   });

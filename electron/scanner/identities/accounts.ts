@@ -388,6 +388,7 @@ export class Accounts {
     const recipe = await this.loginRecipe(reg.account);
     if (typeof recipe === 'string') return { error: recipe, registration: reg.registration };
     const session = this.deps.addSession(recipe(`created-${reg.number}`, reg.account), reg.account);
+    session.registration = reg.registration;
     try {
       await session.start();
     } catch (err) {

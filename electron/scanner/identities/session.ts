@@ -100,6 +100,8 @@ export class IdentitySession {
   verifiedAs: string | null = null;
   /** Identity values the API gave it (id, username, email...), from a /me-like answer. */
   values: Record<string, string> = {};
+  /** For a user the scan registered: the registration's exchange (a finding's steps start with it). */
+  registration: Exchange | null = null;
   canary: Canary | null = null;
   dead: string | null = null;
   private inflight: Promise<void> | null = null;
