@@ -39,8 +39,8 @@ export interface SessionDeps {
   /** New secrets (a fresh token, cookies) for the redactor, before they are used. */
   /** `field` names what the values are ("password"); tokens by default. */
   addSecrets(values: string[], field?: string): void;
-  /** Stops the scan with a reason (a configured identity is dead). */
-  fail(reason: string): void;
+  /** Stops the scan with a reason (a configured identity is dead); `login`: the failed login's answer, when a login failed. */
+  fail(reason: string, login?: ObtainError): void;
 }
 
 /**
@@ -204,7 +204,7 @@ export class IdentitySession {
     try {
       await this.login(true);
     } catch (err) {
-      this.kill(this.loginFailed(err));
+      this.kill(this.loginFailed(err), err);
     }
   }
 
@@ -275,7 +275,7 @@ export class IdentitySession {
       await this.login(true);
       return true;
     } catch (err) {
-      this.kill(this.loginFailed(err));
+      this.kill(this.loginFailed(err), err);
       return false;
     }
   }
@@ -308,11 +308,11 @@ export class IdentitySession {
     return `${capitalized(this.name)}'s credential stopped working during the scan and logging in again failed: ${why} Findings recorded before this point are kept.`;
   }
 
-  private kill(reason: string): void {
+  private kill(reason: string, err?: unknown): void {
     if (this.dead) return;
     this.dead = reason;
     // Users the scan created may be taken over by its own account checks: that is not a reason to stop.
-    if (!this.account) this.deps.fail(reason);
+    if (!this.account) this.deps.fail(reason, err instanceof ObtainError ? err : undefined);
   }
 }
 
