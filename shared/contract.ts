@@ -736,6 +736,8 @@ export interface LoginFailure {
   during: 'start' | 'renewal';
   answer: LoginAnswer | null;
   candidates?: string[];
+  /** The form field the mistake is most likely in ("login.token", "login.steps.0.body"). */
+  field?: string | null;
 }
 /** What Configure Scan pre-fills from the API: the inferred placement, sign-up and login operations. */
 export interface IdentityDefaults {

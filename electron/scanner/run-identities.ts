@@ -46,7 +46,7 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
     signal: run.signal,
     addSecrets: (values, field) => addSecrets(run, config.name, values, field),
     fail: (message, login) => {
-      if (login && !run.loginFailure) run.loginFailure = { identity: config.name, during: 'renewal', answer: login.answer, candidates: login.candidates };
+      if (login && !run.loginFailure) run.loginFailure = { identity: config.name, during: 'renewal', answer: login.answer, candidates: login.candidates, field: login.field };
       run.stop({ status: 'failed', message });
     },
   });
@@ -62,7 +62,7 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
  */
 function loginFailure(run: ScanRun, session: IdentitySession, err: unknown): string {
   if (err instanceof ObtainError) {
-    run.loginFailure = { identity: session.name, during: 'start', answer: err.answer, candidates: err.candidates };
+    run.loginFailure = { identity: session.name, during: 'start', answer: err.answer, candidates: err.candidates, field: err.field };
     const ex = err.exchange;
     if (ex && !ex.response) {
       const why = ex.error ?? 'no response';

@@ -55,7 +55,7 @@ describe('identities that take fewer tries', () => {
     target = await startTarget({ mode: 'hardened' });
     [owner, teammate] = [await signUpAndLogin(t, 'owner'), await signUpAndLogin(t, 'teammate')];
     const imported = importApiDocument(new TextEncoder().encode(target.specText), { filename: 'acme.yaml' });
-    const endpoints = imported.endpoints.map((e) => (SCANNED.includes(`${e.method} ${e.path}`) ? e : { ...e, flags: [...e.flags, 'SKIP'] }));
+    const endpoints = imported.endpoints.map((e) => (SCANNED.includes(`${e.method} ${e.path}`) ? e : { ...e, flags: [...e.flags, 'SKIP' as const] }));
     apiId = await tc.core.services.repos.apis.createWithEndpoints(
       { ownerId: owner.id, name: imported.name, baseUrl: target.baseUrl, sourceFormat: imported.format, sourceFilename: 'acme.yaml', specVersion: imported.spec_version, security: imported.security, endpoints },
       new Date(),
