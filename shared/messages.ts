@@ -221,10 +221,10 @@ export const IDENTITY_MESSAGES = {
   /** An expired static JWT, refused at Next and at Start (issue 31); `when` is formatted in the user's zone. */
   tokenExpired: (name: string, when: string, zone: string) => `Identity "${name}": its token expired on ${when} (${zone}). Paste a fresh token.`,
   /** A secret field a saved setup (or the failed scan) keeps: its placeholder. */
-  keptPlaceholder: 'Kept from the saved setup: type to replace',
+  keptPlaceholder: 'Kept on the server: type to replace',
   /** A kept secret the server no longer has. */
   keptGone: 'This secret is no longer kept: type it again.',
-  answerQuote: (request: string, status: number | null) => (status === null ? `${request} got no answer` : `${request} answered ${status}`),
+  answerQuote: (request: string, status: number | null) => (status === null ? `${request} got no answer` : `Answer to ${request} (${status}), secrets redacted`),
   useCandidate: (pointer: string) => `Use ${pointer}`,
   editField: 'Edit the identity',
   setupsTitle: 'Identity setups that worked',

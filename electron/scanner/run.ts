@@ -114,6 +114,8 @@ export interface ScanSink {
   progress(p: ScanProgress, current?: ScanCurrent | null, pace?: ScanPace | null): void;
   /** Stores the finding; false when the scan already has one with its fingerprint. */
   finding(f: BuiltFinding): Promise<boolean>;
+  /** Every identity logged in and was verified: the setup works (the service keeps it at once, issue 31). */
+  signedIn?(): Promise<void>;
   logger: Logger;
 }
 
@@ -227,6 +229,7 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     if (run.stopped()) return stoppedOutcome();
     if (failed) return run.finish('failed', failed);
     run.signedIn = true;
+    await sink.signedIn?.();
     run.progress.done = 1;
     run.phase = null;
     noteDeclaredObjects(run);

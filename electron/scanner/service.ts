@@ -437,6 +437,19 @@ export function createScanService(deps: ScanServiceDeps) {
     throw err;
   };
 
+  /**
+   * Keeps the identities a scan signed in with as a setup of the user's for the API (issue 31): as soon
+   * as they work, so a scan cancelled or failed later still leaves the setup. Never fails the scan.
+   */
+  async function keepSetup(row: ScanRow, scanId: string): Promise<void> {
+    try {
+      const current = row.secret_ref ? await secrets.get(row.secret_ref) : null;
+      if (current) await setups.remember(row.user_id, row.api_id, scanId, parseStoredIdentities(current));
+    } catch (err) {
+      logger.warn('Could not keep the identity setup of a scan', { scan_id: scanId, error: (err as Error)?.message });
+    }
+  }
+
   async function execute(row: ScanRow, controller: AbortController): Promise<void> {
     const scanId = row.id;
     const notes: ScanNotes = parseNotes(row.notes);
@@ -475,6 +488,7 @@ export function createScanService(deps: ScanServiceDeps) {
           },
           {
             logger,
+            signedIn: () => keepSetup(row, scanId),
             progress: (p, current, pace) => {
               findings = p.findings;
               const entry = active.get(scanId);
@@ -543,15 +557,8 @@ export function createScanService(deps: ScanServiceDeps) {
         outcome.errors.push('The passwords of the users the scan registered could not be stored: the users are listed without them.');
       }
     }
-    // Identities that signed in are kept as a setup of the user's for the API (issue 31): Configure Scan offers each that worked.
-    if (outcome.signedIn && row.secret_ref) {
-      try {
-        const current = await secrets.get(row.secret_ref);
-        if (current) await setups.remember(row.user_id, row.api_id, scanId, parseStoredIdentities(current));
-      } catch (err) {
-        logger.warn('Could not keep the identity setup of a scan', { scan_id: scanId, error: (err as Error)?.message });
-      }
-    }
+    // A kept setup takes the refresh tokens OAuth2 rotated during the scan (the ones it signed in with are spent).
+    if (outcome.signedIn && Object.keys(outcome.rotatedRefreshTokens).length) await keepSetup(row, scanId);
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
     const finalNotes: ScanNotes = {
       ...notes,

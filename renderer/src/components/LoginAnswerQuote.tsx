@@ -13,6 +13,18 @@ export function CodeText({ text }: { text: string }): ReactElement {
   return <>{parts.map((p, n) => (n % 2 ? <code key={n}>{p}</code> : p))}</>;
 }
 
+/**
+ * A message that quotes the answer inline ("... answered 401 {"error": ...}."), cut after the status
+ * when the answer is quoted below it: the excerpt once, in its block.
+ */
+export function withoutInlineAnswer(message: string, answer: LoginAnswer | null | undefined): string {
+  if (!answer?.excerpt || answer.status === null) return message;
+  const at = message.indexOf(`answered ${answer.status} `);
+  if (at < 0) return message;
+  const rest = message.slice(at + `answered ${answer.status} `.length);
+  return rest.startsWith(answer.excerpt.slice(0, 20)) ? `${message.slice(0, at)}answered ${answer.status}.` : message;
+}
+
 export function LoginAnswerQuote({ answer }: { answer: LoginAnswer }): ReactElement {
   return (
     <figure className="login-answer" data-testid="login-answer">

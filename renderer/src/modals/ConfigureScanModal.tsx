@@ -256,7 +256,7 @@ export function ConfigureScanModal({
               <li key={setup.id} className="identity-setup" data-testid="identity-setup">
                 <span className="identity-setup-who">
                   {setup.identities.map((i) => (
-                    <span key={i.name} className="identity-setup-identity">
+                    <span key={i.name} className="identity-setup-identity" title={`${i.name}: ${i.obtained}`}>
                       <strong>{i.name}</strong> <span className="muted">{i.obtained}</span>
                     </span>
                   ))}

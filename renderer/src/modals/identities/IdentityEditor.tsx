@@ -12,7 +12,7 @@ import { draftEnvReferences, shownFieldKeys, type CsrfFrom, type FieldErrors, ty
 import { SelectInput, TextInput } from './fields';
 import { SOURCE_VALUE_LABEL, SourceEditor, StepsEditor } from './StepsEditor';
 import type { TestState } from './useIdentitiesForm';
-import { CodeText, LoginAnswerQuote } from '../../components/LoginAnswerQuote';
+import { CodeText, LoginAnswerQuote, withoutInlineAnswer } from '../../components/LoginAnswerQuote';
 
 export const ROLE_OPTIONS: { value: IdentityRole; label: string }[] = [
   { value: 'user', label: 'User' },
@@ -99,7 +99,7 @@ function TestResult({ state, onEdit, onUsePointer }: { state: TestState | undefi
         {d.verified_as && <span data-testid="identity-test-verified">{IDENTITY_MESSAGES.verifiedAs(d.verified_as)}</span>}
       </p>
       <p className="identity-test-message" data-testid="identity-test-message">
-        <CodeText text={d.message} />
+        <CodeText text={d.ok ? d.message : withoutInlineAnswer(d.message, d.answer)} />
       </p>
       {!d.ok && d.answer && <LoginAnswerQuote answer={d.answer} />}
       {!d.ok && (d.candidates?.length || d.field) ? (

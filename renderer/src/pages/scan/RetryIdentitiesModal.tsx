@@ -10,7 +10,7 @@ import { expiredStaticTokens } from '../../../../shared/identities';
 import { FALLBACK_MESSAGES, IDENTITY_MESSAGES, SCAN_MESSAGES } from '../../../../shared/messages';
 import { identityRecipe, retryScan } from '../../api/scans';
 import { Alert } from '../../components/Alert';
-import { CodeText, LoginAnswerQuote } from '../../components/LoginAnswerQuote';
+import { CodeText, LoginAnswerQuote, withoutInlineAnswer } from '../../components/LoginAnswerQuote';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
@@ -133,12 +133,7 @@ export function RetryIdentitiesModal({
       {failure && (
         <Alert kind="error" testId="retry-login-failure">
           <div className="retry-failure">
-            <strong>{IDENTITY_MESSAGES.loginFailedAt(failure.identity)}</strong>
-            {reason && (
-              <span className="small">
-                <CodeText text={reason} />
-              </span>
-            )}
+            <span data-testid="retry-login-reason">{reason ? <CodeText text={withoutInlineAnswer(reason, failure.answer)} /> : IDENTITY_MESSAGES.loginFailedAt(failure.identity)}</span>
             {failure.answer && <LoginAnswerQuote answer={failure.answer} />}
           </div>
         </Alert>

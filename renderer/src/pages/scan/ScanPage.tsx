@@ -35,7 +35,7 @@ import { FindingList, type FindingListHandle } from './FindingList';
 import { LiveScanPanel } from './LiveScanPanel';
 import { PaneSplitter, useListWidth } from './PaneSplitter';
 import { LoginFailureActions } from './LoginFailureActions';
-import { CodeText } from '../../components/LoginAnswerQuote';
+import { CodeText, withoutInlineAnswer } from '../../components/LoginAnswerQuote';
 import { ReportDownloads, ScanAbout } from './ScanAbout';
 import {
   compareFindings,
@@ -453,7 +453,7 @@ export default function ScanPage(): ReactElement {
                   {details.status === 'failed' ? 'The scan failed' : 'The scan was cancelled'}
                   {info.failure_reason ? (
                     <>
-                      : <CodeText text={info.failure_reason} />
+                      : <CodeText text={withoutInlineAnswer(info.failure_reason, info.login_failure?.answer)} />
                     </>
                   ) : (
                     '.'
