@@ -159,7 +159,7 @@ export class IdentitySession {
     if (this.inflight) return this.inflight;
     this.inflight = (async () => {
       try {
-        const fresh = await this.obtainPatiently(isRefresh ? RENEWAL_PAUSES_MS : FIRST_LOGIN_PAUSES_MS);
+        const fresh = await this.obtainPatiently(isRefresh ? RENEWAL_PAUSES_MS : FIRST_LOGIN_PAUSES_MS, !isRefresh);
         this.deps.addSecrets(fresh.secrets);
         this.credential = fresh;
         this.generation += 1;
@@ -179,12 +179,15 @@ export class IdentitySession {
    * often the API's passing trouble (a database being reset or locked, a restart), and giving up stops
    * the scan; a first login gets one more try too (a target still seeding its data).
    */
-  private async obtainPatiently(pauses: readonly number[]): Promise<Credential> {
+  private async obtainPatiently(pauses: readonly number[], first = false): Promise<Credential> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await obtainCredential(this.config, this.deps.obtain, this.credential);
       } catch (err) {
         if (attempt >= pauses.length || this.deps.obtain.signal.aborted) throw err;
+        // A first login whose answer holds a token, only not where the recipe looks: the recipe's mistake, the same next time.
+        // (An answer with no token at all may be an API still seeding its users: that one is tried again.)
+        if (first && err instanceof ObtainError && err.candidates.length > 0) throw err;
         await sleep(pauses[attempt]!, this.deps.obtain.signal);
       }
     }
