@@ -74,6 +74,8 @@ describe('identities that take fewer tries', () => {
     expect(wrong.status, wrong.text).toBe(200);
     expect(wrong.json.data).toMatchObject({ ok: false, candidates: ['/accessToken'], field: 'login.token', answer: { request: 'POST /api/v2/auth/login', status: 200 } });
     expect(wrong.json.data.message).toBe('Could not log in: POST /api/v2/auth/login answered 200, but the answer has no `/token`; it has `/accessToken`.');
+    // The answer has a token elsewhere: the recipe's mistake, not tried again after a pause.
+    expect(wrong.json.data.steps).toEqual(['POST /api/v2/auth/login -> 200']);
     // The answer's excerpt has the token redacted; nothing JWT-like anywhere in the reply.
     expect(wrong.json.data.answer!.excerpt).toContain('"accessToken":"[redacted]"');
     expect(wrong.text).not.toMatch(/eyJ[\w-]{6,}/);
