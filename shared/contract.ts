@@ -2,7 +2,7 @@
 // section 7 (plus the routes this product adds), used by the core and the renderer alike.
 
 import type { CoverageReason, CoverageSummary, ScanCoverage } from './coverage';
-import type { IdentityInput, IdentityReport, PlacementConfig, SignupSetting, WritesSetting } from './identities';
+import type { IdentityConfig, IdentityInput, IdentityReport, PlacementConfig, SignupSetting, WritesSetting } from './identities';
 import type { WritePolicyData } from './write-policy';
 import type {
   ApiPermission,
@@ -405,6 +405,8 @@ export interface ScanInfo {
   pace?: ScanPace | null;
   /** What the scan reached and exercised (issue 26); the whole ledger is GET /api/scan/coverage. Absent on older scans. */
   coverage?: CoverageSummary | null;
+  /** A scan that failed at an identity's login: which one and what the API answered (issue 31); else absent or null. */
+  login_failure?: LoginFailure | null;
 }
 
 export interface CreatedUserReport {
@@ -649,6 +651,32 @@ export interface CreateScanRequest extends ApiScoped {
   rps?: number;
   /** Requests in flight at once (SCAN_PACE_LIMITS; default: the server's). */
   concurrency?: number;
+  /** Where the identities' kept-secret markers (KEPT_SECRET) take their values from: a saved setup, or the caller's own scan. */
+  kept_from?: KeptFrom;
+}
+/** A saved identity setup or the caller's own scan, whose secrets the server keeps (issue 31). */
+export type KeptFrom = { setup_id: string; scan_id?: undefined } | { scan_id: string; setup_id?: undefined };
+/** An identity setup that signed in for a scan of the API (issue 31): what the list shows, no secret. */
+export interface IdentitySetup {
+  id: string;
+  /** When a scan last signed in with it. */
+  worked_at: string;
+  identities: { name: string; role: string; obtained: string; placement: string }[];
+  signup: SignupSetting | null;
+}
+/** A setup's (or a scan's) identities for the form: every secret is KEPT_SECRET, the server fills it back. */
+export interface IdentityRecipe {
+  identities: IdentityConfig[];
+  signup: SignupSetting | null;
+  /** How many secrets are kept on the server (markers in `identities`). */
+  kept: number;
+  /** With a scan: the identity whose login failed, if it did. */
+  failed_identity: string | null;
+}
+export interface RetryScanRequest extends ScanIdRequest {
+  /** Edited identities (kept-secret markers take the scan's own values); absent: as the scan had them. */
+  identities?: IdentityInput[];
+  signup?: SignupSetting;
 }
 /** Settings → Scan traffic (issue 27): the user's upstream proxy, never with its password. */
 export interface ScanTrafficSettings {
@@ -674,6 +702,7 @@ export interface UpdateScanTrafficRequest {
 /** Configure Scan's Test button: log in as one identity and say who the API thinks it is. */
 export interface TestIdentityRequest extends ApiScoped {
   identity: IdentityInput;
+  kept_from?: KeptFrom;
 }
 export interface TestIdentityData {
   ok: boolean;
@@ -689,6 +718,33 @@ export interface TestIdentityData {
   placement: string;
   /** The login requests and their statuses ("POST /login -> 200"). */
   steps: string[];
+  /** A failed login: the answer that made it fail (status and a bounded excerpt, secrets redacted). */
+  answer?: LoginAnswer | null;
+  /** A token pointer that found nothing: the pointers in the answer that look like a token (never their values). */
+  candidates?: string[];
+  /** The form field the failure points at ("login.token", "token", "login.steps.0.body"), for the editor to focus. */
+  field?: string | null;
+}
+
+/** What a login request got back, as a failure quotes it: no secret in it. */
+export interface LoginAnswer {
+  /** "POST /api/v2/auth/login". */
+  request: string;
+  /** null when no answer came (the excerpt then says why). */
+  status: number | null;
+  /** At most about 200 characters of the body; values of secret-named fields, JWTs and token-like strings redacted. */
+  excerpt: string | null;
+}
+
+/** Why a scan stopped at an identity's login (issue 31): which identity, and what the API answered. */
+export interface LoginFailure {
+  identity: string;
+  /** At the scan's start, or when a credential was renewed during it. */
+  during: 'start' | 'renewal';
+  answer: LoginAnswer | null;
+  candidates?: string[];
+  /** The form field the mistake is most likely in ("login.token", "login.steps.0.body"). */
+  field?: string | null;
 }
 /** What Configure Scan pre-fills from the API: the inferred placement, sign-up and login operations. */
 export interface IdentityDefaults {
@@ -801,6 +857,10 @@ export interface ApiContract {
   'POST /api/scan/identity/test': { body: TestIdentityRequest; data: TestIdentityData };
   'POST /api/scan/identity/defaults': { body: ApiScoped; data: IdentityDefaults };
   'GET /api/scan/last-config': { query: { api_id: string }; data: { last: LastScanConfiguration | null } };
+  /** The caller's identity setups of the API that worked, newest first (issue 31). */
+  'GET /api/scan/identity/setups': { query: { api_id: string }; data: { setups: IdentitySetup[] } };
+  'POST /api/scan/identity/recipe': { body: ApiScoped & KeptFrom; data: IdentityRecipe };
+  'POST /api/scan/identity/setups/delete': { body: ApiScoped & { setup_id: string }; data: { deleted: boolean } };
   'POST /api/scan/repeat': { body: ApiScoped; data: { scan_id: string } };
   /** Configure Scan's write policy: the operations that look destructive, and whether the API is local. */
   'POST /api/scan/write-policy': { body: ApiScoped; data: WritePolicyData };
@@ -820,7 +880,7 @@ export interface ApiContract {
   'POST /api/findings/close-fixed': { body: CloseFixedRequest; data: { finding_id: string; fingerprint: string; triage: FindingTriage; affected_scans: number } };
   /** `stopped`: its requests have stopped (200); false (202): the node running it has not confirmed it yet. */
   'POST /api/scan/cancel': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus; stopped: boolean } };
-  'POST /api/scan/retry': { body: ScanIdRequest; data: { scan_id: string; status: ScanStatus } };
+  'POST /api/scan/retry': { body: RetryScanRequest; data: { scan_id: string; status: ScanStatus } };
   'GET /api/scan/list': { query: { user_id?: string; api_id: string }; data: { scans: ScanSummary[] } };
   'GET /api/scans/schedule': { query: { user_id?: string; api_id: string }; data: { schedule: Schedule | null } };
   'POST /api/scans/schedule': { body: ScheduleRequest; data: { schedule: Schedule } };

@@ -31,6 +31,12 @@ export const TEMPLATE_VAR = /\{([A-Za-z_][A-Za-z0-9_]{0,39})\}/g;
 export const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]{0,99})\}/g;
 /** The reserved name of the identity that sends no credentials. */
 export const ANONYMOUS_NAME = 'anonymous';
+/**
+ * Stands for a secret the server keeps (a saved setup's, a failed scan's): Configure Scan shows the
+ * field as kept, and the server puts the value back before a test or a scan (kept-secrets.ts). It is
+ * never sent to an API.
+ */
+export const KEPT_SECRET = '\u2022\u2022kept\u2022\u2022';
 
 const text = (what: string, max: number = IDENTITY_LIMITS.text) =>
   z.string({ error: `${what} must be text.` }).max(max, { error: `${what} is too long (at most ${max} characters).` });
@@ -511,4 +517,57 @@ export interface IdentityReport {
   failures: number;
   /** Registered by the scan itself. */
   created: boolean;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*$/;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** base64url to bytes, or null when it is not base64url (pure: shared code has no Buffer). */
+function base64UrlBytes(text: string): Uint8Array | null {
+  const out: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const ch of text.replace(/=+$/, '')) {
+    const n = BASE64URL.indexOf(ch === '+' ? '-' : ch === '/' ? '_' : ch);
+    if (n < 0) return null;
+    value = (value << 6) | n;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((value >> bits) & 0xff);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/** When a JWT expires (its `exp`, ms since the epoch); null for anything that is not a JWT with one. */
+export function jwtExpiresAt(token: string | null | undefined): number | null {
+  if (!token) return null;
+  const raw = token.replace(/^bearer\s+/i, '').trim();
+  if (!JWT_SHAPE.test(raw)) return null;
+  const bytes = base64UrlBytes(raw.split('.')[1]!);
+  if (!bytes) return null;
+  try {
+    const payload = JSON.parse(new TextDecoder().decode(bytes)) as { exp?: unknown };
+    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A static token that is a JWT past its `exp`: the identity and when it expired. */
+export interface ExpiredToken {
+  index: number;
+  name: string;
+  expiredAt: number;
+}
+
+/** The identities whose static token is a JWT that has expired by `now` (ms): a scan with one would only collect 401s. */
+export function expiredStaticTokens(identities: readonly Pick<IdentityConfig, 'name' | 'token'>[], now: number): ExpiredToken[] {
+  const out: ExpiredToken[] = [];
+  identities.forEach((i, index) => {
+    const at = jwtExpiresAt(i.token);
+    if (at !== null && at <= now) out.push({ index, name: i.name, expiredAt: at });
+  });
+  return out;
 }

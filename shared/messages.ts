@@ -218,6 +218,26 @@ export const IDENTITY_MESSAGES = {
   exportInvalid: 'Fix the identities before exporting: the fields marked below.',
   copied: 'Copied to the clipboard.',
   copyFailed: 'Could not copy: select the text and copy it instead.',
+  /** An expired static JWT, refused at Next and at Start (issue 31); `when` is formatted in the user's zone. */
+  tokenExpired: (name: string, when: string, zone: string) => `Identity "${name}": its token expired on ${when} (${zone}). Paste a fresh token.`,
+  /** A secret field a saved setup (or the failed scan) keeps: its placeholder. */
+  keptPlaceholder: 'Kept on the server: type to replace',
+  /** A kept secret the server no longer has. */
+  keptGone: 'This secret is no longer kept: type it again.',
+  answerQuote: (request: string, status: number | null) => (status === null ? `${request} got no answer` : `Answer to ${request} (${status}), secrets redacted`),
+  useCandidate: (pointer: string) => `Use ${pointer}`,
+  editField: 'Edit the identity',
+  setupsTitle: 'Identity setups that worked',
+  setupsLead: 'Each one signed in for a scan of this API. Pick one to fill in the identities: its secrets stay on the server.',
+  setupUse: 'Use',
+  setupForget: 'Forget',
+  setupLoaded: (when: string) => `Filled in from the setup that worked on ${when}. Kept secrets stay on the server; type over a field to change it.`,
+  setupGone: 'That setup is no longer kept.',
+  editAndRetry: 'Edit identities and retry',
+  retryAsIs: 'Retry as it was',
+  retryWith: 'Retry with these identities',
+  retryTitle: 'Edit identities and retry',
+  loginFailedAt: (identity: string) => `Identity "${identity}" could not log in.`,
 } as const;
 
 export const CARD_STATUS = { scanning: 'Scanning...', completed: 'Completed', ready: 'Ready' } as const;

@@ -5,7 +5,7 @@ import { SecretStoreError } from '../secrets/types';
 import { ApiError } from './errors';
 
 export function asApiError(err: unknown): never {
-  if (err instanceof ScanError) throw new ApiError(err.status, err.message);
+  if (err instanceof ScanError) throw new ApiError(err.status, err.message, err.errors);
   // A locked or missing keychain: say so (the message names the keychain error, never a key).
   if (err instanceof SecretStoreError) throw new ApiError(503, err.message);
   throw err;

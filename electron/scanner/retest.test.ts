@@ -32,6 +32,8 @@ function outcome(over: Partial<ScanOutcome> = {}): ScanOutcome {
     refreshes: 0,
     rotatedRefreshTokens: {},
     traffic: null,
+    loginFailure: null,
+    signedIn: true,
     ...over,
   };
 }

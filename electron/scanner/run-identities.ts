@@ -45,7 +45,10 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
     allowCommand: run.job.allowCommands === true,
     signal: run.signal,
     addSecrets: (values, field) => addSecrets(run, config.name, values, field),
-    fail: (message) => run.stop({ status: 'failed', message }),
+    fail: (message, login) => {
+      if (login && !run.loginFailure) run.loginFailure = { identity: config.name, during: 'renewal', answer: login.answer, candidates: login.candidates, field: login.field };
+      run.stop({ status: 'failed', message });
+    },
   });
   const session = new IdentitySession(config, slot, placeFrom.place ? [placementFromConfig(placeFrom.place)] : null, deps, account);
   run.book.add(session);
@@ -59,6 +62,7 @@ function newSession(run: ScanRun, config: IdentityConfig, slot: KeyNumber | null
  */
 function loginFailure(run: ScanRun, session: IdentitySession, err: unknown): string {
   if (err instanceof ObtainError) {
+    run.loginFailure = { identity: session.name, during: 'start', answer: err.answer, candidates: err.candidates, field: err.field };
     const ex = err.exchange;
     if (ex && !ex.response) {
       const why = ex.error ?? 'no response';

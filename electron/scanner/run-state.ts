@@ -3,7 +3,7 @@
 // skipped checks, progress, and the outcome it ends with.
 
 import { setMaxListeners } from 'node:events';
-import type { ScanCurrent, SkippedCheck } from '../../shared/contract';
+import type { LoginFailure, ScanCurrent, SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import { Baselines } from './baselines';
@@ -78,6 +78,10 @@ export class ScanRun {
   private readonly inFlight = new Map<object, ScanCurrent>();
   identities: Identities | null = null;
   accounts: Accounts | null = null;
+  /** The identity whose login stopped the scan, and what the API answered (issue 31). */
+  loginFailure: LoginFailure | null = null;
+  /** Every identity logged in and was verified: the setup works (the service keeps it for the API). */
+  signedIn = false;
   /** Users the checks' own requests registered (sign-up on): the scan's as much as the Accounts service's. */
   readonly registered: CreatedAccount[] = [];
   /** Passwords the weak-credential checks proved: the checks that run after them may use them. */
@@ -394,6 +398,8 @@ export class ScanRun {
       refreshes: this.book.refreshes,
       rotatedRefreshTokens: Object.fromEntries(this.rotated),
       traffic: this.traffic.size ? this.traffic.toLog(this.redactor) : null,
+      loginFailure: status === 'failed' && this.loginFailure ? this.redactor.redactDeep(this.loginFailure) : null,
+      signedIn: this.signedIn,
     };
   }
 }

@@ -4,7 +4,7 @@
 // they expire, progress and findings handed to a sink as they come. The same runner serves the app
 // (sink = the store) and the CLI.
 
-import type { Endpoint, ScanCurrent, ScanPace, SkippedCheck } from '../../shared/contract';
+import type { Endpoint, LoginFailure, ScanCurrent, ScanPace, SkippedCheck } from '../../shared/contract';
 import type { ScanCoverage } from '../../shared/coverage';
 import type { IdentityReport, ScanConfig } from '../../shared/identities';
 import type { CoreConfig } from '../config';
@@ -114,6 +114,8 @@ export interface ScanSink {
   progress(p: ScanProgress, current?: ScanCurrent | null, pace?: ScanPace | null): void;
   /** Stores the finding; false when the scan already has one with its fingerprint. */
   finding(f: BuiltFinding): Promise<boolean>;
+  /** Every identity logged in and was verified: the setup works (the service keeps it at once, issue 31). */
+  signedIn?(): Promise<void>;
   logger: Logger;
 }
 
@@ -158,6 +160,10 @@ export interface ScanOutcome {
   rotatedRefreshTokens: Record<string, string>;
   /** The requests the scan sent (the last ones, redacted) as a HAR; null when it sent none. */
   traffic: TrafficLog | null;
+  /** A scan that failed at an identity's login: which one and the API's answer (redacted). */
+  loginFailure: LoginFailure | null;
+  /** Every identity logged in and was verified. */
+  signedIn: boolean;
 }
 
 export async function runScan(job: ScanJob, sink: ScanSink): Promise<ScanOutcome> {
@@ -225,6 +231,8 @@ async function runPhases(run: ScanRun, job: ScanJob, sink: ScanSink): Promise<Sc
     }
     if (run.stopped()) return stoppedOutcome();
     if (failed) return run.finish('failed', failed);
+    run.signedIn = true;
+    await sink.signedIn?.();
     run.progress.done = 1;
     run.phase = null;
     noteDeclaredObjects(run);

@@ -8,9 +8,10 @@
 
 import { randomUUID } from 'node:crypto';
 import { SCAN_PROFILE_OWASP, type ScanStatus } from '../../shared/constants';
-import type { CreatedUserWithPassword, Finding, FindingBrief, FindingRetest, IdentityDefaults, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
+import type { CreatedUserWithPassword, Finding, FindingBrief, FindingRetest, IdentityDefaults, IdentityRecipe, IdentitySetup, KeptFrom, LastScanConfiguration, ScanCurrent, ScanDetails, ScanPace, ScanSummary, TestIdentityData } from '../../shared/contract';
 import {
   envReferences,
+  expiredStaticTokens,
   identitiesFromKeys,
   identityUrls,
   issuesOf,
@@ -23,7 +24,9 @@ import {
   type ScanConfig as IdentitiesConfig,
   type SignupSetting,
 } from '../../shared/identities';
-import { FINDING_MESSAGES, RETEST_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
+import { FINDING_MESSAGES, IDENTITY_MESSAGES, RETEST_MESSAGES, SCAN_MESSAGES } from '../../shared/messages';
+import { defaultTimeZone, formatTimestamp } from '../../shared/display';
+import { isKnownTimeZone, usableTimeZone } from '../../shared/zone-days';
 import { SPEC_URL_MESSAGES } from '../../shared/api-messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
@@ -37,6 +40,8 @@ import { databaseTroubleOf } from '../store/health';
 import { parseNotes, type ScanNotes, type ScanRow } from '../store/scans';
 import { SCAN_SECRET_PREFIX, scanAccountsRef, sweepOrphanSecrets } from '../secrets/index';
 import type { SecretStore } from '../secrets/types';
+import { parseStoredIdentities, type StoredIdentities } from './stored-identities';
+import { createIdentitySetups, KeptSourceError, SETUP_TEXT } from './identity-setups';
 import { checksForProfile } from './checks/index';
 import type { Check } from './checks/types';
 import { ScanEvents } from './events';
@@ -98,12 +103,16 @@ export interface CreateScanInput {
   namedOperations?: string[];
   /** The seed of the scan's probe values and choices; default a new one. */
   seed?: number;
+  /** Where KEPT_SECRET markers in `identities` take their values (a saved setup, the user's own scan). */
+  keptFrom?: KeptFrom;
 }
 
 export class ScanError extends Error {
   constructor(
     readonly status: 400 | 403 | 404 | 409,
     message: string,
+    /** The fields the refusal is about ("identities.0.token"), when it names some. */
+    readonly errors?: { field: string; message: string }[],
   ) {
     super(message);
     this.name = 'ScanError';
@@ -164,23 +173,12 @@ interface ActiveScan {
 
 const secretRef = (scanId: string) => `${SCAN_SECRET_PREFIX}${scanId}`;
 
+export { parseStoredIdentities };
+
 /** How often `wait` (and a cancel waiting for the owner) looks at a scan running on another node. */
 const WAIT_POLL_MS = 100;
 
 const API_DELETED: StopReason = { status: 'failed', message: 'The API was deleted.' };
-
-/** What the SecretStore keeps for a scan: the identities with their secrets (v2), or the two keys of older scans. */
-interface StoredIdentities {
-  v: 2;
-  identities: IdentityConfig[];
-  signup?: SignupSetting;
-}
-
-export function parseStoredIdentities(raw: string): StoredIdentities {
-  const v = JSON.parse(raw) as Partial<StoredIdentities> & { 1?: string; 2?: string | null };
-  if (v.v === 2 && Array.isArray(v.identities)) return v as StoredIdentities;
-  return { v: 2, identities: identitiesFromKeys(v[1] ?? '', v[2] ?? null) };
-}
 
 /** What the SecretStore keeps for the users a scan registered: each with its password. */
 interface StoredCreatedUsers {
@@ -228,6 +226,8 @@ function failedOutcome(reason: string): ScanOutcome {
     refreshes: 0,
     rotatedRefreshTokens: {},
     traffic: null,
+    loginFailure: null,
+    signedIn: false,
   };
 }
 
@@ -239,6 +239,35 @@ export function createScanService(deps: ScanServiceDeps) {
   const events = deps.events ?? new ScanEvents();
   const active = new Map<string, ActiveScan>();
   const proxies = createProxySettings({ secrets, config, resolver: deps.resolver });
+  const setups = createIdentitySetups({ repos, secrets, clock, logger });
+
+  /**
+   * A static token that is a JWT past its expiry is refused (at create, at start and by Test): the scan
+   * would only collect 401s. The date is in the user's Settings zone (else the server's).
+   */
+  async function refuseExpired(userId: string, identities: readonly IdentityConfig[], field = (n: number) => `identities.${n}.token`): Promise<void> {
+    const expired = expiredStaticTokens(identities, clock.now().getTime());
+    if (!expired.length) return;
+    const message = await expiredMessage(userId, expired[0]!.name, expired[0]!.expiredAt);
+    throw new ScanError(400, message, [{ field: field(expired[0]!.index), message }]);
+  }
+
+  /** The identities a client sent, their kept-secret markers filled (refusals as the service's own). */
+  async function withKept<T>(userId: string, apiId: string, identities: T[], from: KeptFrom | undefined, fieldPrefix?: string): Promise<T[]> {
+    try {
+      return (await setups.filled(userId, apiId, identities, from, fieldPrefix)).identities;
+    } catch (err) {
+      if (err instanceof KeptSourceError) throw new ScanError(err.status, err.message, err.issues.length ? err.issues : undefined);
+      throw err;
+    }
+  }
+
+  async function expiredMessage(userId: string, name: string, at: number): Promise<string> {
+    const chosen = (await repos.userSettings.getProfile(userId).catch(() => null))?.timezone ?? '';
+    const server = defaultTimeZone();
+    const zone = usableTimeZone(chosen, server);
+    return IDENTITY_MESSAGES.tokenExpired(name, formatTimestamp(at, zone), isKnownTimeZone(chosen) ? chosen : server);
+  }
   /** Several nodes share the database: leases decide which running scans are alive. */
   const shared = config.databaseUrl !== undefined;
   const leases = createLeaseKeeper({
@@ -307,6 +336,7 @@ export function createScanService(deps: ScanServiceDeps) {
           // Before the scan has run: the configured identities, not yet verified.
           identities: notes.identities ?? (parseConfig(row.config).identities ?? []).map((i) => ({ name: i.name, role: i.role, obtained: i.obtained, verified_as: null, refreshes: 0, failures: 0, created: false })),
           created_users: notes.created_users ?? [],
+          login_failure: notes.login_failure ?? null,
           refreshes: notes.refreshes ?? 0,
           coverage: notes.coverage ?? null,
           // Running here: the runner's own; on another node: what that node last saved with its progress.
@@ -416,6 +446,19 @@ export function createScanService(deps: ScanServiceDeps) {
     throw err;
   };
 
+  /**
+   * Keeps the identities a scan signed in with as a setup of the user's for the API (issue 31): as soon
+   * as they work, so a scan cancelled or failed later still leaves the setup. Never fails the scan.
+   */
+  async function keepSetup(row: ScanRow, scanId: string): Promise<void> {
+    try {
+      const current = row.secret_ref ? await secrets.get(row.secret_ref) : null;
+      if (current) await setups.remember(row.user_id, row.api_id, scanId, parseStoredIdentities(current));
+    } catch (err) {
+      logger.warn('Could not keep the identity setup of a scan', { scan_id: scanId, error: (err as Error)?.message });
+    }
+  }
+
   async function execute(row: ScanRow, controller: AbortController): Promise<void> {
     const scanId = row.id;
     const notes: ScanNotes = parseNotes(row.notes);
@@ -454,6 +497,7 @@ export function createScanService(deps: ScanServiceDeps) {
           },
           {
             logger,
+            signedIn: () => keepSetup(row, scanId),
             progress: (p, current, pace) => {
               findings = p.findings;
               const entry = active.get(scanId);
@@ -522,6 +566,8 @@ export function createScanService(deps: ScanServiceDeps) {
         problemNote(outcome, 'The passwords of the users the scan registered could not be stored: the users are listed without them.');
       }
     }
+    // A kept setup takes the refresh tokens OAuth2 rotated during the scan (the ones it signed in with are spent).
+    if (outcome.signedIn && Object.keys(outcome.rotatedRefreshTokens).length) await keepSetup(row, scanId);
     const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
     const finalNotes: ScanNotes = {
       ...notes,
@@ -535,6 +581,7 @@ export function createScanService(deps: ScanServiceDeps) {
       checks_run: outcome.checksRun,
       ...(outcome.coverage.operations.length ? { coverage: outcome.coverage.summary } : {}),
       ...(snapshot ? { endpoints: snapshot } : {}),
+      ...(outcome.loginFailure ? { login_failure: outcome.loginFailure } : {}),
       ...(outcome.status === 'completed' && notes.previous_scan_id ? { fixed: await repos.findings.fixedSince(notes.previous_scan_id, scanId) } : {}),
     };
     const reason = outcome.status === 'completed' ? null : outcome.failureReason ?? (outcome.status === 'cancelled' ? SCAN_TEXT.userCancelled : null);
@@ -586,7 +633,9 @@ export function createScanService(deps: ScanServiceDeps) {
       const api = await repos.apis.findById(input.apiId);
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
-      const identities = await identitiesOf(input);
+      const given = input.identities ? { ...input, identities: await withKept(userId, api.id, input.identities, input.keptFrom) } : input;
+      const identities = await identitiesOf(given);
+      await refuseExpired(userId, identities.identities);
       const id = randomUUID();
       const ref = secretRef(id);
       const users = identities.identities.filter((i) => i.role === 'user').length;
@@ -645,17 +694,18 @@ export function createScanService(deps: ScanServiceDeps) {
     },
 
     /** A new scan with the configuration and keys `last` holds (409 when it holds none). */
-    async createLike(userId: string, apiId: string, last: ScanRow | undefined): Promise<string> {
+    async createLike(userId: string, apiId: string, last: ScanRow | undefined, edited?: { identities: IdentityInput[]; signup?: SignupSetting }): Promise<string> {
       if (!last?.secret_ref) throw new ScanError(409, SCAN_TEXT.nothingToRepeat);
       const raw = await secrets.get(last.secret_ref);
       if (!raw) throw new ScanError(409, SCAN_TEXT.keysGone);
       const stored = parseStoredIdentities(raw);
       const cfg = parseConfig(last.config);
+      const signup = edited?.signup ?? stored.signup;
       return this.create(userId, {
         apiId,
         profile: last.profile,
-        identities: stored.identities,
-        ...(stored.signup !== undefined ? { signup: stored.signup } : {}),
+        ...(edited ? { identities: edited.identities, keptFrom: { scan_id: last.id } } : { identities: stored.identities }),
+        ...(signup !== undefined ? { signup } : {}),
         lowerPrivilegeKey: cfg.lowerPrivilegeKey,
         rps: cfg.rps,
         concurrency: cfg.concurrency,
@@ -672,14 +722,16 @@ export function createScanService(deps: ScanServiceDeps) {
      * Retry of a failed or cancelled scan: a new scan with its configuration and keys (the caller's own
      * scan), or with the caller's latest configuration of the API (someone else's scan), started at once.
      */
-    async retry(userId: string, scanId: string): Promise<{ scanId: string; status: ScanStatus }> {
+    async retry(userId: string, scanId: string, edited?: { identities: IdentityInput[]; signup?: SignupSetting }): Promise<{ scanId: string; status: ScanStatus }> {
       const row = await repos.scans.findById(scanId);
       if (!row) throw new ScanError(404, SCAN_TEXT.notFound);
       if (row.status !== 'completed' && row.status !== 'failed' && row.status !== 'cancelled') throw new ScanError(409, SCAN_TEXT.notRetryable);
       // The database, not this node's memory: the user's scan may run on another node, or have been cancelled there.
       if (await repos.scans.runningForUser(userId)) throw new ScanError(409, SCAN_MESSAGES.anotherInProgress);
+      // Edited identities (issue 31: Retry offers to edit them first) take their kept secrets from the caller's own scan only.
+      if (edited && (row.user_id !== userId || !row.secret_ref)) throw new ScanError(409, row.user_id === userId ? SCAN_TEXT.keysGone : SETUP_TEXT.scanNotYours);
       const own = row.user_id === userId && row.secret_ref ? row : await repos.scans.latestHoldingSecret(row.api_id, userId);
-      const id = await this.createLike(userId, row.api_id, own);
+      const id = await this.createLike(userId, row.api_id, own, edited);
       return this.start(userId, { apiId: row.api_id, scanId: id });
     },
 
@@ -699,6 +751,9 @@ export function createScanService(deps: ScanServiceDeps) {
       const api = await repos.apis.findById(row.api_id);
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
+      // A static JWT that expired since the scan was created (a draft left open, a retry, a schedule) is refused before anything runs.
+      const keys = row.secret_ref ? await secrets.get(row.secret_ref) : null;
+      if (keys) await refuseExpired(userId, parseStoredIdentities(keys).identities);
       // Leased before it runs: a node dying right after the start leaves a lease that expires.
       await leases.take(row.id);
       const marked = await repos.scans.markRunning(row.id, userId, clock.now(), 0);
@@ -824,11 +879,17 @@ export function createScanService(deps: ScanServiceDeps) {
     },
 
     /** Configure Scan's Test button: logs in as one identity against the API and says who it is. */
-    async testIdentity(apiId: string, identity: IdentityInput): Promise<TestIdentityData> {
+    async testIdentity(userId: string, apiId: string, given: IdentityInput, keptFrom?: KeptFrom): Promise<TestIdentityData> {
       const api = await repos.apis.findById(apiId);
       if (!api) throw new ScanError(404, SCAN_TEXT.notFound);
       await target(api.base_url);
-      const checked = await identitiesOf({ apiId, profile: SCAN_PROFILE_OWASP, identities: [identity] });
+      const [identity] = await withKept(userId, apiId, [given], keptFrom, 'identity');
+      const checked = await identitiesOf({ apiId, profile: SCAN_PROFILE_OWASP, identities: [identity!] });
+      const expired = expiredStaticTokens(checked.identities, clock.now().getTime())[0];
+      if (expired) {
+        const message = await expiredMessage(userId, expired.name, expired.expiredAt);
+        return { ok: false, message, token: null, cookies: [], verified_as: null, placement: '', steps: [], field: 'token' };
+      }
       const endpoints = (await repos.endpoints.listForApi(api.id)).filter((e) => !e.flags.includes('SKIP'));
       return testIdentity({
         baseUrl: api.base_url,
@@ -862,6 +923,35 @@ export function createScanService(deps: ScanServiceDeps) {
         url,
         settings: { timeoutMs: config.scan.timeoutMs, tlsVerify: config.scan.tlsVerify, allowLocal: config.allowLocalScans, deadlineMs: config.scan.importTimeoutMs },
       });
+    },
+
+    /** The caller's identity setups of the API that worked, newest first (issue 31). */
+    identitySetups(userId: string, apiId: string): Promise<IdentitySetup[]> {
+      return setups.list(userId, apiId);
+    },
+
+    /** A setup's, or the caller's own scan's, identities for the form: secrets as KEPT_SECRET markers. */
+    async identityRecipe(userId: string, apiId: string, from: KeptFrom): Promise<IdentityRecipe> {
+      try {
+        return await setups.recipe(userId, apiId, from);
+      } catch (err) {
+        if (err instanceof KeptSourceError) throw new ScanError(err.status, err.message);
+        throw err;
+      }
+    },
+
+    /** Forgets one of the caller's setups and its secrets. */
+    forgetIdentitySetup(userId: string, apiId: string, setupId: string): Promise<boolean> {
+      return setups.forget(userId, apiId, setupId);
+    },
+
+    /** The secret references of an API's setups: read before the API is deleted, forgotten after (forgetSetupSecrets). */
+    setupSecretsOf(apiId: string): Promise<string[]> {
+      return repos.identitySetups.refsForApi(apiId);
+    },
+
+    forgetSetupSecrets(refs: readonly string[]): Promise<void> {
+      return setups.forgetRefs(refs);
     },
 
     /** What Configure Scan pre-fills: the inferred placement, the sign-up and login operations, the sign-up default. */

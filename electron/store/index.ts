@@ -5,6 +5,7 @@ import { createDashboardRepo } from './dashboard';
 import type { Db } from './database';
 import { createEndpointsRepo } from './endpoints';
 import { createFindingsRepo } from './findings';
+import { createIdentitySetupsRepo } from './identity-setups';
 import { createLoginEventsRepo } from './login-events';
 import type { Notifier } from './notify';
 import { createPasswordResetsRepo } from './password-resets';
@@ -46,6 +47,7 @@ export function createRepos(db: Db, notifier?: Notifier) {
     quotas: createQuotasRepo(db),
     triage: createTriageRepo(db),
     retests: createRetestsRepo(db),
+    identitySetups: createIdentitySetupsRepo(db),
   };
 }
 

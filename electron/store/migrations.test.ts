@@ -17,6 +17,7 @@ const TABLES = [
   'finding_triage',
   'findings',
   'identities',
+  'identity_setups',
   'login_events',
   'mfa_challenges',
   'password_resets',
@@ -135,8 +136,9 @@ describe.each(TARGETS)('migrations on $name', ({ skip, fresh }) => {
       await sql`INSERT INTO shares (api_id,user_id,permission,created_at,updated_at) VALUES ('a','v','read',${now},${now})`.execute(db);
       await sql`INSERT INTO finding_triage (api_id,fingerprint,state,set_by,set_at) VALUES ('a','fp-f','false_positive','u',${now})`.execute(db);
       await sql`INSERT INTO finding_retests (id,finding_id,api_id,fingerprint,user_id,outcome,started_at) VALUES ('r','f','a','fp-f','u','reproduced',${now})`.execute(db);
+      await sql`INSERT INTO identity_setups (id,api_id,user_id,fingerprint,summary,secret_ref,created_at,worked_at) VALUES ('is','a','u','fp','{}','scan:setup:is',${now},${now})`.execute(db);
       await sql`DELETE FROM apis WHERE id = 'a'`.execute(db);
-      for (const t of ['endpoints', 'endpoint_flags', 'scans', 'findings', 'schedules', 'shares', 'finding_triage', 'finding_retests']) expect(await count(db, t)).toBe(0);
+      for (const t of ['endpoints', 'endpoint_flags', 'scans', 'findings', 'schedules', 'shares', 'finding_triage', 'finding_retests', 'identity_setups']) expect(await count(db, t)).toBe(0);
       expect(await count(db, 'users')).toBe(2);
       await db.destroy();
     });

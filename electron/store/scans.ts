@@ -5,7 +5,7 @@
 import type { CoverageSummary, ScanCoverage } from '../../shared/coverage';
 import { sql, type Selectable } from 'kysely';
 import type { ScanStatus } from '../../shared/constants';
-import type { CreatedUserReport, ScanSummary, SkippedCheck } from '../../shared/contract';
+import type { CreatedUserReport, LoginFailure, ScanSummary, SkippedCheck } from '../../shared/contract';
 import type { IdentityReport } from '../../shared/identities';
 import type { Db } from './database';
 import { isoNowSql, isUniqueViolation } from './dialect';
@@ -36,6 +36,8 @@ export interface ScanNotes {
   /** Users the scan registered (no passwords). */
   created_users?: CreatedUserReport[];
   refreshes?: number;
+  /** The identity whose login stopped the scan and the API's answer, redacted (issue 31). */
+  login_failure?: LoginFailure;
 }
 
 export const EMPTY_NOTES: ScanNotes = { errors: [], skipped_checks: [], previous_scan_id: null, requests_by_check: {} };
@@ -56,6 +58,7 @@ export function parseNotes(json: string): ScanNotes {
       ...(Array.isArray(v.created_users) ? { created_users: v.created_users } : {}),
       ...(typeof v.refreshes === 'number' ? { refreshes: v.refreshes } : {}),
       ...(v.coverage && typeof v.coverage === 'object' ? { coverage: v.coverage } : {}),
+      ...(v.login_failure && typeof v.login_failure === 'object' && typeof v.login_failure.identity === 'string' ? { login_failure: v.login_failure } : {}),
     };
   } catch {
     return { ...EMPTY_NOTES, requests_by_check: {} };
@@ -395,7 +398,9 @@ export function createScansRepo(db: Db) {
     /** Secret references still used by some scan (the rest are orphans). */
     async liveSecretRefs(): Promise<Set<string>> {
       const rows = await db.selectFrom('scans').select('secret_ref').where('secret_ref', 'is not', null).execute();
-      return new Set(rows.map((r) => r.secret_ref!));
+      // Identity setups that worked keep their secrets under the same prefix (scan:setup:<id>).
+      const setups = await db.selectFrom('identity_setups').select('secret_ref').execute();
+      return new Set([...rows.map((r) => r.secret_ref!), ...setups.map((r) => r.secret_ref)]);
     },
   };
 }

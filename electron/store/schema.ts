@@ -239,6 +239,22 @@ export interface FindingRetestsTable {
   reason: string | null;
 }
 
+export interface IdentitySetupsTable {
+  id: string;
+  api_id: string;
+  user_id: string;
+  /** SHA-256 of the identities with their secrets replaced: one row per recipe. */
+  fingerprint: string;
+  /** JSON: { identities: IdentitySummary[], signup } (no secret). */
+  summary: string;
+  /** "scan:setup:<id>": the identities with their secrets, in the SecretStore. */
+  secret_ref: string;
+  /** The scan that last signed in with it. */
+  scan_id: string | null;
+  created_at: string;
+  worked_at: string;
+}
+
 export interface SchedulesTable {
   id: string;
   api_id: string;
@@ -299,6 +315,7 @@ export interface Database {
   findings: FindingsTable;
   finding_triage: FindingTriageTable;
   finding_retests: FindingRetestsTable;
+  identity_setups: IdentitySetupsTable;
   schedules: SchedulesTable;
   shares: SharesTable;
   login_events: LoginEventsTable;

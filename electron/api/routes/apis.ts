@@ -249,9 +249,11 @@ export function registerApiRoutes(app: Hono<AppEnv>, s: Services): void {
     const input = await parseBody(c, apiIdSchema);
     const { api } = await requireApiAccess(s.repos, c.get('user').id, input.api_id, 'admin');
     const scans = await s.repos.scans.listForApi(api.id);
+    const setups = await s.scans.setupSecretsOf(api.id);
     await s.repos.apis.delete(api.id);
-    // Its scans went with it: so do their keys and the passwords of the users they registered.
+    // Its scans went with it: so do their keys and the passwords of the users they registered, and the identity setups kept for it.
     await s.scans.forgetScans(scans.map((x) => x.id));
+    await s.scans.forgetSetupSecrets(setups);
     s.logger.info('API deleted', { apiId: api.id });
     return ok(c, API_MESSAGES.deleted(api.name));
   });

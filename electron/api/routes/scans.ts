@@ -24,6 +24,11 @@ const PROFILE_MESSAGE = `scan_profile must be one of ${SCAN_PROFILE_ALIASES.join
 
 const profile = z.string({ error: PROFILE_MESSAGE }).refine((v) => (SCAN_PROFILE_ALIASES as readonly string[]).includes(v), { error: PROFILE_MESSAGE });
 
+/** A saved identity setup or the caller's own scan (exactly one), whose secrets the server keeps. */
+const keptFromSchema = z.union([z.object({ setup_id: idField('setup_id') }).strict(), z.object({ scan_id: idField('scan_id') }).strict()], {
+  error: 'kept_from names one saved setup (setup_id) or one scan (scan_id).',
+});
+
 const createSchema = z.object({
   api_id: idField('api_id'),
   scan_profile: profile,
@@ -62,11 +67,23 @@ const createSchema = z.object({
   signup: signupSchema.optional(),
   /** The seed of the scan's probe values and choices (default: a new one); the same seed repeats them. */
   seed: scanSeedSchema.optional(),
+  /** Where the identities' KEPT_SECRET markers take their values: a saved setup, or the caller's own scan. */
+  kept_from: keptFromSchema.optional(),
 }).superRefine((b, ctx) => {
   if (!b.identities && !b.api_key_1) ctx.addIssue({ code: 'custom', path: ['api_key_1'], message: API_MESSAGES.primaryKeyRequired });
 });
 
-const testIdentitySchema = z.object({ api_id: idField('api_id'), identity: identitySchema });
+const testIdentitySchema = z.object({ api_id: idField('api_id'), identity: identitySchema, kept_from: keptFromSchema.optional() });
+const recipeSchema = z.union([z.object({ api_id: idField('api_id'), setup_id: idField('setup_id') }), z.object({ api_id: idField('api_id'), scan_id: idField('scan_id') })], {
+  error: 'Name one saved setup (setup_id) or one scan (scan_id).',
+});
+const setupSchema = z.object({ api_id: idField('api_id'), setup_id: idField('setup_id') });
+const retrySchema = z.object({
+  scan_id: idField('scan_id'),
+  /** Edited identities (issue 31); their KEPT_SECRET markers take the scan's own values. */
+  identities: z.array(identitySchema).min(1, { error: 'List at least one identity.' }).max(IDENTITY_LIMITS.identities).optional(),
+  signup: signupSchema.optional(),
+});
 const apiOnlySchema = z.object({ api_id: idField('api_id') });
 
 const startSchema = z.object({
@@ -113,6 +130,7 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
         allowExistingObjects: body.allow_existing_objects,
         namedOperations: body.destructive_operations,
         ...(body.seed !== undefined ? { seed: body.seed } : {}),
+        ...(body.kept_from ? { keptFrom: body.kept_from } : {}),
       })
       .catch(asApiError);
     return ok(c, SCAN_TEXT.created, { scan_id: scanId }, 201);
@@ -121,7 +139,7 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
   app.post('/api/scan/identity/test', async (c) => {
     const body = await parseBody(c, testIdentitySchema);
     await requireApiAccess(s.repos, c.get('user').id, body.api_id, 'scan');
-    const data = await s.scans.testIdentity(body.api_id, body.identity).catch(asApiError);
+    const data = await s.scans.testIdentity(c.get('user').id, body.api_id, body.identity, body.kept_from).catch(asApiError);
     return ok(c, data.ok ? 'Identity works' : 'Identity test failed', data);
   });
 
@@ -136,6 +154,32 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
     const q = parseQuery(c, apiOnlySchema);
     await requireApiAccess(s.repos, c.get('user').id, q.api_id, 'scan');
     return ok(c, 'OK', { last: await s.scans.lastConfiguration(c.get('user').id, q.api_id) });
+  });
+
+  // Identity setups that worked (issue 31): the caller's own, per API, newest first; no secret in the list.
+  app.get('/api/scan/identity/setups', async (c) => {
+    const q = parseQuery(c, apiOnlySchema);
+    const me = c.get('user');
+    await requireApiAccess(s.repos, me.id, q.api_id, 'scan');
+    return ok(c, 'OK', { setups: await s.scans.identitySetups(me.id, q.api_id) });
+  });
+
+  // A setup's (or the caller's own scan's) identities for the form: every secret is a KEPT_SECRET marker.
+  app.post('/api/scan/identity/recipe', async (c) => {
+    const body = await parseBody(c, recipeSchema);
+    const me = c.get('user');
+    await requireApiAccess(s.repos, me.id, body.api_id, 'scan');
+    const from = 'setup_id' in body ? { setup_id: body.setup_id } : { scan_id: body.scan_id };
+    return ok(c, 'OK', await s.scans.identityRecipe(me.id, body.api_id, from).catch(asApiError));
+  });
+
+  app.post('/api/scan/identity/setups/delete', async (c) => {
+    const body = await parseBody(c, setupSchema);
+    const me = c.get('user');
+    await requireApiAccess(s.repos, me.id, body.api_id, 'scan');
+    const deleted = await s.scans.forgetIdentitySetup(me.id, body.api_id, body.setup_id);
+    if (!deleted) throw notFound('That identity setup is not kept (any more).');
+    return ok(c, 'Setup forgotten', { deleted });
   });
 
   // Configure Scan's write policy: the operations a scan calls only when allowed, and whether the API is local.
@@ -212,10 +256,11 @@ export function registerScanRoutes(app: Hono<AppEnv>, s: Services): void {
 
   // Retry on the scan page: a failed or cancelled scan runs again with the same configuration and keys.
   app.post('/api/scan/retry', async (c) => {
-    const body = await parseBody(c, scanIdSchema);
+    const body = await parseBody(c, retrySchema);
     const user = c.get('user');
     await scanWithAccess(s, user.id, body.scan_id, 'scan');
-    const started = await s.scans.retry(user.id, body.scan_id).catch(asApiError);
+    const edited = body.identities ? { identities: body.identities, ...(body.signup !== undefined ? { signup: body.signup } : {}) } : undefined;
+    const started = await s.scans.retry(user.id, body.scan_id, edited).catch(asApiError);
     return ok(c, SCAN_TEXT.started, { scan_id: started.scanId, status: started.status });
   });
 

@@ -1,6 +1,7 @@
 // Reading values out of a login answer: a JSON pointer into the body, a header, a Set-Cookie, a
 // regular expression (the user's, run on RE2); the cookies an answer sets; and when a JWT expires.
 
+import type { LoginAnswer } from '../../../shared/contract';
 import type { ValueSource } from '../../../shared/identities';
 import { compileUserPattern, searchWindow } from '../../../shared/user-pattern';
 import type { Exchange } from '../http/exchange';
@@ -85,6 +86,8 @@ export function readValue(source: ValueSource, ex: Exchange): string | null {
         const body = ex.body.trim();
         // A bare token body, or a JSON string.
         const parsed = ex.json();
+        // A JSON object or array is never the token itself: an empty pointer on one is a mistake (diagnosePointer names it).
+        if (parsed !== null && typeof parsed === 'object') return null;
         return typeof parsed === 'string' ? parsed : body || null;
       }
       return asText(jsonPointer(ex.json(), source.pointer));
@@ -173,9 +176,147 @@ export function jwtIssuedAt(token: string | null): number | null {
   }
 }
 
-/** A short, safe excerpt of an answer for an error message (the caller redacts it). */
+/** A JSON key whose value is a secret, or names one: its value never goes into an excerpt. */
+const SECRET_KEY = /pass(word|wd|phrase)?|secret|token|jwt|bearer|api[-_]?key|apikey|credential|private|session|cookie|signature|authorization|^otp$|^pin$/i;
+/** A JWT anywhere in a text. */
+const JWT_IN_TEXT = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}/g;
+/** A long run of key-like characters with letters and digits: an opaque token, a session id, a hash. */
+const OPAQUE_IN_TEXT = /(?<![A-Za-z0-9_+/=-])(?=[A-Za-z0-9_+/=-]*[0-9])(?=[A-Za-z0-9_+/=-]*[A-Za-z])[A-Za-z0-9_+/=-]{24,}(?![A-Za-z0-9_+/=-])/g;
+/** How much of an answer an excerpt reads: enough for an error message, bounded for the patterns above. */
+const EXCERPT_READ = 8192;
+const REDACTED = '[redacted]';
+
+function redactText(text: string): string {
+  return text.replace(JWT_IN_TEXT, REDACTED).replace(OPAQUE_IN_TEXT, REDACTED);
+}
+
+function redactJson(v: unknown, key: string | null, depth = 0): unknown {
+  if (key !== null && SECRET_KEY.test(key) && v !== null && typeof v !== 'object' && typeof v !== 'boolean') return REDACTED;
+  if (typeof v === 'string') return redactText(v);
+  if (depth > 8) return '…';
+  if (Array.isArray(v)) return v.slice(0, 20).map((x) => redactJson(x, key, depth + 1));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).slice(0, 40).map(([k, x]) => [k, redactJson(x, k, depth + 1)]));
+  return v;
+}
+
+/**
+ * What an answer says, safe to show: a JSON body with the values of secret-named fields, JWTs and
+ * opaque token-like strings replaced by "[redacted]"; an HTML page as its text; whitespace folded;
+ * at most `max` characters. The scan's own secrets are redacted on top by the caller's redactor.
+ */
+export function safeBodyExcerpt(ex: Exchange, max = 200): string {
+  const raw = ex.body.slice(0, EXCERPT_READ);
+  let text: string;
+  let parsed: unknown;
+  try {
+    parsed = raw.length === ex.body.length ? JSON.parse(raw) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined && parsed !== null && typeof parsed === 'object') text = JSON.stringify(redactJson(parsed, null));
+  else {
+    const html = /<\/?[a-z][^>]*>/i.test(raw) ? raw.replace(/<(script|style)\b[^>]*>[^<]*<\/\1>/gi, ' ').replace(/<[^>]{0,500}>/g, ' ') : raw;
+    // key=value and "key": "value" pairs with a secret-like key lose their value.
+    text = redactText(html.replace(/(["']?)([\w-]{1,60})\1(\s*[:=]\s*)("?)([^"&,;}\s]{1,4096})\4/g, (whole, q: string, k: string, sep: string, vq: string) => (SECRET_KEY.test(k) ? `${q}${k}${q}${sep}${vq}${REDACTED}${vq}` : whole)));
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/** A short, safe excerpt of an answer for an error message: its status and safeBodyExcerpt (the caller redacts the scan's secrets). */
 export function answerExcerpt(ex: Exchange, max = 160): string {
   if (!ex.response) return ex.error ?? 'no response';
-  const body = ex.body.replace(/\s+/g, ' ').trim();
-  return `${ex.status}${body ? ` ${body.length > max ? `${body.slice(0, max)}...` : body}` : ''}`;
+  const body = safeBodyExcerpt(ex, max);
+  return `${ex.status}${body ? ` ${body}` : ''}`;
+}
+
+/** RFC 6901: a key as one pointer segment. */
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Field names a token is usually given (access_token, accessToken, jwt, id_token, auth_token...). */
+const TOKEN_NAME = /^(access|auth|id|bearer|session|api|jwt)?[-_]?(token|jwt|key)$|^(jwt|token|bearer|accesstoken|authtoken|apikey)$/i;
+const LESSER_TOKEN_NAME = /token|jwt|bearer/i;
+
+/**
+ * JSON pointers of the answer's values that look like a token: JWT-shaped strings, and strings in
+ * fields named like one (token, access_token, jwt...), best first; never the values. At most `max`.
+ */
+export function tokenPointers(json: unknown, max = 5): string[] {
+  const found: { pointer: string; rank: number; order: number }[] = [];
+  let seen = 0;
+  const visit = (v: unknown, pointer: string, key: string | null, depth: number) => {
+    if (seen++ > 2000 || depth > 8) return;
+    if (typeof v === 'string') {
+      const t = v.trim();
+      const jwt = JWT_SHAPE.test(t.replace(/^bearer\s+/i, ''));
+      const refresh = key !== null && /refresh/i.test(key);
+      const rank = jwt && !refresh ? 0 : key !== null && TOKEN_NAME.test(key) && !refresh ? 1 : key !== null && LESSER_TOKEN_NAME.test(key) && !refresh ? 2 : refresh && (jwt || t.length >= 8) ? 3 : -1;
+      if (rank >= 0 && t.length >= 8) found.push({ pointer, rank, order: found.length });
+      return;
+    }
+    if (Array.isArray(v)) v.slice(0, 50).forEach((x, n) => visit(x, `${pointer}/${n}`, key, depth + 1));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, `${pointer}/${pointerSegment(k)}`, k, depth + 1);
+  };
+  visit(json, '', null, 0);
+  return found
+    .sort((a, b) => a.rank - b.rank || a.order - b.order)
+    .slice(0, max)
+    .map((f) => f.pointer);
+}
+
+/** "/a", "/a and /b", "/a, /b and /c", each in backticks. */
+function listPointers(pointers: string[]): string {
+  const q = pointers.map((p) => `\`${p}\``);
+  return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} and ${q.at(-1)}`;
+}
+
+/** What a body source that found nothing got wrong, and the token-like pointers the answer does have. */
+export interface PointerDiagnosis {
+  /** "the answer has no `/token`; it has `/auth_token`". */
+  text: string;
+  candidates: string[];
+}
+
+/**
+ * Why a JSON pointer (or an empty one) finds no token in an answer, naming the pointers in the
+ * answer that look like one, never a value: "the answer has no `/token`; it has `/auth_token`".
+ * null when the source is not a body pointer, or the pointer reads a token.
+ */
+export function diagnosePointer(source: ValueSource, ex: Exchange): PointerDiagnosis | null {
+  if (source.from !== 'body') return null;
+  const pointer = source.pointer ?? '';
+  const json = ex.json();
+  const isTree = json !== null && typeof json === 'object';
+  if (json === undefined) {
+    const kind = ex.contentType.split(';')[0]?.trim() || 'no content type';
+    if (pointer === '') return ex.body.trim() ? null : { text: 'the answer is empty', candidates: [] };
+    return { text: `the answer is not JSON (${kind}), so \`${pointer}\` cannot point into it`, candidates: [] };
+  }
+  const candidates = isTree ? tokenPointers(json) : [];
+  const has = candidates.length
+    ? `it has ${listPointers(candidates)}`
+    : isTree && !Array.isArray(json) && Object.keys(json).length
+      ? `nothing in it looks like a token (its fields: ${listPointers(Object.keys(json).slice(0, 8).map((k) => `/${pointerSegment(k)}`))})`
+      : 'nothing in it looks like a token';
+  if (pointer === '') {
+    if (!isTree) return null;
+    return { text: `the token pointer is empty, which takes the whole answer (a JSON ${Array.isArray(json) ? 'array' : 'object'}); ${has}`, candidates };
+  }
+  const at = jsonPointer(json, pointer);
+  if (at === undefined) return { text: `the answer has no \`${pointer}\`; ${has}`, candidates };
+  if (at === null || typeof at === 'object') return { text: `\`${pointer}\` in the answer is ${at === null ? 'null' : Array.isArray(at) ? 'an array' : 'an object'}, not a token; ${has}`, candidates };
+  return null;
+}
+
+/** A login's answer as a failure quotes it: the request, its status and a safe excerpt (the caller redacts the scan's secrets). */
+export function loginAnswerOf(ex: Exchange): LoginAnswer {
+  let request = ex.request.method;
+  try {
+    request = `${ex.request.method} ${new URL(ex.request.url).pathname}`;
+  } catch {
+    // The request's URL always parses; the method alone is still something.
+  }
+  return { request, status: ex.response ? ex.status : null, excerpt: ex.response ? safeBodyExcerpt(ex) || null : (ex.error ?? 'no response') };
 }

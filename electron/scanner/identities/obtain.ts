@@ -12,10 +12,12 @@ import {
   type LoginRequest,
   type LoginStep,
   type OAuth2Config,
+  type ValueSource,
 } from '../../../shared/identities';
 import type { Exchange } from '../http/exchange';
 import { sleep } from '../http/limits';
-import { answerExcerpt, describeSource, jsonPointer, jwtExpiry, readValue, setCookies, whyNotFound } from './answers';
+import { answerExcerpt, describeSource, diagnosePointer, jsonPointer, jwtExpiry, loginAnswerOf, readValue, setCookies, whyNotFound } from './answers';
+import type { LoginAnswer } from '../../../shared/contract';
 
 export interface LoginWireRequest {
   method: string;
@@ -61,10 +63,26 @@ export class ObtainError extends Error {
   constructor(
     message: string,
     readonly exchange: Exchange | null = null,
+    /** Pointers in the answer that look like the token, when a body pointer found none. */
+    readonly candidates: string[] = [],
+    /** The form field the mistake is most likely in ("login.token", "login.steps.0.body", "oauth2.password"). */
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = 'ObtainError';
   }
+
+  /** The answer that made the login fail: its request, status and a bounded excerpt with no secret (before the caller's redaction). */
+  get answer(): LoginAnswer | null {
+    return this.exchange ? loginAnswerOf(this.exchange) : null;
+  }
+}
+
+/** Why a source found nothing in an answer: the pointer's real mistake when it is a body pointer, else that it is not there. */
+function missing(what: string, source: ValueSource, ex: Exchange): { text: string; candidates: string[] } {
+  const d = diagnosePointer(source, ex);
+  if (d) return d;
+  return { text: `${what} (${describeSource(source)}) is not in its answer${whyNotFound(source, ex)}`, candidates: [] };
 }
 
 export const COMMAND_TIMEOUT_MS = 30_000;
@@ -139,8 +157,8 @@ interface StepsResult {
 }
 
 /** Runs login steps in order: cookies carry over, each step's extracted values fill later ones. */
-async function runSteps(steps: LoginStep[], deps: ObtainDeps, seed: Record<string, string> = {}): Promise<StepsResult> {
-  const vars: Record<string, string> = { ...seed };
+async function runSteps(steps: LoginStep[], deps: ObtainDeps, kind: 'login' | 'cookie'): Promise<StepsResult> {
+  const vars: Record<string, string> = {};
   const jar: Record<string, string> = {};
   let jarExpiry: number | null = null;
   const exchanges: Exchange[] = [];
@@ -151,8 +169,8 @@ async function runSteps(steps: LoginStep[], deps: ObtainDeps, seed: Record<strin
     exchanges.push(ex);
     last = ex;
     const where = steps.length > 1 ? `Step ${n + 1} (${label(wire)})` : label(wire);
-    if (!ex.response) throw new ObtainError(`${where} got no answer: ${ex.error ?? 'no response'}.`, ex);
-    if (ex.status >= 400) throw new ObtainError(`${where} answered ${answerExcerpt(ex)}.`, ex);
+    if (!ex.response) throw new ObtainError(`${where} got no answer: ${ex.error ?? 'no response'}.`, ex, [], `${kind}.steps.${n}.path`);
+    if (ex.status >= 400) throw new ObtainError(`${where} answered ${answerExcerpt(ex)}.`, ex, [], `${kind}.steps.${n}.body`);
     for (const c of setCookies(ex)) {
       if (c.deleted) delete jar[c.name];
       else {
@@ -162,7 +180,10 @@ async function runSteps(steps: LoginStep[], deps: ObtainDeps, seed: Record<strin
     }
     for (const [name, source] of Object.entries(step.extract ?? {})) {
       const v = readValue(source, ex);
-      if (v === null) throw new ObtainError(`${where} answered ${ex.status}, but ${describeSource(source)} (for {${name}}) is not in its answer${whyNotFound(source, ex)}.`, ex);
+      if (v === null) {
+        const why = missing(`the value for {${name}}`, source, ex);
+        throw new ObtainError(`${where} answered ${ex.status}, but ${why.text} (for {${name}}).`, ex, why.candidates, `${kind}.steps.${n}.extract`);
+      }
       vars[name] = v;
     }
   }
@@ -189,16 +210,17 @@ function credential(partial: Partial<Credential> & Pick<Credential, 'token'>): C
 
 async function viaLogin(i: IdentityConfig, deps: ObtainDeps): Promise<Credential> {
   const recipe = i.login!;
-  const run = await runSteps(stepsOf(recipe), deps);
+  const run = await runSteps(stepsOf(recipe), deps, 'login');
   const token = readValue(recipe.token, run.last);
   if (!token) {
-    throw new ObtainError(`${label(wireRequest(stepsOf(recipe).at(-1)!.request, run.vars, {}, deps.resolve))} answered ${run.last.status}, but the token (${describeSource(recipe.token)}) is not in its answer${whyNotFound(recipe.token, run.last)}.`, run.last);
+    const why = missing('the token', recipe.token, run.last);
+    throw new ObtainError(`${label(wireRequest(stepsOf(recipe).at(-1)!.request, run.vars, {}, deps.resolve))} answered ${run.last.status}, but ${why.text}.`, run.last, why.candidates, 'login.token');
   }
   return credential({ token: token.trim(), vars: run.vars, exchanges: run.exchanges });
 }
 
 async function viaCookie(c: CookieSessionConfig, deps: ObtainDeps): Promise<Credential> {
-  const run = await runSteps(stepsOf(c), deps);
+  const run = await runSteps(stepsOf(c), deps, 'cookie');
   if (!Object.keys(run.jar).length) throw new ObtainError(`${label(wireRequest(stepsOf(c).at(-1)!.request, run.vars, {}, deps.resolve))} answered ${run.last.status} but set no cookie: it did not start a session.`, run.last);
   const headers: Record<string, string> = {};
   if (c.csrf) {
@@ -252,7 +274,7 @@ async function tokenRequest(o: OAuth2Config, grant: OAuth2Config['grant'], refre
   const body = ex.json() as Record<string, unknown> | undefined;
   if (ex.status >= 400 || !body || typeof body !== 'object') {
     const error = body && typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}` : answerExcerpt(ex);
-    throw new ObtainError(`${name} answered ${ex.status}: ${error}.`, ex);
+    throw new ObtainError(`${name} answered ${ex.status}: ${error}.`, ex, [], grant === 'password' ? 'oauth2.password' : grant === 'refresh_token' ? 'oauth2.refresh_token' : 'oauth2.client_secret');
   }
   const token = typeof body.access_token === 'string' ? body.access_token : null;
   if (!token) throw new ObtainError(`${name} answered ${ex.status} without an access_token.`, ex);

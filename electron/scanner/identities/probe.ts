@@ -11,9 +11,9 @@ import { deadlineController } from '../http/limits';
 import { Redactor } from '../redact';
 import { prepareRequest } from '../requests';
 import { findLoginOperation, findSignupOperation } from './accounts';
-import { answerExcerpt } from './answers';
+import { answerExcerpt, loginAnswerOf } from './answers';
 import { IdentityBook } from './book';
-import { maskToken } from './obtain';
+import { maskToken, ObtainError } from './obtain';
 import { authSpecFor, describePlacement, inferredPlacement, loginOrigins, placementFromConfig, specTokenUrl, type CredentialPlacement } from './placement';
 import { IdentitySession, sessionDepsOver } from './session';
 import { displayIdentity, healthCandidates, identityValues, isMeLike } from './verify';
@@ -99,7 +99,17 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
     try {
       await session.start();
     } catch (err) {
-      return done({ ok: false, message: `Could not log in: ${(err as Error).message}`, token: null, cookies: [], verified_as: null });
+      const failed = err instanceof ObtainError ? err : null;
+      return done({
+        ok: false,
+        message: `Could not log in: ${(err as Error).message}`,
+        token: null,
+        cookies: [],
+        verified_as: null,
+        answer: failed?.answer ?? null,
+        candidates: failed?.candidates ?? [],
+        field: failed?.field ?? null,
+      });
     }
     const c = session.credential!;
     const token = c.token ? maskToken(c.token, c.expiresAt) : null;
@@ -113,7 +123,16 @@ export async function testIdentity(input: { baseUrl: string; security: ApiSecuri
       ]);
       steps.push(`GET ${prepared.url.pathname} as ${identity.name} -> ${mine.response ? mine.status : (mine.error ?? 'no response')}; without credentials -> ${anon.response ? anon.status : 'no response'}`);
       if (mine.status === 401 && (anon.status === 401 || isMeLike(e))) {
-        return done({ ok: false, message: `Logged in, but ${describeEndpoint(e)} refused the credential (${answerExcerpt(mine)}). Check where it goes: ${placements ? placements.map(describePlacement).join(' + ') : placement}.`, token, cookies, verified_as: null });
+        return done({
+          ok: false,
+          message: `Logged in, but ${describeEndpoint(e)} refused the credential (${answerExcerpt(mine)}). Check where it goes: ${placements ? placements.map(describePlacement).join(' + ') : placement}.`,
+          token,
+          cookies,
+          verified_as: null,
+          answer: loginAnswerOf(mine),
+          // A static key the API refuses is most likely the key itself; a credential a login obtained, where it goes.
+          field: identity.token !== undefined ? 'token' : 'place',
+        });
       }
       if (mine.ok && isMeLike(e)) {
         const who = displayIdentity(identityValues(mine.json()));

@@ -39,8 +39,8 @@ export interface SessionDeps {
   /** New secrets (a fresh token, cookies) for the redactor, before they are used. */
   /** `field` names what the values are ("password"); tokens by default. */
   addSecrets(values: string[], field?: string): void;
-  /** Stops the scan with a reason (a configured identity is dead). */
-  fail(reason: string): void;
+  /** Stops the scan with a reason (a configured identity is dead); `login`: the failed login's answer, when a login failed. */
+  fail(reason: string, login?: ObtainError): void;
 }
 
 /**
@@ -161,7 +161,7 @@ export class IdentitySession {
     if (this.inflight) return this.inflight;
     this.inflight = (async () => {
       try {
-        const fresh = await this.obtainPatiently(isRefresh ? RENEWAL_PAUSES_MS : FIRST_LOGIN_PAUSES_MS);
+        const fresh = await this.obtainPatiently(isRefresh ? RENEWAL_PAUSES_MS : FIRST_LOGIN_PAUSES_MS, !isRefresh);
         this.deps.addSecrets(fresh.secrets);
         this.credential = fresh;
         this.generation += 1;
@@ -181,12 +181,15 @@ export class IdentitySession {
    * often the API's passing trouble (a database being reset or locked, a restart), and giving up stops
    * the scan; a first login gets one more try too (a target still seeding its data).
    */
-  private async obtainPatiently(pauses: readonly number[]): Promise<Credential> {
+  private async obtainPatiently(pauses: readonly number[], first = false): Promise<Credential> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await obtainCredential(this.config, this.deps.obtain, this.credential);
       } catch (err) {
         if (attempt >= pauses.length || this.deps.obtain.signal.aborted) throw err;
+        // A first login whose answer holds a token, only not where the recipe looks: the recipe's mistake, the same next time.
+        // (An answer with no token at all may be an API still seeding its users: that one is tried again.)
+        if (first && err instanceof ObtainError && err.candidates.length > 0) throw err;
         await sleep(pauses[attempt]!, this.deps.obtain.signal);
       }
     }
@@ -206,7 +209,7 @@ export class IdentitySession {
     try {
       await this.login(true);
     } catch (err) {
-      this.kill(this.loginFailed(err));
+      this.kill(this.loginFailed(err), err);
     }
   }
 
@@ -277,7 +280,7 @@ export class IdentitySession {
       await this.login(true);
       return true;
     } catch (err) {
-      this.kill(this.loginFailed(err));
+      this.kill(this.loginFailed(err), err);
       return false;
     }
   }
@@ -310,11 +313,11 @@ export class IdentitySession {
     return `${capitalized(this.name)}'s credential stopped working during the scan and logging in again failed: ${why} Findings recorded before this point are kept.`;
   }
 
-  private kill(reason: string): void {
+  private kill(reason: string, err?: unknown): void {
     if (this.dead) return;
     this.dead = reason;
     // Users the scan created may be taken over by its own account checks: that is not a reason to stop.
-    if (!this.account) this.deps.fail(reason);
+    if (!this.account) this.deps.fail(reason, err instanceof ObtainError ? err : undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 // Scans (create, start, details, cancel, retry, list) and schedules (spec section 7).
 
 import type { ScheduleFrequency } from '../../../shared/constants';
+import type { KeptFrom } from '../../../shared/contract';
 import type { IdentityInput, SignupSetting } from '../../../shared/identities';
 import { call } from './client';
 import type { Auth } from './session';
@@ -21,7 +22,7 @@ export interface ScanWrites {
 
 export type ScanConfig = ScanPace &
   ScanWrites &
-  ({ scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 } | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting });
+  ({ scan_profile: string; api_key_1: string; api_key_2?: string; lower_privilege_key?: 1 | 2 } | { scan_profile: string; identities: IdentityInput[]; signup: SignupSetting; kept_from?: KeptFrom });
 
 export const createScan = (auth: Auth, apiId: string, config: ScanConfig) =>
   call('POST /api/scan/create', { token: auth.token, body: { ...config, api_id: apiId, user_id: auth.userId } });
@@ -34,8 +35,19 @@ export const lastScanConfig = (auth: Auth, apiId: string, signal?: AbortSignal) 
 export const repeatLastScan = (auth: Auth, apiId: string) => call('POST /api/scan/repeat', { token: auth.token, body: { api_id: apiId, user_id: auth.userId } });
 
 /** Configure Scan's Test button: logs in as one identity and says who the API thinks it is. */
-export const testIdentity = (auth: Auth, apiId: string, identity: IdentityInput, signal?: AbortSignal) =>
-  call('POST /api/scan/identity/test', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, identity }, signal });
+export const testIdentity = (auth: Auth, apiId: string, identity: IdentityInput, keptFrom?: KeptFrom | null, signal?: AbortSignal) =>
+  call('POST /api/scan/identity/test', { token: auth.token, body: { api_id: apiId, user_id: auth.userId, identity, ...(keptFrom ? { kept_from: keptFrom } : {}) }, signal });
+
+/** The caller's identity setups of the API that worked, newest first (no secrets). */
+export const identitySetups = (auth: Auth, apiId: string, signal?: AbortSignal) =>
+  call('GET /api/scan/identity/setups', { token: auth.token, query: { api_id: apiId }, signal });
+
+/** A setup's (or the caller's own scan's) identities for the form: secrets stay on the server as markers. */
+export const identityRecipe = (auth: Auth, apiId: string, from: KeptFrom, signal?: AbortSignal) =>
+  call('POST /api/scan/identity/recipe', { token: auth.token, body: { api_id: apiId, ...from }, signal });
+
+export const forgetIdentitySetup = (auth: Auth, apiId: string, setupId: string) =>
+  call('POST /api/scan/identity/setups/delete', { token: auth.token, body: { api_id: apiId, setup_id: setupId } });
 
 /** What Configure Scan pre-fills: the inferred placement, the sign-up and login operations. */
 export const identityDefaults = (auth: Auth, apiId: string, signal?: AbortSignal) =>
@@ -64,8 +76,8 @@ export const cancelScan = (auth: Auth, scanId: string) =>
   call('POST /api/scan/cancel', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
 
 /** Runs a failed or cancelled scan again with its configuration and keys; answers the new scan's id. */
-export const retryScan = (auth: Auth, scanId: string) =>
-  call('POST /api/scan/retry', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId } });
+export const retryScan = (auth: Auth, scanId: string, edited?: { identities: IdentityInput[]; signup?: SignupSetting }) =>
+  call('POST /api/scan/retry', { token: auth.token, body: { scan_id: scanId, user_id: auth.userId, ...(edited ?? {}) } });
 
 export const listScans = (auth: Auth, apiId: string, signal?: AbortSignal) =>
   call('GET /api/scan/list', { token: auth.token, query: { user_id: auth.userId, api_id: apiId }, signal });

@@ -9,6 +9,7 @@ import {
   fieldKeyOf,
   identitiesFromKeyForm,
   newIdentity,
+  recipeCopy,
   placeServerErrors,
   setJsonAsText,
   shownFieldKeys,
@@ -173,5 +174,56 @@ describe('identity form', () => {
     expect(yaml).not.toContain('Alice#Shop-2026');
     expect(yaml).toContain('${env:');
     expect(toScanConfigYaml(check.config!, { secrets: 'include' })).toContain('Alice#Shop-2026');
+  });
+});
+
+describe('a new identity copies the first one\'s recipe (issue 31)', () => {
+  it('keeps how it logs in and where the token is and goes, empties who logs in and every secret', () => {
+    const parsed = parseScanConfigYaml(`identities:
+  - name: alice
+    login:
+      request:
+        path: /auth/login
+        json: { username: alice, password: Alice-Pass-1, tenant: acme }
+        headers: { X-Api-Key: k-123456, X-Client: web }
+      token: { from: body, pointer: /data/token }
+    place: { header: X-Auth, value: "Token {token}" }
+`);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const first = draftFromConfig(parsed.config.identities[0]!, DEFAULTS);
+    const copy = recipeCopy(first, DEFAULTS, ['alice']);
+    expect(copy.name).toBe('user2');
+    expect(copy.id).not.toBe(first.id);
+    expect(copy.kind).toBe('login');
+    const input = toIdentityInput(copy).input as { login: { request: Record<string, unknown>; token: unknown }; place: unknown };
+    expect(input.login.request).toEqual({ method: 'POST', path: '/auth/login', json: { username: '', password: '', tenant: 'acme' }, headers: { 'X-Api-Key': '', 'X-Client': 'web' } });
+    expect(input.login.token).toEqual({ from: 'body', pointer: '/data/token' });
+    expect(input.place).toEqual({ header: 'X-Auth', value: 'Token {token}' });
+    expect(JSON.stringify(copy)).not.toMatch(/Alice-Pass-1|k-123456|"alice"/);
+    // The first identity is left as it was.
+    expect(first.login.steps[0]!.fields[1]!.value).toBe('Alice-Pass-1');
+  });
+
+  it('empties JSON text, a raw body and OAuth2 secrets alike, and keeps a static token\'s placement only', () => {
+    const first = newIdentity(DEFAULTS, []);
+    first.login.steps[0]!.jsonAsText = true;
+    first.login.steps[0]!.text = JSON.stringify({ auth: { email: 'a@example.com', passwd: 'x1' }, remember: true });
+    const copy = recipeCopy(first, DEFAULTS, ['user1']);
+    expect(JSON.parse(copy.login.steps[0]!.text)).toEqual({ auth: { email: '', passwd: '' }, remember: true });
+
+    first.login.steps[0]!.bodyKind = 'raw';
+    first.login.steps[0]!.text = 'user=bob&password=Bob-Pass-2&grant=pw';
+    expect(recipeCopy(first, DEFAULTS, []).login.steps[0]!.text).toBe('user=&password=&grant=pw');
+
+    first.kind = 'oauth2';
+    first.oauth2 = { ...first.oauth2, grant: 'password', client_id: 'web', client_secret: 's3', username: 'bob', password: 'p', scope: 'read' };
+    expect(recipeCopy(first, DEFAULTS, []).oauth2).toMatchObject({ grant: 'password', client_id: 'web', client_secret: '', username: '', password: '', scope: 'read' });
+
+    first.kind = 'static';
+    first.token = 'tok-123';
+    first.place = { ...first.place, kind: 'query', query: 'api_key' };
+    const key = recipeCopy(first, DEFAULTS, []);
+    expect(key.token).toBe('');
+    expect(key.place).toMatchObject({ kind: 'query', query: 'api_key' });
   });
 });

@@ -166,6 +166,64 @@ export function newIdentity(defaults: IdentityDefaults | null, taken: string[]):
   };
 }
 
+/** Fields that say who logs in (user name, e-mail...): a copied recipe leaves them empty, like its secrets. */
+const WHO_FIELD = /^(user|username|user[-_]?name|login|login[-_]?name|e-?mail|email[-_]?address|account|account[-_]?name|phone|phone[-_]?number|mobile|identifier|handle)$/i;
+
+function personal(name: string): boolean {
+  return WHO_FIELD.test(name.trim()) || isSecretField(name.trim()) || /^authorization$/i.test(name.trim());
+}
+
+function emptiedJson(v: unknown, key: string | null): unknown {
+  if (key !== null && personal(key) && (typeof v === 'string' || typeof v === 'number')) return '';
+  if (Array.isArray(v)) return v.map((x) => emptiedJson(x, key));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptiedJson(x, k)]));
+  return v;
+}
+
+/** "name: value" or "name=value" lines with the values of personal names emptied. */
+function emptiedLines(text: string, sep: ':' | '='): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const at = line.indexOf(sep);
+      return at > 0 && personal(line.slice(0, at)) ? `${line.slice(0, at + 1)}${sep === ':' ? ' ' : ''}` : line;
+    })
+    .join('\n');
+}
+
+/** A login request with who logs in and every secret left empty: the recipe without the person. */
+function emptiedStep(s: StepDraft): StepDraft {
+  const step = structuredClone(s);
+  step.fields = step.fields.map((p) => (personal(p.name) ? { ...p, value: '' } : p));
+  if (step.bodyKind === 'json' && step.jsonAsText && step.text.trim()) {
+    try {
+      step.text = JSON.stringify(emptiedJson(JSON.parse(step.text), null), null, 2);
+    } catch {
+      step.text = '';
+    }
+  }
+  if (step.bodyKind === 'raw') step.text = step.text.replace(/(["']?)([\w-]+)\1(\s*[:=]\s*)("?)([^"&,}\s]*)\4/g, (whole, q: string, k: string, sep: string, vq: string) => (personal(k) ? `${q}${k}${q}${sep}${vq}${vq}` : whole));
+  step.headers = emptiedLines(step.headers, ':');
+  step.query = emptiedLines(step.query, '=');
+  return step;
+}
+
+/**
+ * A new identity that copies the first one's recipe (issue 31): how it logs in (URL, method, body with
+ * who logs in and the password emptied, where the token is), the OAuth2 grant without its secrets, where
+ * the credential goes; never a secret, never the objects it owns.
+ */
+export function recipeCopy(first: IdentityDraft, defaults: IdentityDefaults | null, taken: string[]): IdentityDraft {
+  const d = newIdentity(defaults, taken);
+  d.kind = first.kind;
+  d.login = { steps: first.login.steps.map(emptiedStep), token: { ...first.login.token } };
+  d.cookie = { steps: first.cookie.steps.map(emptiedStep), csrf: { ...first.cookie.csrf } };
+  d.oauth2 = { ...first.oauth2, client_secret: '', username: '', password: '', refresh_token: '' };
+  d.command = first.command;
+  d.place = { ...first.place };
+  return d;
+}
+
 /** The keys of the quick path as identities: key 1 and key 2, the lower-privileged one marked. */
 export function identitiesFromKeyForm(defaults: IdentityDefaults | null, key1: string, key2: string, lower: 1 | 2): IdentityDraft[] {
   const out: IdentityDraft[] = [];

@@ -5,16 +5,19 @@
 
 import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
 import { SCAN_PROFILES } from '../../../shared/constants';
-import type { ApiSummary, LastScanConfiguration } from '../../../shared/contract';
+import type { ApiSummary, IdentitySetup, LastScanConfiguration } from '../../../shared/contract';
+import { formatTimestamp } from '../../../shared/display';
+import { expiredStaticTokens } from '../../../shared/identities';
 import { API_MESSAGES, FALLBACK_MESSAGES, IDENTITY_MESSAGES } from '../../../shared/messages';
 import { validateScanConfig } from '../../../shared/validation';
 import { PACE_MESSAGES, SCAN_PACE_LIMITS } from '../../../shared/scan-traffic';
-import { createScan, lastScanConfig, repeatLastScan, type ScanConfig } from '../api/scans';
+import { createScan, forgetIdentitySetup, identityRecipe, identitySetups, lastScanConfig, repeatLastScan, type ScanConfig } from '../api/scans';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 import { when } from '../lib/format';
 import { currentAuth } from '../stores/useAuthStore';
+import { userZoneStore, useUserZone } from '../stores/useUserZoneStore';
 import { IdentitiesStep } from './identities/IdentitiesStep';
 import { useIdentitiesForm } from './identities/useIdentitiesForm';
 import { reasonOf } from './shared';
@@ -60,6 +63,12 @@ export function ConfigureScanModal({
   const [writePolicy, setWritePolicy] = useState<WritePolicyValue>(DEFAULT_WRITE_POLICY);
   const id = useId();
   const identities = useIdentitiesForm(api.id, mode === 'identities', { key1, key2, lower });
+  const zone = useUserZone();
+  /** The first static JWT past its expiry, as the message the server would give (issue 31): refused before the request. */
+  const expiredMessage = (list: readonly { name: string; token?: string }[]): { index: number; message: string } | null => {
+    const expired = expiredStaticTokens(list, Date.now())[0];
+    return expired ? { index: expired.index, message: IDENTITY_MESSAGES.tokenExpired(expired.name, formatTimestamp(expired.expiredAt, zone.zone), zone.label) } : null;
+  };
   const keysReady = validateScanConfig({ api_key_1: key1 }).length === 0;
   // Identities: errors show on Next; placeholders the server would refuse keep it disabled.
   const identitiesReady = identities.drafts.length > 0 && identities.envNames.length === 0;
@@ -89,8 +98,20 @@ export function ConfigureScanModal({
         focusFirstInvalid();
         return;
       }
-      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup, ...pace, ...writes };
+      const expired = expiredMessage(check.config.identities);
+      if (expired) {
+        identities.serverErrors([{ field: `identities.${expired.index}.token`, message: expired.message }]);
+        setError(API_MESSAGES.createScanError(expired.message));
+        focusFirstInvalid();
+        return;
+      }
+      config = { scan_profile: profile, identities: check.inputs, signup: identities.signup, ...(identities.keptFrom ? { kept_from: identities.keptFrom } : {}), ...pace, ...writes };
     } else {
+      const expired = expiredMessage([{ name: 'key 1', token: key1.trim() }, ...(hasKey2 ? [{ name: 'key 2', token: key2.trim() }] : [])]);
+      if (expired) {
+        setError(API_MESSAGES.createScanError(expired.message));
+        return;
+      }
       config = { scan_profile: profile, api_key_1: key1.trim(), ...(hasKey2 ? { api_key_2: key2.trim(), lower_privilege_key: lower } : {}), ...pace, ...writes };
     }
     setCreating(true);
@@ -123,6 +144,51 @@ export function ConfigureScanModal({
       .catch(() => undefined);
     return () => controller.abort();
   }, [api.id]);
+
+  // The identity setups that worked for this API (issue 31): any of them fills the identities in.
+  const [setups, setSetups] = useState<IdentitySetup[]>([]);
+  const [setupNote, setSetupNote] = useState<string | null>(null);
+  useEffect(() => {
+    const auth = currentAuth();
+    if (!auth) return;
+    void userZoneStore.getState().load();
+    const controller = new AbortController();
+    identitySetups(auth, api.id, controller.signal)
+      .then((res) => res.ok && setSetups(res.data?.setups ?? []))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [api.id]);
+
+  const pickSetup = async (setup: IdentitySetup) => {
+    const auth = currentAuth();
+    if (!auth) return;
+    setError(null);
+    setSetupNote(null);
+    try {
+      const res = await identityRecipe(auth, api.id, { setup_id: setup.id });
+      if (!res.ok || !res.data) {
+        setError(res.message || IDENTITY_MESSAGES.setupGone);
+        return;
+      }
+      setMode('identities');
+      identities.loadRecipe(res.data, { setup_id: setup.id });
+      setSetupNote(IDENTITY_MESSAGES.setupLoaded(formatTimestamp(setup.worked_at, zone.zone)));
+    } catch (err) {
+      setError(reasonOf(err, IDENTITY_MESSAGES.setupGone));
+    }
+  };
+
+  const forgetSetup = async (setup: IdentitySetup) => {
+    const auth = currentAuth();
+    if (!auth) return;
+    try {
+      const res = await forgetIdentitySetup(auth, api.id, setup.id);
+      if (res.ok || res.status === 404) setSetups((list) => list.filter((x) => x.id !== setup.id));
+      else setError(res.message);
+    } catch (err) {
+      setError(reasonOf(err, IDENTITY_MESSAGES.setupGone));
+    }
+  };
 
   const repeat = async () => {
     const auth = currentAuth();
@@ -179,9 +245,51 @@ export function ConfigureScanModal({
           </button>
         </div>
       )}
+      {setups.length > 0 && (
+        <section className="identity-setups" aria-labelledby={`${id}-setups`} data-testid="identity-setups">
+          <p className="identity-setups-head">
+            <strong id={`${id}-setups`}>{IDENTITY_MESSAGES.setupsTitle}</strong>
+            <span className="muted small">{IDENTITY_MESSAGES.setupsLead}</span>
+          </p>
+          <ul className="identity-setup-list">
+            {setups.map((setup) => (
+              <li key={setup.id} className="identity-setup" data-testid="identity-setup">
+                <span className="identity-setup-who">
+                  {setup.identities.map((i) => (
+                    <span key={i.name} className="identity-setup-identity" title={`${i.name}: ${i.obtained}`}>
+                      <strong>{i.name}</strong> <span className="muted">{i.obtained}</span>
+                    </span>
+                  ))}
+                </span>
+                <span className="muted small identity-setup-when">worked {formatTimestamp(setup.worked_at, zone.zone)}</span>
+                <span className="identity-setup-actions">
+                  <button type="button" className="button button-secondary button-small" onClick={() => void pickSetup(setup)} disabled={creating} data-testid="identity-setup-use">
+                    {IDENTITY_MESSAGES.setupUse}
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-ghost button-small"
+                    onClick={() => void forgetSetup(setup)}
+                    disabled={creating}
+                    aria-label={`${IDENTITY_MESSAGES.setupForget} the setup of ${setup.identities.map((i) => i.name).join(', ')}`}
+                    data-testid="identity-setup-forget"
+                  >
+                    {IDENTITY_MESSAGES.setupForget}
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {error && (
         <Alert kind="error" testId="scan-config-error">
           {error}
+        </Alert>
+      )}
+      {setupNote && mode === 'identities' && (
+        <Alert kind="success" testId="identity-setup-loaded">
+          {setupNote}
         </Alert>
       )}
       <form id={`${id}-form`} className="form" onSubmit={(e) => void submit(e)} noValidate autoComplete="off">

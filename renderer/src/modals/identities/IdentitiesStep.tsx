@@ -141,6 +141,11 @@ export function IdentitiesStep({
             update={(edit) => form.update(d.id, edit)}
             onRemove={() => form.remove(d.id)}
             onTest={() => void form.test(d.id)}
+            onUsePointer={(pointer) =>
+              form.editAndTest(d.id, (draft) => {
+                draft.login.token = { ...draft.login.token, from: 'body', value: pointer };
+              })
+            }
             canRemove={form.drafts.length > 1}
             disabled={disabled}
           />

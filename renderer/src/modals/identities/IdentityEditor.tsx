@@ -2,7 +2,7 @@
 // login request, OAuth2, cookie session, command), where the credential goes, and its Test button
 // with the answer inline.
 
-import { useId, type ReactElement } from 'react';
+import { useId, useRef, type ReactElement } from 'react';
 import type { IdentityDefaults } from '../../../../shared/contract';
 import type { IdentityRole, ObtainKind, OAuth2GrantKind } from '../../../../shared/identities';
 import { IDENTITY_MESSAGES } from '../../../../shared/messages';
@@ -12,6 +12,7 @@ import { draftEnvReferences, shownFieldKeys, type CsrfFrom, type FieldErrors, ty
 import { SelectInput, TextInput } from './fields';
 import { SOURCE_VALUE_LABEL, SourceEditor, StepsEditor } from './StepsEditor';
 import type { TestState } from './useIdentitiesForm';
+import { CodeText, LoginAnswerQuote, withoutInlineAnswer } from '../../components/LoginAnswerQuote';
 
 export const ROLE_OPTIONS: { value: IdentityRole; label: string }[] = [
   { value: 'user', label: 'User' },
@@ -53,7 +54,29 @@ const CSRF_FROM: { value: CsrfFrom; label: string }[] = [
   { value: 'regex', label: 'A regular expression' },
 ];
 
-function TestResult({ state }: { state: TestState | undefined }): ReactElement | null {
+/**
+ * The input a failure points at ("login.token", "login.steps.0.body", "oauth2.password", "token"), inside
+ * one identity's card: the first secret of a request body (the password, usually), else its first field.
+ */
+export function fieldElement(card: HTMLElement, field: string): HTMLElement | null {
+  const q = (sel: string, root: ParentNode = card) => root.querySelector<HTMLElement>(sel);
+  if (field === 'token') return q('[data-testid="identity-token"]');
+  if (field === 'login.token') return q('[data-testid="token-source-value"]');
+  if (field === 'place') return q('[data-testid="identity-place"]');
+  const oauth = /^oauth2\.(\w+)$/.exec(field);
+  if (oauth) return q(`[data-testid="oauth-${oauth[1]!.replace(/_/g, '-')}"]`);
+  const step = /^(?:login|cookie)\.steps\.(\d+)\.(body|path|extract)$/.exec(field);
+  if (step) {
+    const block = card.querySelectorAll<HTMLElement>('[data-testid="step"]')[Number(step[1])];
+    if (!block) return null;
+    if (step[2] === 'path') return q('[data-testid="step-path"]', block);
+    if (step[2] === 'extract') return q('[data-testid="extract-value"]', block);
+    return q('input[type="password"][data-testid="step-field-value"]', block) ?? q('[data-testid="step-field-value"], [data-testid="step-json"], [data-testid="step-raw"]', block);
+  }
+  return null;
+}
+
+function TestResult({ state, onEdit, onUsePointer }: { state: TestState | undefined; onEdit(field: string): void; onUsePointer(pointer: string): void }): ReactElement | null {
   if (!state) return null;
   if (state.kind === 'running')
     return (
@@ -76,8 +99,24 @@ function TestResult({ state }: { state: TestState | undefined }): ReactElement |
         {d.verified_as && <span data-testid="identity-test-verified">{IDENTITY_MESSAGES.verifiedAs(d.verified_as)}</span>}
       </p>
       <p className="identity-test-message" data-testid="identity-test-message">
-        {d.message}
+        <CodeText text={d.ok ? d.message : withoutInlineAnswer(d.message, d.answer)} />
       </p>
+      {!d.ok && d.answer && <LoginAnswerQuote answer={d.answer} />}
+      {!d.ok && (d.candidates?.length || d.field) ? (
+        <div className="identity-test-actions" data-testid="identity-test-actions">
+          {(d.candidates ?? []).map((p) => (
+            <button key={p} type="button" className="button button-secondary button-small" onClick={() => onUsePointer(p)} data-testid="identity-use-pointer" data-pointer={p}>
+              Use <code>{p}</code> and test again
+            </button>
+          ))}
+          {d.field && (
+            <button type="button" className="button button-ghost button-small" onClick={() => onEdit(d.field!)} data-testid="identity-edit-field">
+              <Icon name="edit" size={14} />
+              {IDENTITY_MESSAGES.editField}
+            </button>
+          )}
+        </div>
+      ) : null}
       <dl className="identity-test-facts">
         {d.token && (
           <div>
@@ -122,6 +161,7 @@ export function IdentityEditor({
   update,
   onRemove,
   onTest,
+  onUsePointer,
   canRemove,
   disabled,
 }: {
@@ -133,11 +173,19 @@ export function IdentityEditor({
   update(edit: (d: IdentityDraft) => void): void;
   onRemove(): void;
   onTest(): void;
+  /** Sets the token pointer (a candidate the failed test named) and tests again. */
+  onUsePointer(pointer: string): void;
   canRemove: boolean;
   disabled?: boolean;
 }): ReactElement {
   const id = useId();
+  const card = useRef<HTMLElement>(null);
   const shown = shownFieldKeys(draft);
+  const focusField = (field: string) => {
+    const el = card.current ? fieldElement(card.current, field) : null;
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus();
+  };
   const other = Object.entries(errors).filter(([k]) => !shown.has(k));
   const kinds = (Object.keys(KIND_LABELS) as ObtainKind[]).filter((k) => k !== 'command' || defaults?.commands_allowed || draft.kind === 'command');
   const declared = IDENTITY_MESSAGES.declaredPlacement(defaults?.placement ?? 'a bearer token in Authorization unless the spec says otherwise');
@@ -152,7 +200,7 @@ export function IdentityEditor({
   const placeholders = draftEnvReferences([draft]).length > 0;
 
   return (
-    <section className="identity-card" aria-labelledby={`${id}-title`} data-testid="identity-card" data-identity-name={draft.name}>
+    <section ref={card} className="identity-card" aria-labelledby={`${id}-title`} data-testid="identity-card" data-identity-name={draft.name}>
       <div className="identity-card-head">
         <h3 id={`${id}-title`}>
           <Icon name={draft.role === 'privileged' ? 'shieldCheck' : 'user'} size={16} />
@@ -328,7 +376,7 @@ export function IdentityEditor({
         </button>
         <span className="muted small">Logs in against the API now and asks who it is.</span>
       </div>
-      <TestResult state={test} />
+      <TestResult state={test} onEdit={focusField} onUsePointer={onUsePointer} />
     </section>
   );
 }

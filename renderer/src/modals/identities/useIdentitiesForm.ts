@@ -3,7 +3,8 @@
 // placed on fields, and each identity's Test result.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { IdentityDefaults, TestIdentityData } from '../../../../shared/contract';
+import type { IdentityDefaults, IdentityRecipe, KeptFrom, TestIdentityData } from '../../../../shared/contract';
+import { holdsKeptSecret } from '../../../../shared/kept-secrets';
 import type { ScanConfig, SignupSetting } from '../../../../shared/identities';
 import { identityDefaults, testIdentity } from '../../api/scans';
 import type { Loadable } from '../../components/LoadStatus';
@@ -16,6 +17,7 @@ import {
   MAX_IDENTITIES,
   newIdentity,
   placeServerErrors,
+  recipeCopy,
   type FieldErrors,
   type FormCheck,
   type IdentityDraft,
@@ -43,10 +45,16 @@ export interface IdentitiesForm {
   /** Edits a copy of one draft; its Test result and server errors go stale. */
   update(id: string, edit: (draft: IdentityDraft) => void): void;
   test(id: string): Promise<void>;
+  /** Edits a draft and tests it again once the edit is in (a pointer the failed test named). */
+  editAndTest(id: string, edit: (draft: IdentityDraft) => void): void;
   /** Validates everything and shows every error. */
   check(): FormCheck;
   importConfig(config: ScanConfig): void;
   serverErrors(errors: { field: string; message: string }[]): void;
+  /** Fills the form from a saved setup or a scan (issue 31): its secrets stay on the server as markers. */
+  loadRecipe(recipe: IdentityRecipe, from: KeptFrom): void;
+  /** Where the markers in the drafts take their values from; null when no draft holds one. */
+  keptFrom: KeptFrom | null;
 }
 
 export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: string; key2: string; lower: 1 | 2 }): IdentitiesForm {
@@ -60,6 +68,10 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
   const keysRef = useRef(keys);
   keysRef.current = keys;
   const testSeq = useRef<Record<string, number>>({});
+  const [source, setSource] = useState<KeptFrom | null>(null);
+  const [queued, setQueued] = useState<string | null>(null);
+  /** A recipe was loaded: the API's defaults no longer choose the sign-up setting. */
+  const loaded = useRef(false);
 
   // The defaults are read the first time the step opens; the key form's keys become identities.
   useEffect(() => {
@@ -71,7 +83,7 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
       const { key1, key2, lower } = keysRef.current;
       const fromKeys = identitiesFromKeyForm(value, key1, key2, lower);
       setDrafts((current) => (current.length ? current : fromKeys.length ? fromKeys : [newIdentity(value, [])]));
-      setSignup(value?.signup_default ?? 'off');
+      if (!loaded.current) setSignup(value?.signup_default ?? 'off');
     };
     identityDefaults(auth, apiId)
       .then((res) => {
@@ -147,7 +159,7 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
       if (testSeq.current[id] === seq) setTests((t) => ({ ...t, [id]: state }));
     };
     try {
-      const res = await testIdentity(auth, apiId, checked.input);
+      const res = await testIdentity(auth, apiId, checked.input, holdsKeptSecret(checked.input) ? source : null);
       if (res.ok && res.data) settle({ kind: 'done', data: res.data });
       else {
         if (!res.ok && res.errors.length) {
@@ -161,6 +173,13 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
     }
   };
 
+  // A test queued with an edit runs once the edited draft is the one in state.
+  useEffect(() => {
+    if (!queued) return;
+    setQueued(null);
+    void test(queued);
+  }, [queued]);
+
   return {
     defaults,
     drafts,
@@ -173,7 +192,8 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
     tests,
     add: () => {
       if (drafts.length >= MAX_IDENTITIES) return;
-      setDrafts((list) => [...list, newIdentity(defaultsValue, list.map((d) => d.name))]);
+      // The first identity's recipe, without who logs in or any secret: usually only those differ.
+      setDrafts((list) => [...list, list[0] ? recipeCopy(list[0], defaultsValue, list.map((d) => d.name)) : newIdentity(defaultsValue, list.map((d) => d.name))]);
     },
     remove: (id) => {
       setDrafts((list) => list.filter((d) => d.id !== id));
@@ -181,6 +201,10 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
     },
     update,
     test,
+    editAndTest: (id, edit) => {
+      update(id, edit);
+      setQueued(id);
+    },
     check: () => {
       setRevealed('all');
       return formCheck;
@@ -193,5 +217,15 @@ export function useIdentitiesForm(apiId: string, active: boolean, keys: { key1: 
       setRevealed('all');
     },
     serverErrors: (list) => setServer(placeServerErrors(list, drafts)),
+    loadRecipe: (recipe, from) => {
+      loaded.current = true;
+      setDrafts(recipe.identities.map((c) => draftFromConfig(c, defaultsValue)));
+      if (recipe.signup !== null) setSignup(recipe.signup);
+      setSource(from);
+      setServer({ byId: {}, general: [] });
+      setTests({});
+      setRevealed(new Set());
+    },
+    keptFrom: holdsKeptSecret(drafts) ? source : null,
   };
 }

@@ -36,6 +36,8 @@ import { FindingDetail } from './FindingDetail';
 import { FindingList, type FindingListHandle } from './FindingList';
 import { LiveScanPanel } from './LiveScanPanel';
 import { PaneSplitter, useListWidth } from './PaneSplitter';
+import { LoginFailureActions } from './LoginFailureActions';
+import { CodeText, withoutInlineAnswer } from '../../components/LoginAnswerQuote';
 import { ReportDownloads, ScanAbout } from './ScanAbout';
 import {
   compareFindings,
@@ -478,9 +480,27 @@ export default function ScanPage(): ReactElement {
               <div className="scan-failure">
                 <span data-testid="scan-failure-reason">
                   {details.status === 'failed' ? 'The scan failed' : 'The scan was cancelled'}
-                  {info.failure_reason ? `: ${info.failure_reason}` : '.'}
+                  {info.failure_reason ? (
+                    <>
+                      : <CodeText text={withoutInlineAnswer(info.failure_reason, info.login_failure?.answer)} />
+                    </>
+                  ) : (
+                    '.'
+                  )}
                 </span>
-                {canScan && (
+                {/* Stopped at an identity's login (issue 31): the API's answer, and Retry offers to edit the identities first. */}
+                {info.login_failure && api ? (
+                  <LoginFailureActions
+                    api={api}
+                    scanId={details.scan_id}
+                    failure={info.login_failure}
+                    reason={info.failure_reason}
+                    canScan={canScan}
+                    busy={retrying || apiBusy}
+                    onRetry={() => void retry()}
+                    onStarted={(next) => navigate(`/scans/${next}`)}
+                  />
+                ) : canScan && (
                   <button
                     type="button"
                     className="button button-secondary button-small"
