@@ -20,6 +20,7 @@ import * as m014 from './014-graphql-operations';
 import * as m015 from './015-scan-coverage';
 import * as m016 from './016-scan-traffic';
 import * as m017 from './017-finding-retests';
+import * as m018 from './018-finding-proofs';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -44,4 +45,5 @@ export const migrations: Record<string, StoreMigration> = {
   '015-scan-coverage': m015,
   '016-scan-traffic': m016,
   '017-finding-retests': m017,
+  '018-finding-proofs': m018,
 };
