@@ -12,6 +12,7 @@ import { findingGraphql } from './graphql-finding';
 import { curlFor, curlSequence, renderEvidence, setupExchanges, statefulSteps } from './evidence';
 import type { Exchange } from './http/exchange';
 import { forgedCurl, forgedTokenNote } from './jwt-forge';
+import { findingProof } from './proof';
 import type { Redactor } from './redact';
 import type { Endpoint } from '../../shared/contract';
 
@@ -55,6 +56,9 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
   const vector = unauthenticated(last) ? adjustCvss(draft.cvss ?? check.cvss, { PR: 'N' }) : (draft.cvss ?? check.cvss);
   const steps = last ? statefulSteps([...draft.exchanges, ...setupExchanges(draft.setup ?? [])], last) : null;
   const score = cvssScore(vector);
+  const curl = !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor);
+  // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
+  const step = steps && last ? steps.findIndex((x) => x.exchange.seq === last.seq) + 1 : 1;
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
@@ -70,9 +74,10 @@ export function buildFinding(check: Check, draft: FindingDraft, taskEndpoint: En
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
     evidence: relabel(renderEvidence({ method, path, parameter, notes: [...(draft.notes ?? []), ...(draft.forge && last ? forgedTokenNote(last) : [])], exchanges: draft.exchanges }, redactor)),
-    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, draft.setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor),
+    curl,
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
+    proof: last ? findingProof(last, Math.max(step, 1), draft.proof, curl, keyPath, redactor) : null,
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
     // GraphQL operations share one method and path: the operation's name tells them apart.
     fingerprint: fingerprintOf(check.id, keyMethod, endpoint?.graphql && draft.path === undefined ? `${keyPath} ${graphqlOperationName(endpoint.graphql)}` : keyPath, parameter),
