@@ -245,6 +245,23 @@ export interface Finding {
   graphql?: FindingGraphql | null;
   /** Its latest finished re-test (issue 29); absent or null when nobody re-tested it. */
   retest?: FindingRetestSummary | null;
+  /** What shows the finding again when its curl text is replayed (issue 29); null for findings from before it was kept. */
+  proof?: FindingProof | null;
+}
+
+/**
+ * The answer that proves a finding, as a replay of its `curl` text must show it again: which request,
+ * which status, and a text the check chose that any instance of the API answers alike (a value the attack
+ * sent and the answer echoes, a field or message the technique looks for), never one that differs
+ * between instances (an id, a time, a generated value).
+ */
+export interface FindingProof {
+  /** The curl text's request that proves it: its number in a step list ("# 2. …"); 1 for a single command. */
+  step: number;
+  /** The statuses that show the flaw (the scan's first); any of them does. */
+  status: number[];
+  /** Text the proving answer holds (body or a header value); null when its status alone proves the finding. */
+  marker: string | null;
 }
 
 /** A finding's latest re-test, as scan details carry it. */
@@ -293,10 +310,10 @@ export interface CloseFixedRequest {
 
 /**
  * A finding as the scan page's list reads it: everything but its long texts (description, fix,
- * evidence, curl, references, CVSS vector, GraphQL query). A 10,000-finding scan is about a third of
+ * evidence, curl, references, CVSS vector, GraphQL query, replay proof). A 10,000-finding scan is about a third of
  * the bytes; the page reads the whole finding (POST /api/scan/finding) when it is opened.
  */
-export type FindingBrief = Omit<Finding, 'description' | 'recommendation' | 'evidence' | 'curl' | 'references' | 'cvss_vector' | 'graphql'> & {
+export type FindingBrief = Omit<Finding, 'description' | 'recommendation' | 'evidence' | 'curl' | 'references' | 'cvss_vector' | 'graphql' | 'proof'> & {
   graphql?: Pick<FindingGraphql, 'operation'> | null;
 };
 

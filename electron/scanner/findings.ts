@@ -14,6 +14,7 @@ import { curlFor, curlSequence, renderEvidence } from './evidence';
 import { stepsWithOrigins, type FindingOrigins } from './evidence-origins';
 import type { Exchange } from './http/exchange';
 import { forgedCurl, forgedTokenNote } from './jwt-forge';
+import { findingProof } from './proof';
 import type { Redactor } from './redact';
 import type { Endpoint } from '../../shared/contract';
 
@@ -67,6 +68,9 @@ export function buildFinding(
   // A forged token is rebuilt by its own step (jwt-forge.ts), which a sequence would replace by the literal token.
   const { steps, setup } = last ? stepsWithOrigins(draft.exchanges, draft.setup ?? [], last, draft.forge ? null : origins) : { steps: null, setup: [] };
   const score = cvssScore(vector);
+  const curl = !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor);
+  // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
+  const step = steps && last ? steps.findIndex((x) => x.exchange.seq === last.seq) + 1 : 1;
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
@@ -82,9 +86,10 @@ export function buildFinding(
     path,
     parameter: parameter === null ? null : redactor.redact(parameter),
     evidence: relabel(renderEvidence({ method, path, parameter, notes: [...(draft.notes ?? []), ...(draft.forge && last ? forgedTokenNote(last) : [])], exchanges: draft.exchanges }, redactor)),
-    curl: !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor),
+    curl,
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
+    proof: last ? findingProof(last, Math.max(step, 1), draft.proof, curl, keyPath, redactor) : null,
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
     // GraphQL operations share one method and path: the operation's name tells them apart.
     fingerprint: fingerprintOf(check.id, keyMethod, endpoint?.graphql && draft.path === undefined ? `${keyPath} ${graphqlOperationName(endpoint.graphql)}` : keyPath, parameter),

@@ -4,7 +4,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Confidence, Severity } from '../../shared/constants';
 import type { TriageMarkState } from '../../shared/constants';
-import type { Finding, FindingBrief, FindingGraphql, FindingTriage, ScanInfo } from '../../shared/contract';
+import type { Finding, FindingBrief, FindingGraphql, FindingProof, FindingTriage, ScanInfo } from '../../shared/contract';
 import type { Db } from './database';
 import type { FindingsTable } from './schema';
 import { newRowId } from './row-ids';
@@ -58,7 +58,19 @@ export function toFinding(r: Selectable<FindingsTable> & TriageColumns): Finding
     trend: r.trend === 'recurring' ? 'recurring' : 'new',
     triage: triageOf(r),
     graphql: r.graphql ? parseGraphql(r.graphql) : null,
+    proof: r.proof ? parseProof(r.proof) : null,
   };
+}
+
+/** A finding's stored replay proof (JSON text); null when unreadable or not of the shape FindingProof has. */
+export function parseProof(json: string): FindingProof | null {
+  try {
+    const v = JSON.parse(json) as Partial<FindingProof> | null;
+    if (!v || !Number.isInteger(v.step) || !Array.isArray(v.status) || !v.status.every(Number.isInteger)) return null;
+    return { step: v.step!, status: v.status, marker: typeof v.marker === 'string' ? v.marker : null };
+  } catch {
+    return null;
+  }
 }
 
 /** A finding's stored GraphQL part (JSON text); null when unreadable. */
@@ -120,6 +132,7 @@ export function createFindingsRepo(db: Db) {
           references: JSON.stringify(f.references),
           trend: f.trend,
           graphql: f.graphql ? JSON.stringify(f.graphql) : null,
+          proof: f.proof ? JSON.stringify({ step: f.proof.step, status: f.proof.status, marker: f.proof.marker }) : null,
           created_at: now.toISOString(),
           suppressed: activeMarkSql(f.api_id, f.fingerprint, now.toISOString()),
         })

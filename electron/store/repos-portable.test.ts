@@ -230,6 +230,36 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
       }
     });
 
+    it('keep a finding\'s replay proof whole, leave it out of the briefs, and read a finding from before it as null (migration 018)', async () => {
+      const store = await open();
+      const repos = createRepos(store.db);
+      try {
+        const user = await repos.users.create({ email: 'p@x.io', username: 'p', firstName: 'P', lastName: 'P', passwordHash: null }, EARLIER);
+        const apiId = await addApi(repos, user.id, 'Proofs');
+        await addScan(repos, 'scan-proof', apiId, user.id, null);
+        // A marker with the characters a payload has: quotes, a backslash, markup, non-ASCII.
+        const proof = { step: 2, status: [200, 201], marker: 'pcx1\\"\'><svg onload=alert(1)> — é' };
+        expect(await repos.findings.insert({ ...finding('scan-proof', apiId, 'stored', 'high', 7.5), proof }, NOW)).toBe(true);
+        expect(await repos.findings.insert({ ...finding('scan-proof', apiId, 'status-only', 'low', 3.1), proof: { step: 1, status: [204], marker: null } }, NOW)).toBe(true);
+        expect(await repos.findings.insert(finding('scan-proof', apiId, 'before', 'low', 2.1), NOW)).toBe(true);
+        const stored = await repos.findings.listForScan('scan-proof');
+        const byName = (name: string) => stored.find((f) => f.vulnerability_name === name)!;
+        expect(byName('stored').proof).toEqual(proof);
+        expect(byName('status-only').proof).toEqual({ step: 1, status: [204], marker: null });
+        expect(byName('before').proof).toBeNull();
+        expect((await repos.findings.findInScan('scan-proof', byName('stored').id))!.proof).toEqual(proof);
+        expect((await repos.findings.findById(byName('stored').id))!.proof).toEqual(proof);
+        const briefs = await repos.findings.listBriefsForScan('scan-proof');
+        expect(briefs).toHaveLength(3);
+        expect(briefs.every((b) => !('proof' in b))).toBe(true);
+        // A value that is not a proof's shape reads as none.
+        await sql`UPDATE findings SET proof = ${'{"step":"2","status":[200]}'} WHERE id = ${byName('before').id}`.execute(store.db);
+        expect((await repos.findings.findById(byName('before').id))!.proof).toBeNull();
+      } finally {
+        await store.close();
+      }
+    });
+
     it('compute the dashboard, triage marks and suppressed findings alike', async () => {
       const store = await open();
       const repos = createRepos(store.db);

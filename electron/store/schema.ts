@@ -203,6 +203,8 @@ export interface FindingsTable {
   trend: string;
   /** JSON FindingGraphql of a finding about a GraphQL API; null otherwise (migration 014). */
   graphql: string | null;
+  /** JSON FindingProof: what a replay of its curl text must show again; null for findings from before migration 018. */
+  proof: string | null;
   created_at: string;
   /** 1 while a triage mark (not open, not expired) covers the finding: it leaves counts and scores. */
   suppressed: WithDefault<number>;

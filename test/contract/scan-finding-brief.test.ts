@@ -11,7 +11,7 @@ import { seedApi, seedScan } from '../helpers/seed';
 
 type Json<T = Record<string, unknown>> = { success: boolean; message: string; data: T };
 
-const LONG_FIELDS = ['description', 'recommendation', 'evidence', 'curl', 'references', 'cvss_vector'] as const;
+const LONG_FIELDS = ['description', 'recommendation', 'evidence', 'curl', 'references', 'cvss_vector', 'proof'] as const;
 
 function draft(scanId: string, apiId: string, n: number, graphql = false): NewFinding {
   return {
@@ -36,6 +36,8 @@ function draft(scanId: string, apiId: string, n: number, graphql = false): NewFi
     fingerprint: `fp-${n}`,
     trend: 'new',
     graphql: graphql ? { operation: 'Query.item', query: 'query { item(id: 1) { id } }', variables: null, batch: null } : null,
+    // The replay proof: some findings have one, a status-only one, and none (a finding from before proofs were kept).
+    proof: n % 3 === 0 ? { step: 1, status: [200], marker: `"owner": "user-${n}"` } : n % 3 === 1 ? { step: 1, status: [200, 204], marker: null } : null,
   };
 }
 
@@ -77,7 +79,7 @@ describe.each(['http', 'ipc'] as const)('scan brief and one finding over %s', (k
     for (const [i, f] of b.json.data.results.results.entries()) {
       const full = w.json.data.results.results[i]!;
       for (const field of LONG_FIELDS) expect(f, field).not.toHaveProperty(field);
-      const { description: _d, recommendation: _r, evidence: _e, curl: _c, references: _x, cvss_vector: _v, graphql, ...rest } = full;
+      const { description: _d, recommendation: _r, evidence: _e, curl: _c, references: _x, cvss_vector: _v, proof: _p, graphql, ...rest } = full;
       expect(f).toEqual({ ...rest, graphql: graphql ? { operation: graphql.operation } : null });
     }
     expect(b.json.data.results.results.find((f) => f.graphql)?.graphql).toEqual({ operation: 'Query.item' });
@@ -98,6 +100,11 @@ describe.each(['http', 'ipc'] as const)('scan brief and one finding over %s', (k
       expect(res.status).toBe(200);
       expect(res.json.data.finding).toEqual(f);
     }
+    // The proof a replay must show again comes back whole (docs/api.md), null for a finding without one.
+    const byPath = (n: number) => w.find((f) => f.path === `/items/${n}`)!;
+    expect(byPath(3).proof).toEqual({ step: 1, status: [200], marker: '"owner": "user-3"' });
+    expect(byPath(4).proof).toEqual({ step: 1, status: [200, 204], marker: null });
+    expect(byPath(5).proof).toBeNull();
   });
 
   it('reads a finding only through its own scan, for whoever may see that scan', async () => {

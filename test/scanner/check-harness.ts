@@ -35,6 +35,11 @@ export function expectWellFormed(s: CheckScan, findings: BuiltFinding[]): void {
     if (!isSingleCurl(f.curl) && !isCurlSequence(f.curl)) throw new Error(`${f.check_id}: no curl command`);
     if (!/^CVSS:3\.1\//.test(f.cvss_vector ?? '') || !(f.cvss_score >= 0) || !/^CWE-\d+$/.test(f.cwe ?? '') || !f.references.length) throw new Error(`${f.check_id}: metadata`);
     for (const k of keys) if (f.evidence.includes(k) || f.curl.includes(k) || f.description.includes(k)) throw new Error(`${f.check_id}: a key leaked into the finding`);
+    // The proof a replay must show again: a step of the curl text, a status, and a marker with no key in it.
+    const steps = isCurlSequence(f.curl) ? f.curl.split('\n').filter((l) => /^# \d+\. /.test(l)).length : 1;
+    if (!f.proof || f.proof.step < 1 || f.proof.step > steps || !f.proof.status.length) throw new Error(`${f.check_id}: proof ${JSON.stringify(f.proof)}`);
+    if (steps > 1 && !f.curl.split('\n').some((l) => l.startsWith(`# ${f.proof!.step}. `) && l.endsWith(' <- the proof'))) throw new Error(`${f.check_id}: the proof is not the step marked as the proof`);
+    if (f.proof.marker !== null && keys.some((k) => f.proof!.marker!.includes(k))) throw new Error(`${f.check_id}: a key leaked into the proof`);
   }
 }
 

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nosqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/nosql-injection';
 import { sqlInjection } from '../../electron/scanner/checks/api8-misconfiguration/sql-injection';
 import { scanChecks, type CheckScan } from '../helpers/check-scan';
+import { runCurlText, showsProof } from '../helpers/replay';
 import type { Target } from '../targets';
 import { endpoint, expectWellFormed, expectWithinBudget, hardened, scanServer, targetWith } from './check-harness';
 
@@ -39,7 +40,10 @@ describe('injection in path segments and query strings, on the Acme target', () 
     const s = await scanTarget(await targetWith('sqli-path'), ['GET /categories/{category}/products']);
     expect(rows(s)).toEqual(['SQL injection (boolean-based) | GET /categories/{category}/products | category | high']);
     const [f] = s.findings;
-    expect(f!.evidence).toMatch(/UNION read: "pcx\d+' UNION SELECT [\d*,]+-- -" -> the answer contains (\d+), which the database computed from \d+\*\d+/);
+    const union = /UNION read: "pcx\d+' UNION SELECT [\d*,]+-- -" -> the answer contains (\d+), which the database computed from \d+\*\d+/.exec(f!.evidence);
+    expect(union).not.toBeNull();
+    // Its proof is the product the database computed, the same on any instance (the version it read is not).
+    expect(f!.proof).toEqual({ step: 1, status: [200], marker: union![1] });
     expect(f!.evidence).toMatch(/Database version read with sqlite_version\(\): "3\.\d+\.\d+"/);
     // The path segment went out URL-encoded and reached the server decoded.
     expect(f!.evidence).toMatch(/> GET \/api\/v2\/categories\/pcx\d+'%20UNION%20SELECT%20/);
@@ -65,6 +69,16 @@ describe('injection in path segments and query strings, on the Acme target', () 
     const stores = s.findings.find((f) => f.path === '/stores')!;
     expect(stores.evidence).toContain(`Attack: Lyon' || 'a'==='a`);
     expectWellFormed(s, s.findings);
+    // A difference proof states the attack's answer, not the control's: its status, and a field the refused answer lacks.
+    expect(coupons.proof).toEqual({ step: 1, status: [200], marker: '"code"' });
+    expect(stores.proof).toEqual({ step: 1, status: [200], marker: '"name"' });
+    // The curl text replayed with bash shows that proof again; the control's status (404) is not what it shows.
+    for (const f of [coupons, stores]) {
+      const out = await runCurlText(f.curl, { PORTCULLIS_KEY_1: s.t.users.alice.key });
+      expect(showsProof(out, f.proof!, f.curl), out).toBe('');
+    }
+    expect(showsProof('HTTP/1.1 404 Not Found\n\n{"error":"not_found"}', coupons.proof!, coupons.curl)).toMatch(/the proof answered 200/);
+    expect(showsProof('HTTP/1.1 200 OK\n\n{"items":[]}', stores.proof!, stores.curl)).toMatch(/lacks "name"/);
   });
 
   it('stays silent on the hardened twin of the same routes', async () => {

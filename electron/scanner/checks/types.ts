@@ -3,6 +3,7 @@
 // through ctx.send() (and the baselines), which apply scope, pacing, budgets and redaction.
 
 import type { ForgeRecipe } from '../jwt-forge';
+import type { ProofDraft } from '../proof';
 import type { Confidence, Flag } from '../../../shared/constants';
 import type { CoverageReason } from '../../../shared/coverage';
 import type { NoteKind } from '../../../shared/scan-notes';
@@ -130,6 +131,11 @@ export interface FindingDraft {
   deferTo?: string;
   /** The proof sends a token forged from key 1's JWT: how to build it again, so the curl works after the scan's token expired. */
   forge?: ForgeRecipe;
+  /**
+   * What a replay of the curl text must show again (the `reproduce` exchange's answer): the statuses and a
+   * marker the technique chose (proof.ts). Fields left out are derived from that answer.
+   */
+  proof?: ProofDraft;
 }
 
 export interface KeyIdentity {

@@ -21,6 +21,7 @@ import * as m015 from './015-scan-coverage';
 import * as m016 from './016-scan-traffic';
 import * as m017 from './017-finding-retests';
 import * as m018 from './018-identity-setups';
+import * as m019 from './019-finding-proofs';
 
 /** A numbered migration: its `up` step gets the database's dialect (database.ts passes it). */
 export interface StoreMigration {
@@ -46,4 +47,5 @@ export const migrations: Record<string, StoreMigration> = {
   '016-scan-traffic': m016,
   '017-finding-retests': m017,
   '018-identity-setups': m018,
+  '019-finding-proofs': m019,
 };

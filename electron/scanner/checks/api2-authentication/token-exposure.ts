@@ -5,6 +5,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange, KeyNumber } from '../../http/exchange';
 import { findLoginOperation } from '../../identities/accounts';
+import { differenceMarker } from '../../proof';
 import { mutate } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { isObj, maskBody } from '../common/objects';
@@ -75,6 +76,8 @@ export const credentialsInUrl = defineCheck({
           { label: `Control: a made-up ${name}`, exchange: control },
         ],
         reproduce: ex,
+        // Key 1's data, which the made-up value's refusal lacks.
+        proof: { marker: differenceMarker(ex, control) },
       };
       return;
     }

@@ -6,6 +6,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
 import { failedInBody } from '../../identities/accounts';
+import { asAnswered, MAX_MARKER } from '../../proof';
 import type { SeededRandom } from '../../random';
 import { mutate, type PreparedRequest } from '../../requests';
 import { defineCheck, describeEndpoint } from '../common/helpers';
@@ -63,13 +64,19 @@ function leaves(v: unknown, path = '', out = new Map<string, string>(), depth = 
 
 const same = (xs: (string | number | undefined)[]) => xs.every((x) => x === xs[0]);
 
-/** What tells the two sides apart in content: a status, a field, the text or its length; null when nothing does consistently. */
-export function contentDifference(attempts: Attempt[]): { what: string; strong: boolean } | null {
+/**
+ * What tells the two sides apart in content: a status, a field, the text or its length; null when nothing
+ * does consistently. `marker`: the text the known user's answer has for it (a field's value or name, the
+ * text), when it is not what the request sent; null when the status or the length tells them apart.
+ */
+export function contentDifference(attempts: Attempt[]): { what: string; strong: boolean; marker: string | null } | null {
   const u = attempts.filter((a) => a.side === 'unknown');
   const k = attempts.filter((a) => a.side === 'known');
   const us = u.map((a) => a.exchange.status);
   const ks = k.map((a) => a.exchange.status);
-  if (same(us) && same(ks) && us[0] !== ks[0]) return { what: `HTTP ${us[0]} for an unknown user, HTTP ${ks[0]} for a known user with a wrong password`, strong: true };
+  if (same(us) && same(ks) && us[0] !== ks[0]) return { what: `HTTP ${us[0]} for an unknown user, HTTP ${ks[0]} for a known user with a wrong password`, strong: true, marker: null };
+  const known = k[0]!.exchange;
+  const answered = (text: string | undefined) => (text && !text.includes('{sent}') ? asAnswered(known, text) : null);
   if (u.every((a) => a.json !== null) && k.every((a) => a.json !== null)) {
     const ul = u.map((a) => leaves(a.json));
     const kl = k.map((a) => leaves(a.json));
@@ -82,26 +89,39 @@ export function contentDifference(attempts: Attempt[]): { what: string; strong: 
       const kStable = same(kv);
       if (uStable && kStable && uv[0] !== kv[0]) {
         const show = (x: string | undefined) => (x === undefined ? '(absent)' : x.slice(0, 120));
-        return { what: `${p.slice(1) || 'the body'} is ${show(uv[0])} for an unknown user and ${show(kv[0])} for a known user with a wrong password`, strong: true };
+        const value = kv[0] === undefined ? undefined : (JSON.parse(kv[0]) as unknown);
+        return {
+          what: `${p.slice(1) || 'the body'} is ${show(uv[0])} for an unknown user and ${show(kv[0])} for a known user with a wrong password`,
+          strong: true,
+          marker: typeof value === 'string' ? answered(value) : null,
+        };
       }
       const presence = (xs: (string | undefined)[]) => (xs.every((x) => x !== undefined) ? 'all' : xs.every((x) => x === undefined) ? 'none' : 'some');
       const up = presence(uv);
       const kp = presence(kv);
       if ((up === 'all' && kp === 'none') || (up === 'none' && kp === 'all')) {
-        return { what: `the field ${p.slice(1)} appears only in the answers for ${up === 'all' ? 'an unknown user' : 'a known user with a wrong password'}`, strong: true };
+        const field = p.split('/').at(-1)!;
+        return {
+          what: `the field ${p.slice(1)} appears only in the answers for ${up === 'all' ? 'an unknown user' : 'a known user with a wrong password'}`,
+          strong: true,
+          marker: kp === 'all' && !/^\d+$/.test(field) ? answered(JSON.stringify(field)) : null,
+        };
       }
     }
     return null;
   }
   const ut = u.map((a) => a.text);
   const kt = k.map((a) => a.text);
-  if (same(ut) && same(kt) && ut[0] !== kt[0]) return { what: `the body differs: "${ut[0]!.slice(0, 120)}" for an unknown user, "${kt[0]!.slice(0, 120)}" for a known user with a wrong password`, strong: true };
+  if (same(ut) && same(kt) && ut[0] !== kt[0]) {
+    const line = kt[0]!.split('\n').find((l) => l.trim() && !ut[0]!.includes(l.trim()))?.trim().slice(0, MAX_MARKER);
+    return { what: `the body differs: "${ut[0]!.slice(0, 120)}" for an unknown user, "${kt[0]!.slice(0, 120)}" for a known user with a wrong password`, strong: true, marker: answered(line) };
+  }
   const ulen = ut.map((t) => t.length);
   const klen = kt.map((t) => t.length);
   const noise = Math.max(Math.max(...ulen) - Math.min(...ulen), Math.max(...klen) - Math.min(...klen));
   const apart = Math.min(...klen) > Math.max(...ulen) || Math.min(...ulen) > Math.max(...klen);
   const gap = Math.abs(ulen[0]! - klen[0]!);
-  if (apart && gap > Math.max(3 * noise, 16)) return { what: `the body is ${ulen.join('/')} bytes for an unknown user and ${klen.join('/')} bytes for a known user with a wrong password`, strong: false };
+  if (apart && gap > Math.max(3 * noise, 16)) return { what: `the body is ${ulen.join('/')} bytes for an unknown user and ${klen.join('/')} bytes for a known user with a wrong password`, strong: false, marker: null };
   return null;
 }
 
@@ -221,13 +241,13 @@ export const userEnumeration = defineCheck({
       compared = more ? [...first, ...more] : first;
       content = more && contentDifference(compared);
     }
-    let proof: { what: string; strong: boolean; attempts: Attempt[]; timing: boolean } | null = content && { ...content, attempts: compared, timing: false };
+    let proof: { what: string; strong: boolean; attempts: Attempt[]; timing: boolean; marker: string | null } | null = content && { ...content, attempts: compared, timing: false };
     if (!proof && !first.some(serverError) && timingDifference(first)) {
       // Confirmed alone: no other time-based measurement of the scan runs meanwhile.
       const more = await withTimingLock(ctx, () => alternate(ctx, sides, TIMING_PAIRS));
       const all = more && [...first, ...more];
       const timing = all && timingDifference(all);
-      if (all && timing) proof = { what: timing.what, strong: false, attempts: all, timing: true };
+      if (all && timing) proof = { what: timing.what, strong: false, attempts: all, timing: true, marker: null };
     }
     if (!proof) return;
     const u = proof.attempts.find((a) => a.side === 'unknown')!.exchange;
@@ -250,6 +270,8 @@ export const userEnumeration = defineCheck({
         { label: 'Attack: login as an existing user with a wrong password', exchange: k },
       ],
       reproduce: k,
+      // What the known user's answer has that the made-up user's lacks; a time or a length cannot be looked for.
+      proof: { marker: proof.marker },
     };
   },
 });

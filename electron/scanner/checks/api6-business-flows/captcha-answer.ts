@@ -4,6 +4,7 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import { AS_KEY1, type Exchange } from '../../http/exchange';
+import { asAnswered } from '../../proof';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
 import { isObj } from '../common/objects';
 import { OWASP_API6 } from '../common/references';
@@ -205,6 +206,8 @@ export const captchaAnswerExposed = defineCheck({
         ...(again ? [{ label: 'A second challenge', exchange: again }] : []),
       ],
       reproduce: baseline,
+      // The answer field beside the question; its value and the question change with every challenge.
+      proof: { marker: asAnswered(baseline, JSON.stringify(leak.answerField)) ?? undefined },
     };
   },
 });

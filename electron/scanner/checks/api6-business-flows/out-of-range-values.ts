@@ -5,6 +5,7 @@
 import type { Endpoint, JsonSchema } from '../../../../shared/contract';
 import { cvssScore } from '../../cvss';
 import type { Exchange } from '../../http/exchange';
+import { memberMarker } from '../../proof';
 import { targetFor, type Target } from '../api3-property-authorization/mass-assignment';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
 import { injectionPoints, type InjectionPoint } from '../common/input-points';
@@ -206,6 +207,8 @@ export const outOfRangeValues = defineCheck({
         { label: 'Follow-up read', exchange: top.read },
       ],
       reproduce: top.attack,
+      // The value out of its range, as the answer (and the read after it) keeps it.
+      proof: { marker: memberMarker(top.attack, top.candidate.point.name.split('.').at(-1)!.replace(/\[\d+\]$/, ''), top.sent) ?? undefined },
     };
   },
 });

@@ -9,6 +9,7 @@ import type { Endpoint } from '../../../../shared/contract';
 import { wordsOf } from '../../../importer/default-flags';
 import type { Exchange, RequestAuth } from '../../http/exchange';
 import { Burst } from '../../http/pace';
+import { differenceMarker } from '../../proof';
 import { mutate, type PreparedRequest } from '../../requests';
 import { changesExisting, wipeOperation } from '../../probe-safety';
 import { asIdentity, setupOf } from '../common/accounts';
@@ -177,6 +178,8 @@ function finding(ep: Endpoint, r: Race): FindingDraft {
       { label: 'After the burst: refused', exchange: r.after },
     ],
     reproduce: r.won[1],
+    // A success: what its answer has and the refusal of a repeat lacks.
+    proof: { marker: differenceMarker(r.won[1]!, r.repeat) },
     ...(r.setup ? { setup: [r.setup] } : {}),
   };
 }

@@ -6,6 +6,7 @@
 
 import type { Endpoint } from '../../../../shared/contract';
 import type { Exchange } from '../../http/exchange';
+import { asAnswered, MAX_MARKER } from '../../proof';
 import type { SeededRandom } from '../../random';
 import { defineCheck, describeEndpoint } from '../common/helpers';
 import { AS_KEY1, bodyText, describePoint, pointSource, type InjectionPoint, type PointSource } from '../common/input-points';
@@ -97,6 +98,8 @@ function finding(ep: Endpoint, p: InjectionPoint, seen: Seen[], baseline: Exchan
       { label: `Control: x${b.value}`, exchange: b.control },
     ],
     reproduce: a.attack,
+    // The program's own answer to the option (its usage or version line), which the control after a letter lacked.
+    proof: { marker: asAnswered(a.attack, a.excerpt.split('\n')[0]!.slice(0, MAX_MARKER)) ?? undefined },
   };
 }
 

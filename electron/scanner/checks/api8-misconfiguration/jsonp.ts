@@ -129,6 +129,8 @@ export const jsonpCallback = defineCheck({
         { label: `Attack: ${wrap.param}=${wrap.name}`, exchange: attack },
       ],
       reproduce: attack,
+      // The answer wrapped in a call of the function named: the script another site loads.
+      proof: { marker: `${wrap.name}(` },
     };
   },
 });

@@ -19,6 +19,7 @@ import {
 import { OWASP_API8 } from '../common/references';
 import { probeBlocked } from '../../probe-safety';
 import { gained } from './command-injection';
+import { differenceMarker } from '../../proof';
 
 export function describeDifference(a: Exchange, b: Exchange): string {
   if (a.status !== b.status) return `status ${a.status} instead of ${b.status}`;
@@ -259,5 +260,7 @@ function finding(ep: { method: string; path: string }, stage: (typeof STAGES)[nu
       { label: `Control: ${second.pair.label[1]}`, exchange: second.no },
     ],
     reproduce: first.yes,
+    // The always-true input's answer has what the always-false one's lacks.
+    proof: { marker: differenceMarker(first.yes, first.no) },
   };
 }

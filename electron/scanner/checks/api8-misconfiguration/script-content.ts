@@ -4,6 +4,7 @@
 import type { Endpoint } from '../../../../shared/contract';
 import { adjustCvss } from '../../cvss';
 import type { Exchange } from '../../http/exchange';
+import { asAnswered } from '../../proof';
 import { fillPath, pathParamNames, type PreparedRequest } from '../../requests';
 import { createdId, endpointsAtTemplate, normalizeTemplate, type ResourcePool } from '../../resources';
 import { defineCheck, describeEndpoint, withPrivileges } from '../common/helpers';
@@ -283,6 +284,7 @@ function reflectedFinding(ctx: CheckContext, s: Served, attack: Exchange): Findi
     notes: [`${describePoint(s.point)} = ${JSON.stringify(s.payload)}; the answer contains it verbatim, ${s.how}.`],
     exchanges: [{ label: `Attack: payload in ${s.point.name}`, exchange: attack }],
     reproduce: attack,
+    proof: { marker: asAnswered(attack, s.payload) ?? undefined },
   };
 }
 
@@ -306,7 +308,7 @@ function storedInJsonFinding(ctx: CheckContext, reader: Endpoint, s: { point: In
 }
 
 /** The two steps of a stored payload's proof: the write that stores it, the read that returns it. */
-function storeAndReadBack(s: Pick<Served, 'point' | 'payload'>, write: Exchange, read: Exchange): Pick<FindingDraft, 'notes' | 'exchanges' | 'reproduce'> {
+function storeAndReadBack(s: Pick<Served, 'point' | 'payload'>, write: Exchange, read: Exchange): Pick<FindingDraft, 'notes' | 'exchanges' | 'reproduce' | 'proof'> {
   return {
       notes: [
         'Steps:',
@@ -318,6 +320,8 @@ function storeAndReadBack(s: Pick<Served, 'point' | 'payload'>, write: Exchange,
         { label: 'Read back', exchange: read },
       ],
       reproduce: read,
+      // The payload with its markup, as the read returns it (verbatim, or JSON-escaped in a JSON answer).
+      proof: { marker: asAnswered(read, s.payload) ?? undefined },
   };
 }
 

@@ -24,6 +24,7 @@ import { describeDifference } from './nosql-injection';
 import { sqlSignature } from './verbose-errors';
 import { OWASP_API8 } from '../common/references';
 import { probeBlocked } from '../../probe-safety';
+import { asAnswered, MAX_MARKER } from '../../proof';
 import { describeRead, READ_PROOF_BUDGET, readExchanges, readProof, UNION_MAX_COLUMNS, type ReadProof, type SqlSyntax } from './sql-read';
 
 // ---------------------------------------------------------------- SQL injection
@@ -227,6 +228,8 @@ function errorFinding(ep: Endpoint, p: InjectionPoint, q: string, sig: { what: s
       { label: `Control: ${q}${q} (a valid literal)`, exchange: control },
     ],
     reproduce: attack,
+    // The database's error message, which the doubled quote's answer lacked.
+    proof: { marker: asAnswered(attack, sig.excerpt.slice(0, MAX_MARKER)) ?? undefined },
   };
 }
 
@@ -273,7 +276,8 @@ function withRead(f: FindingDraft, r: ReadProof): FindingDraft {
   const { sentence, notes } = describeRead(r);
   return {
     ...f,
-    ...(r.union ? { confidence: 'high' as const, reproduce: r.union.exchange } : {}),
+    // A UNION read shows the product the database computed from the constants sent (never the sent text itself).
+    ...(r.union ? { confidence: 'high' as const, reproduce: r.union.exchange, proof: { marker: r.union.marker } } : {}),
     description: `${f.description} Data can be read: ${sentence}.`,
     notes: [...(f.notes ?? []), ...notes],
     exchanges: [...f.exchanges, ...readExchanges(r)],
