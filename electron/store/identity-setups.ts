@@ -5,18 +5,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Db } from './database';
+import type { IdentitySetupsTable } from './schema';
 
-export interface IdentitySetupRow {
-  id: string;
-  api_id: string;
-  user_id: string;
-  fingerprint: string;
-  summary: string;
-  secret_ref: string;
-  scan_id: string | null;
-  created_at: string;
-  worked_at: string;
-}
+export type IdentitySetupRow = IdentitySetupsTable;
 
 export function createIdentitySetupsRepo(db: Db) {
   return {
