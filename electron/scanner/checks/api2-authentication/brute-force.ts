@@ -88,11 +88,18 @@ const TRAILING_TRIES = 3;
  * identities (a lockout of a logging-in identity would stop the scan: the spec's example user then).
  */
 export async function burstUser(ctx: CheckContext, purpose = 'target of the login-throttling check'): Promise<Record<string, string> | null> {
+  return (await burstAccount(ctx, purpose))?.values ?? null;
+}
+
+/** burstUser's account with the registration that made it (null for key 1's own): a replay starts with it. */
+export async function burstAccount(ctx: CheckContext, purpose: string): Promise<{ values: Record<string, string>; registration: Exchange | null } | null> {
   if (ctx.accounts) {
     const r = await ctx.accounts.register(purpose);
-    if (!('error' in r)) return { ...(r.account.username ? { username: r.account.username } : {}), ...(r.account.email ? { email: r.account.email } : {}) };
+    if (!('error' in r)) {
+      return { values: { ...(r.account.username ? { username: r.account.username } : {}), ...(r.account.email ? { email: r.account.email } : {}) }, registration: r.registration };
+    }
   }
-  return ctx.identities.key1.renewable ? null : ctx.identities.key1.values;
+  return ctx.identities.key1.renewable ? null : { values: ctx.identities.key1.values, registration: null };
 }
 
 export function asUser(ep: Endpoint, body: Json, ident: Record<string, string>): Json {

@@ -14,7 +14,7 @@ import { isObj, looksLikeError, schemaShape, type Json } from '../common/objects
 import { OWASP_API2 } from '../common/references';
 import { withTimingLock } from '../common/timing-gate';
 import type { CheckContext } from '../types';
-import { asUser, authRoute, burstUser, throttleSign, USER_FIELD } from './brute-force';
+import { asUser, authRoute, burstAccount, throttleSign, USER_FIELD } from './brute-force';
 
 /** Tries per side before comparing answers (alternated, so a clock or counter in the body moves on both sides alike). */
 const TRIES = 2;
@@ -215,8 +215,9 @@ export const userEnumeration = defineCheck({
     if (route?.kind !== 'login') return;
     const base = await ctx.prepare(ep, 1, 'write');
     if (!base || !isObj(base.bodyValue)) return;
-    const known = await burstUser(ctx, 'known user of the user-enumeration check');
-    if (!known) {
+    const account = await burstAccount(ctx, 'known user of the user-enumeration check');
+    const known = account?.values;
+    if (!account || !known) {
       ctx.note(`${describeEndpoint(ep)}: user enumeration not tested: no user the scan may send wrong passwords for (no sign-up, and key 1 logs in).`);
       return;
     }
@@ -266,6 +267,8 @@ export const userEnumeration = defineCheck({
         `The existing user (${known.username ?? known.email}) is ${known === ctx.identities.key1.values ? 'key 1\'s own account' : 'a user the scan registered for this check'}: no one else's account took a wrong password.`,
       ],
       exchanges: [
+        // The existing user is one the scan registered: a replay on another instance registers it first.
+        ...(account.registration ? [{ label: 'Setup: the existing user signs up', exchange: account.registration }] : []),
         { label: 'Login as a made-up user', exchange: u },
         { label: 'Attack: login as an existing user with a wrong password', exchange: k },
       ],
