@@ -54,7 +54,7 @@ describe('score', () => {
     expect(computeScore(Array.from({ length: 10 }, (_, i) => finding({ severity: 'high', cvss_score: 9.5, fingerprint: `x${i}` })))).toBe(0);
   });
 
-  it('orders findings by severity, then CVSS, then category', () => {
+  it('orders findings by level (critical from CVSS 9.0 whatever the stored severity), then CVSS, then category', () => {
     const list = [
       finding({ id: '1', severity: 'low', cvss_score: 3.9 }),
       finding({ id: '2', severity: 'high', cvss_score: 7.5, owasp: 'API8:2023' }),
@@ -62,7 +62,7 @@ describe('score', () => {
       finding({ id: '4', severity: 'high', cvss_score: 7.5, owasp: 'API1:2023' }),
       finding({ id: '5', severity: 'medium', cvss_score: 9.9 }),
     ].sort(compareFindings);
-    expect(list.map((f) => f.id)).toEqual(['3', '4', '2', '5', '1']);
+    expect(list.map((f) => f.id)).toEqual(['5', '3', '4', '2', '1']);
   });
 });
 

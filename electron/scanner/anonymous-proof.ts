@@ -17,7 +17,7 @@ export function proofOf(draft: FindingDraft): Exchange | undefined {
 }
 
 /**
- * Whether the proof may be sent again without credentials: a read (GET, HEAD) that spoke as one of the
+ * Whether the proof may be sent again without credentials: a read (GET, HEAD, not a GraphQL mutation) that spoke as one of the
  * scan's identities, from a check that sends only safe requests and measures nothing a second request
  * would disturb (bursts, rate limits), and not a forged token (what the token carries is the finding).
  */
@@ -26,6 +26,8 @@ export function replayableProof(check: Pick<Check, 'safety' | 'destructive' | 'm
   if (check.safety !== 'safe' || check.destructive || check.measuresThrottling) return false;
   const method = proof.request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return false;
+  // A GraphQL mutation sent over GET is a write all the same: never sent again.
+  if (/^[\s,]*mutation\b/.test(new URL(proof.request.url).searchParams.get('query') ?? '')) return false;
   return proof.request.auth.kind === 'key' || proof.request.auth.kind === 'identity';
 }
 

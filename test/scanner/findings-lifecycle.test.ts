@@ -66,7 +66,7 @@ describe('findings across scans', () => {
       ['X-Content-Type-Options: nosniff missing', 'recurring'],
     ]);
     const cors = first.results.results.find((f) => f.check_id === 'api8-cors-policy')!;
-    expect(second.results.scan_info.fixed).toEqual([{ fingerprint: cors.fingerprint, vulnerability_name: cors.vulnerability_name, method: cors.method, path: cors.path, severity: 'high' }]);
+    expect(second.results.scan_info.fixed).toEqual([{ fingerprint: cors.fingerprint, vulnerability_name: cors.vulnerability_name, method: cors.method, path: cors.path, severity: 'high', cvss_score: cors.cvss_score }]);
     expect(second.results.scan_info.score).toBe(94);
 
     // A critical finding (CVSS >= 9.0) weighs 25.
