@@ -399,7 +399,7 @@ function bigFindings() {
       cwe: 'CWE-639',
       description: 'Another user key reads the object: the API checks the key but not who owns the object.',
       recommendation: 'Check that the caller owns the object on every read.',
-      cvss_score: severity === 'high' ? 9.1 : severity === 'medium' ? 5.3 : severity === 'low' ? 3.1 : 0,
+      cvss_score: severity === 'high' ? 8.1 : severity === 'medium' ? 5.3 : severity === 'low' ? 3.1 : 0,
       cvss_vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
       method: i % 2 ? 'GET' : 'POST',
       path,
