@@ -262,6 +262,11 @@ export interface FindingProof {
   status: number[];
   /** Text the proving answer holds (body or a header value); null when its status alone proves the finding. */
   marker: string | null;
+  /**
+   * Out of band: the variable of the curl text that holds a listener's address (LISTENER_URL); the flaw shows
+   * when that listener receives a request from the API. Absent when the answer alone shows it.
+   */
+  listener?: string;
 }
 
 /** A finding's latest re-test, as scan details carry it. */

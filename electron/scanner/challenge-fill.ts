@@ -6,9 +6,10 @@
 // behind the challenge. The engine calls this for every request (http/engine.ts), whoever prepared it.
 
 import type { Endpoint, JsonSchema } from '../../shared/contract';
-import { ANSWER_FIELD, captchaRoute, challengeObject, evaluateArithmetic, ID_FIELD, leakedAnswer, namesCaptcha } from './checks/api6-business-flows/captcha-answer';
+import { ANSWER_FIELD, captchaRoute, challengeAt, challengeObject, evaluateArithmetic, ID_FIELD, leakedAnswer, namesCaptcha } from './checks/api6-business-flows/captcha-answer';
 import { isObj } from './checks/common/objects';
-import type { Exchange } from './http/exchange';
+import { jqMember } from './evidence-setup';
+import type { ChallengeUse, Exchange } from './http/exchange';
 import type { ProbeRequest } from './http/engine';
 import { pathParamNames, prepareRequest, toProbe } from './requests';
 
@@ -23,6 +24,8 @@ export interface SolvedChallenge {
   types: Record<string, 'string' | 'number'>;
   /** leaked: the challenge handed out its answer; computed: its arithmetic question was worked out. */
   how: 'leaked' | 'computed';
+  /** The challenge's field the answer comes from: the answer it hands out, or the question worked out. */
+  answerSource: string;
 }
 
 /** Body fields that carry the answer to a challenge whatever the challenge calls its own fields. */
@@ -45,13 +48,13 @@ export function solveChallenge(obj: Record<string, unknown> | null, captchaNamed
   const leak = leakedAnswer(obj, captchaNamed);
   if (leak) {
     if (leak.idField === null || leak.id === null) return null;
-    return { idField: leak.idField, id: leak.id, answerFields: [leak.questionField, leak.answerField].filter((f): f is string => !!f), answer: leak.answer, types, how: 'leaked' };
+    return { idField: leak.idField, id: leak.id, answerFields: [leak.questionField, leak.answerField].filter((f): f is string => !!f), answer: leak.answer, types, how: 'leaked', answerSource: leak.answerField };
   }
   const entries = Object.entries(obj).filter(([, v]) => scalar(v)) as [string, string | number][];
   const id = entries.find(([k]) => ID_FIELD.test(k) && !ANSWER_FIELD.test(k));
   const question = entries.find(([k, v]) => k !== id?.[0] && typeof v === 'string' && evaluateArithmetic(v) !== null);
   if (!id || !question) return null;
-  return { idField: id[0], id: id[1], answerFields: [question[0]], answer: evaluateArithmetic(question[1] as string)!, types, how: 'computed' };
+  return { idField: id[0], id: id[1], answerFields: [question[0]], answer: evaluateArithmetic(question[1] as string)!, types, how: 'computed', answerSource: question[0] };
 }
 
 /** A route that hands out challenges, with the shape its answer had. */
@@ -124,12 +127,23 @@ function replaceable(endpoint: Endpoint, key: string, v: unknown): boolean {
  * guarded from its refusal, whose body may not name the fields) they are added under the challenge's own names.
  */
 export function fillBody(endpoint: Endpoint, body: Record<string, unknown>, solved: SolvedChallenge, addMissing: boolean): Record<string, unknown> {
+  return fillFields(endpoint, body, solved, addMissing).body;
+}
+
+/** fillBody, with the members it filled (what a replay of the request fills from a fresh challenge again). */
+function fillFields(endpoint: Endpoint, body: Record<string, unknown>, solved: SolvedChallenge, addMissing: boolean): { body: Record<string, unknown>; filled: ChallengeUse['fields'] } {
   const out = { ...body };
-  if ((solved.idField in out || addMissing) && replaceable(endpoint, solved.idField, out[solved.idField])) out[solved.idField] = typedFor(endpoint, solved.idField, out[solved.idField], solved.id, solved);
+  const filled: ChallengeUse['fields'] = [];
+  const put = (key: string, takes: 'id' | 'answer', value: string | number) => {
+    const typed = typedFor(endpoint, key, out[key], value, solved);
+    out[key] = typed;
+    filled.push({ key, takes, type: typeof typed === 'number' ? 'number' : 'string' });
+  };
+  if ((solved.idField in out || addMissing) && replaceable(endpoint, solved.idField, out[solved.idField])) put(solved.idField, 'id', solved.id);
   let keys = answerKeys(Object.keys(out), solved);
   if (!keys.length && addMissing) keys = solved.answerFields.length ? solved.answerFields : ['answer'];
-  for (const k of keys) if (replaceable(endpoint, k, out[k])) out[k] = typedFor(endpoint, k, out[k], solved.answer, solved);
-  return out;
+  for (const k of keys) if (replaceable(endpoint, k, out[k])) put(k, 'answer', solved.answer);
+  return { body: out, filled };
 }
 
 export interface ChallengeDeps {
@@ -258,8 +272,9 @@ export class ChallengeFiller {
   /** The request with the id and answer of a challenge fetched just now; null when none could be answered. */
   private async withFresh(req: ProbeRequest, write: Write, route: ChallengeRoute): Promise<ProbeRequest | null> {
     const ex = await this.deps.send(this.challengeRequest(route.endpoint, req));
-    const solved = ex.ok ? solveChallenge(challengeObject(ex), namesCaptcha(route.endpoint)) : null;
-    if (!solved || solved.idField !== route.shape.idField) return null;
+    const at = ex.ok ? challengeAt(ex) : null;
+    const solved = at ? solveChallenge(at.obj, namesCaptcha(route.endpoint)) : null;
+    if (!at || !solved || solved.idField !== route.shape.idField) return null;
     const id = write.endpoint.id;
     const count = (this.fills.get(id) ?? 0) + 1;
     this.fills.set(id, count);
@@ -270,6 +285,15 @@ export class ChallengeFiller {
           `(${solved.how === 'leaked' ? 'the answer the challenge hands out' : 'the arithmetic question worked out'}).`,
       );
     }
-    return { ...req, body: JSON.stringify(fillBody(write.endpoint, write.body, solved, this.learnt.has(id))), challenge: `${route.endpoint.method} ${route.endpoint.path}` };
+    const { body, filled } = fillFields(write.endpoint, write.body, solved, this.learnt.has(id));
+    const within = at.wrapper === null ? '' : jqMember(at.wrapper);
+    const challenge: ChallengeUse = {
+      route: `${route.endpoint.method} ${route.endpoint.path}`,
+      exchange: ex,
+      id: `${within}${jqMember(solved.idField)}`,
+      answer: { filter: `${within}${jqMember(solved.answerSource)}`, how: solved.how },
+      fields: filled,
+    };
+    return { ...req, body: JSON.stringify(body), challenge };
   }
 }

@@ -4,6 +4,7 @@
 // text starts with their creates (a user's registration and login) and reads the new id or token from
 // the answers (curlSequence), and it replays days later on the reader's own copy.
 
+import { withChallengeSteps } from './evidence-challenge';
 import { setupExchanges, type SetupUser } from './evidence-setup';
 import { statefulSteps, type LabelledExchange } from './evidence';
 import type { Exchange, RequestAuth } from './http/exchange';
@@ -134,5 +135,6 @@ export function stepsWithOrigins(
     if (!added) break;
     steps = statefulSteps(all(), reproduce);
   }
-  return { steps, setup: users };
+  // A write filled from a fresh challenge replays only with one of the reader's own, fetched just before it.
+  return { steps: withChallengeSteps(steps, reproduce, exchanges), setup: users };
 }

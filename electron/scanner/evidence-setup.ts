@@ -6,7 +6,10 @@ import type { LabelledExchange } from './evidence';
 import type { Exchange } from './http/exchange';
 
 /** A JSON key a jq filter can name as .key. */
-export const UNQUOTED_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const UNQUOTED_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The jq step that reads member `key` of an object (.key, or ["key"] for any other name). */
+export const jqMember = (key: string): string => (UNQUOTED_KEY.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
 
 /**
  * A user the finding involves that the scan registered itself: the steps start with its
@@ -66,7 +69,7 @@ export function tokenReader(login: Exchange, token: string): TokenReader | null 
 function jsonPathOf(value: unknown, wanted: string, filter = '', depth = 0): string | null {
   if (value === wanted) return filter;
   if (!value || typeof value !== 'object' || depth > 4) return null;
-  const entries = Array.isArray(value) ? value.slice(0, 5).map((v, i) => [`[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [UNQUOTED_KEY.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`, v] as const);
+  const entries = Array.isArray(value) ? value.slice(0, 5).map((v, i) => [`[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [jqMember(k), v] as const);
   for (const [step, v] of entries) {
     const found = jsonPathOf(v, wanted, `${filter}${step}`, depth + 1);
     if (found !== null) return found;

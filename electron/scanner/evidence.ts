@@ -3,9 +3,10 @@
 // never appear: evidence shows "[key 1]", curl commands read them from shell variables
 // ($PORTCULLIS_KEY_1), so the command still reproduces the finding with the user's own key.
 
-import type { Exchange } from './http/exchange';
+import type { ChallengeUse, Exchange } from './http/exchange';
 import { authLabel } from './http/exchange';
-import { chosenDefault, tokenReader, UNQUOTED_KEY, type ChosenSecret, type SetupUser, type TokenReader } from './evidence-setup';
+import { challengeBody, challengeFetches, challengeLines, type ChallengeWords } from './evidence-challenge';
+import { chosenDefault, jqMember, tokenReader, type ChosenSecret, type SetupUser, type TokenReader } from './evidence-setup';
 import type { NamedSecret, Redactor } from './redact';
 
 export { setupExchanges, type ChosenSecret, type SetupUser } from './evidence-setup';
@@ -176,11 +177,28 @@ function answerIds(value: unknown, filter = '', depth = 0, out: { filter: string
   }
   if (!value || typeof value !== 'object') return out;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const f = `${filter}${UNQUOTED_KEY.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
+    const f = `${filter}${jqMember(k)}`;
     if ((typeof v === 'string' || typeof v === 'number') && ID_KEY.test(k) && String(v).length > 0 && String(v).length <= 200) out.push({ filter: f, value: String(v), key: k });
     else if (v && typeof v === 'object') answerIds(v, f, depth + 1, out);
   }
   return out;
+}
+
+/**
+ * Whether the request itself sent `value` as an id (in its URL, or under an id-like name in its JSON body,
+ * or anywhere in a body that is not JSON): an answer that echoes it did not assign it. The same value
+ * in another member ("rating": 4 beside a new object's "id": 4) is a coincidence, not the id.
+ */
+function sentId(ex: Exchange, value: string): boolean {
+  if (occursAlone(ex.request.url, value)) return true;
+  const body = ex.request.body ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return occursAlone(body, value);
+  }
+  return answerIds(parsed, '', 0, []).some((c) => c.value === value);
 }
 
 /** Whether `value` occurs in `text` on its own (not inside a longer word or number). */
@@ -282,6 +300,8 @@ interface StepContext {
   role: { name: string; what: string } | null;
   ids: readonly IdVar[];
   base: string;
+  /** The words of the members a fresh challenge filled (evidence-challenge.ts), for a write that was filled. */
+  challenge?: ChallengeWords;
 }
 
 /** One step's curl words: the role's variable in its credential headers, ids of earlier steps as variables. */
@@ -293,7 +313,7 @@ function stepCurl(ex: Exchange, c: StepContext, mode: 'show' | 'body' | 'headers
     if (k === 'user-agent' || k === 'accept') continue;
     args.push('-H', quote(`${k}: ${v}`, creds.has(k)));
   }
-  if (ex.request.body) args.push('--data-raw', withIdVars(quote(ex.request.body), c.ids));
+  if (ex.request.body) args.push('--data-raw', withIdVars((c.challenge && challengeBody(ex.request.body, c.challenge, (t) => quote(t))) || quote(ex.request.body), c.ids));
   // The API's address is one variable, so the steps replay on another instance by changing one line.
   const url = ex.request.url;
   args.push(url.startsWith(`${c.base}/`) ? `"$BASE"${withIdVars(quote(url.slice(c.base.length)), c.ids)}` : withIdVars(quote(url), c.ids));
@@ -344,17 +364,24 @@ export function curlSequence(
   const taken = new Set<string>();
   const body: string[] = [`BASE=${shellQuote(base, redactor)}`];
   const assignedVars = new Set<string>();
+  const fetches = challengeFetches(steps);
+  const challengeWords = new Map<ChallengeUse, ChallengeWords>();
   steps.forEach((step, i) => {
     const ex = step.exchange;
     const later = steps.slice(i + 1).map((x) => `${x.exchange.request.url}\n${x.exchange.request.body ?? ''}`).join('\n');
-    const sent = `${ex.request.url}\n${ex.request.body ?? ''}`;
     const read = reads.get(ex);
     const assigned = !read && WRITE_METHODS.has(ex.request.method) && ex.ok
-      ? answerIds(ex.json()).filter((c) => !occursAlone(sent, c.value) && occursAlone(later, c.value) && !ids.some((v) => v.value === c.value))
+      ? answerIds(ex.json()).filter((c) => !sentId(ex, c.value) && occursAlone(later, c.value) && !ids.some((v) => v.value === c.value))
       : [];
     body.push(`# ${i + 1}. ${relabel(step.label)} (${relabel(senderOf(ex))})${ex === reproduce ? ' <- the proof' : ''}`);
-    const context = { redactor, secrets, role: roleOf(ex), ids, base };
-    if (read) {
+    const use = ex.request.challenge;
+    const context: StepContext = { redactor, secrets, role: roleOf(ex), ids, base, ...(use && challengeWords.has(use) ? { challenge: challengeWords.get(use)! } : {}) };
+    const fetched = fetches.get(ex.seq);
+    if (fetched) {
+      const { lines, words } = challengeLines(fetched, stepCurl(ex, context, 'body'), (key) => varName(key, taken));
+      body.push(...lines);
+      challengeWords.set(fetched, words);
+    } else if (read) {
       body.push(`${read.name}=$(${stepCurl(ex, context, read.reader.mode)}${read.reader.pipe})`);
       assignedVars.add(read.name);
     } else if (!assigned.length) body.push(stepCurl(ex, context, 'show'));

@@ -11,6 +11,7 @@ import type { Check, FindingDraft } from './checks/types';
 import { adjustCvss, cvssScore } from './cvss';
 import { findingGraphql } from './graphql-finding';
 import { curlFor, curlSequence, renderEvidence } from './evidence';
+import { listenerCurl, LISTENER_VAR } from './evidence-listener';
 import { stepsWithOrigins, type FindingOrigins } from './evidence-origins';
 import type { Exchange } from './http/exchange';
 import { forgedCurl, forgedTokenNote } from './jwt-forge';
@@ -68,9 +69,10 @@ export function buildFinding(
   // A forged token is rebuilt by its own step (jwt-forge.ts), which a sequence would replace by the literal token.
   const { steps, setup } = last ? stepsWithOrigins(draft.exchanges, draft.setup ?? [], last, draft.forge ? null : origins) : { steps: null, setup: [] };
   const score = cvssScore(vector);
-  const curl = !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor);
-  // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
-  const step = steps && last ? steps.findIndex((x) => x.exchange.seq === last.seq) + 1 : 1;
+  // An out-of-band proof reads the listener's address from a variable: the scan's listener is gone after the scan.
+  const listener = last && !steps && draft.listener ? listenerCurl(last, draft.listener, redactor) : null;
+  const curl = !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : (listener ?? forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor));
+  const proof = last ? findingProof(last, Math.max(steps && last ? steps.findIndex((x) => x.exchange.seq === last.seq) + 1 : 1, 1), draft.proof, curl, keyPath, redactor) : null;
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
@@ -89,7 +91,8 @@ export function buildFinding(
     curl,
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
-    proof: last ? findingProof(last, Math.max(step, 1), draft.proof, curl, keyPath, redactor) : null,
+    // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
+    proof: proof && listener ? { ...proof, listener: LISTENER_VAR } : proof,
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
     // GraphQL operations share one method and path: the operation's name tells them apart.
     fingerprint: fingerprintOf(check.id, keyMethod, endpoint?.graphql && draft.path === undefined ? `${keyPath} ${graphqlOperationName(endpoint.graphql)}` : keyPath, parameter),

@@ -3,7 +3,10 @@
 // the finding's `proof` again: one of its statuses and its marker.
 
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -44,8 +47,6 @@ export interface ReplayResult {
   ok: boolean;
   /** Why it did not replay (empty when it did). */
   why: string;
-  /** Its check's proofs cannot replay from curl alone (an out-of-band callback): not run, `why` says why. */
-  excepted?: boolean;
 }
 
 /** Whether `out` (what the curl text printed) shows `proof` again. */
@@ -65,30 +66,89 @@ export function showsProof(out: string, proof: FindingProof, curl: string): stri
 }
 
 /**
+ * The reader's own listener for out-of-band proofs (`proof.listener`): a loopback HTTP server that
+ * records the paths it is asked for.
+ */
+export class ReplayListener {
+  private readonly seen = new Set<string>();
+  private readonly waiting = new Map<string, () => void>();
+  private readonly server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    this.seen.add(path);
+    this.waiting.get(path)?.();
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('reader listener');
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  /** A fresh address of this listener. */
+  address(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/replay-${randomBytes(6).toString('hex')}`;
+  }
+
+  /** Whether a request for the address arrives within `ms`. */
+  async received(address: string, ms: number): Promise<boolean> {
+    const path = new URL(address).pathname;
+    if (this.seen.has(path)) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(this.seen.has(path)), ms);
+      this.waiting.set(path, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
  * Replays findings: `fill` gives each variable's value (or null when the reader could not have one);
  * findings whose every request reads run `parallel` at a time, the others one after another (a write of
- * one must not meet another's), each `shiftMs` into the future. Findings of the checks in `exceptions`
- * (check id -> why their proofs cannot replay from curl alone) are listed with that reason, not run.
+ * one must not meet another's), each `shiftMs` into the future. An out-of-band proof (`proof.listener`)
+ * gets the address of a listener of the reader's own and must reach it.
  */
 export async function replayFindings(
   findings: readonly BuiltFinding[],
   fill: (name: string, meaning: string) => string | null,
-  opts: { shiftMs?: number; parallel?: number; exceptions?: Readonly<Record<string, string>> } = {},
+  opts: { shiftMs?: number; parallel?: number } = {},
+): Promise<ReplayResult[]> {
+  const listener = findings.some((f) => f.proof?.listener) ? new ReplayListener() : null;
+  await listener?.start();
+  try {
+    return await replayAll(findings, fill, opts, listener);
+  } finally {
+    await listener?.close();
+  }
+}
+
+async function replayAll(
+  findings: readonly BuiltFinding[],
+  fill: (name: string, meaning: string) => string | null,
+  opts: { shiftMs?: number; parallel?: number },
+  listener: ReplayListener | null,
 ): Promise<ReplayResult[]> {
   const one = async (f: BuiltFinding): Promise<ReplayResult> => {
     const proof = f.proof ?? null;
-    const exception = opts.exceptions?.[f.check_id];
-    if (exception) return { finding: f, proof, ok: false, why: exception, excepted: true };
     if (!f.curl) return { finding: f, proof, ok: false, why: 'the finding has no curl text' };
     if (!proof) return { finding: f, proof, ok: false, why: 'the finding has no proof (its proving request got no answer)' };
     const env: Record<string, string> = {};
+    // An out-of-band proof: the reader points the variable at a listener of their own and watches it.
+    const address = proof.listener && listener ? listener.address() : null;
+    if (address) env[proof.listener!] = address;
     for (const v of variablesOf(f.curl)) {
+      if (v.name in env) continue;
       const value = fill(v.name, v.meaning);
       if (value === null) return { finding: f, proof, ok: false, why: `no value for ${v.name} (${v.meaning || 'not described'})` };
       env[v.name] = value;
     }
     const out = await runCurlText(f.curl, env, opts.shiftMs ?? 0);
-    const why = showsProof(out, proof, f.curl);
+    const why = showsProof(out, proof, f.curl) || (address && !(await listener!.received(address, 5_000)) ? `the listener at $${proof.listener} received no request` : '');
     return { finding: f, proof, ok: !why, why };
   };
   const writes = (f: BuiltFinding) => /-X (POST|PUT|PATCH|DELETE)\b|--data/.test(f.curl);
@@ -117,11 +177,5 @@ export async function inPool<T, R>(items: readonly T[], size: number, work: (ite
 /** "12 of 14 replay" and one line per finding that did not, for the test's output and its failure message. */
 export function replayReport(label: string, results: readonly ReplayResult[]): string {
   const line = (r: ReplayResult) => `  ${r.finding.check_id} ${r.finding.method} ${r.finding.path}${r.finding.parameter ? ` [${r.finding.parameter}]` : ''}: ${r.why}`;
-  const failed = results.filter((r) => !r.ok && !r.excepted);
-  const excepted = results.filter((r) => r.excepted);
-  return [
-    `${label}: ${results.filter((r) => r.ok).length} of ${results.length} findings replay from their curl text${excepted.length ? `; ${excepted.length} cannot from curl alone` : ''}.`,
-    ...failed.map(line),
-    ...(excepted.length ? ['Cannot replay from curl alone:', ...excepted.map(line)] : []),
-  ].join('\n');
+  return [`${label}: ${results.filter((r) => r.ok).length} of ${results.length} findings replay from their curl text.`, ...results.filter((r) => !r.ok).map(line)].join('\n');
 }

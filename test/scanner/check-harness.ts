@@ -43,12 +43,13 @@ export function expectWellFormed(s: CheckScan, findings: BuiltFinding[]): void {
   }
 }
 
-/** One curl command, or (a forged token's proof) comment lines and the `TOKEN=$(...)` step that builds the token, then the command. */
+/** One curl command, after comment lines: a forged token's recipe and the `TOKEN=$(...)` step that builds it, or what an out-of-band proof's variable holds. */
 export function isSingleCurl(text: string): boolean {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => !l.startsWith('#'));
   const command = lines[at]?.startsWith('TOKEN=$(') ? lines.slice(at + 1) : lines.slice(at);
-  return (at === 0 || lines[at]!.startsWith('TOKEN=$(')) && command.join('\n').startsWith('curl -i -X ');
+  // Comment lines may come first: a forged token's recipe, or what an out-of-band proof's variable holds.
+  return at >= 0 && command.join('\n').startsWith('curl -i -X ');
 }
 
 /** A numbered list of steps (a stateful finding's reproduction), each one comment line and one curl command. */

@@ -132,6 +132,11 @@ export interface FindingDraft {
   /** The proof sends a token forged from key 1's JWT: how to build it again, so the curl works after the scan's token expired. */
   forge?: ForgeRecipe;
   /**
+   * Out of band: the address of the scan's listener the proving request carries, when the proof is the
+   * request the API sent there. The curl text reads it from $LISTENER_URL (evidence-listener.ts).
+   */
+  listener?: string;
+  /**
    * What a replay of the curl text must show again (the `reproduce` exchange's answer): the statuses and a
    * marker the technique chose (proof.ts). Fields left out are derived from that answer.
    */

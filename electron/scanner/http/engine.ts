@@ -9,7 +9,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError, ProxiedHostGuard } from '../net-guard';
 import { fillPlaceholder, generatePassword, PASSWORD_PLACEHOLDER } from '../passwords';
 import { addCookie, formatCredential, DEFAULT_PLACEMENT, type CredentialPlacement } from '../identities/placement';
-import { Exchange, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
+import { Exchange, type ChallengeUse, type ExchangeRequest, type ExchangeResponse, type KeyNumber, type Redirect, type RequestAuth } from './exchange';
 import { AbortedError, sleep } from './limits';
 import { type Burst, DEFAULT_THROTTLE_PAUSE_MS, MAX_RETRY_AFTER_MS, Pace, sendsAlone, SLOW_FACTOR, type PaceChange, type PaceOutcome, type PaceView } from './pace';
 import { proxyDispatcher, type ScanProxy } from './proxy';
@@ -82,8 +82,8 @@ export interface ProbeRequest {
   login?: boolean;
   /** The id of the operation (endpoint) the request was prepared for: kept on the exchange for the coverage ledger. */
   operation?: string;
-  /** Set by the challenge filler: the challenge route whose fresh answer went into the body (kept on the exchange). */
-  challenge?: string;
+  /** Set by the challenge filler: the fresh challenge whose id and answer went into the body (kept on the exchange). */
+  challenge?: ChallengeUse;
   /** The scan's own registration of a test user (identities/accounts.ts): never withheld, recorded by its sender. */
   registers?: boolean;
   /** Runs with nothing else in flight to the target (a heavy probe); default: inside runAlone (pace.ts). */

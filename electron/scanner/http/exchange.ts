@@ -45,8 +45,22 @@ export interface ExchangeRequest {
   placements: CredentialPlacement[];
   /** The id of the operation (endpoint) the request was prepared for, when known: the coverage ledger counts it there. */
   operation?: string;
-  /** The challenge route ("GET /captcha") whose fresh answer the scan put into the body (challenge-fill.ts). */
-  challenge?: string;
+  /** The fresh challenge whose id and answer the scan put into the body (challenge-fill.ts). */
+  challenge?: ChallengeUse;
+}
+
+/** How a write's body was filled from a fresh challenge (challenge-fill.ts): what a replay fetches and fills again. */
+export interface ChallengeUse {
+  /** The challenge route ("GET /captcha"). */
+  route: string;
+  /** The exchange that fetched the challenge just before the write. */
+  exchange: Exchange;
+  /** The jq filter of the challenge's id in that answer. */
+  id: string;
+  /** The jq filter of its answer: handed out (leaked), or an arithmetic question worked out (computed). */
+  answer: { filter: string; how: 'leaked' | 'computed' };
+  /** The body's members that took the id and the answer, with the JSON type the body gave each. */
+  fields: { key: string; takes: 'id' | 'answer'; type: 'string' | 'number' }[];
 }
 
 export interface ExchangeResponse {

@@ -85,11 +85,16 @@ const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number';
 
 /** The challenge object: the JSON answer itself, or the one object it wraps ({"data": {...}}). */
 export function challengeObject(ex: Pick<Exchange, 'json'>): Record<string, unknown> | null {
+  return challengeAt(ex)?.obj ?? null;
+}
+
+/** The challenge object and the member of the answer that wraps it ("data"), null when the answer is the object. */
+export function challengeAt(ex: Pick<Exchange, 'json'>): { obj: Record<string, unknown>; wrapper: string | null } | null {
   const body = ex.json();
   if (!isObj(body)) return null;
-  const nested = Object.values(body).filter(isObj);
-  if (Object.keys(body).length === 1 && nested.length === 1) return nested[0] as Record<string, unknown>;
-  return body as Record<string, unknown>;
+  const keys = Object.keys(body);
+  if (keys.length === 1 && isObj(body[keys[0]!])) return { obj: body[keys[0]!] as Record<string, unknown>, wrapper: keys[0]! };
+  return { obj: body as Record<string, unknown>, wrapper: null };
 }
 
 export interface LeakedAnswer {

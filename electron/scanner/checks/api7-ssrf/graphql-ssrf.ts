@@ -162,6 +162,7 @@ export const graphqlSsrf = defineCheck({
         ],
         exchanges: [{ label: `Attack: listener URL in ${h.point.name}`, exchange: h.ex }],
         reproduce: h.ex,
+        listener: h.url,
       };
       return;
     }

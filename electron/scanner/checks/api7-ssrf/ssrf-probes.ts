@@ -31,6 +31,8 @@ export interface ListenerHit {
   point: UrlPoint;
   token: string;
   ex: Exchange;
+  /** The listener address put into the point. */
+  url: string;
   /** When the injection was sent (performance.now()). */
   at: number;
   hit: OobHit;
@@ -54,8 +56,9 @@ export async function listenerHits(
     if (!point) continue;
     const token = oob.token();
     const at = performance.now();
-    const ex = await ctx.sendPrepared(point.with(asPointValue(oob.urlFor(token), point.urlKind)), AS_KEY1, { followRedirects: false });
-    sent.push({ point, token, ex, at });
+    const url = oob.urlFor(token);
+    const ex = await ctx.sendPrepared(point.with(asPointValue(url, point.urlKind)), AS_KEY1, { followRedirects: false });
+    sent.push({ point, token, ex, url, at });
   }
   const deadline = performance.now() + CALLBACK_WAIT_MS;
   const hits: ListenerHit[] = [];

@@ -90,6 +90,7 @@ export const ssrfCallback = defineCheck({
       ],
       exchanges: [...(baseline ? [{ label: 'Baseline', exchange: baseline }] : []), { label: `Attack: listener URL in ${h.point.name}`, exchange: h.ex }],
       reproduce: h.ex,
+      listener: h.url,
     };
   },
 });
