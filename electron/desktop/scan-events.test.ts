@@ -107,7 +107,7 @@ describe('scan events in the desktop shell', () => {
     s.emit(progress(user.id));
     s.emit(finished(user.id, apiId));
     await expect.poll(() => shown.length).toBe(1);
-    expect(shown[0]).toEqual({ title: 'Scan finished', body: 'Scan for "Pet Store" has finished. 2 findings.' });
+    expect(shown[0]).toEqual({ title: 'Scan finished', body: 'Scan for "Pet Store" has finished. 2 vulnerabilities.' });
 
     const prefs = await t.call<{ data: { preferences: Record<string, Record<string, unknown>> } }>('GET', '/api/user/preferences', { token: user.token });
     const preferences = prefs.json.data.preferences;

@@ -4,6 +4,7 @@
 // (preferences.notifications.scanCompleted).
 
 import { SCAN_MESSAGES } from '../../shared/messages';
+import { vulnerabilitiesText } from '../../shared/severity';
 import { hashToken } from '../accounts/tokens';
 import type { Clock } from '../clock';
 import { EVENT_CHANNEL } from '../ipc-bridge';
@@ -127,7 +128,7 @@ export function notifyFinishedScans(deps: NotifierDeps): () => void {
         if (!(await deps.wantsScanNotifications(event.userId))) return;
         const name = (await deps.apiName(event.apiId)) ?? 'your API';
         const title = event.status === 'completed' ? 'Scan finished' : event.status === 'cancelled' ? 'Scan cancelled' : 'Scan failed';
-        const detail = event.status === 'completed' ? ` ${event.findings} finding${event.findings === 1 ? '' : 's'}.` : '';
+        const detail = event.status === 'completed' ? ` ${vulnerabilitiesText(event.findings)}.` : '';
         deps.notify({ title, body: `${SCAN_MESSAGES.finished(name)}${detail}` });
       } catch (err) {
         deps.log?.('Scan notification failed', { error: err instanceof Error ? err.message : String(err) });

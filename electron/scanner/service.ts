@@ -30,6 +30,7 @@ import { isKnownTimeZone, usableTimeZone } from '../../shared/zone-days';
 import { SPEC_URL_MESSAGES } from '../../shared/api-messages';
 import { SCAN_TRAFFIC_MESSAGES } from '../../shared/scan-traffic';
 import { summarizeCoverage, type ScanCoverage } from '../../shared/coverage';
+import { vulnerabilityCount } from '../../shared/severity';
 import type { Clock } from '../clock';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../log';
@@ -568,7 +569,8 @@ export function createScanService(deps: ScanServiceDeps) {
     }
     // A kept setup takes the refresh tokens OAuth2 rotated during the scan (the ones it signed in with are spent).
     if (outcome.signedIn && Object.keys(outcome.rotatedRefreshTokens).length) await keepSetup(row, scanId);
-    const score = outcome.status === 'completed' ? securityScore(await repos.findings.severities(scanId)) : null;
+    const kept = await repos.findings.severities(scanId);
+    const score = outcome.status === 'completed' ? securityScore(kept) : null;
     const finalNotes: ScanNotes = {
       ...notes,
       identities: outcome.identities,
@@ -620,7 +622,8 @@ export function createScanService(deps: ScanServiceDeps) {
       userId: row.user_id,
       status: ended?.status === 'cancelled' ? 'cancelled' : outcome.status,
       failureReason: ended?.status === 'cancelled' ? ended.failure_reason : reason,
-      findings: outcome.progress.findings,
+      // The one count every surface shows (History, the scan page, the notification), as a sweep's event has it too.
+      findings: vulnerabilityCount(kept),
       score: ended ? null : score,
     });
   }
