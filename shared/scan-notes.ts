@@ -7,6 +7,17 @@
 
 export type NoteKind = 'problem' | 'info';
 
+/** The headings of the two kinds, as the scan page and every report show them ("Problems (2)"). */
+export const NOTE_HEADINGS: Record<NoteKind, string> = { problem: 'Problems', info: 'Information' };
+
+/** What problems mean for the results: the line under the "Problems" heading everywhere. */
+export const PROBLEMS_LEAD = 'Parts of the scan did not run as asked; its results may miss what they would have found.';
+
+/** "Problems (2)", "Information (5)". */
+export function noteHeading(kind: NoteKind, count: number): string {
+  return `${NOTE_HEADINGS[kind]} (${count})`;
+}
+
 /**
  * Wordings of problems: something failed, ran out, was refused by the scope guard, went unanswered or
  * could not be done. "could not be told" is a finding about the target, not a failure of the scan.

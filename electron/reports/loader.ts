@@ -2,6 +2,7 @@
 // findings, endpoints, run notes and the earlier scans of the same API into a ReportInput.
 
 import { CONFIDENCES, CRITICAL_CVSS, type Confidence } from '../../shared/constants';
+import { splitNotes } from '../../shared/scan-notes';
 import { severityBucket, severityLevel } from '../../shared/severity';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../store/database';
@@ -23,6 +24,12 @@ import {
 } from './model';
 import { parseScanNotes, type ScanNotes } from './notes';
 import { checkCategory, computeCoverage } from './owasp';
+
+/** The notes in the scan page's two kinds: the scanner's own record, else (older scans) their wording. */
+function noteKinds(notes: ScanNotes): { problems: string[]; info_notes: string[] } {
+  const { problems, info } = splitNotes(notes.errors, notes.problems);
+  return { problems, info_notes: info };
+}
 
 function parseList(json: string): string[] {
   try {
@@ -204,6 +211,7 @@ export async function loadReportInput(db: Db, scanId: string): Promise<ReportInp
       score: storedScore ?? computeScore(findings),
       score_source: storedScore === null ? 'computed' : 'stored',
       errors: notes.errors,
+      ...noteKinds(notes),
       skipped_checks: notes.skipped_checks.map((s) => ({ ...s, owasp: s.owasp ?? null })),
       identities: notes.identities,
       created_users: notes.created_users,

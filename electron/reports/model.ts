@@ -46,7 +46,14 @@ export interface ReportScan {
   /** 0-100: the stored score, else computed from the findings with the DESIGN.md section 6 formula. */
   score: number;
   score_source: 'stored' | 'computed';
+  /** Every note of the scan in order, problems and information alike (the exports' `errors`). */
   errors: string[];
+  /**
+   * The notes split as the scan page splits them (shared/scan-notes.ts `splitNotes`): problems, where part
+   * of the scan did not run as asked, and information. Renderers show these two, never `errors`.
+   */
+  problems: string[];
+  info_notes: string[];
   skipped_checks: ReportSkippedCheck[];
   /** Who the scan spoke as; empty for scans from before identities. */
   identities: ReportIdentity[];

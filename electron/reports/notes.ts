@@ -38,7 +38,10 @@ export interface NotesEndpoint {
 }
 
 export interface ScanNotes {
+  /** Every note of the scan, problems and information alike, in order. */
   errors: string[];
+  /** The notes among `errors` the scanner recorded as problems; null: not recorded (scans from before issue 31). */
+  problems: string[] | null;
   skipped_checks: NotesSkippedCheck[];
   /** null: the engine did not say (the loader then compares with the previous scan itself). */
   fixed: NotesFixed[] | null;
@@ -201,6 +204,8 @@ export function parseScanNotes(json: string | null | undefined): ScanNotes {
   const identities = identitiesOf(o.identities);
   return {
     errors: errorsOf(o.errors),
+    // Read as `errors` is (clipped alike), so each problem still matches its note.
+    problems: Array.isArray(o.problems) ? errorsOf(o.problems) : null,
     skipped_checks: skippedOf(o.skipped_checks ?? o.skipped),
     fixed: fixedOf(o.fixed),
     checks_run: checksRunOf(o.checks_run ?? o.checks),

@@ -11,6 +11,7 @@ import { inlineSpans, markdownPlain } from './markdown';
 import { contentDisposition, parseReportFormats, ReportError } from './index';
 import { categoryId, compareFindings, computeScore, type ReportCheck, type ReportEndpoint, type ReportFinding } from './model';
 import { parseScanNotes } from './notes';
+import { problemsLead } from './scan-notes';
 import { checkCategory, computeCoverage } from './owasp';
 
 const finding = (over: Partial<ReportFinding>): ReportFinding => ({
@@ -93,6 +94,20 @@ describe('run notes', () => {
     expect(n.fixed).toEqual([{ fingerprint: 'f1', vulnerability_name: 'Old', method: 'GET', path: '/a', severity: 'high' }]);
     expect(n.checks_run).toBeNull();
     expect(n.endpoints).toBeNull();
+  });
+
+  it('reads which notes the scanner recorded as problems, like the notes themselves', () => {
+    const n = parseScanNotes(JSON.stringify({ errors: ['Login of key 2 failed: 401', 'Pace: 5 requests a second'], problems: ['Login of key 2 failed: 401', 7, null, { message: 'object problem' }] }));
+    expect(n.errors).toEqual(['Login of key 2 failed: 401', 'Pace: 5 requests a second']);
+    expect(n.problems).toEqual(['Login of key 2 failed: 401', '7', 'object problem']);
+    // Clipped as the notes are, so a long problem still matches its note.
+    const long = 'x'.repeat(5000);
+    const clipped = parseScanNotes(JSON.stringify({ errors: [long], problems: [long] }));
+    expect(clipped.problems).toEqual(clipped.errors);
+    // Not recorded (scans from before issue 31), or not a list: null, so the wording decides.
+    expect(parseScanNotes(JSON.stringify({ errors: ['a'] })).problems).toBeNull();
+    expect(parseScanNotes(JSON.stringify({ errors: ['a'], problems: 'a' })).problems).toBeNull();
+    expect(parseScanNotes(JSON.stringify({ errors: ['a'], problems: [] })).problems).toEqual([]);
   });
 
   it('tolerates anything else', () => {
@@ -289,5 +304,15 @@ describe('SARIF locations', () => {
     expect(pathUri('/caf\u00e9 menu')).toBe('caf%C3%A9%20menu');
     expect(ruleName('bola-token-swap')).toBe('BolaTokenSwap');
     expect(ruleName('--')).toBe('Check');
+  });
+});
+
+describe('the summary sentence about the scan notes', () => {
+  it('speaks of problems only, in the singular when there is one', () => {
+    expect(problemsLead([])).toBeNull();
+    expect(problemsLead(['Login of key 2 failed: 401'])).toBe(
+      'The scan recorded 1 problem (see Problems in About this scan): part of the scan did not run as asked, so read it before relying on a clean result.',
+    );
+    expect(problemsLead(['a', 'b'])).toBe('The scan recorded 2 problems (see Problems in About this scan): parts of the scan did not run as asked, so read them before relying on a clean result.');
   });
 });

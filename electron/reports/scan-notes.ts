@@ -1,14 +1,14 @@
-// How reports name what the engine keeps in a scan's "errors" list. The engine writes every remark
-// there through one `note()` call: real failures ("Check X failed: ..."), but also plain notes ("Key 1
-// works with the "bearer" security scheme", "Credentials were renewed 2 times"). Nothing in the stored
-// list tells them apart, and guessing from the wording would mislabel the next new message, so the
-// reports call them all notes, in neutral words, and never "errors".
+// How reports speak of a scan's notes. The scanner records which notes are problems (part of the scan
+// did not run as asked) and which are information; the loader splits them with the scan page's own
+// splitNotes (shared/scan-notes.ts), and every report shows "Problems (n)" first, with the scan page's
+// lead sentence, and "Information (n)" after. Only problems are worth a sentence in the summary.
 
+import { NOTE_HEADINGS } from '../../shared/scan-notes';
 import { plural } from './format';
 
-export const NOTES_HEADING = 'Notes from the scan';
-
-/** The summary's sentence about the notes. */
-export function notesLead(notes: string[]): string {
-  return `The scan recorded ${plural(notes.length, 'note')} (see ${NOTES_HEADING.toLowerCase()} in About this scan): some say how the scan ran, others that a check could not finish, so read them before relying on a clean result.`;
+/** The summary's sentence about the scan's problems; null when it had none (information alone is no warning). */
+export function problemsLead(problems: readonly string[]): string | null {
+  if (!problems.length) return null;
+  const one = problems.length === 1;
+  return `The scan recorded ${plural(problems.length, 'problem')} (see ${NOTE_HEADINGS.problem} in About this scan): ${one ? 'part' : 'parts'} of the scan did not run as asked, so read ${one ? 'it' : 'them'} before relying on a clean result.`;
 }

@@ -15,9 +15,10 @@ import {
 } from '../model';
 import { coverageSentence } from '../operations-coverage';
 import { COVERAGE_LABELS, owaspCategory } from '../owasp';
-import { notesLead, NOTES_HEADING } from '../scan-notes';
+import { problemsLead } from '../scan-notes';
 import { CRITICAL_COLOR, gauge, levelColor, scoreColor, scoreRating, severityBars, severityDonut, trendChart } from './charts';
 import type { PdfSpec } from './document';
+import { infoNotesPdf, problemsPdf } from './scan-notes';
 import { triagedAppendix } from './triaged';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
 
@@ -111,7 +112,8 @@ export function verdict(input: ReportInput, opts: RenderOptions): string[] {
     const gaps = cov.summary.not_exercised > 0 || cov.summary.reached < cov.summary.operations;
     out.push(`${coverageSentence(cov)}${gaps ? ' The technical report lists each operation the scan did not reach or fully exercise, and why.' : ''}`);
   }
-  if (input.scan.errors.length) out.push(notesLead(input.scan.errors));
+  const problems = problemsLead(input.scan.problems);
+  if (problems) out.push(problems);
   return out;
 }
 
@@ -253,8 +255,13 @@ function trend(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   list('Fixed', fixedFindings(input).map((f) => `${f.vulnerability_name}${f.method || f.path ? ` (${endpointLabel(f.method, f.path).trim()})` : ''}`));
 }
 
+/** Notes listed per kind in the executive report; the technical report has them all. */
+const MAX_NOTES = 50;
+
 function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
   flow.heading('5. About this scan', STYLES.h1, { toc: 0, rule: true });
+  // First, as on the scan page's "About this scan": the summary's sentence points here.
+  problemsPdf(flow, input.scan.problems, MAX_NOTES);
   const s = summarize(input);
   const who = identitySummary(input.scan);
   flow.grid(
@@ -289,11 +296,7 @@ function about(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       { size: 8 },
     );
   }
-  if (input.scan.errors.length) {
-    flow.heading(NOTES_HEADING, STYLES.h3, { keepWith: 30 });
-    for (const e of input.scan.errors.slice(0, 50)) flow.paragraph(`• ${e}`, STYLES.small, { gapAfter: 2 });
-    if (input.scan.errors.length > 50) flow.paragraph(`… and ${input.scan.errors.length - 50} more (see the technical report).`, STYLES.small);
-  }
+  infoNotesPdf(flow, input.scan.info_notes, MAX_NOTES);
 }
 
 export const executiveSpec: PdfSpec = {

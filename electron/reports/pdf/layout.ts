@@ -21,6 +21,10 @@ export const THEME = {
   headerFill: '#eef2f7',
   zebra: '#fafbfc',
   white: '#ffffff',
+  /** A warning box (a scan's problems), in the app's warning colours. */
+  warning: '#8a4b00',
+  warningBg: '#fff4e0',
+  warningBorder: '#f0c88a',
 } as const;
 
 export interface TextStyle {
@@ -96,6 +100,8 @@ export class Flow {
   readonly toc: TocEntry[] = [];
   y: number = PAGE.top;
   private dests = 0;
+  /** While a panel is open: closes its box on the page that ends (at `end`) and opens one on the next. */
+  private panelBreak: ((end: number) => void) | null = null;
 
   constructor(
     readonly ts: Typesetter,
@@ -118,9 +124,11 @@ export class Flow {
   }
 
   newPage(): void {
+    const end = this.y;
     this.pages.push({ ops: [] });
     this.y = PAGE.top;
     this.onNewPage(this);
+    this.panelBreak?.(end);
   }
 
   /** Starts a new page unless `h` points still fit on this one; true when it broke. */
@@ -316,6 +324,45 @@ export class Flow {
       this.y += 6;
     } else this.y += lh * 0.2;
     return dest;
+  }
+
+  /**
+   * What `body` lays out, on a tinted box with a thick left edge (a warning box); `body` gets the inset
+   * left and width to lay out in. A box that runs onto another page is drawn on each page it spans.
+   */
+  panel(colors: { fill: string; stroke: string }, body: (x: number, width: number) => void, opts: { keepWith?: number } = {}): void {
+    const pad = 8;
+    const edge = 3;
+    this.ensure(pad * 2 + (opts.keepWith ?? 48));
+    let boxes: (Op & { k: 'rect' })[] = [];
+    let top = this.y;
+    const open = (): void => {
+      top = this.y;
+      boxes = [
+        { k: 'rect', x: PAGE.left, y: top, w: CONTENT_WIDTH, h: 0, fill: colors.fill, stroke: colors.stroke, lineWidth: 0.6 },
+        { k: 'rect', x: PAGE.left, y: top, w: edge, h: 0, fill: colors.stroke },
+      ];
+      for (const b of boxes) this.push(b);
+      this.y += pad;
+    };
+    const close = (end: number): void => {
+      for (const b of boxes) b.h = end - top;
+    };
+    const outer = this.panelBreak;
+    this.panelBreak = (end) => {
+      close(Math.min(end + pad / 2, this.bottom + pad));
+      open();
+    };
+    try {
+      open();
+      body(PAGE.left + edge + pad + 2, CONTENT_WIDTH - edge - pad * 2 - 2);
+    } finally {
+      this.panelBreak = outer;
+    }
+    // The last paragraph's gap below stands in for the bottom padding.
+    this.y += pad / 2;
+    close(this.y);
+    this.space(8);
   }
 
   /** Monospace block on a tinted background, wrapped; wrapped lines get a mark in the gutter. */

@@ -8,10 +8,10 @@ import { createdUserLabel, endpointLabel, findingLocation, identityObtained, plu
 import { durationSeconds, findingNumbers, fixedFindings, groupByCategory, SEVERITY_LABELS, summarize, type ReportFinding, type ReportInput } from '../model';
 import { COVERAGE_APPENDIX_TITLE, coverageSentence } from '../operations-coverage';
 import { categoryLabel, COVERAGE_LABELS } from '../owasp';
-import { NOTES_HEADING } from '../scan-notes';
 import { levelColor, scoreColor, scoreRating, severityBars } from './charts';
 import type { PdfSpec } from './document';
 import { coverageAppendixPdf } from './coverage-appendix';
+import { infoNotesPdf, problemsPdf } from './scan-notes';
 import { triagedAppendix } from './triaged';
 import { COVERAGE_COLORS, groupRepeated, levelsLine } from './executive';
 import { CONTENT_WIDTH, PAGE, STYLES, THEME, type Flow } from './layout';
@@ -45,6 +45,8 @@ function overview(flow: Flow, input: ReportInput, opts: RenderOptions): void {
       'confidence says how strongly the recorded evidence proves the finding. Secrets the scan used are redacted from evidence and commands.',
     STYLES.small,
   );
+  // First after the figures, as on the scan page: what they may miss.
+  problemsPdf(flow, input.scan.problems);
   identities(flow, input);
 }
 
@@ -111,10 +113,7 @@ function coverage(flow: Flow, input: ReportInput): void {
     flow.heading('Other skipped checks', STYLES.h3, { keepWith: 30 });
     for (const sk of other) flow.paragraph(`${sk.title} (${sk.check_id}): ${sk.reason}`, STYLES.small, { gapAfter: 2 });
   }
-  if (input.scan.errors.length) {
-    flow.heading(NOTES_HEADING, STYLES.h3, { keepWith: 30 });
-    for (const e of input.scan.errors) flow.paragraph(`• ${e}`, STYLES.small, { gapAfter: 2 });
-  }
+  infoNotesPdf(flow, input.scan.info_notes);
 }
 
 function finding(flow: Flow, f: ReportFinding, number: string): void {

@@ -7,7 +7,7 @@ import { useState, type ReactElement } from 'react';
 import type { PdfReportType, ReportType } from '../../../../shared/constants';
 import type { CreatedUserReport, CreatedUserWithPassword, ScanInfo } from '../../../../shared/contract';
 import { formatDurationSeconds, reportFileName } from '../../../../shared/display';
-import { splitNotes } from '../../../../shared/scan-notes';
+import { noteHeading, PROBLEMS_LEAD, splitNotes } from '../../../../shared/scan-notes';
 import { API_MESSAGES, FALLBACK_MESSAGES } from '../../../../shared/messages';
 import { downloadReport, saveBlob } from '../../api/reports';
 import { scanCreatedUsers } from '../../api/scans';
@@ -200,9 +200,9 @@ function NoteList({ kind, notes }: { kind: 'problems' | 'info'; notes: string[] 
     <section className={`scan-notes scan-notes-${kind}`} aria-labelledby={`scan-about-${kind}`} data-testid={problems ? 'scan-problems' : 'scan-info-notes'}>
       <h3 id={`scan-about-${kind}`}>
         {problems && <Icon name="alert" size={16} />}
-        {problems ? 'Problems' : 'Information'} ({notes.length})
+        {noteHeading(problems ? 'problem' : 'info', notes.length)}
       </h3>
-      {problems && <p className="small scan-notes-lead">Parts of the scan did not run as asked; its results may miss what they would have found.</p>}
+      {problems && <p className="small scan-notes-lead">{PROBLEMS_LEAD}</p>}
       <ul className="small" data-testid={problems ? 'scan-problem-notes' : 'scan-notes'}>
         {notes.map((n, i) => (
           <li key={`${i}-${n}`} data-testid={problems ? 'scan-problem' : 'scan-note'}>
