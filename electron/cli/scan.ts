@@ -10,6 +10,7 @@ import { SCAN_SEED_MAX } from '../../shared/constants';
 import type { Finding, ScanDetails } from '../../shared/contract';
 import { coverageHeadline, reachedPercent, type CoverageSummary, type ScanCoverage } from '../../shared/coverage';
 import { identitiesFromKeys, type ScanConfig } from '../../shared/identities';
+import { splitNotes } from '../../shared/scan-notes';
 import { isSetAside, levelCounts, levelsAtOrAbove, SEVERITY_LEVELS, severityLevel, vulnerabilityCount, type SeverityLevel } from '../../shared/severity';
 import type { DestructiveOperation, WritePolicyData } from '../../shared/write-policy';
 import { createCore, type Core } from '../core';
@@ -154,6 +155,8 @@ export function findingsReport(details: ScanDetails, api: { name: string; base_u
       seed: info.seed ?? null,
       skipped_checks: info.skipped_checks,
       errors: info.errors,
+      // The notes among `errors` that are problems, as the scan page and the reports split them.
+      problems: splitNotes(info.errors, info.problems).problems,
       identities: info.identities,
       created_users: info.created_users,
       refreshes: info.refreshes,

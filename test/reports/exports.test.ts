@@ -222,3 +222,35 @@ describe('determinism', () => {
     for (const type of ['json', 'sarif', 'html', 'junit'] as const) expect(await render(type)).toBe(await render(type));
   });
 });
+
+describe('the kinds of the scan notes', () => {
+  type Notifications = { runs: { invocations: { toolExecutionNotifications: { level: string; message: { text: string } }[] }[] }[] };
+  const levels = (doc: Notifications) => Object.fromEntries(doc.runs[0]!.invocations[0]!.toolExecutionNotifications.map((n) => [n.message.text, n.level]));
+  const TIMEOUT = 'Timeout after 10 s: GET /files/{name} (attempt 3 of 3)';
+  const RESET = 'Connection reset by peer: POST /checkout';
+
+  it('sorts a scan from before kinds were recorded by the wording, as the scan page does', async () => {
+    // Neither of the fixture's notes is worded as a problem.
+    expect([input.scan.problems, input.scan.info_notes]).toEqual([[], [TIMEOUT, RESET]]);
+    const doc = JSON.parse(await render('json')) as JsonReport;
+    expect([doc.scan.errors, doc.scan.problems]).toEqual([[TIMEOUT, RESET], []]);
+    expect(levels(JSON.parse(await render('sarif')) as Notifications)).toMatchObject({ [TIMEOUT]: 'note', [RESET]: 'note' });
+  });
+
+  it('follows the scanner\'s own record where there is one, whatever the wording', async () => {
+    const row = await store.db.selectFrom('scans').select('notes').where('id', '=', fx.scanId).executeTakeFirstOrThrow();
+    try {
+      const notes = { ...(JSON.parse(row.notes!) as object), problems: [RESET] };
+      await store.db.updateTable('scans').set({ notes: JSON.stringify(notes) }).where('id', '=', fx.scanId).execute();
+      const recorded = (await loadReportInput(store.db, fx.scanId))!;
+      expect([recorded.scan.problems, recorded.scan.info_notes]).toEqual([[RESET], [TIMEOUT]]);
+      const sarif = JSON.parse((await renderReport(recorded, 'sarif', { timeZone: 'UTC' })).body.toString('utf8')) as Notifications;
+      expect(sarifValidator()(sarif)).toBe(true);
+      expect(levels(sarif)).toMatchObject({ [RESET]: 'error', [TIMEOUT]: 'note' });
+      const doc = JSON.parse((await renderReport(recorded, 'json', { timeZone: 'UTC' })).body.toString('utf8')) as JsonReport;
+      expect([doc.scan.errors, doc.scan.problems]).toEqual([[TIMEOUT, RESET], [RESET]]);
+    } finally {
+      await store.db.updateTable('scans').set({ notes: row.notes }).where('id', '=', fx.scanId).execute();
+    }
+  });
+});

@@ -32,6 +32,8 @@ export function jsonDocument(input: ReportInput) {
       score_source: input.scan.score_source,
       failure_reason: input.scan.failure_reason,
       errors: input.scan.errors,
+      /** The notes among `errors` that are problems (part of the scan did not run as asked); the rest are information. */
+      problems: input.scan.problems,
       skipped_checks: input.scan.skipped_checks.map((c) => ({ check_id: c.check_id, title: c.title, reason: c.reason, owasp: checkCategory(c.check_id, c.owasp) })),
       identities: input.scan.identities,
       created_users: input.scan.created_users,

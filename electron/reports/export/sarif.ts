@@ -127,7 +127,10 @@ export function sarifDocument(input: ReportInput) {
               ...(input.operations_coverage
                 ? [{ level: 'note' as Level, message: { text: `Coverage: ${coverageHeadline(input.operations_coverage.summary)}.` }, descriptor: { id: 'coverage' } }]
                 : []),
-              ...input.scan.errors.map((e) => ({ level: 'warning' as Level, message: { text: e } })),
+              // Problems are "error": SARIF's word for a condition that may leave the results incomplete (§3.58.6,
+              // appendix I); information is "note", a condition that is no problem.
+              ...input.scan.problems.map((e) => ({ level: 'error' as Level, message: { text: e } })),
+              ...input.scan.info_notes.map((e) => ({ level: 'note' as Level, message: { text: e } })),
               ...input.scan.skipped_checks.map((c) => ({
                 level: 'note' as Level,
                 message: { text: `Check skipped: ${c.title} (${c.check_id}). ${c.reason}` },
