@@ -447,6 +447,7 @@ export const scanCommand: CliCommand = {
       if (harFile) await writeHar(s, scanId, harFile);
       if (details.status !== 'completed') {
         process.stderr.write(`Scan ${details.status}: ${info.failure_reason ?? 'no reason given'}\nPartial results: ${file}\n`);
+        for (const p of splitNotes(info.errors, info.problems).problems) result(`problem: ${p}`);
         if (coverage) for (const line of coverageLines(coverage.summary)) result(line);
         return 2;
       }
@@ -454,6 +455,8 @@ export const scanCommand: CliCommand = {
       for (const w of reports) result(`wrote ${w.path}`);
       if (values.verbose) for (const line of identityTable(info)) process.stderr.write(`${line}\n`);
       result(`Done: ${doneSummary(details.results.results)}, score ${info.score}/100, ${info.requests_sent} requests. ${file}`);
+      // Problems first: parts of the scan that did not run as asked, which a clean result may hide.
+      for (const p of splitNotes(info.errors, info.problems).problems) result(`problem: ${p}`);
       for (const sk of info.skipped_checks) result(`skipped: ${sk.title}: ${sk.reason}`);
       if (coverage) for (const line of coverageLines(coverage.summary)) result(line);
       if (minCoverage !== undefined && coverage && reachedPercent(coverage.summary) < minCoverage) {

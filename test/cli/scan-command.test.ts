@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/core';
 import { startMiniApi } from '../helpers/mini-api';
 import { specWithPaths } from '../helpers/target-spec';
 import { onlyFlaws, startTarget } from '../targets';
+import { withOutput } from '../helpers/detect';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -24,7 +25,7 @@ function workDir(): string {
 }
 
 interface Report {
-  scan: { status: string; score: number | null; failure_reason: string | null };
+  scan: { status: string; score: number | null; failure_reason: string | null; problems: string[] };
   summary: Record<string, number>;
   findings: { check_id: string; severity: string; evidence: string; curl: string; vulnerability_name: string }[];
 }
@@ -114,8 +115,14 @@ describe('portcullis scan', () => {
     const dir = workDir();
     const spec = path.join(dir, 'acme.json');
     fs.writeFileSync(spec, specWithPaths(t, ['/me']));
-    const args = ['scan', '--spec', spec, '--key1', t.users.alice.key, '--rps', '0', '--out', dir, '--quiet'];
-    expect(await main([...args, '--fail-on', 'critical'])).toBe(0);
+    // A mistyped path under objects: is a problem of the scan, printed after its summary.
+    const config = path.join(dir, 'scan.yaml');
+    fs.writeFileSync(config, ['identities:', `  - name: alice`, `    token: ${t.users.alice.key}`, '    objects:', '      /nowhere/{id}: [1]', ''].join('\n'));
+    const args = ['scan', '--spec', spec, '--config', config, '--rps', '0', '--out', dir, '--quiet'];
+    const { result: code, stdout } = await withOutput(() => main([...args, '--fail-on', 'critical']));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Done: .*\nproblem: No operation of the API is at "\/nowhere\/\{id\}", listed under objects: for alice/m);
+    expect(read(dir).scan.problems).toEqual([expect.stringContaining('/nowhere/{id}')]);
     expect(read(dir).summary.high).toBeGreaterThan(0);
     expect(read(dir).summary.critical).toBe(0);
     expect(await main([...args, '--fail-on', 'high'])).toBe(1);
