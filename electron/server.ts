@@ -109,6 +109,9 @@ function pagesApp(staticDir: string | null | undefined): Hono {
   return pages;
 }
 
+/** How long an idle keep-alive connection stays open: longer than a load balancer's idle timeout. */
+export const KEEP_ALIVE_MS = 65_000;
+
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   // The core refuses this at start when told the host (listenHost); this catches a core that was not.
   if (!isLoopbackHost(options.host) && options.core.services.secrets.keyInDataDir) return Promise.reject(new SecretKeyRequiredError(options.host));
@@ -140,6 +143,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           }),
       });
     });
+    // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's reuse of them:
+    // a server that closes an idle socket first races the next request sent on it (a 502, an ECONNRESET).
+    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+    http.keepAliveTimeout = KEEP_ALIVE_MS;
+    http.headersTimeout = KEEP_ALIVE_MS + 1000;
     server.once('error', reject);
   });
 }
