@@ -26,7 +26,7 @@ function get(path: string): Promise<{ status: number; keepAlive: string | undefi
   return new Promise((resolve, reject) => {
     const req = http.get(`${server.url}${path}`, { agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'], socket: req.socket! }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive']?.toString(), socket: req.socket! }));
     });
     req.on('error', reject);
   });
