@@ -94,11 +94,19 @@ async function addScan(repos: Repos, id: string, apiId: string, userId: string, 
 }
 
 describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
+  /** A fresh store's repositories for `fn`, the store closed after it. */
+  const withRepos = async (fn: (repos: Repos, store: OpenedStore) => Promise<void>): Promise<void> => {
+    const store = await open();
+    try {
+      await fn(createRepos(store.db), store);
+    } finally {
+      await store.close();
+    }
+  };
+
   describe.skipIf(skip !== null)(skip ?? 'through createRepos', () => {
     it('order scans created in the same millisecond by insertion, not by id', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos, store) => {
         const user = await repos.users.create({ email: 'a@x.io', username: 'a', firstName: 'A', lastName: 'A', passwordHash: null }, EARLIER);
         const api = await addApi(repos, user.id, 'Shop');
         // Ids sort against insertion order, so an id tie-break would give the reverse.
@@ -118,15 +126,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         await repos.scans.deleteDrafts(api, user.id, 'scan-0');
         await addScan(repos, 'scan-00', api, user.id, null);
         expect((await repos.scans.listForApi(api)).map((s) => s.id)).toEqual(['scan-00', 'scan-0', 'scan-b', 'scan-c']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('keep a scan\'s traffic compressed, replace it, and drop it with its scan (migration 016)', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos, store) => {
         const user = await repos.users.create({ email: 't@x.io', username: 't', firstName: 'T', lastName: 'T', passwordHash: null }, EARLIER);
         const api = await addApi(repos, user.id, 'Traffic');
         await addScan(repos, 'scan-t', api, user.id, NOW);
@@ -140,15 +144,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         expect(JSON.parse(stored!.har)).toEqual(har(300));
         await sql`DELETE FROM scans WHERE id = 'scan-t'`.execute(store.db);
         expect(await repos.scanTraffic.find('scan-t')).toBeNull();
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('list the recent scans of one millisecond newest inserted first', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos) => {
         const user = await repos.users.create({ email: 'r@x.io', username: 'r', firstName: 'R', lastName: 'R', passwordHash: null }, EARLIER);
         const api = await addApi(repos, user.id, 'Recent');
         // Ids sort against insertion order, so neither an id tie-break nor none at all gives this.
@@ -160,15 +160,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         const other = await repos.users.create({ email: 'o@x.io', username: 'o', firstName: 'O', lastName: 'O', passwordHash: null }, EARLIER);
         for (let i = 0; i < 10; i++) await addApi(repos, other.id, `Other ${i}`);
         expect(await order()).toEqual(['scan-a', 'scan-m', 'scan-z']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('store text holding a NUL character (PostgreSQL gets the visible stand-in, SQLite the character)', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos, store) => {
         const user = await repos.users.create({ email: 'n@x.io', username: 'n', firstName: 'N', lastName: 'N', passwordHash: null }, EARLIER);
         const api = await addApi(repos, user.id, 'Binary');
         await addScan(repos, 'scan-nul', api, user.id, null);
@@ -181,15 +177,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         // Raw SQL parameters too.
         const { rows } = await sql<{ t: string }>`SELECT ${'x\u0000y'} AS t`.execute(store.db);
         expect(rows[0]!.t).toBe(`x${nul}y`);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('keep a GraphQL operation on its endpoint and the GraphQL part of a finding (migration 014)', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos) => {
         const user = await repos.users.create({ email: 'g@x.io', username: 'g', firstName: 'G', lastName: 'G', passwordHash: null }, EARLIER);
         const graphql = { kind: 'query' as const, root_type: 'RootQuery', field: 'loan', document: 'query Loan($id: ID!) { loan(id: $id) { id } }', variable_types: { id: 'ID!' }, returns: 'Loan', cycle: ['member', 'loans'] };
         const operation = (field: string) => ({
@@ -225,15 +217,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         const stored = await repos.findings.listForScan('scan-gql');
         expect(stored.find((f) => f.vulnerability_name === 'bola')!.graphql).toEqual(part);
         expect(stored.find((f) => f.vulnerability_name === 'rest')!.graphql).toBeNull();
-      } finally {
-        await store.close();
-      }
+      });
     });
 
-    it('keep a finding\'s replay proof whole, leave it out of the briefs, and read a finding from before it as null (migration 018)', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+    it('keep a finding\'s replay proof whole, leave it out of the briefs, and read a finding from before it as null (migration 019)', async () => {
+      await withRepos(async (repos, store) => {
         const user = await repos.users.create({ email: 'p@x.io', username: 'p', firstName: 'P', lastName: 'P', passwordHash: null }, EARLIER);
         const apiId = await addApi(repos, user.id, 'Proofs');
         await addScan(repos, 'scan-proof', apiId, user.id, null);
@@ -255,15 +243,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         // A value that is not a proof's shape reads as none.
         await sql`UPDATE findings SET proof = ${'{"step":"2","status":[200]}'} WHERE id = ${byName('before').id}`.execute(store.db);
         expect((await repos.findings.findById(byName('before').id))!.proof).toBeNull();
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('compute the dashboard, triage marks and suppressed findings alike', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos, store) => {
         const alice = await repos.users.create({ email: 'alice@x.io', username: 'alice', firstName: 'A', lastName: 'A', passwordHash: null }, EARLIER);
         const bob = await repos.users.create({ email: 'bob@x.io', username: 'bob', firstName: 'B', lastName: 'B', passwordHash: null }, EARLIER);
         const shop = await addApi(repos, alice.id, 'Shop');
@@ -334,15 +318,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         ]);
         expect((await repos.scans.listForApi(shop)).find((s) => s.id === 'later')?.vulnerabilities).toBe(1);
         expect((await repos.triage.listForApi(shop)).map((t) => t.fingerprint)).toEqual(['fp-sqli']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('keep every stored vulnerability count equal to the one count of shared/severity.ts (issue 31)', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos, store) => {
         const user = await repos.users.create({ email: 'c@x.io', username: 'c', firstName: 'C', lastName: 'C', passwordHash: null }, EARLIER);
         const api = await addApi(repos, user.id, 'Count');
         await addScan(repos, 'count-1', api, user.id, NOW);
@@ -384,15 +364,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         await repos.triage.set({ apiId: api, fingerprint: 'fp-fp', state: 'open', reason: '', expiresAt: null, userId: user.id }, NOW, score);
         expect(await repos.triage.expireDue(new Date('2026-04-02T00:00:00.000Z'), score)).toBe(1);
         expect(await agree()).toBe(5);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('report a taken email or username as a unique violation of that column', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos) => {
         const first = await repos.users.create({ email: 'same@x.io', username: 'first', firstName: 'F', lastName: 'F', passwordHash: null }, NOW);
         const second = await repos.users.create({ email: 'other@x.io', username: 'second', firstName: 'S', lastName: 'S', passwordHash: null }, NOW);
         const email = await rejection(repos.users.create({ email: 'SAME@x.io', username: 'third', firstName: 'T', lastName: 'T', passwordHash: null }, NOW));
@@ -401,15 +377,11 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
         expect([isUniqueViolation(username), isUniqueViolation(username, 'users.username'), isUniqueViolation(username, 'users.email')]).toEqual([true, true, false]);
         expect((await repos.users.findById(second.id))?.username).toBe('second');
         expect((await repos.users.findByUsername('first'))?.id).toBe(first.id);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('answer two sign-ups racing for one email or username with a conflict on that field', async () => {
-      const store = await open();
-      const repos = createRepos(store.db);
-      try {
+      await withRepos(async (repos) => {
         const config = resolveConfig({ shell: 'server', dataDir: '/nonexistent', scryptCost: { N: 1024, r: 8, p: 1 } }, {});
         const logger = createLogger({ level: 'error' });
         const secrets = createEncryptedStore({ secrets: repos.secrets, clock: systemClock, key: randomBytes(32), description: 'test key' });
@@ -429,9 +401,7 @@ describe.each(TARGETS)('repositories on $name', ({ skip, open }) => {
           expect(error).toBeInstanceOf(ApiError);
           expect([error.status, error.message, error.errors?.map((e) => e.field)]).toEqual([409, message, [field]]);
         }
-      } finally {
-        await store.close();
-      }
+      });
     });
   });
 });
