@@ -71,7 +71,7 @@ describe('ChallengeFiller', () => {
     filler.observe(answer('v', '/human/verify', { token: 't0', question: '2 + 3', answer: '5' }));
     const filled = await filler.fill(req({ token: 'portcullis', answer: 'portcullis', text: 'x' }));
     expect(JSON.parse(filled!.body!)).toEqual({ token: 't1', answer: '5', text: 'x' });
-    expect(filled!.challenge).toMatchObject({ route: 'GET /human/verify', id: '.token', answer: { filter: '.answer', how: 'leaked' } });
+    expect(filled!.challenge).toMatchObject({ route: 'GET /human/verify', id: { filter: '.token' }, answer: { filter: '.answer', how: 'leaked' } });
     expect(filled!.challenge!.fields).toEqual([
       { key: 'token', takes: 'id', type: 'string' },
       { key: 'answer', takes: 'answer', type: 'string' },

@@ -290,8 +290,8 @@ export class ChallengeFiller {
     const challenge: ChallengeUse = {
       route: `${route.endpoint.method} ${route.endpoint.path}`,
       exchange: ex,
-      id: `${within}${jqMember(solved.idField)}`,
-      answer: { filter: `${within}${jqMember(solved.answerSource)}`, how: solved.how },
+      id: { filter: `${within}${jqMember(solved.idField)}`, value: solved.id },
+      answer: { filter: `${within}${jqMember(solved.answerSource)}`, how: solved.how, value: at.obj[solved.answerSource] },
       fields: filled,
     };
     return { ...req, body: JSON.stringify(body), challenge };

@@ -121,7 +121,7 @@ describe('a write filled from a fresh challenge replays with a challenge of its 
     api.state.next = (id) => ({ body: { data: { challengeId: `c-${id}`, question: 'Type the word shown', answer: 'tulip' } }, answer: 'tulip' });
     const { write, curl } = await scannedCurl(base, NAMED, 7);
     expect(write.status).toBe(201);
-    expect(write.request.challenge).toMatchObject({ id: '.data.challengeId', answer: { filter: '.data.answer', how: 'leaked' } });
+    expect(write.request.challenge).toMatchObject({ id: { filter: '.data.challengeId' }, answer: { filter: '.data.answer', how: 'leaked' } });
     expect(curl).toContain(`CHALLENGE_ID=$(jq -c '.data.challengeId' <<<"$CHALLENGE")`);
     expect(curl).toContain(`{"challengeId":'"$CHALLENGE_ID"',"answer":'"$ANSWER"',"rating":7}`);
     api.state.next = (id) => ({ body: { data: { challengeId: `c-${id}`, question: 'Type the word shown', answer: 'daisy' } }, answer: 'daisy' });

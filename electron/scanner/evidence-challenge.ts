@@ -44,23 +44,21 @@ export function challengeLines(use: ChallengeUse, fetchCurl: string, name: (key:
     lines.push(`${v}=$(jq -c '${filter}${cast}' <<<"$${answer}")`);
     return v;
   };
-  const sample = use.exchange.json();
-  const at = (filter: string) => jqValue(sample, filter);
-  const computed = use.answer.how === 'computed' ? computedAnswer(use, answer, name, lines, at(use.answer.filter)) : null;
+  const computed = use.answer.how === 'computed' ? computedAnswer(use, answer, name, lines) : null;
   for (const f of use.fields) {
-    if (f.takes === 'id') words.set(f.key, `'"$${jsonVar(use.id, f.type, f.key, at(use.id))}"'`);
+    if (f.takes === 'id') words.set(f.key, `'"$${jsonVar(use.id.filter, f.type, f.key, use.id.value)}"'`);
     else if (computed) words.set(f.key, f.type === 'number' ? `'"$${computed}"'` : `"'"$${computed}"'"`);
-    else words.set(f.key, `'"$${jsonVar(use.answer.filter, f.type, f.key, at(use.answer.filter))}"'`);
+    else words.set(f.key, `'"$${jsonVar(use.answer.filter, f.type, f.key, use.answer.value)}"'`);
   }
   return { lines, words };
 }
 
 /** The lines that work out an arithmetic question (checked first: digits and + - * / only); returns the answer's variable. */
-function computedAnswer(use: ChallengeUse, answer: string, name: (key: string) => string, lines: string[], question: unknown): string {
+function computedAnswer(use: ChallengeUse, answer: string, name: (key: string) => string, lines: string[]): string {
   const q = name('question');
   const v = name('answer');
   lines.push(`${q}=$(jq -r '${use.answer.filter}' <<<"$${answer}")`);
-  const text = typeof question === 'string' ? question : '';
+  const text = typeof use.answer.value === 'string' ? use.answer.value : '';
   // The forms the scan's evaluator reads besides + - * /: "6 x 7", "6 × 7", "8 ÷ 2", a trailing "= ?".
   if (/[x×]/i.test(text)) lines.push(`${q}=\${${q}//[xX]/*}; ${q}=\${${q}//×/*}`);
   if (/÷/.test(text)) lines.push(`${q}=\${${q}//÷//}`);
@@ -71,17 +69,6 @@ function computedAnswer(use: ChallengeUse, answer: string, name: (key: string) =
     `${v}=$(( $${q} ))`,
   );
   return v;
-}
-
-/** The value a simple jq filter (.a.b, ["a-b"]) reads from a JSON value; undefined when it cannot. */
-function jqValue(value: unknown, filter: string): unknown {
-  let at = value;
-  for (const m of filter.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[("(?:[^"\\]|\\.)*")\]/g)) {
-    const key = m[1] ?? (JSON.parse(m[2]!) as string);
-    if (!at || typeof at !== 'object') return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return at;
 }
 
 const SENTINEL = (i: number) => `__PORTCULLIS_CHALLENGE_FIELD_${i}__`;

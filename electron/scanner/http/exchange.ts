@@ -55,10 +55,10 @@ export interface ChallengeUse {
   route: string;
   /** The exchange that fetched the challenge just before the write. */
   exchange: Exchange;
-  /** The jq filter of the challenge's id in that answer. */
-  id: string;
-  /** The jq filter of its answer: handed out (leaked), or an arithmetic question worked out (computed). */
-  answer: { filter: string; how: 'leaked' | 'computed' };
+  /** The jq filter of the challenge's id in that answer, and the id as it was there. */
+  id: { filter: string; value: string | number };
+  /** The jq filter of its answer: handed out (leaked), or an arithmetic question worked out (computed); and that value as it was there. */
+  answer: { filter: string; how: 'leaked' | 'computed'; value: unknown };
   /** The body's members that took the id and the answer, with the JSON type the body gave each. */
   fields: { key: string; takes: 'id' | 'answer'; type: 'string' | 'number' }[];
 }
