@@ -72,7 +72,9 @@ export function buildFinding(
   // An out-of-band proof reads the listener's address from a variable: the scan's listener is gone after the scan.
   const listener = last && !steps && draft.listener ? listenerCurl(last, draft.listener, redactor) : null;
   const curl = !last ? '' : steps ? curlSequence(steps, last, redactor, relabel, setup, draft.chosen) : (listener ?? forgedStep(last, draft, redactor, relabel) ?? curlFor(last, redactor));
-  const proof = last ? findingProof(last, Math.max(steps && last ? steps.findIndex((x) => x.exchange.seq === last.seq) + 1 : 1, 1), draft.proof, curl, keyPath, redactor) : null;
+  // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
+  const step = steps && last ? Math.max(steps.findIndex((x) => x.exchange.seq === last.seq) + 1, 1) : 1;
+  const proof = last ? findingProof(last, step, draft.proof, curl, keyPath, redactor) : null;
   return {
     check_id: check.id,
     vulnerability_name: redactor.redact(relabel(draft.name ?? check.title)),
@@ -91,7 +93,7 @@ export function buildFinding(
     curl,
     references: check.references,
     graphql: findingGraphql(endpoint ?? null, last, redactor),
-    // A step list numbers its requests as they were sent; the proof is the one marked "<- the proof".
+    // An out-of-band proof names the variable whose listener must receive the API's request.
     proof: proof && listener ? { ...proof, listener: LISTENER_VAR } : proof,
     // An API-wide finding keeps its "*" key, so it is followed across scans whichever endpoint it was first seen on.
     // GraphQL operations share one method and path: the operation's name tells them apart.
