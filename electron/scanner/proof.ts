@@ -154,9 +154,12 @@ function stableStrings(v: unknown, key = '', depth = 0, out: string[] = []): str
   return out;
 }
 
-/** A field name of the JSON answer (outer ones first, names of ids and times last), quoted as the answer has it: a structural marker. */
-function fieldName(ex: Exchange): string | null {
-  const names = fieldNames(ex.json()).filter((k) => k.length <= MAX_MARKER - 2 && ex.body.includes(JSON.stringify(k)));
+/**
+ * A field name of the JSON answer that `other` (a refused answer) lacks, outer ones first and names of ids
+ * and times last, quoted as the answer has it: a structural marker.
+ */
+function fieldName(ex: Exchange, json: unknown = ex.json(), other = ''): string | null {
+  const names = fieldNames(json).filter((k) => k.length <= MAX_MARKER - 2 && !other.includes(JSON.stringify(k)) && ex.body.includes(JSON.stringify(k)));
   const key = names.find((k) => !VOLATILE_KEY.test(k)) ?? names[0];
   return key === undefined ? null : JSON.stringify(key);
 }
@@ -170,9 +173,8 @@ export function differenceMarker(accepted: Exchange, refused: Exchange | null | 
   const json = accepted.json();
   if (json === undefined) return null;
   const other = refused?.body ?? '';
-  const keys = fieldNames(json).filter((k) => k.length <= MAX_MARKER - 2 && !other.includes(JSON.stringify(k)) && accepted.body.includes(JSON.stringify(k)));
-  const key = keys.find((k) => !VOLATILE_KEY.test(k)) ?? keys[0];
-  if (key !== undefined) return JSON.stringify(key);
+  const key = fieldName(accepted, json, other);
+  if (key !== null) return key;
   for (const v of stableStrings(json)) {
     const text = asAnswered(accepted, v);
     if (text && !other.includes(text)) return text;
