@@ -74,6 +74,11 @@ if (failed.length) {
     if (r.failures.length > 20) console.log(`  … and ${r.failures.length - 20} more`);
   }
 }
+if (failed.length) {
+  // One line per failed test, right above the summary: the last lines of a long log name them all.
+  console.log('\n━━ failed ━━');
+  for (const r of failed) for (const f of r.failures.slice(0, 20)) console.log(`✗ ${f.title.slice(0, 200)}`);
+}
 console.log('\n━━ summary ━━');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : r.skipped ? 'skip' : 'FAIL'}  ${r.name}${r.secs ? ` (${r.secs.toFixed(1)} s)` : ''}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -279,8 +279,9 @@ test.describe('with real scans', () => {
     await expect(page.getByTestId('finding-search')).toHaveValue('notes');
     for (const path of await page.locator('[data-testid="finding-row"] .finding-row-path').allTextContents()) expect(path).toContain('/notes');
     const row = page.getByTestId('finding-row').last();
+    const id = await row.getAttribute('data-finding-id');
     await row.click();
-    const id = await page.getByTestId('finding-detail').getAttribute('data-finding-id');
+    await expect(page.getByTestId('finding-detail')).toHaveAttribute('data-finding-id', id!);
     await expect(page).toHaveURL(new RegExp(`[?&]finding=${id}`));
     const link = page.url();
     // The link, opened afresh, shows the same list and the same finding.

@@ -47,7 +47,8 @@ test.describe('first visit, system prefers light', () => {
     const { on, off } = await transition();
     expect(off! - on!).toBeGreaterThanOrEqual(250);
     await expect(page.locator('html')).not.toHaveClass(/theme-transition/);
-    expect(await background()).not.toBe(lightBackground);
+    // On a busy machine the fade's last frame can lag the class: the colour settles on dark, however late.
+    await expect.poll(background).not.toBe(lightBackground);
     expect(await stored(page)).toBe('true');
 
     await page.reload();

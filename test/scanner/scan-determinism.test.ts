@@ -39,10 +39,10 @@ describe('the seed', () => {
     const checks = [corsPolicy, noOrInvalidCredentials, undocumentedBehaviour];
     // A fresh target for each scan: a scan leaves rows behind (a reservation of a product exists after
     // it), and a target that answers otherwise is not the same scan, whatever the seed.
-    const madeUp = async (seed: number): Promise<string[]> => {
+    const madeUp = async (seed: number): Promise<{ values: string[]; problems: string[] }> => {
       const t = await startTarget({ mode: 'hardened' });
       cleanups.push(() => t.close());
-      await scanChecks(t, checks, { seed, concurrency: 8 });
+      const { outcome } = await scanChecks(t, checks, { seed, concurrency: 8 });
       const values = new Set<string>();
       for (const r of t.requests.all()) {
         const origin = r.headers.origin;
@@ -51,15 +51,27 @@ describe('the seed', () => {
         if (typeof auth === 'string' && auth !== `Bearer ${t.users.alice.key}` && auth !== `Bearer ${t.users.bob.key}`) values.add(`credential ${auth}`);
         if (/\/9\d{8}(\/|$|\?)/.test(r.path)) values.add(`id ${r.path}`);
       }
-      return [...values].sort();
+      return { values: [...values].sort(), problems: outcome.problems };
     };
     const first = await madeUp(7);
-    expect(first.some((v) => v.startsWith('origin '))).toBe(true);
-    expect(first.some((v) => v.startsWith('credential '))).toBe(true);
-    expect(await madeUp(7)).toEqual(first);
+    expect(first.values.some((v) => v.startsWith('origin '))).toBe(true);
+    expect(first.values.some((v) => v.startsWith('credential '))).toBe(true);
+    // A scan that met a stall of the machine (a request timed out, an operation seemed too slow to send more) sent
+    // fewer probes, and says so in its problems: that pair is not the same scan, and is scanned again (twice at most).
+    let reference = first;
+    for (let attempt = 0; ; attempt += 1) {
+      const again = await madeUp(7);
+      const stalled = reference.problems.length > 0 || again.problems.length > 0;
+      if (attempt < 2 && stalled && again.values.join('\n') !== reference.values.join('\n')) {
+        reference = await madeUp(7);
+        continue;
+      }
+      expect(again.values).toEqual(reference.values);
+      break;
+    }
     const other = await madeUp(8);
-    expect(other.filter((v) => first.includes(v))).toEqual([]);
-  }, 60_000);
+    expect(other.values.filter((v) => first.values.includes(v))).toEqual([]);
+  }, 120_000);
 });
 
 describe('timing proofs repeat until they agree', () => {
