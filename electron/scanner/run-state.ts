@@ -2,6 +2,7 @@
 // identities as its credentials, budgets, shared objects and baselines, the redactor, notes and
 // skipped checks, progress, and the outcome it ends with.
 
+import { ObjectHolds } from './object-holds';
 import { setMaxListeners } from 'node:events';
 import type { LoginFailure, ScanCurrent, SkippedCheck } from '../../shared/contract';
 import type { Endpoint } from '../../shared/contract';
@@ -67,6 +68,8 @@ export class ScanRun {
   readonly engine: HttpEngine;
   readonly resources: ResourcePool;
   readonly baselines: Baselines;
+  /** Which task holds which object it wrote, until it has read it back (object-holds.ts). */
+  readonly holds: ObjectHolds;
   /** What the scan tested: every exchange by operation and identity, every check's run by operation (issue 26). */
   readonly coverage: CoverageLedger;
   /** The requests the scan sent, the last ones within bounds: its HAR when it ends (traffic.ts). */
@@ -157,6 +160,7 @@ export class ScanRun {
         this.coverage.observe(ex, this.identityOf(ex.request.auth));
       },
     });
+    this.holds = new ObjectHolds(this.controller.signal);
     // Writes guarded by a challenge (CAPTCHA) get a fresh challenge's id and answer before each send, whichever check sends them.
     this.engine.solveChallenges(
       new ChallengeFiller({

@@ -14,6 +14,7 @@ import { AbortedError } from './http/limits';
 import { authSpecFor } from './identities/placement';
 import { LocalTargetError } from './net-guard';
 import { CONSENT_HINT, fileWriteRefusal } from './probe-safety';
+import { runWithHolds } from './object-holds';
 import { LostAnswers, recordTaskCoverage, recordUnrunTasks } from './run-coverage';
 import { toProbe, type PreparedRequest } from './requests';
 import { SeededRandom } from './random';
@@ -233,9 +234,11 @@ export async function runTasks(run: ScanRun, tasks: Task[]): Promise<void> {
     const ctx = contextFor(run, task);
     started.add(task);
     try {
-      await runChecked(task, ctx);
+      // Its writes hold what they wrote until its next request (object-holds.ts): so does every request sent on its behalf.
+      await runWithHolds({ holder: task, holds: run.holds }, () => runChecked(task, ctx));
       if (!run.signal.aborted) await recordTaskCoverage(run, task, ctx.sentOn, ctx.lost);
     } finally {
+      run.holds.releaseAll(task);
       run.taskEnded(task);
       run.requestsByCheck[task.check.id] = (run.requestsByCheck[task.check.id] ?? 0) + ctx.spent();
     }

@@ -4,6 +4,7 @@
 // bounded retries: after connection errors, and for a request whose answer a check needs, after a
 // timeout or a 429 (its Retry-After honoured). Checks never import an HTTP library; they call this.
 
+import { currentHolds, ObjectHolds } from '../object-holds';
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { publicOnlyLookup, isLocalAddress, LocalTargetError, ProxiedHostGuard } from '../net-guard';
@@ -615,18 +616,25 @@ export class HttpEngine {
     }
     const slow = req.operation && !req.login && !req.pathProbe && !req.ownGuard ? this.slow.get(req.operation) : undefined;
     if (slow?.alone) return this.notSent(req, method, url, `${NOT_SENT_SLOW} (${((slow.ownMs ?? slow.ms) / 1000).toFixed(1)} s with nothing else in flight)`);
-    const solved = this.challenges && !req.login ? await this.challenges.fill(req) : null;
-    const filled = this.withPasswords(solved ?? req, url);
-    let exchange = await this.exchange(filled.req, method, filled.url, budgets);
-    this.challenges?.observe(exchange);
-    // Refused for want of a challenge's answer: learnt, and sent once more with one (charged to the scan only, as a renewal is).
-    const retry = this.challenges && !solved && !req.login && exchange.response ? await this.challenges.afterRefusal(req, exchange) : null;
-    if (retry) {
-      const again = this.withPasswords(retry, url);
-      exchange = await this.exchange(again.req, method, again.url, []);
+    // Sent for a task: a write waits for another task's read-back of the object and holds it until the task's next answer.
+    const scope = currentHolds();
+    const answered = scope ? await scope.holds.before(scope.holder, ObjectHolds.addressOf(url), method, { burst: !!req.burst }) : null;
+    try {
+      const solved = this.challenges && !req.login ? await this.challenges.fill(req) : null;
+      const filled = this.withPasswords(solved ?? req, url);
+      let exchange = await this.exchange(filled.req, method, filled.url, budgets);
+      this.challenges?.observe(exchange);
+      // Refused for want of a challenge's answer: learnt, and sent once more with one (charged to the scan only, as a renewal is).
+      const retry = this.challenges && !solved && !req.login && exchange.response ? await this.challenges.afterRefusal(req, exchange) : null;
+      if (retry) {
+        const again = this.withPasswords(retry, url);
+        exchange = await this.exchange(again.req, method, again.url, []);
+      }
+      if (registration) this.options.registrations!.answered(registration, exchange);
+      return exchange;
+    } finally {
+      answered?.();
     }
-    if (registration) this.options.registrations!.answered(registration, exchange);
-    return exchange;
   }
 
   /** Sends an allowed request, following same-host redirects for GET/HEAD and renewing an expired credential once. */

@@ -9,6 +9,7 @@
 // endpoint waited in one queue, and a scan of a large API was as slow as the sum of its round trips.
 
 import { runAlone } from '../../http/pace';
+import { releaseCurrentHolds } from '../../object-holds';
 import type { ResourcePool } from '../../resources';
 
 type Waiter = { exclusive: boolean; resolve: () => void };
@@ -25,6 +26,8 @@ export class TimingGate {
   }
 
   async run<T>(exclusive: boolean, fn: () => Promise<T>): Promise<T> {
+    // A measurement is never a read-back: a task holding an object must not keep it while it waits here (object-holds.ts).
+    releaseCurrentHolds();
     await this.enter(exclusive);
     try {
       return await fn();
