@@ -7,6 +7,7 @@ import { defineCheck, describeEndpoint } from '../common/helpers';
 import { byPlace } from '../common/injection';
 import {
     describePoint,
+    itemCount,
     ms,
     otherAnswer,
     pointSource,
@@ -23,7 +24,11 @@ import type { FindingDraft } from '../types';
 export function gained(ex: Exchange, baseline: Exchange): boolean {
   if (!ex.ok) return false;
   if (!baseline.ok) return baseline.status >= 400 && baseline.status < 500;
-  return otherAnswer(ex, baseline) && ex.body.length > baseline.body.length;
+  if (!otherAnswer(ex, baseline)) return false;
+  // Two lists: more entries, not more bytes (other entries of the same number are not a wider match).
+  const [more, fewer] = [itemCount(ex), itemCount(baseline)];
+  if (more !== null && fewer !== null) return more > fewer;
+  return ex.body.length > baseline.body.length;
 }
 
 export function describeGain(ex: Exchange, baseline: Exchange): string {
