@@ -87,6 +87,7 @@ export class ObjectHolds {
 
   /** A request of `holder` was answered: the addresses it took before that request are free for the others. */
   private answered(holder: Holder, seq: number): void {
+    if (!this.holders.size) return;
     for (const [address, h] of [...this.holders]) if (h === holder && (this.takenAt.get(address) ?? 0) < seq) this.release(address);
   }
 

@@ -134,7 +134,7 @@ export function checksDoc(checks: readonly Check[]): string {
     '  all). A check\'s PUT, PATCH or DELETE holds that object\'s address until the same check\'s next request has been answered',
     '  (its read-back) or the check ends; other checks\' writes to the object wait their turn, reads never wait. A check writing',
     '  again without reading lets waiting writers go first (except inside a race burst); a wait that would close a circle is not',
-    '  entered, a timing measurement neither waits nor holds, and no wait lasts over 5 s. So whether a stored marker is seen does',
+    '  entered, a check entering a timing measurement gives its holds up, and no wait lasts over 5 s. So whether a stored marker is seen does',
     '  not depend on which check\'s write came last.',
     '- **Safety.** Writes and deletes touch only objects the scan created (or the caller\'s own record, restored afterwards) unless the',
     '  scan may write to existing objects (`writes: existing`); every request stays on the API\'s host; each check keeps to its request budget.',
